@@ -1,0 +1,23 @@
+// What every subcommand gets from main: the rank exchange (MPI when started by mpirun, local
+// otherwise) and the user-facing error type. Library code never parses argv or exits.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "netwarp/engine/rank_exchange.hpp"
+
+namespace netwarp::apps {
+
+// A user mistake (bad flag value, impossible combination): one line on stderr, exit 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct AppContext {
+  engine::RankExchange* exchange = nullptr;  // never null while a command runs
+  bool is_root() const { return exchange->rank() == 0; }
+};
+
+}  // namespace netwarp::apps

@@ -1,0 +1,63 @@
+// Kernel flags and running the chosen kernel.
+#include "kernel_options.hpp"
+
+#include "progress_line.hpp"
+
+namespace netwarp::apps {
+
+void add_kernel_options(CLI::App& command, KernelOptions& o) {
+  command.add_option("--kernel", o.kernel, "Simulation kernel")
+      ->check(CLI::IsMember({"sequential", "optimistic"}))
+      ->capture_default_str();
+  command
+      .add_option("--gvt-interval", o.gvt_interval,
+                  "Optimistic: scheduler iterations between GVT rounds")
+      ->check(CLI::Range(1u, 1u << 20))
+      ->capture_default_str();
+  command.add_option("--batch", o.batch, "Optimistic: events per scheduler iteration")
+      ->check(CLI::Range(1u, 1u << 20))
+      ->capture_default_str();
+  command
+      .add_option("--window", o.window_us,
+                  "Optimistic: never run more than W us of simulated time past GVT "
+                  "(default: unbounded)")
+      ->check(CLI::NonNegativeNumber);
+  command
+      .add_option("--max-events", o.max_events,
+                  "Optimistic: events in memory per rank before optimism stops")
+      ->check(CLI::Range(std::uint64_t{1024}, std::uint64_t{1} << 40))
+      ->capture_default_str();
+  command.add_flag("--check-reverse", o.check_reverse,
+                   "Optimistic: handle every event forward, roll it back and handle it again, "
+                   "failing if state, sends or records differ");
+}
+
+engine::KernelConfig make_kernel_config(const KernelOptions& o, const AppContext& context) {
+  engine::KernelConfig config;
+  config.kind =
+      o.kernel == "optimistic" ? engine::KernelKind::optimistic : engine::KernelKind::sequential;
+  if (config.kind == engine::KernelKind::sequential && context.exchange->size() > 1)
+    throw UsageError(
+        "--kernel: the sequential kernel runs on one rank; start it without mpirun or use "
+        "--kernel optimistic");
+  if (o.check_reverse && config.kind != engine::KernelKind::optimistic)
+    throw UsageError("--check-reverse: needs --kernel optimistic");
+  config.gvt_interval = o.gvt_interval;
+  config.batch_size = o.batch;
+  config.window = o.window_us < 0 ? engine::SimTime::max() : engine::SimTime::from_us(o.window_us);
+  config.max_events = o.max_events;
+  config.check_reverse = o.check_reverse;
+  if (context.is_root()) config.on_progress = make_progress_line();
+  return config;
+}
+
+engine::RunResult run_kernel(const engine::Model& model, const engine::KernelConfig& config,
+                             const AppContext& context, engine::RecordSink* sink) {
+  engine::RunResult result = config.kind == engine::KernelKind::sequential
+                                 ? engine::run_sequential(model, config, sink)
+                                 : engine::run_optimistic(model, config, *context.exchange, sink);
+  end_progress_line();
+  return result;
+}
+
+}  // namespace netwarp::apps

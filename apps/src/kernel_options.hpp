@@ -1,0 +1,29 @@
+// Kernel flags shared by every command that runs a simulation (declared once, here).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "app_context.hpp"
+#include "netwarp/engine/kernel.hpp"
+
+namespace netwarp::apps {
+
+struct KernelOptions {
+  std::string kernel = "sequential";
+  std::uint32_t gvt_interval = 64;
+  std::uint32_t batch = 16;
+  double window_us = -1;  // < 0: unbounded
+  std::uint64_t max_events = 4'000'000;
+  bool check_reverse = false;
+};
+
+void add_kernel_options(CLI::App& command, KernelOptions& options);
+// Builds the engine configuration; throws UsageError for combinations that cannot run.
+engine::KernelConfig make_kernel_config(const KernelOptions& options, const AppContext& context);
+// Runs the configured kernel on the model.
+engine::RunResult run_kernel(const engine::Model& model, const engine::KernelConfig& config,
+                             const AppContext& context, engine::RecordSink* sink = nullptr);
+
+}  // namespace netwarp::apps

@@ -1,0 +1,71 @@
+// netwarp: the command-line program. Parses flags, starts MPI when launched by mpirun, runs one
+// subcommand, and turns every user-facing failure into one line on stderr and exit status 2.
+#include <mpi.h>
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <memory>
+
+#include "app_context.hpp"
+#include "cmd_bench.hpp"
+#include "netwarp/engine/log.hpp"
+
+namespace {
+
+using netwarp::apps::AppContext;
+
+void print_error(const AppContext& context, const std::string& message) {
+  if (context.is_root()) std::fprintf(stderr, "netwarp: error: %s\n", message.c_str());
+}
+
+int run_main(int argc, char** argv, AppContext& context) {
+  CLI::App app{
+      "netwarp: a parallel discrete-event packet simulator of cluster and HPC "
+      "communication"};
+  app.require_subcommand(1);
+  std::string log_spec;
+  app.add_option("--log", log_spec, "Log levels, e.g. engine.gvt=debug,engine=info");
+
+  netwarp::apps::PholdOptions phold_options;
+  CLI::App* phold = netwarp::apps::add_bench_command(app, phold_options);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return context.is_root() ? app.exit(e) : 0;
+  } catch (const CLI::ParseError& e) {
+    print_error(context, e.what());
+    return 2;
+  }
+  try {
+    netwarp::engine::configure_logging(log_spec);
+  } catch (const std::invalid_argument& e) {
+    print_error(context, std::string("--log: ") + e.what());
+    return 2;
+  }
+  if (phold->parsed()) return netwarp::apps::bench_phold_command(phold_options, context);
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::unique_ptr<netwarp::engine::MpiSession> mpi;
+  if (netwarp::engine::MpiSession::launched_by_mpirun())
+    mpi = std::make_unique<netwarp::engine::MpiSession>(argc, argv);
+  const auto exchange =
+      mpi ? netwarp::engine::make_mpi_exchange() : netwarp::engine::make_local_exchange();
+  AppContext context{exchange.get()};
+  try {
+    return run_main(argc, argv, context);
+  } catch (const netwarp::apps::UsageError& e) {
+    print_error(context, e.what());  // raised alike on every rank, before any simulation
+    return 2;
+  } catch (const std::exception& e) {
+    // Raised on one rank mid-run: the others cannot finish, so end the job.
+    std::fprintf(stderr, "netwarp: error: rank %d: %s\n", exchange->rank(), e.what());
+    std::fflush(stderr);
+    if (exchange->size() > 1) MPI_Abort(MPI_COMM_WORLD, 3);
+    return 3;
+  }
+}

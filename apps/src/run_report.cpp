@@ -1,0 +1,96 @@
+// Summary and JSON of a run's statistics.
+#include "run_report.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "app_context.hpp"
+
+namespace netwarp::apps {
+namespace {
+
+std::string grouped(std::uint64_t n) {
+  const std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string bytes_text(std::uint64_t bytes) {
+  if (bytes >= (1ull << 30))
+    return fmt::format("{:.2f} GiB", static_cast<double>(bytes) / (1ull << 30));
+  if (bytes >= (1ull << 20))
+    return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1ull << 20));
+  return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / 1024.0);
+}
+
+double bytes_per_event(const engine::RunStats& s) {
+  return s.peak_events_in_memory > 0 ? static_cast<double>(s.engine_bytes_at_peak) /
+                                           static_cast<double>(s.peak_events_in_memory)
+                                     : 0.0;
+}
+
+}  // namespace
+
+nlohmann::ordered_json stats_to_json(const engine::RunStats& s) {
+  nlohmann::ordered_json j;
+  j["kernel"] = s.kernel;
+  j["ranks"] = s.ranks;
+  j["events_processed"] = s.events_processed;
+  j["events_committed"] = s.events_committed;
+  j["events_rolled_back"] = s.events_rolled_back;
+  j["rolled_back_primary"] = s.rolled_back_primary;
+  j["rolled_back_secondary"] = s.rolled_back_secondary;
+  j["rollbacks"] = s.rollbacks;
+  j["remote_events_sent"] = s.remote_events_sent;
+  j["anti_messages_sent"] = s.anti_messages_sent;
+  j["gvt_rounds"] = s.gvt_rounds;
+  j["efficiency"] = s.efficiency;
+  j["event_rate"] = s.event_rate;
+  j["wall_seconds"] = s.wall_seconds;
+  j["peak_rss_bytes"] = s.peak_rss_bytes;
+  j["peak_events_in_memory"] = s.peak_events_in_memory;
+  j["engine_bytes_at_peak"] = s.engine_bytes_at_peak;
+  j["engine_bytes_per_event"] = bytes_per_event(s);
+  j["end_time_ps"] = s.end_time.ps();
+  j["digest"] = s.digest;
+  return j;
+}
+
+std::string format_summary(const engine::RunStats& s) {
+  std::string out;
+  out += fmt::format("kernel        {}, {} rank{}\n", s.kernel, s.ranks, s.ranks == 1 ? "" : "s");
+  out += fmt::format(
+      "events        {} committed, {} processed, {} rolled back ({} primary, {} "
+      "secondary, {} rollbacks)\n",
+      grouped(s.events_committed), grouped(s.events_processed), grouped(s.events_rolled_back),
+      grouped(s.rolled_back_primary), grouped(s.rolled_back_secondary), grouped(s.rollbacks));
+  if (s.ranks > 1)
+    out += fmt::format("messages      {} remote events, {} anti-messages, {} GVT rounds\n",
+                       grouped(s.remote_events_sent), grouped(s.anti_messages_sent),
+                       grouped(s.gvt_rounds));
+  out += fmt::format("efficiency    {:.2f} %\n", 100 * s.efficiency);
+  out += fmt::format("event rate    {:.3f} M committed events/s ({:.3f} s wall)\n",
+                     s.event_rate * 1e-6, s.wall_seconds);
+  out += fmt::format(
+      "memory        peak RSS {} (largest rank); engine {:.0f} B per event in "
+      "memory at the peak of {} events\n",
+      bytes_text(s.peak_rss_bytes), bytes_per_event(s), grouped(s.peak_events_in_memory));
+  out += fmt::format("digest        {}\n", s.digest);
+  return out;
+}
+
+void write_json_file(const std::string& path, const nlohmann::ordered_json& json) {
+  std::ofstream file(path);
+  if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+  file << json.dump(2) << '\n';
+  if (!file) throw UsageError(fmt::format("{}: write failed", path));
+}
+
+}  // namespace netwarp::apps

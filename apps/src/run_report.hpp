@@ -1,0 +1,19 @@
+// Run results for people and programs: the summary printed on stdout and the JSON file.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "netwarp/engine/kernel.hpp"
+
+namespace netwarp::apps {
+
+// The engine statistics as JSON (snake_case names, plain numbers).
+nlohmann::ordered_json stats_to_json(const engine::RunStats& stats);
+// The multi-line summary of a run.
+std::string format_summary(const engine::RunStats& stats);
+// Writes `json` to `path`; throws UsageError naming the file when it cannot.
+void write_json_file(const std::string& path, const nlohmann::ordered_json& json);
+
+}  // namespace netwarp::apps

@@ -1,0 +1,33 @@
+// NW_CHECK: an always-on internal invariant (never for user input). On failure it prints the
+// source location, the rank, and the LP, event key and simulated time being processed, then
+// ends the whole job (MPI_Abort under MPI, abort otherwise).
+#pragma once
+
+#include <fmt/format.h>
+
+#include <string>
+#include <string_view>
+
+#include "netwarp/engine/event_key.hpp"
+
+namespace netwarp::engine {
+
+// What the kernel is doing right now, for error reports. One per thread.
+struct CheckContext {
+  int rank = 0;
+  LpId lp = kNoLp;
+  EventKey key{};
+  bool in_event = false;
+};
+CheckContext& check_context();
+
+[[noreturn]] void check_failed(const char* file, int line, const char* condition,
+                               const std::string& message);
+
+}  // namespace netwarp::engine
+
+#define NW_CHECK(cond, ...)                                                                 \
+  do {                                                                                      \
+    if (!(cond)) [[unlikely]]                                                               \
+      ::netwarp::engine::check_failed(__FILE__, __LINE__, #cond, fmt::format(__VA_ARGS__)); \
+  } while (0)

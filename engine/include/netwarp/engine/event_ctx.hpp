@@ -1,0 +1,112 @@
+// EventCtx: what an event handler may do. Read the time and its own id, schedule events,
+// draw random numbers, change reversible state, and emit records that are written only when
+// the event commits. The kernel decides where sends go and whether writes are logged.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "netwarp/engine/event.hpp"
+#include "netwarp/engine/random.hpp"
+#include "netwarp/engine/record_buffer.hpp"
+#include "netwarp/engine/reversible.hpp"
+
+namespace netwarp::engine {
+
+// Where a handler's new events go; implemented by each kernel.
+class EventRouter {
+ public:
+  virtual ~EventRouter() = default;
+  virtual void route(const Event& event) = 0;
+};
+
+// Everything the kernel hands one handler invocation.
+struct EventScope {
+  LpId self = kNoLp;
+  EventKey key;  // of the event being handled; init uses (0, self, ~0)
+  std::uint64_t seed = 0;
+  std::uint64_t* send_counter = nullptr;
+  UndoLog* undo = nullptr;  // null in the sequential kernel
+  RecordBuffer* records = nullptr;
+  EventRouter* router = nullptr;
+  bool is_init = false;
+};
+
+class EventCtx {
+ public:
+  explicit EventCtx(const EventScope& scope)
+      : scope_(scope), rng_(scope.seed, scope.self, scope.key) {}
+
+  SimTime now() const { return scope_.is_init ? SimTime::zero() : scope_.key.time; }
+  LpId self() const { return scope_.self; }
+  const EventKey& key() const { return scope_.key; }
+  EventRng& rng() { return rng_; }
+
+  // Schedules `payload` at dest after `delay`. Handlers need delay >= 1 ps (so an event never
+  // lands before one already handled in the same instant); init may use 0.
+  template <Payload P>
+  void send(LpId dest, SimTime delay, const P& payload) {
+    NW_CHECK(delay.ps() >= (scope_.is_init ? 0 : 1), "send delay must be >= 1 ps, got {} ps",
+             delay.ps());
+    Event e;
+    e.key = EventKey{now() + delay, scope_.self, (*scope_.send_counter)++};
+    e.dest = dest;
+    e.tag = tag_of<P>;
+    e.size = sizeof(P);
+    std::memset(e.payload, 0, sizeof e.payload);
+    std::memcpy(e.payload, &payload, sizeof(P));
+    scope_.router->route(e);
+  }
+  template <Payload P>
+  void send_self(SimTime delay, const P& payload) {
+    send(scope_.self, delay, payload);
+  }
+
+  template <Record R>
+  void emit(const R& record) {
+    scope_.records->append(record);
+  }
+
+  template <class T>
+  void set(Rev<T>& field, const T& value) {
+    field.set(value, mutation());
+  }
+  void add(RevCounter& counter, std::int64_t delta) { counter.add(delta, mutation()); }
+  template <class T>
+  void push_back(RevFifo<T>& fifo, const T& item) {
+    fifo.push_back(item, mutation());
+  }
+  template <class T>
+  T pop_front(RevFifo<T>& fifo) {
+    return fifo.pop_front(mutation());
+  }
+  template <class T>
+  T pop_back(RevFifo<T>& fifo) {
+    return fifo.pop_back(mutation());
+  }
+  template <class T>
+  void set(RevVector<T>& vec, std::size_t i, const T& value) {
+    vec.set(i, value, mutation());
+  }
+  template <class T>
+  void push_back(RevVector<T>& vec, const T& item) {
+    vec.push_back(item, mutation());
+  }
+  template <class K, class V>
+  void put(RevMap<K, V>& map, const K& key, const V& value) {
+    map.put(key, value, mutation());
+  }
+  template <class K, class V>
+  bool erase(RevMap<K, V>& map, const K& key) {
+    return map.erase(key, mutation());
+  }
+
+ private:
+  Mutation mutation() const { return Mutation(scope_.undo); }
+  EventScope scope_;
+  EventRng rng_;
+};
+
+using InitCtx = EventCtx;
+
+}  // namespace netwarp::engine

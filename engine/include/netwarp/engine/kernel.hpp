@@ -1,0 +1,84 @@
+// Running a model: the sequential kernel (the reference) and the optimistic Time Warp kernel
+// over a RankExchange. Both commit the same events in the same per-LP order and produce the
+// same digest for the same model, seed and end time.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "netwarp/engine/digest.hpp"
+#include "netwarp/engine/model.hpp"
+#include "netwarp/engine/rank_exchange.hpp"
+
+namespace netwarp::engine {
+
+enum class KernelKind { sequential, optimistic };
+std::string_view kernel_name(KernelKind kind);
+
+struct Progress {
+  SimTime now;  // GVT for the optimistic kernel
+  SimTime end;
+  std::uint64_t events_committed = 0;
+  double wall_seconds = 0;
+};
+
+struct KernelConfig {
+  KernelKind kind = KernelKind::sequential;
+  SimTime end_time = SimTime::max();  // events at or after it are not processed
+  std::uint64_t seed = 1;
+  // Optimistic kernel only.
+  std::uint32_t batch_size = 16;         // events per scheduler iteration between message polls
+  std::uint32_t gvt_interval = 64;       // scheduler iterations between GVT rounds
+  SimTime window = SimTime::max();       // never process events later than GVT + window
+  std::uint64_t max_events = 4'000'000;  // events in memory per rank before optimism stops
+  bool check_reverse = false;            // forward, rollback, forward again on every event
+  // Called on rank 0 about twice a second of wall time.
+  std::function<void(const Progress&)> on_progress;
+};
+
+struct RunStats {
+  std::string kernel;
+  int ranks = 1;
+  std::uint64_t events_processed = 0;  // handler executions, re-executions included
+  std::uint64_t events_committed = 0;
+  std::uint64_t events_rolled_back = 0;
+  std::uint64_t rolled_back_primary = 0;    // undone by a remote straggler or anti-message
+  std::uint64_t rolled_back_secondary = 0;  // undone by a cascade on the same rank
+  std::uint64_t rollbacks = 0;              // straggler or cancellation episodes
+  std::uint64_t remote_events_sent = 0;
+  std::uint64_t anti_messages_sent = 0;
+  std::uint64_t gvt_rounds = 0;
+  double efficiency = 1.0;  // committed / processed
+  double wall_seconds = 0;
+  double event_rate = 0;                    // committed events per wall second
+  std::uint64_t peak_rss_bytes = 0;         // largest over ranks
+  std::uint64_t peak_events_in_memory = 0;  // pending + uncommitted, summed over ranks
+  std::uint64_t engine_bytes_at_peak = 0;   // event pool, queues and logs at that peak
+  SimTime end_time;
+  std::string digest;  // hex; identical across kernels and rank counts
+};
+
+struct RunResult {
+  RunStats stats;
+  std::vector<LpDigest> lp_digests;  // every LP, in id order (rank 0 only)
+};
+
+// Model behaviour the kernel can detect but not survive (a broken undo path, a payload an LP
+// does not handle). Carries a readable report.
+class ModelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class RecordSink;
+
+RunResult run_sequential(const Model& model, const KernelConfig& config,
+                         RecordSink* sink = nullptr);
+RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExchange& exchange,
+                         RecordSink* sink = nullptr);
+
+}  // namespace netwarp::engine

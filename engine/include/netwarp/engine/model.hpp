@@ -1,0 +1,22 @@
+// Model: what a kernel runs. It names its LPs by dense ids, builds each one on the rank that
+// owns it, and says which rank owns which LP (default: contiguous blocks).
+#pragma once
+
+#include <memory>
+
+#include "netwarp/engine/lp.hpp"
+
+namespace netwarp::engine {
+
+// Contiguous blocks: ranks own [r*n/R, (r+1)*n/R).
+int block_rank(LpId lp, LpId lp_count, int ranks);
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  virtual LpId lp_count() const = 0;
+  virtual std::unique_ptr<LpBase> make_lp(LpId id) const = 0;
+  virtual int rank_of(LpId id, int ranks) const { return block_rank(id, lp_count(), ranks); }
+};
+
+}  // namespace netwarp::engine

@@ -1,0 +1,64 @@
+// RankExchange: the only way the optimistic kernel talks to other ranks. Byte messages to a
+// rank, non-blocking receive, and the few collectives GVT and result gathering need. The MPI
+// implementation uses Boost.MPI; the local one is a single rank with no MPI at all.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace netwarp::engine {
+
+class RankExchange {
+ public:
+  virtual ~RankExchange() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // Starts sending to `dest` (!= rank()); delivery is in order per (sender, receiver) pair.
+  virtual void send(int dest, std::vector<std::byte> bytes) = 0;
+  // Takes one arrived message, if any.
+  virtual bool try_receive(std::vector<std::byte>& bytes) = 0;
+  // Element-wise reductions over all ranks, in place; every rank gets the result.
+  virtual void sum(std::span<std::int64_t> values) = 0;
+  virtual void min(std::span<std::int64_t> values) = 0;
+  virtual void max(std::span<std::int64_t> values) = 0;
+  // Every rank's bytes at rank 0, in rank order (empty elsewhere).
+  virtual std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) = 0;
+  // Rank 0's bytes everywhere.
+  virtual void broadcast(std::vector<std::byte>& bytes) = 0;
+  // Waits until every started send has completed.
+  virtual void complete_sends() = 0;
+
+  std::int64_t sum(std::int64_t v) {
+    sum(std::span<std::int64_t>(&v, 1));
+    return v;
+  }
+  std::int64_t min(std::int64_t v) {
+    min(std::span<std::int64_t>(&v, 1));
+    return v;
+  }
+};
+
+// One rank, no MPI.
+std::unique_ptr<RankExchange> make_local_exchange();
+// All ranks of MPI_COMM_WORLD; MPI must already be initialized (see MpiSession).
+std::unique_ptr<RankExchange> make_mpi_exchange();
+
+// Initializes MPI (thread level: single) for its lifetime; finalizes on destruction.
+class MpiSession {
+ public:
+  MpiSession(int& argc, char**& argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+  // True when this process was started by mpirun (so MPI should be initialized).
+  static bool launched_by_mpirun();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace netwarp::engine

@@ -1,0 +1,52 @@
+// The undo log behind incremental state saving: every write to a reversible field appends
+// a record (how to undo, where, the old bytes); rollback pops records back to a mark. One
+// log per LP, trimmed from the front when events commit.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+namespace netwarp::engine {
+
+class UndoLog {
+ public:
+  // Restores `target` from the saved bytes.
+  using UndoFn = void (*)(void* target, const std::byte* saved);
+
+  template <class Saved>
+  void push(UndoFn fn, void* target, const Saved& saved) {
+    static_assert(std::is_trivially_copyable_v<Saved>);
+    const std::size_t body = padded(sizeof(Saved));
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + body + sizeof(Header));
+    std::memcpy(bytes_.data() + at, &saved, sizeof(Saved));
+    const Header h{fn, target, static_cast<std::uint32_t>(body)};
+    std::memcpy(bytes_.data() + at + body, &h, sizeof(Header));
+  }
+
+  // Position to roll back to; stable across trim_front.
+  std::uint64_t mark() const { return base_ + bytes_.size() - head_; }
+  // Applies undo records, newest first, until the log is back at `mark`.
+  void undo_to(std::uint64_t mark);
+  // Forgets everything before `mark` (those events committed).
+  void forget_before(std::uint64_t mark);
+  bool empty() const { return bytes_.size() == head_; }
+  std::size_t capacity_bytes() const { return bytes_.capacity(); }
+
+ private:
+  struct Header {
+    UndoFn fn;
+    void* target;
+    std::uint32_t body_bytes;
+  };
+  static constexpr std::size_t padded(std::size_t n) { return (n + 7) & ~std::size_t{7}; }
+
+  std::vector<std::byte> bytes_;
+  std::size_t head_ = 0;    // first live byte in bytes_
+  std::uint64_t base_ = 0;  // mark of bytes_[head_]
+};
+
+}  // namespace netwarp::engine

@@ -1,0 +1,34 @@
+// The single-rank exchange: no peers, so sends are impossible and collectives are identities.
+#include "netwarp/engine/check.hpp"
+#include "netwarp/engine/rank_exchange.hpp"
+
+namespace netwarp::engine {
+namespace {
+
+class LocalExchange final : public RankExchange {
+ public:
+  int rank() const override { return 0; }
+  int size() const override { return 1; }
+  void send(int dest, std::vector<std::byte>) override {
+    NW_CHECK(false, "send to rank {} with a single rank", dest);
+  }
+  bool try_receive(std::vector<std::byte>&) override { return false; }
+  void sum(std::span<std::int64_t>) override {}
+  void min(std::span<std::int64_t>) override {}
+  void max(std::span<std::int64_t>) override {}
+  std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) override {
+    std::vector<std::vector<std::byte>> all;
+    all.push_back(std::move(bytes));
+    return all;
+  }
+  void broadcast(std::vector<std::byte>&) override {}
+  void complete_sends() override {}
+};
+
+}  // namespace
+
+std::unique_ptr<RankExchange> make_local_exchange() {
+  return std::make_unique<LocalExchange>();
+}
+
+}  // namespace netwarp::engine

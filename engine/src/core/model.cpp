@@ -1,0 +1,16 @@
+// Default LP placement and kernel names.
+#include "netwarp/engine/model.hpp"
+#include "netwarp/engine/kernel.hpp"
+
+namespace netwarp::engine {
+
+int block_rank(LpId lp, LpId lp_count, int ranks) {
+  return static_cast<int>(static_cast<std::uint64_t>(lp) * static_cast<std::uint64_t>(ranks) /
+                          lp_count);
+}
+
+std::string_view kernel_name(KernelKind kind) {
+  return kind == KernelKind::sequential ? "sequential" : "optimistic";
+}
+
+}  // namespace netwarp::engine

@@ -1,0 +1,117 @@
+// The MPI exchange over Boost.MPI: non-blocking byte sends on one tag (so MPI's per-pair
+// ordering keeps an anti-message behind the event it cancels), probe-and-receive, and the
+// collectives as Boost.MPI all_reduce / gather / broadcast.
+#include <boost/mpi/collectives.hpp>
+#include <boost/mpi/communicator.hpp>
+#include <boost/mpi/environment.hpp>
+#include <boost/mpi/nonblocking.hpp>
+#include <boost/mpi/operations.hpp>
+#include <boost/serialization/vector.hpp>
+
+#include <cstdlib>
+#include <deque>
+#include <functional>
+
+#include "netwarp/engine/check.hpp"
+#include "netwarp/engine/rank_exchange.hpp"
+
+namespace netwarp::engine {
+namespace {
+
+constexpr int kEventTag = 7001;
+namespace mpi = boost::mpi;
+
+class MpiExchange final : public RankExchange {
+ public:
+  int rank() const override { return comm_.rank(); }
+  int size() const override { return comm_.size(); }
+
+  void send(int dest, std::vector<std::byte> bytes) override {
+    reap_completed();
+    in_flight_.push_back(InFlight{{}, std::move(bytes)});
+    InFlight& f = in_flight_.back();
+    f.request = comm_.isend(dest, kEventTag, reinterpret_cast<const char*>(f.bytes.data()),
+                            static_cast<int>(f.bytes.size()));
+  }
+
+  bool try_receive(std::vector<std::byte>& bytes) override {
+    const auto status = comm_.iprobe(mpi::any_source, kEventTag);
+    if (!status) return false;
+    const auto count = status->count<char>();
+    NW_CHECK(count.has_value(), "message of unknown size from rank {}", status->source());
+    bytes.resize(static_cast<std::size_t>(*count));
+    comm_.recv(status->source(), kEventTag, reinterpret_cast<char*>(bytes.data()), *count);
+    return true;
+  }
+
+  void sum(std::span<std::int64_t> v) override { reduce(v, std::plus<std::int64_t>()); }
+  void min(std::span<std::int64_t> v) override { reduce(v, mpi::minimum<std::int64_t>()); }
+  void max(std::span<std::int64_t> v) override { reduce(v, mpi::maximum<std::int64_t>()); }
+
+  std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) override {
+    std::vector<std::vector<std::byte>> all;
+    std::vector<std::vector<char>> parts;
+    std::vector<char> mine(reinterpret_cast<const char*>(bytes.data()),
+                           reinterpret_cast<const char*>(bytes.data()) + bytes.size());
+    mpi::gather(comm_, mine, parts, 0);
+    for (const auto& p : parts)
+      all.emplace_back(reinterpret_cast<const std::byte*>(p.data()),
+                       reinterpret_cast<const std::byte*>(p.data()) + p.size());
+    return all;
+  }
+
+  void broadcast(std::vector<std::byte>& bytes) override {
+    std::vector<char> chars(reinterpret_cast<const char*>(bytes.data()),
+                            reinterpret_cast<const char*>(bytes.data()) + bytes.size());
+    mpi::broadcast(comm_, chars, 0);
+    bytes.assign(reinterpret_cast<const std::byte*>(chars.data()),
+                 reinterpret_cast<const std::byte*>(chars.data()) + chars.size());
+  }
+
+  void complete_sends() override {
+    for (InFlight& f : in_flight_) f.request.wait();
+    in_flight_.clear();
+  }
+
+ private:
+  struct InFlight {
+    mpi::request request;
+    std::vector<std::byte> bytes;
+  };
+
+  template <class Op>
+  void reduce(std::span<std::int64_t> v, Op op) {
+    std::vector<std::int64_t> out(v.size());
+    mpi::all_reduce(comm_, v.data(), static_cast<int>(v.size()), out.data(), op);
+    std::copy(out.begin(), out.end(), v.begin());
+  }
+
+  void reap_completed() {
+    while (!in_flight_.empty() && in_flight_.front().request.test()) in_flight_.pop_front();
+  }
+
+  mpi::communicator comm_;
+  std::deque<InFlight> in_flight_;
+};
+
+}  // namespace
+
+std::unique_ptr<RankExchange> make_mpi_exchange() {
+  return std::make_unique<MpiExchange>();
+}
+
+struct MpiSession::Impl {
+  Impl(int& argc, char**& argv) : env(argc, argv, mpi::threading::single, false) {}
+  mpi::environment env;
+};
+
+MpiSession::MpiSession(int& argc, char**& argv) : impl_(std::make_unique<Impl>(argc, argv)) {}
+MpiSession::~MpiSession() = default;
+
+bool MpiSession::launched_by_mpirun() {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+    if (std::getenv(var) != nullptr) return true;
+  return false;
+}
+
+}  // namespace netwarp::engine

@@ -1,0 +1,67 @@
+// PendingQueue: the future event set, a 4-ary min-heap on the event key. Entries carry the key
+// inline so comparisons never touch the event pool.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "event_pool.hpp"
+#include "netwarp/engine/event_key.hpp"
+
+namespace netwarp::engine {
+
+class PendingQueue {
+ public:
+  struct Entry {
+    EventKey key;
+    EventId id;
+  };
+
+  bool empty() const { return heap_.empty(); }
+  std::size_t size() const { return heap_.size(); }
+  std::size_t capacity_bytes() const { return heap_.capacity() * sizeof(Entry); }
+  const Entry& top() const { return heap_.front(); }
+
+  void push(const EventKey& key, EventId id) {
+    heap_.push_back(Entry{key, id});
+    sift_up(heap_.size() - 1);
+  }
+  void pop() {
+    heap_.front() = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) sift_down(0);
+  }
+
+ private:
+  static constexpr std::size_t kArity = 4;
+
+  void sift_up(std::size_t i) {
+    const Entry item = heap_[i];
+    while (i > 0) {
+      const std::size_t parent = (i - 1) / kArity;
+      if (!(item.key < heap_[parent].key)) break;
+      heap_[i] = heap_[parent];
+      i = parent;
+    }
+    heap_[i] = item;
+  }
+  void sift_down(std::size_t i) {
+    const Entry item = heap_[i];
+    const std::size_t n = heap_.size();
+    for (;;) {
+      const std::size_t first = i * kArity + 1;
+      if (first >= n) break;
+      std::size_t best = first;
+      const std::size_t last = first + kArity < n ? first + kArity : n;
+      for (std::size_t c = first + 1; c < last; ++c)
+        if (heap_[c].key < heap_[best].key) best = c;
+      if (!(heap_[best].key < item.key)) break;
+      heap_[i] = heap_[best];
+      i = best;
+    }
+    heap_[i] = item;
+  }
+  std::vector<Entry> heap_;
+};
+
+}  // namespace netwarp::engine

@@ -1,0 +1,52 @@
+// Ring: a growable circular buffer (push/pop at both ends, indexed from the front). Empty
+// rings allocate nothing, so per-LP logs cost 24 bytes until used.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <type_traits>
+
+#include "netwarp/engine/check.hpp"
+
+namespace netwarp::engine {
+
+template <class T>
+class Ring {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  std::size_t capacity_bytes() const { return capacity_ * sizeof(T); }
+  T& operator[](std::size_t i) { return data_[(head_ + i) & (capacity_ - 1)]; }
+  const T& operator[](std::size_t i) const { return data_[(head_ + i) & (capacity_ - 1)]; }
+  T& front() { return (*this)[0]; }
+  T& back() { return (*this)[size_ - 1]; }
+
+  void push_back(const T& item) {
+    if (size_ == capacity_) grow();
+    data_[(head_ + size_) & (capacity_ - 1)] = item;
+    ++size_;
+  }
+  void pop_back() { --size_; }
+  void pop_front() {
+    head_ = (head_ + 1) & (capacity_ - 1);
+    --size_;
+  }
+
+ private:
+  void grow() {
+    const std::size_t capacity = capacity_ == 0 ? 4 : capacity_ * 2;
+    auto data = std::make_unique_for_overwrite<T[]>(capacity);
+    for (std::size_t i = 0; i < size_; ++i) data[i] = (*this)[i];
+    data_ = std::move(data);
+    capacity_ = capacity;
+    head_ = 0;
+  }
+  std::unique_ptr<T[]> data_;
+  std::size_t capacity_ = 0;  // a power of two
+  std::size_t head_ = 0;
+  std::size_t size_ = 0;
+};
+
+}  // namespace netwarp::engine

@@ -1,0 +1,33 @@
+// UndoLog: rollback and front trimming.
+#include "netwarp/engine/undo_log.hpp"
+
+#include "netwarp/engine/check.hpp"
+
+namespace netwarp::engine {
+
+void UndoLog::undo_to(std::uint64_t mark) {
+  NW_CHECK(mark >= base_ && mark <= this->mark(), "undo mark {} outside the live log", mark);
+  const std::size_t stop = head_ + static_cast<std::size_t>(mark - base_);
+  while (bytes_.size() > stop) {
+    Header h;
+    std::memcpy(&h, bytes_.data() + bytes_.size() - sizeof(Header), sizeof(Header));
+    const std::size_t record_start = bytes_.size() - sizeof(Header) - h.body_bytes;
+    h.fn(h.target, bytes_.data() + record_start);
+    bytes_.resize(record_start);
+  }
+}
+
+void UndoLog::forget_before(std::uint64_t mark) {
+  NW_CHECK(mark >= base_ && mark <= this->mark(), "commit mark {} outside the live log", mark);
+  head_ += static_cast<std::size_t>(mark - base_);
+  base_ = mark;
+  if (head_ == bytes_.size()) {
+    bytes_.clear();
+    head_ = 0;
+  } else if (head_ > 4096 && head_ * 2 > bytes_.size()) {
+    bytes_.erase(bytes_.begin(), bytes_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
+}
+
+}  // namespace netwarp::engine

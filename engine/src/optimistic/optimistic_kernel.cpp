@@ -1,0 +1,120 @@
+// The optimistic kernel's main loop: scheduler iterations (poll, handle a batch within the
+// optimism bound, flush), a GVT round every gvt_interval iterations, fossil collection, and at
+// the end the statistics and digests of all ranks combined.
+#include <algorithm>
+#include <cstring>
+
+#include "time_warp_pe.hpp"
+
+namespace netwarp::engine {
+namespace {
+
+// GVT rounds between collective progress reports.
+constexpr std::uint64_t kProgressRounds = 64;
+
+std::vector<std::byte> to_bytes(const std::vector<LpDigest>& digests) {
+  std::vector<std::byte> bytes(digests.size() * sizeof(LpDigest));
+  if (!digests.empty()) std::memcpy(bytes.data(), digests.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<LpDigest> gather_digests(const std::vector<LpDigest>& local, RankExchange& exchange) {
+  std::vector<LpDigest> all;
+  for (const auto& part : exchange.gather(to_bytes(local))) {
+    const std::size_t n = part.size() / sizeof(LpDigest);
+    const std::size_t at = all.size();
+    all.resize(at + n);
+    if (n > 0) std::memcpy(&all[at], part.data(), part.size());
+  }
+  std::sort(all.begin(), all.end(),
+            [](const LpDigest& a, const LpDigest& b) { return a.lp < b.lp; });
+  return all;
+}
+
+RunStats combine_stats(RunStats local, RankExchange& exchange, double wall) {
+  std::int64_t sums[] = {static_cast<std::int64_t>(local.events_processed),
+                         static_cast<std::int64_t>(local.events_committed),
+                         static_cast<std::int64_t>(local.events_rolled_back),
+                         static_cast<std::int64_t>(local.rolled_back_primary),
+                         static_cast<std::int64_t>(local.rolled_back_secondary),
+                         static_cast<std::int64_t>(local.rollbacks),
+                         static_cast<std::int64_t>(local.remote_events_sent),
+                         static_cast<std::int64_t>(local.anti_messages_sent),
+                         static_cast<std::int64_t>(local.peak_events_in_memory),
+                         static_cast<std::int64_t>(local.engine_bytes_at_peak)};
+  exchange.sum(sums);
+  std::int64_t maxima[] = {static_cast<std::int64_t>(peak_rss_bytes()),
+                           static_cast<std::int64_t>(wall * 1e9)};
+  exchange.max(maxima);
+  RunStats s = local;
+  std::uint64_t* fields[] = {&s.events_processed,      &s.events_committed,
+                             &s.events_rolled_back,    &s.rolled_back_primary,
+                             &s.rolled_back_secondary, &s.rollbacks,
+                             &s.remote_events_sent,    &s.anti_messages_sent,
+                             &s.peak_events_in_memory, &s.engine_bytes_at_peak};
+  for (std::size_t i = 0; i < std::size(fields); ++i)
+    *fields[i] = static_cast<std::uint64_t>(sums[i]);
+  s.peak_rss_bytes = static_cast<std::uint64_t>(maxima[0]);
+  s.wall_seconds = static_cast<double>(maxima[1]) * 1e-9;
+  s.ranks = exchange.size();
+  s.efficiency = s.events_processed > 0 ? static_cast<double>(s.events_committed) /
+                                              static_cast<double>(s.events_processed)
+                                        : 1.0;
+  s.event_rate = s.wall_seconds > 0 ? static_cast<double>(s.events_committed) / s.wall_seconds : 0;
+  return s;
+}
+
+void report_progress(const KernelConfig& config, RankExchange& exchange, const TimeWarpPe& pe,
+                     SimTime gvt, std::uint64_t start_ns, double& next_report) {
+  const std::int64_t committed =
+      exchange.sum(static_cast<std::int64_t>(pe.local_stats().events_committed));
+  const double wall = wall_seconds_since(start_ns);
+  if (exchange.rank() != 0 || wall < next_report) return;
+  next_report = wall + 0.5;
+  config.on_progress(Progress{gvt, config.end_time, static_cast<std::uint64_t>(committed), wall});
+}
+
+}  // namespace
+
+RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExchange& exchange,
+                         RecordSink* sink) {
+  const std::uint64_t start_ns = wall_clock_ns();
+  TimeWarpPe pe(model, config, exchange, sink);
+  pe.init_lps();
+  SimTime gvt = SimTime::zero();
+  std::uint64_t rounds = 0;
+  double next_report = 0.5;
+  for (;;) {
+    for (std::uint32_t i = 0; i < config.gvt_interval; ++i) {
+      pe.poll_incoming();
+      const SimTime limit = pe.over_memory_cap() ? gvt : gvt.saturating_add(config.window);
+      pe.process_batch(config.batch_size, limit);
+      pe.flush_outgoing();
+    }
+    gvt = compute_gvt(pe, exchange);
+    pe.fossil_collect(std::min(gvt, config.end_time));
+    ++rounds;
+    if (gvt >= config.end_time) break;
+    if (config.on_progress && rounds % kProgressRounds == 0)
+      report_progress(config, exchange, pe, gvt, start_ns, next_report);
+  }
+  pe.finish_lps(config.end_time);
+  exchange.complete_sends();
+
+  RunResult result;
+  result.stats = combine_stats(pe.local_stats(), exchange, wall_seconds_since(start_ns));
+  result.stats.gvt_rounds = rounds;
+  result.stats.end_time = config.end_time;
+  result.lp_digests = gather_digests(pe.local_digests(), exchange);
+  std::vector<std::byte> digest;
+  if (exchange.rank() == 0) {
+    const std::string hex = digest_hex(combine_digests(result.lp_digests));
+    digest.resize(hex.size());
+    std::memcpy(digest.data(), hex.data(), hex.size());
+  }
+  exchange.broadcast(digest);
+  result.stats.digest.assign(reinterpret_cast<const char*>(digest.data()), digest.size());
+  return result;
+}
+
+}  // namespace netwarp::engine

@@ -1,0 +1,158 @@
+// TimeWarpPe: construction, initial events, handling events optimistically, routing sends.
+#include "time_warp_pe.hpp"
+
+#include <algorithm>
+
+namespace netwarp::engine {
+namespace {
+// A batch to one rank is sent as soon as it holds this many entries.
+constexpr std::size_t kFlushEntries = 128;
+}  // namespace
+
+TimeWarpPe::TimeWarpPe(const Model& model, const KernelConfig& config, RankExchange& exchange,
+                       RecordSink* sink)
+    : model_(model),
+      config_(config),
+      exchange_(exchange),
+      sink_(sink),
+      rank_(exchange.rank()),
+      outgoing_(static_cast<std::size_t>(exchange.size())) {
+  const LpId n = model.lp_count();
+  rank_of_.resize(n);
+  local_index_.assign(n, ~std::uint32_t{0});
+  std::uint32_t local = 0;
+  for (LpId id = 0; id < n; ++id) {
+    const int r = model.rank_of(id, exchange.size());
+    NW_CHECK(r >= 0 && r < exchange.size(), "model placed LP {} on rank {} of {}", id, r,
+             exchange.size());
+    rank_of_[id] = r;
+    if (r == rank_) local_index_[id] = local++;
+  }
+  slots_.resize(local);
+  stats_.kernel = std::string(kernel_name(KernelKind::optimistic));
+  check_context().rank = rank_;
+}
+
+void TimeWarpPe::init_lps() {
+  in_init_ = true;
+  for (LpId id = 0; id < rank_of_.size(); ++id) {
+    if (rank_of_[id] != rank_) continue;
+    LpSlot& slot = slot_of(id);
+    slot.lp = model_.make_lp(id);
+    slot.digest.lp = id;
+    current_ = &slot;
+    const EventScope scope{id,           EventKey{SimTime::zero(), id, ~std::uint64_t{0}},
+                           config_.seed, &slot.send_counter,
+                           nullptr,      &slot.records,
+                           this,         true};
+    run_init(*slot.lp, scope);
+  }
+  in_init_ = false;
+  current_ = nullptr;
+}
+
+EventScope TimeWarpPe::scope_for(LpSlot& slot, const Event& event, EventRouter* router) {
+  return EventScope{event.dest, event.key,     config_.seed, &slot.send_counter,
+                    &slot.undo, &slot.records, router,       false};
+}
+
+std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
+  std::size_t handled = 0;
+  while (handled < max_events && !pending_.empty()) {
+    const auto [key, id] = pending_.top();
+    if (pool_[id].state == EventState::cancelled) {
+      pending_.pop();
+      release(id);
+      continue;
+    }
+    if (key.time > limit || key.time >= config_.end_time) break;
+    pending_.pop();
+    if (config_.check_reverse) {
+      execute_checked(id);
+    } else {
+      execute(id, this);
+    }
+    ++handled;
+  }
+  return handled;
+}
+
+void TimeWarpPe::execute(EventId id, EventRouter* router) {
+  Event& event = pool_[id];
+  LpSlot& slot = slot_of(event.dest);
+  const ProcessedEntry entry{id, 0, slot.undo.mark(), slot.records.mark(), slot.send_counter};
+  event.state = EventState::processed;
+  current_ = &slot;
+  current_sends_ = 0;
+  run_handler(*slot.lp, event, scope_for(slot, event, router));
+  slot.processed.push_back(entry);
+  slot.processed.back().sends = current_sends_;
+  current_ = nullptr;
+  ++stats_.events_processed;
+}
+
+void TimeWarpPe::route(const Event& event) {
+  NW_CHECK(event.dest < rank_of_.size(), "event sent to LP {} of {}", event.dest, rank_of_.size());
+  const int dest_rank = rank_of_[event.dest];
+  SentRecord record{event.key, event.dest, kNoEvent};
+  if (dest_rank == rank_) {
+    record.local_id = pool_.allocate();
+    pool_[record.local_id] = event;
+  } else {
+    WireBatch& batch = outgoing_[static_cast<std::size_t>(dest_rank)];
+    batch.add_positive(event);
+    ++stats_.remote_events_sent;
+    if (batch.count() >= kFlushEntries) {
+      exchange_.send(dest_rank, batch.take());
+      ++messages_sent_;
+    }
+  }
+  if (!in_init_) {
+    current_->sent.push_back(record);
+    ++current_sends_;
+  }
+  if (record.local_id != kNoEvent) deliver_local(record.local_id, Cause::secondary);
+}
+
+void TimeWarpPe::deliver_local(EventId id, Cause cause) {
+  const Event& event = pool_[id];
+  NW_CHECK(event.key.time >= gvt_, "event at {} ps arrived below GVT {} ps", event.key.time.ps(),
+           gvt_.ps());
+  LpSlot& slot = slot_of(event.dest);
+  if (!slot.processed.empty() && event.key < pool_[slot.processed.back().id].key)
+    rollback(slot, event.key, cause);
+  pending_.push(event.key, id);
+}
+
+void TimeWarpPe::flush_outgoing() {
+  for (std::size_t r = 0; r < outgoing_.size(); ++r) {
+    if (outgoing_[r].empty()) continue;
+    exchange_.send(static_cast<int>(r), outgoing_[r].take());
+    ++messages_sent_;
+  }
+}
+
+std::size_t TimeWarpPe::poll_incoming() {
+  std::size_t n = 0;
+  std::vector<std::byte> bytes;
+  while (exchange_.try_receive(bytes)) {
+    receive(bytes);
+    ++n;
+  }
+  return n;
+}
+
+SimTime TimeWarpPe::local_min() {
+  while (!pending_.empty() && pool_[pending_.top().id].state == EventState::cancelled) {
+    const EventId id = pending_.top().id;
+    pending_.pop();
+    release(id);
+  }
+  return pending_.empty() ? SimTime::max() : pending_.top().key.time;
+}
+
+void TimeWarpPe::release(EventId id) {
+  pool_.release(id);
+}
+
+}  // namespace netwarp::engine

@@ -1,0 +1,120 @@
+// TimeWarpPe: one processing element of the optimistic kernel (one per rank). It owns the
+// rank's LPs, their future events, and for every LP the events handled but not yet committed,
+// with what is needed to undo them: undo log marks, the events they sent, their records.
+// Stragglers and anti-messages roll LPs back; GVT lets fossil collection commit.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "../core/event_pool.hpp"
+#include "../core/lp_steps.hpp"
+#include "../core/pending_queue.hpp"
+#include "../core/ring.hpp"
+#include "netwarp/engine/kernel.hpp"
+#include "wire.hpp"
+
+namespace netwarp::engine {
+
+class TimeWarpPe final : public EventRouter {
+ public:
+  TimeWarpPe(const Model& model, const KernelConfig& config, RankExchange& exchange,
+             RecordSink* sink);
+
+  void init_lps();
+  // Handles up to `max_events` events with time <= limit (and < end). Returns how many.
+  std::size_t process_batch(std::size_t max_events, SimTime limit);
+  // Takes every message that has arrived; returns how many.
+  std::size_t poll_incoming();
+  void flush_outgoing();
+  // Smallest time of any pending event (max() when none). Call with outgoing flushed.
+  SimTime local_min();
+  // Commits, in key order per LP, every handled event earlier than `gvt`.
+  void fossil_collect(SimTime gvt);
+  void finish_lps(SimTime end);
+
+  void route(const Event& event) override;
+
+  // Feeds one received message (exposed for tests).
+  void receive(const std::vector<std::byte>& bytes);
+
+  std::int64_t messages_sent() const { return messages_sent_; }
+  std::int64_t messages_received() const { return messages_received_; }
+  SimTime gvt() const { return gvt_; }
+  bool over_memory_cap() const { return pool_.live() > config_.max_events; }
+  RunStats local_stats() const;
+  std::vector<LpDigest> local_digests() const;
+  std::size_t engine_bytes() const;
+
+ private:
+  struct ProcessedEntry {
+    EventId id;
+    std::uint32_t sends;  // how many events its handler sent (the newest `sends` in `sent`)
+    std::uint64_t undo_mark;
+    std::uint64_t records_mark;
+    std::uint64_t counter_before;
+  };
+  struct SentRecord {
+    EventKey key;
+    LpId dest;
+    EventId local_id;  // kNoEvent when the destination is on another rank
+  };
+  struct LpSlot {
+    std::unique_ptr<LpBase> lp;
+    std::uint64_t send_counter = 0;
+    Ring<ProcessedEntry> processed;
+    Ring<SentRecord> sent;
+    UndoLog undo;
+    RecordBuffer records;
+    LpDigest digest;
+  };
+  enum class Cause { primary, secondary };
+
+  LpSlot& slot_of(LpId lp) { return slots_[local_index_[lp]]; }
+  EventScope scope_for(LpSlot& slot, const Event& event, EventRouter* router);
+  void execute(EventId id, EventRouter* router);
+  void execute_checked(EventId id);
+  void deliver_local(EventId id, Cause cause);
+  void rollback(LpSlot& slot, const EventKey& key, Cause cause);
+  void undo_entry(LpSlot& slot, const ProcessedEntry& entry);
+  void cancel(const SentRecord& sent);
+  void receive_positive(const Event& event);
+  void receive_anti(const EventKey& key, LpId dest);
+  void commit_front(LpSlot& slot);
+  void release(EventId id);
+  void note_memory_peak();
+
+  const Model& model_;
+  const KernelConfig& config_;
+  RankExchange& exchange_;
+  RecordSink* sink_;
+  const int rank_;
+
+  std::vector<std::int32_t> rank_of_;       // by LP id
+  std::vector<std::uint32_t> local_index_;  // by LP id, valid for local LPs
+  std::vector<LpSlot> slots_;
+  EventPool pool_;
+  PendingQueue pending_;
+  std::unordered_map<EventKey, EventId, EventKeyHash> remote_events_;
+  std::vector<WireBatch> outgoing_;  // by destination rank
+
+  LpSlot* current_ = nullptr;  // the LP whose handler is running
+  std::uint32_t current_sends_ = 0;
+  bool in_init_ = false;
+  SimTime gvt_ = SimTime::zero();
+
+  std::int64_t messages_sent_ = 0;
+  std::int64_t messages_received_ = 0;
+  RunStats stats_;
+  std::size_t peak_in_memory_ = 0;
+  std::size_t engine_bytes_at_peak_ = 0;
+  std::size_t next_peak_check_ = 1024;
+};
+
+// Runs GVT rounds of sends/receives and all-reduces until no message is in transit, then
+// returns the global minimum of pending event times.
+SimTime compute_gvt(TimeWarpPe& pe, RankExchange& exchange);
+
+}  // namespace netwarp::engine

@@ -1,0 +1,54 @@
+// The bytes of one rank-to-rank message: a batch of entries, each a whole event (positive) or
+// an anti-message (the key and destination of an event to cancel). Events travel as they are
+// in memory; the entry kind rides in Event::state.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <vector>
+
+#include "netwarp/engine/event.hpp"
+
+namespace netwarp::engine {
+
+enum class WireKind : std::uint8_t { positive = 0, anti = 1 };
+
+class WireBatch {
+ public:
+  void add_positive(const Event& event) { add(event, WireKind::positive); }
+  void add_anti(const EventKey& key, LpId dest) {
+    Event e;
+    e.key = key;
+    e.dest = dest;
+    e.size = 0;
+    std::memset(e.payload, 0, sizeof e.payload);
+    add(e, WireKind::anti);
+  }
+  std::size_t count() const { return bytes_.size() / sizeof(Event); }
+  bool empty() const { return bytes_.empty(); }
+  std::vector<std::byte> take() { return std::exchange(bytes_, {}); }
+
+  // Calls fn(kind, event) for every entry of a received message, in order.
+  template <class Fn>
+  static void for_each(const std::vector<std::byte>& bytes, Fn&& fn) {
+    NW_CHECK(bytes.size() % sizeof(Event) == 0, "message of {} bytes is not a batch", bytes.size());
+    for (std::size_t at = 0; at < bytes.size(); at += sizeof(Event)) {
+      Event e;
+      std::memcpy(&e, bytes.data() + at, sizeof e);
+      const auto kind = static_cast<WireKind>(e.state);
+      e.state = EventState::pending;
+      fn(kind, e);
+    }
+  }
+
+ private:
+  void add(Event e, WireKind kind) {
+    e.state = static_cast<EventState>(kind);
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + sizeof(Event));
+    std::memcpy(bytes_.data() + at, &e, sizeof e);
+  }
+  std::vector<std::byte> bytes_;
+};
+
+}  // namespace netwarp::engine
