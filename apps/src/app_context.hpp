@@ -18,6 +18,21 @@ class UsageError : public std::runtime_error {
 struct AppContext {
   engine::RankExchange* exchange = nullptr;  // never null while a command runs
   bool is_root() const { return exchange->rank() == 0; }
+
+  // Runs a check that only rank 0 can make (a file it will write) and makes its verdict
+  // collective: every rank throws the UsageError, so none is left waiting in the run.
+  template <class Check>
+  void check_on_root(Check&& check) const {
+    std::string message;
+    if (is_root()) {
+      try {
+        check();
+      } catch (const UsageError& e) {
+        message = e.what();
+      }
+    }
+    if (exchange->max(message.empty() ? 0 : 1) != 0) throw UsageError(message);
+  }
 };
 
 }  // namespace netwarp::apps

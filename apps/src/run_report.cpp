@@ -86,6 +86,11 @@ std::string format_summary(const engine::RunStats& s) {
   return out;
 }
 
+void check_writable(const std::string& path) {
+  std::ofstream file(path, std::ios::app);
+  if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+}
+
 void write_json_file(const std::string& path, const nlohmann::ordered_json& json) {
   std::ofstream file(path);
   if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));

@@ -13,6 +13,9 @@ namespace netwarp::apps {
 nlohmann::ordered_json stats_to_json(const engine::RunStats& stats);
 // The multi-line summary of a run.
 std::string format_summary(const engine::RunStats& stats);
+// Fails early (UsageError naming the file) when `path` cannot be written, so a long run does
+// not end in a lost result.
+void check_writable(const std::string& path);
 // Writes `json` to `path`; throws UsageError naming the file when it cannot.
 void write_json_file(const std::string& path, const nlohmann::ordered_json& json);
 

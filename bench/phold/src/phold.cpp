@@ -56,7 +56,7 @@ void PholdLp::visit_state(engine::StateVisitor& v) const {
   v("max_hops", max_hops_);
 }
 
-std::unique_ptr<engine::LpBase> PholdModel::make_lp(engine::LpId) const {
+std::unique_ptr<engine::LpBase> PholdModel::create_lp(engine::LpId) const {
   return engine::make_lp<PholdLp>(config_, lp_count());
 }
 

@@ -38,7 +38,7 @@ void TimeWarpPe::init_lps() {
   for (LpId id = 0; id < rank_of_.size(); ++id) {
     if (rank_of_[id] != rank_) continue;
     LpSlot& slot = slot_of(id);
-    slot.lp = model_.make_lp(id);
+    slot.lp = model_.create_lp(id);
     slot.digest.lp = id;
     current_ = &slot;
     const EventScope scope{id,           EventKey{SimTime::zero(), id, ~std::uint64_t{0}},

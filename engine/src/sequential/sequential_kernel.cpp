@@ -42,7 +42,7 @@ class SequentialKernel final : public EventRouter {
 void SequentialKernel::build_and_init() {
   const LpId n = model_.lp_count();
   lps_.reserve(n);
-  for (LpId id = 0; id < n; ++id) lps_.push_back(model_.make_lp(id));
+  for (LpId id = 0; id < n; ++id) lps_.push_back(model_.create_lp(id));
   send_counters_.assign(n, 0);
   digests_.resize(n);
   for (LpId id = 0; id < n; ++id) {

@@ -15,7 +15,7 @@ class Model {
  public:
   virtual ~Model() = default;
   virtual LpId lp_count() const = 0;
-  virtual std::unique_ptr<LpBase> make_lp(LpId id) const = 0;
+  virtual std::unique_ptr<LpBase> create_lp(LpId id) const = 0;
   virtual int rank_of(LpId id, int ranks) const { return block_rank(id, lp_count(), ranks); }
 };
 

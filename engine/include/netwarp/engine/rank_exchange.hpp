@@ -39,6 +39,10 @@ class RankExchange {
     min(std::span<std::int64_t>(&v, 1));
     return v;
   }
+  std::int64_t max(std::int64_t v) {
+    max(std::span<std::int64_t>(&v, 1));
+    return v;
+  }
 };
 
 // One rank, no MPI.

@@ -52,7 +52,7 @@ class PholdModel final : public engine::Model {
  public:
   explicit PholdModel(const PholdConfig& config) : config_(config) {}
   engine::LpId lp_count() const override { return config_.lps_per_rank * config_.ranks; }
-  std::unique_ptr<engine::LpBase> make_lp(engine::LpId id) const override;
+  std::unique_ptr<engine::LpBase> create_lp(engine::LpId id) const override;
 
  private:
   PholdConfig config_;

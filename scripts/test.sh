@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test through ctest: the Release build (unit,
+# MPI with 2 and 4 ranks, end-to-end CLI tests), then everything but the MPI tests again under ASan/UBSan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+source scripts/env.sh
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DNETWARP_BUILD_TESTS=ON >/dev/null
+cmake --build build -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs"
+
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DNETWARP_SANITIZE=ON -DNETWARP_BUILD_BENCH=OFF \
+  -DNETWARP_BUILD_TESTS=ON >/dev/null
+cmake --build build-asan -j "$jobs"
+ctest --test-dir build-asan -LE mpi --output-on-failure -j "$jobs"

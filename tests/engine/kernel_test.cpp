@@ -1,0 +1,177 @@
+// Both kernels on one rank: event order, end time, records, digests.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "engine/test_models.hpp"
+#include "netwarp/phold/phold.hpp"
+
+namespace netwarp::engine {
+namespace {
+
+struct Stamp {
+  std::uint64_t from;
+};
+struct StampRecord {
+  std::int64_t time_ps;
+  std::uint32_t creator;
+  std::uint32_t reserved;
+  std::uint64_t counter;
+};
+
+// Every LP sends two events to LP 0 at the same instant; LP 0 records the order it saw.
+class SameInstantLp {
+ public:
+  using Handles = EventSet<Stamp>;
+  void init(InitCtx& ctx) {
+    if (ctx.self() == 0) return;
+    ctx.send(0, us(5), Stamp{ctx.self()});
+    ctx.send(0, us(5), Stamp{ctx.self()});
+  }
+  void on(const Stamp&, EventCtx& ctx) {
+    ctx.emit(StampRecord{ctx.key().time.ps(), ctx.key().creator, 0, ctx.key().counter});
+  }
+  void visit_state(StateVisitor&) const {}
+};
+
+class SameInstantModel final : public Model {
+ public:
+  LpId lp_count() const override { return 6; }
+  std::unique_ptr<LpBase> create_lp(LpId) const override { return make_lp<SameInstantLp>(); }
+};
+
+class StampSink final : public RecordSink {
+ public:
+  void write(const CommittedRecord& r) override {
+    if (r.holds<StampRecord>()) order.push_back(r.as<StampRecord>());
+  }
+  std::vector<StampRecord> order;
+};
+
+RunResult run_kind(const Model& model, KernelKind kind, SimTime end, RecordSink* sink = nullptr) {
+  KernelConfig config;
+  config.kind = kind;
+  config.end_time = end;
+  if (kind == KernelKind::sequential) return run_sequential(model, config, sink);
+  auto exchange = make_local_exchange();
+  return run_optimistic(model, config, *exchange, sink);
+}
+
+class BothKernels : public ::testing::TestWithParam<KernelKind> {};
+
+TEST_P(BothKernels, BreakTiesAtTheSameInstantByCreatorThenCounter) {
+  StampSink sink;
+  run_kind(SameInstantModel(), GetParam(), us(10), &sink);
+  ASSERT_EQ(sink.order.size(), 10u);
+  for (std::size_t i = 0; i < sink.order.size(); ++i) {
+    EXPECT_EQ(sink.order[i].creator, 1 + i / 2);
+    EXPECT_EQ(sink.order[i].counter, i % 2);
+  }
+}
+
+TEST_P(BothKernels, LeaveEventsAtOrAfterTheEndTimeUnprocessed) {
+  StampSink sink;
+  const RunResult at_end = run_kind(SameInstantModel(), GetParam(), us(5), &sink);
+  EXPECT_EQ(at_end.stats.events_committed, 0u);
+  EXPECT_TRUE(sink.order.empty());
+  const RunResult past_end = run_kind(SameInstantModel(), GetParam(), us(5) + ps(1));
+  EXPECT_EQ(past_end.stats.events_committed, 10u);
+}
+
+TEST_P(BothKernels, CommitRecordsInKeyOrderPerLp) {
+  testing::KeepingSink sink;
+  run_kind(testing::ChainModel(8, 4), GetParam(), us(50), &sink);
+  ASSERT_GT(sink.kept.size(), 50u);
+  std::map<LpId, EventKey> last;
+  for (const auto& r : sink.kept) {
+    auto it = last.find(r.lp);
+    if (it != last.end()) {
+      EXPECT_TRUE(it->second < r.key);
+    }
+    last[r.lp] = r.key;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, BothKernels,
+                         ::testing::Values(KernelKind::sequential, KernelKind::optimistic),
+                         [](const auto& p) { return std::string(kernel_name(p.param)); });
+
+TEST(Kernels, SequentialAndOptimisticGiveTheSameDigestAndRecords) {
+  testing::KeepingSink sequential_sink;
+  testing::KeepingSink optimistic_sink;
+  const testing::ChainModel model(32, 3);
+  const RunResult a = run_kind(model, KernelKind::sequential, us(40), &sequential_sink);
+  const RunResult b = run_kind(model, KernelKind::optimistic, us(40), &optimistic_sink);
+  EXPECT_EQ(a.stats.digest, b.stats.digest);
+  EXPECT_EQ(a.stats.events_committed, b.stats.events_committed);
+  ASSERT_EQ(sequential_sink.kept.size(), optimistic_sink.kept.size());
+  auto by_lp_then_key = [](const testing::KeptRecord& x, const testing::KeptRecord& y) {
+    return x.lp != y.lp ? x.lp < y.lp : x.key < y.key;
+  };
+  std::stable_sort(sequential_sink.kept.begin(), sequential_sink.kept.end(), by_lp_then_key);
+  std::stable_sort(optimistic_sink.kept.begin(), optimistic_sink.kept.end(), by_lp_then_key);
+  for (std::size_t i = 0; i < sequential_sink.kept.size(); ++i) {
+    EXPECT_EQ(sequential_sink.kept[i].key, optimistic_sink.kept[i].key);
+    EXPECT_EQ(sequential_sink.kept[i].record.sum_after, optimistic_sink.kept[i].record.sum_after);
+  }
+}
+
+TEST(Kernels, DigestChangesWhenTheCommittedOutputChanges) {
+  const RunResult a = run_kind(testing::ChainModel(8, 2), KernelKind::sequential, us(40));
+  const RunResult b = run_kind(testing::ChainModel(8, 3), KernelKind::sequential, us(40));
+  EXPECT_NE(a.stats.digest, b.stats.digest);
+  EXPECT_EQ(a.stats.digest.size(), 16u);
+}
+
+TEST(Phold, SequentialAndOptimisticAgreeForEveryRemoteFraction) {
+  for (double remote : {0.0, 0.1, 0.5, 1.0}) {
+    phold::PholdConfig c;
+    c.lps_per_rank = 64;
+    c.remote = remote;
+    c.end = 300;
+    const phold::PholdModel model(c);
+    const RunResult a = run_kind(model, KernelKind::sequential, SimTime::from_us(c.end));
+    const RunResult b = run_kind(model, KernelKind::optimistic, SimTime::from_us(c.end));
+    EXPECT_EQ(a.stats.digest, b.stats.digest) << "remote " << remote;
+    EXPECT_EQ(a.stats.events_committed, b.stats.events_committed) << "remote " << remote;
+  }
+}
+
+TEST(Phold, CommitsAboutOneEventPerLpPerMeanDelay) {
+  phold::PholdConfig c;
+  c.lps_per_rank = 256;
+  c.end = 1000;
+  const RunResult r = run_kind(phold::PholdModel(c), KernelKind::sequential, SimTime::from_us(c.end));
+  const double expected = 256.0 * c.end / c.mean;
+  EXPECT_NEAR(static_cast<double>(r.stats.events_committed), expected, 0.02 * expected);
+}
+
+TEST(Phold, SeedChangesTheRun) {
+  phold::PholdConfig c;
+  c.lps_per_rank = 64;
+  c.end = 200;
+  const RunResult a = run_kind(phold::PholdModel(c), KernelKind::sequential, us(200));
+  c.seed = 2;
+  KernelConfig config;
+  config.end_time = us(200);
+  config.seed = 2;
+  const RunResult b = run_sequential(phold::PholdModel(c), config);
+  EXPECT_NE(a.stats.digest, b.stats.digest);
+}
+
+TEST(Phold, ValidationNamesTheBadField) {
+  phold::PholdConfig c;
+  EXPECT_EQ(phold::validate(c), "");
+  c.mean = 0.05;
+  EXPECT_EQ(phold::validate(c).rfind("mean:", 0), 0u);
+  c = {};
+  c.remote = 1.5;
+  EXPECT_EQ(phold::validate(c).rfind("remote:", 0), 0u);
+  c = {};
+  c.lps_per_rank = 0;
+  EXPECT_EQ(phold::validate(c).rfind("lps:", 0), 0u);
+}
+
+}  // namespace
+}  // namespace netwarp::engine

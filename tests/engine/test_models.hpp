@@ -1,0 +1,114 @@
+// Small models for engine tests: a chain of pings that sums values and emits records, a sink
+// that keeps records, and a fake two-rank exchange for driving a TimeWarpPe by hand.
+#pragma once
+
+#include <deque>
+#include <vector>
+
+#include "netwarp/engine/kernel.hpp"
+#include "netwarp/engine/model.hpp"
+
+namespace netwarp::engine::testing {
+
+struct Ping {
+  std::uint64_t value;
+  std::uint32_t hops_left;  // forward this many more times
+  std::uint32_t stride;     // to (self + stride) % lp_count; 0 forwards to self
+};
+
+struct PingRecord {
+  std::uint64_t value;
+  std::int64_t sum_after;
+};
+
+// Adds each ping's value to a reversible sum, emits a record, and forwards the ping.
+class ChainLp {
+ public:
+  using Handles = EventSet<Ping>;
+  ChainLp(LpId lp_count, std::uint32_t initial_pings) : lp_count_(lp_count), initial_(initial_pings) {}
+
+  void init(InitCtx& ctx) {
+    for (std::uint32_t i = 0; i < initial_; ++i)
+      ctx.send_self(us(1 + i), Ping{ctx.self() * 100u + i, 5, 1 + i});
+  }
+  void on(const Ping& ping, EventCtx& ctx) {
+    ctx.add(sum_, static_cast<std::int64_t>(ping.value));
+    ctx.emit(PingRecord{ping.value, sum_.get()});
+    if (ping.hops_left == 0) return;
+    const LpId dest = static_cast<LpId>((ctx.self() + ping.stride) % lp_count_);
+    const SimTime delay = ns(500) + ps(static_cast<std::int64_t>(ctx.rng().below(1000000)));
+    ctx.send(dest, delay, Ping{ping.value + 1, ping.hops_left - 1, ping.stride});
+  }
+  void visit_state(StateVisitor& v) const { v("sum", sum_); }
+  std::int64_t sum() const { return sum_.get(); }
+
+ private:
+  LpId lp_count_;
+  std::uint32_t initial_;
+  RevCounter sum_;
+};
+
+class ChainModel final : public Model {
+ public:
+  ChainModel(LpId lps, std::uint32_t initial_pings) : lps_(lps), initial_(initial_pings) {}
+  LpId lp_count() const override { return lps_; }
+  std::unique_ptr<LpBase> create_lp(LpId) const override {
+    return make_lp<ChainLp>(lps_, initial_);
+  }
+
+ private:
+  LpId lps_;
+  std::uint32_t initial_;
+};
+
+struct KeptRecord {
+  LpId lp;
+  EventKey key;
+  PingRecord record;
+};
+
+class KeepingSink final : public RecordSink {
+ public:
+  void write(const CommittedRecord& r) override {
+    if (r.holds<PingRecord>()) kept.push_back(KeptRecord{r.lp, r.key, r.as<PingRecord>()});
+  }
+  std::vector<KeptRecord> kept;
+};
+
+// Rank 0 of `ranks`: keeps what the PE sends, hands it what a test injects; collectives see
+// only this rank.
+class FakeExchange final : public RankExchange {
+ public:
+  explicit FakeExchange(int ranks) : ranks_(ranks) {}
+  int rank() const override { return 0; }
+  int size() const override { return ranks_; }
+  void send(int dest, std::vector<std::byte> bytes) override {
+    sent.push_back({dest, std::move(bytes)});
+  }
+  bool try_receive(std::vector<std::byte>& bytes) override {
+    if (inbox.empty()) return false;
+    bytes = std::move(inbox.front());
+    inbox.pop_front();
+    return true;
+  }
+  void sum(std::span<std::int64_t>) override {}
+  void min(std::span<std::int64_t>) override {}
+  void max(std::span<std::int64_t>) override {}
+  std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) override {
+    return {std::move(bytes)};
+  }
+  void broadcast(std::vector<std::byte>&) override {}
+  void complete_sends() override {}
+
+  struct Sent {
+    int dest;
+    std::vector<std::byte> bytes;
+  };
+  std::vector<Sent> sent;
+  std::deque<std::vector<std::byte>> inbox;
+
+ private:
+  int ranks_;
+};
+
+}  // namespace netwarp::engine::testing
