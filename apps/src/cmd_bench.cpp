@@ -41,8 +41,7 @@ int bench_phold_command(const PholdOptions& options, const AppContext& context) 
   if (const std::string problem = phold::validate(model_config); !problem.empty())
     throw UsageError("bench phold: --" + problem);
   engine::KernelConfig config = make_kernel_config(options.kernel, context);
-  if (!options.json_path.empty())
-    context.check_on_root([&] { check_writable(options.json_path); });
+  if (!options.json_path.empty()) context.check_on_root([&] { check_writable(options.json_path); });
   config.end_time = engine::SimTime::from_us(model_config.end);
   config.seed = model_config.seed;
 

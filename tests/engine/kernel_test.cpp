@@ -142,7 +142,8 @@ TEST(Phold, CommitsAboutOneEventPerLpPerMeanDelay) {
   phold::PholdConfig c;
   c.lps_per_rank = 256;
   c.end = 1000;
-  const RunResult r = run_kind(phold::PholdModel(c), KernelKind::sequential, SimTime::from_us(c.end));
+  const RunResult r =
+      run_kind(phold::PholdModel(c), KernelKind::sequential, SimTime::from_us(c.end));
   const double expected = 256.0 * c.end / c.mean;
   EXPECT_NEAR(static_cast<double>(r.stats.events_committed), expected, 0.02 * expected);
 }

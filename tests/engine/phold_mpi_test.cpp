@@ -61,8 +61,7 @@ TEST_P(PholdAcrossRanks, OptimisticMatchesSequential) {
     EXPECT_EQ(run.stats.digest, reference.stats.digest) << t.name;
     EXPECT_EQ(run.stats.events_committed, reference.stats.events_committed) << t.name;
     EXPECT_GE(run.stats.events_processed, run.stats.events_committed) << t.name;
-    EXPECT_EQ(run.stats.events_processed - run.stats.events_committed,
-              run.stats.events_rolled_back)
+    EXPECT_EQ(run.stats.events_processed - run.stats.events_committed, run.stats.events_rolled_back)
         << t.name;
     EXPECT_GT(run.stats.gvt_rounds, 1u) << t.name;
     if (GetParam() > 0) {

@@ -114,7 +114,8 @@ TEST(ReverseCheck, PassesModelsBuiltOnReversiblePrimitivesWithTheSequentialDiges
   phold_config.lps_per_rank = 32;
   phold_config.remote = 0.5;
   const phold::PholdModel phold_model(phold_config);
-  for (const Model* model : {static_cast<const Model*>(&chain), static_cast<const Model*>(&phold_model)}) {
+  for (const Model* model :
+       {static_cast<const Model*>(&chain), static_cast<const Model*>(&phold_model)}) {
     KernelConfig config;
     config.end_time = us(200);
     const RunResult reference = run_sequential(*model, config);

@@ -25,7 +25,8 @@ struct PingRecord {
 class ChainLp {
  public:
   using Handles = EventSet<Ping>;
-  ChainLp(LpId lp_count, std::uint32_t initial_pings) : lp_count_(lp_count), initial_(initial_pings) {}
+  ChainLp(LpId lp_count, std::uint32_t initial_pings)
+      : lp_count_(lp_count), initial_(initial_pings) {}
 
   void init(InitCtx& ctx) {
     for (std::uint32_t i = 0; i < initial_; ++i)

@@ -48,12 +48,10 @@ void PholdLp::on(const PholdMessage& message, EventCtx& ctx) {
   if (rng.uniform() < remote_) dest = static_cast<engine::LpId>(rng.below(lp_count_));
   ctx.send(dest, draw_delay(rng), PholdMessage{message.hops + 1});
   ctx.add(received_, 1);
-  if (message.hops > max_hops_.get()) ctx.set(max_hops_, message.hops);
 }
 
 void PholdLp::visit_state(engine::StateVisitor& v) const {
   v("received", received_);
-  v("max_hops", max_hops_);
 }
 
 std::unique_ptr<engine::LpBase> PholdModel::create_lp(engine::LpId) const {

@@ -23,29 +23,42 @@ inline void run_init(LpBase& lp, const EventScope& scope) {
   lp.init(ctx);
 }
 
-// Commits `event` for `digest`: records in [records.mark() at call, end_mark) go to the sink.
-inline void commit_event(LpDigest& digest, const Event& event, RecordBuffer& records,
+// What an LP has committed so far: how many events, and the running hash of them.
+struct CommitTally {
+  std::uint64_t events = 0;
+  std::uint64_t hash = 0;
+};
+
+// Commits `event`: folds it into the tally and hands the records from the buffer's front up to
+// `end_mark` to the sink.
+inline void commit_event(CommitTally& tally, const Event& event, RecordBuffer& records,
                          std::uint64_t end_mark, RecordSink* sink) {
-  ++digest.committed_events;
-  std::uint64_t running = fold_event(digest.committed_hash, event);
+  ++tally.events;
+  std::uint64_t running = fold_event(tally.hash, event);
   records.drain_to(end_mark, [&](PayloadTag tag, std::span<const std::byte> bytes) {
     running = fold_record(running, tag, bytes);
     if (sink) sink->write(CommittedRecord{event.dest, event.key, tag, bytes});
   });
-  digest.committed_hash = running;
+  tally.hash = running;
 }
 
-// Runs an LP's finish step; its records commit at once under the key (end, lp, ~0).
-inline void finish_lp(LpBase& lp, LpDigest& digest, SimTime end, RecordSink* sink) {
-  RecordBuffer records;
-  FinishCtx ctx(digest.lp, end, records);
-  lp.finish(ctx);
-  const EventKey key{end, digest.lp, ~std::uint64_t{0}};
+// Commits records made outside any event (init, finish) under `key`.
+inline void commit_loose_records(CommitTally& tally, LpId lp, const EventKey& key,
+                                 RecordBuffer& records, RecordSink* sink) {
   records.drain_to(records.mark(), [&](PayloadTag tag, std::span<const std::byte> bytes) {
-    digest.committed_hash = fold_record(digest.committed_hash, tag, bytes);
-    if (sink) sink->write(CommittedRecord{digest.lp, key, tag, bytes});
+    tally.hash = fold_record(tally.hash, tag, bytes);
+    if (sink) sink->write(CommittedRecord{lp, key, tag, bytes});
   });
-  digest.state_hash = state_hash(lp);
+}
+
+// Runs an LP's finish step (its records commit at once under the key (end, lp, ~0)) and
+// returns the LP's digest.
+inline LpDigest finish_lp(LpBase& lp, LpId id, CommitTally& tally, SimTime end, RecordSink* sink) {
+  RecordBuffer records;
+  FinishCtx ctx(id, end, records);
+  lp.finish(ctx);
+  commit_loose_records(tally, id, EventKey{end, id, ~std::uint64_t{0}}, records, sink);
+  return LpDigest{id, 0, tally.events, tally.hash, state_hash(lp)};
 }
 
 std::uint64_t peak_rss_bytes();

@@ -12,10 +12,21 @@ namespace netwarp::engine {
 
 class PendingQueue {
  public:
+  // 24 bytes: the key's fields packed around the event id.
   struct Entry {
-    EventKey key;
+    std::int64_t time_ps;
+    std::uint64_t counter;
+    LpId creator;
     EventId id;
+
+    EventKey key() const { return EventKey{SimTime::from_ps(time_ps), creator, counter}; }
+    friend bool operator<(const Entry& a, const Entry& b) {
+      if (a.time_ps != b.time_ps) return a.time_ps < b.time_ps;
+      if (a.creator != b.creator) return a.creator < b.creator;
+      return a.counter < b.counter;
+    }
   };
+  static_assert(sizeof(Entry) == 24);
 
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
@@ -23,7 +34,7 @@ class PendingQueue {
   const Entry& top() const { return heap_.front(); }
 
   void push(const EventKey& key, EventId id) {
-    heap_.push_back(Entry{key, id});
+    heap_.push_back(Entry{key.time.ps(), key.counter, key.creator, id});
     sift_up(heap_.size() - 1);
   }
   void pop() {
@@ -39,7 +50,7 @@ class PendingQueue {
     const Entry item = heap_[i];
     while (i > 0) {
       const std::size_t parent = (i - 1) / kArity;
-      if (!(item.key < heap_[parent].key)) break;
+      if (!(item < heap_[parent])) break;
       heap_[i] = heap_[parent];
       i = parent;
     }
@@ -54,8 +65,8 @@ class PendingQueue {
       std::size_t best = first;
       const std::size_t last = first + kArity < n ? first + kArity : n;
       for (std::size_t c = first + 1; c < last; ++c)
-        if (heap_[c].key < heap_[best].key) best = c;
-      if (!(heap_[best].key < item.key)) break;
+        if (heap_[c] < heap_[best]) best = c;
+      if (!(heap_[best] < item)) break;
       heap_[i] = heap_[best];
       i = best;
     }

@@ -1,8 +1,10 @@
-// Ring: a growable circular buffer (push/pop at both ends, indexed from the front). Empty
-// rings allocate nothing, so per-LP logs cost 24 bytes until used.
+// Ring: a growable circular buffer (push/pop at both ends, indexed from the front); Log: a
+// Ring whose entries keep an absolute position for life, for logs appended at the back and
+// reclaimed from the front.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <type_traits>
 
@@ -47,6 +49,36 @@ class Ring {
   std::size_t capacity_ = 0;  // a power of two
   std::size_t head_ = 0;
   std::size_t size_ = 0;
+};
+
+using LogPosition = std::uint64_t;
+inline constexpr LogPosition kNoPosition = ~LogPosition{0};
+
+template <class T>
+class Log {
+ public:
+  LogPosition begin() const { return base_; }
+  LogPosition end() const { return base_ + ring_.size(); }
+  bool empty() const { return ring_.empty(); }
+  bool contains(LogPosition p) const { return p >= base_ && p < end(); }
+  std::size_t capacity_bytes() const { return ring_.capacity_bytes(); }
+  T& operator[](LogPosition p) { return ring_[static_cast<std::size_t>(p - base_)]; }
+  const T& operator[](LogPosition p) const { return ring_[static_cast<std::size_t>(p - base_)]; }
+  T& front() { return ring_.front(); }
+
+  LogPosition push_back(const T& item) {
+    ring_.push_back(item);
+    return end() - 1;
+  }
+  void pop_back() { ring_.pop_back(); }
+  void pop_front() {
+    ring_.pop_front();
+    ++base_;
+  }
+
+ private:
+  Ring<T> ring_;
+  LogPosition base_ = 0;
 };
 
 }  // namespace netwarp::engine

@@ -17,6 +17,24 @@ void UndoLog::undo_to(std::uint64_t mark) {
   }
 }
 
+void UndoLog::undo_range(std::uint64_t begin, std::uint64_t end) {
+  NW_CHECK(begin >= base_ && begin <= end && end <= mark(), "undo range [{}, {}) outside the log",
+           begin, end);
+  const std::size_t first = head_ + static_cast<std::size_t>(begin - base_);
+  std::size_t at = head_ + static_cast<std::size_t>(end - base_);
+  while (at > first) {
+    Header h;
+    std::memcpy(&h, bytes_.data() + at - sizeof(Header), sizeof(Header));
+    at -= sizeof(Header) + h.body_bytes;
+    h.fn(h.target, bytes_.data() + at);
+  }
+}
+
+void UndoLog::truncate(std::uint64_t mark) {
+  NW_CHECK(mark >= base_ && mark <= this->mark(), "undo mark {} outside the live log", mark);
+  bytes_.resize(head_ + static_cast<std::size_t>(mark - base_));
+}
+
 void UndoLog::forget_before(std::uint64_t mark) {
   NW_CHECK(mark >= base_ && mark <= this->mark(), "commit mark {} outside the live log", mark);
   head_ += static_cast<std::size_t>(mark - base_);

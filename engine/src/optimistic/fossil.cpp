@@ -1,6 +1,7 @@
 // TimeWarpPe: fossil collection (commit below GVT), the final step, and statistics.
 #include <algorithm>
 
+#include "netwarp/engine/log.hpp"
 #include "time_warp_pe.hpp"
 
 namespace netwarp::engine {
@@ -9,34 +10,44 @@ void TimeWarpPe::fossil_collect(SimTime gvt) {
   NW_CHECK(gvt >= gvt_, "GVT went back from {} ps to {} ps", gvt_.ps(), gvt.ps());
   gvt_ = gvt;
   note_memory_peak();
-  for (LpSlot& slot : slots_) {
-    while (!slot.processed.empty() && pool_[slot.processed.front().id].key.time < gvt)
-      commit_front(slot);
+  while (!processed_.empty()) {
+    const ProcessedEntry& front = processed_.front();
+    if (!front.dead && pool_[front.id].key.time >= gvt) break;
+    retire_front();
   }
 }
 
-// Commits the oldest handled event of `slot`; its log entries end where the next one's begin.
-void TimeWarpPe::commit_front(LpSlot& slot) {
-  const ProcessedEntry entry = slot.processed.front();
-  const bool last = slot.processed.size() == 1;
-  const std::uint64_t undo_end = last ? slot.undo.mark() : slot.processed[1].undo_mark;
-  const std::uint64_t records_end = last ? slot.records.mark() : slot.processed[1].records_mark;
-  const Event& event = pool_[entry.id];
-  commit_event(slot.digest, event, slot.records, records_end, sink_);
-  slot.undo.forget_before(undo_end);
-  for (std::uint32_t i = 0; i < entry.sends; ++i) slot.sent.pop_front();
-  if (event.from_remote) remote_events_.erase(event.key);
-  slot.processed.pop_front();
-  release(entry.id);
-  ++stats_.events_committed;
+// Commits the oldest entry (or forgets it, if it was rolled back) and frees its log ranges.
+void TimeWarpPe::retire_front() {
+  const LogPosition at = processed_.begin();
+  const ProcessedEntry entry = processed_[at];
+  const std::uint64_t records_stop = records_end(at);
+  const std::uint64_t undo_stop = undo_end(at);
+  NW_CHECK(sent_.begin() == entry.sent_begin, "sent log out of step with the processed log");
+  if (entry.dead) {
+    records_.discard_to(records_stop);
+  } else {
+    LpSlot& slot = slots_[entry.slot];
+    const Event& event = pool_[entry.id];
+    commit_event(slot.committed, event, records_, records_stop, sink_);
+    if (slot.newest == at) slot.newest = kNoPosition;
+    if (event.from_remote) remote_events_.erase(event.key);
+    release(entry.id);
+    ++stats_.events_committed;
+  }
+  undo_.forget_before(undo_stop);
+  for (std::uint32_t i = 0; i < entry.sends; ++i) sent_.pop_front();
+  processed_.pop_front();
 }
 
 void TimeWarpPe::finish_lps(SimTime end) {
-  for (LpSlot& slot : slots_) {
-    NW_CHECK(slot.processed.empty(), "LP {} finishes with {} uncommitted events", slot.digest.lp,
-             slot.processed.size());
-    finish_lp(*slot.lp, slot.digest, end, sink_);
-  }
+  NW_CHECK(processed_.empty(), "{} events left uncommitted at the end",
+           processed_.end() - processed_.begin());
+  for (LpId id = 0; id < rank_of_.size(); ++id)
+    if (rank_of_[id] == rank_) {
+      LpSlot& slot = slot_of(id);
+      digests_.push_back(finish_lp(*slot.lp, id, slot.committed, end, sink_));
+    }
 }
 
 void TimeWarpPe::note_memory_peak() {
@@ -44,17 +55,22 @@ void TimeWarpPe::note_memory_peak() {
   if (live <= peak_in_memory_) return;
   peak_in_memory_ = live;
   engine_bytes_at_peak_ = engine_bytes();
+  NW_LOG(debug, "engine.memory",
+         "rank {}: {} events in memory: pool {} B, pending {} B, processed {} B, sent {} B, "
+         "undo {} B, records {} B, LP table {} B, remote index {} B",
+         rank_, live, pool_.capacity_bytes(), pending_.capacity_bytes(),
+         processed_.capacity_bytes(), sent_.capacity_bytes(), undo_.capacity_bytes(),
+         records_.capacity_bytes(), slots_.capacity() * sizeof(LpSlot),
+         remote_events_.size() * (sizeof(EventKey) + sizeof(EventId) + 16) +
+             remote_events_.bucket_count() * sizeof(void*));
 }
 
 std::size_t TimeWarpPe::engine_bytes() const {
-  std::size_t bytes = pool_.capacity_bytes() + pending_.capacity_bytes() +
-                      slots_.capacity() * sizeof(LpSlot) +
-                      remote_events_.size() * (sizeof(EventKey) + sizeof(EventId) + 16) +
-                      remote_events_.bucket_count() * sizeof(void*);
-  for (const LpSlot& slot : slots_)
-    bytes += slot.processed.capacity_bytes() + slot.sent.capacity_bytes() +
-             slot.undo.capacity_bytes() + slot.records.capacity_bytes();
-  return bytes;
+  return pool_.capacity_bytes() + pending_.capacity_bytes() + processed_.capacity_bytes() +
+         sent_.capacity_bytes() + undo_.capacity_bytes() + records_.capacity_bytes() +
+         slots_.capacity() * sizeof(LpSlot) +
+         remote_events_.size() * (sizeof(EventKey) + sizeof(EventId) + 16) +
+         remote_events_.bucket_count() * sizeof(void*);
 }
 
 RunStats TimeWarpPe::local_stats() const {
@@ -62,13 +78,6 @@ RunStats TimeWarpPe::local_stats() const {
   s.peak_events_in_memory = peak_in_memory_;
   s.engine_bytes_at_peak = engine_bytes_at_peak_;
   return s;
-}
-
-std::vector<LpDigest> TimeWarpPe::local_digests() const {
-  std::vector<LpDigest> out;
-  out.reserve(slots_.size());
-  for (const LpSlot& slot : slots_) out.push_back(slot.digest);
-  return out;
 }
 
 }  // namespace netwarp::engine

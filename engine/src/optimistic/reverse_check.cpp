@@ -53,19 +53,19 @@ std::string differing_fields(const std::vector<FieldHash>& a, const std::vector<
 void TimeWarpPe::execute_checked(EventId id) {
   const Event& event = pool_[id];
   LpSlot& slot = slot_of(event.dest);
-  const std::uint64_t undo_mark = slot.undo.mark();
-  const std::uint64_t records_mark = slot.records.mark();
+  const std::uint64_t undo_mark = undo_.mark();
+  const std::uint64_t records_mark = records_.mark();
   const std::uint64_t counter_before = slot.send_counter;
   const std::vector<FieldHash> before = field_hashes(*slot.lp);
 
   CapturingRouter first(nullptr);
   run_handler(*slot.lp, event, scope_for(slot, event, &first));
   const std::vector<FieldHash> after_first = field_hashes(*slot.lp);
-  const auto first_records = slot.records.bytes_since(records_mark);
+  const auto first_records = records_.bytes_since(records_mark);
   const std::vector<std::byte> records_first(first_records.begin(), first_records.end());
 
-  slot.undo.undo_to(undo_mark);
-  slot.records.truncate(records_mark);
+  undo_.undo_to(undo_mark);
+  records_.truncate(records_mark);
   slot.send_counter = counter_before;
   const std::vector<FieldHash> after_undo = field_hashes(*slot.lp);
   if (after_undo != before)
@@ -75,7 +75,7 @@ void TimeWarpPe::execute_checked(EventId id) {
 
   CapturingRouter second(this);
   execute(id, &second);
-  const auto second_records = slot.records.bytes_since(records_mark);
+  const auto second_records = records_.bytes_since(records_mark);
   if (field_hashes(*slot.lp) != after_first)
     fail(*slot.lp, event,
          "handling the event again left a different state in: " +

@@ -39,34 +39,57 @@ void TimeWarpPe::receive_anti(const EventKey& key, LpId dest) {
   event.state = EventState::cancelled;
 }
 
-// Undoes every handled event of `slot` whose key is >= key and puts it back in the future
-// event set. The entry is popped before its sends are cancelled, so a cascade that comes back
-// to this LP only ever meets pending events.
+// Undoes every handled event of `slot` whose key is >= key, newest first, and puts each back
+// in the future event set. An entry is unlinked before its sends are cancelled, so a cascade
+// that comes back to this LP only ever meets pending events.
 void TimeWarpPe::rollback(LpSlot& slot, const EventKey& key, Cause cause) {
   ++stats_.rollbacks;
-  while (!slot.processed.empty()) {
-    const ProcessedEntry entry = slot.processed.back();
+  while (processed_.contains(slot.newest)) {
+    const LogPosition at = slot.newest;
+    ProcessedEntry& entry = processed_[at];
     Event& event = pool_[entry.id];
     if (event.key < key) break;
     NW_CHECK(event.key.time >= gvt_, "rollback of an event at {} ps below GVT {} ps",
              event.key.time.ps(), gvt_.ps());
-    slot.processed.pop_back();
-    undo_entry(slot, entry);
+    slot.newest = entry.previous_of_lp;
+    slot.newest_time = processed_.contains(slot.newest) ? pool_[processed_[slot.newest].id].key.time
+                                                        : SimTime::from_ps(-1);
+    slot.send_counter -= entry.sends;
+    entry.dead = true;
     event.state = EventState::pending;
     pending_.push(event.key, entry.id);
+    undo_entry(at);
     ++stats_.events_rolled_back;
     ++(cause == Cause::primary ? stats_.rolled_back_primary : stats_.rolled_back_secondary);
   }
+  pop_dead_tail();
 }
 
-void TimeWarpPe::undo_entry(LpSlot& slot, const ProcessedEntry& entry) {
-  slot.undo.undo_to(entry.undo_mark);
-  slot.records.truncate(entry.records_mark);
-  slot.send_counter = entry.counter_before;
-  for (std::uint32_t i = 0; i < entry.sends; ++i) {
-    const SentRecord sent = slot.sent.back();
-    slot.sent.pop_back();
-    cancel(sent);
+std::uint64_t TimeWarpPe::undo_end(LogPosition at) const {
+  return at + 1 < processed_.end() ? processed_[at + 1].undo_begin : undo_.mark();
+}
+
+std::uint64_t TimeWarpPe::records_end(LogPosition at) const {
+  return at + 1 < processed_.end() ? processed_[at + 1].records_begin : records_.mark();
+}
+
+// Restores the state the entry's handler changed and cancels what it sent (newest first).
+void TimeWarpPe::undo_entry(LogPosition at) {
+  const ProcessedEntry entry = processed_[at];
+  undo_.undo_range(entry.undo_begin, undo_end(at));
+  for (std::uint32_t i = entry.sends; i-- > 0;) cancel(sent_[entry.sent_begin + i]);
+}
+
+// Drops rolled-back entries at the tail of the logs, so a rollback of the newest work leaves no
+// garbage behind.
+void TimeWarpPe::pop_dead_tail() {
+  while (!processed_.empty() && processed_.end() - 1 != current_ &&
+         processed_[processed_.end() - 1].dead) {
+    const ProcessedEntry& tail = processed_[processed_.end() - 1];
+    undo_.truncate(tail.undo_begin);  // undone already in rollback
+    records_.truncate(tail.records_begin);
+    for (std::uint32_t i = 0; i < tail.sends; ++i) sent_.pop_back();
+    processed_.pop_back();
   }
 }
 

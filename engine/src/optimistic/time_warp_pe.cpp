@@ -39,33 +39,33 @@ void TimeWarpPe::init_lps() {
     if (rank_of_[id] != rank_) continue;
     LpSlot& slot = slot_of(id);
     slot.lp = model_.create_lp(id);
-    slot.digest.lp = id;
-    current_ = &slot;
+    RecordBuffer init_records;  // init is never rolled back: its records commit at once
     const EventScope scope{id,           EventKey{SimTime::zero(), id, ~std::uint64_t{0}},
                            config_.seed, &slot.send_counter,
-                           nullptr,      &slot.records,
+                           nullptr,      &init_records,
                            this,         true};
     run_init(*slot.lp, scope);
+    commit_loose_records(slot.committed, id, scope.key, init_records, sink_);
   }
   in_init_ = false;
-  current_ = nullptr;
 }
 
 EventScope TimeWarpPe::scope_for(LpSlot& slot, const Event& event, EventRouter* router) {
-  return EventScope{event.dest, event.key,     config_.seed, &slot.send_counter,
-                    &slot.undo, &slot.records, router,       false};
+  return EventScope{event.dest, event.key, config_.seed, &slot.send_counter,
+                    &undo_,     &records_, router,       false};
 }
 
 std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
   std::size_t handled = 0;
   while (handled < max_events && !pending_.empty()) {
-    const auto [key, id] = pending_.top();
+    const EventId id = pending_.top().id;
+    const SimTime time = SimTime::from_ps(pending_.top().time_ps);
     if (pool_[id].state == EventState::cancelled) {
       pending_.pop();
       release(id);
       continue;
     }
-    if (key.time > limit || key.time >= config_.end_time) break;
+    if (time > limit || time >= config_.end_time) break;
     pending_.pop();
     if (config_.check_reverse) {
       execute_checked(id);
@@ -77,17 +77,19 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
   return handled;
 }
 
+// The entry is appended before the handler runs, so a cascade of rollbacks set off by its
+// sends only ever meets earlier entries, never the log tails this handler is writing.
 void TimeWarpPe::execute(EventId id, EventRouter* router) {
   Event& event = pool_[id];
-  LpSlot& slot = slot_of(event.dest);
-  const ProcessedEntry entry{id, 0, slot.undo.mark(), slot.records.mark(), slot.send_counter};
+  const std::uint32_t slot_index = local_index_[event.dest];
+  LpSlot& slot = slots_[slot_index];
   event.state = EventState::processed;
-  current_ = &slot;
-  current_sends_ = 0;
+  current_ = processed_.push_back(ProcessedEntry{
+      id, 0, slot_index, false, {}, slot.newest, sent_.end(), undo_.mark(), records_.mark()});
+  slot.newest = current_;
+  slot.newest_time = event.key.time;
   run_handler(*slot.lp, event, scope_for(slot, event, router));
-  slot.processed.push_back(entry);
-  slot.processed.back().sends = current_sends_;
-  current_ = nullptr;
+  current_ = kNoPosition;
   ++stats_.events_processed;
 }
 
@@ -108,8 +110,8 @@ void TimeWarpPe::route(const Event& event) {
     }
   }
   if (!in_init_) {
-    current_->sent.push_back(record);
-    ++current_sends_;
+    sent_.push_back(record);
+    ++processed_[current_].sends;
   }
   if (record.local_id != kNoEvent) deliver_local(record.local_id, Cause::secondary);
 }
@@ -119,7 +121,8 @@ void TimeWarpPe::deliver_local(EventId id, Cause cause) {
   NW_CHECK(event.key.time >= gvt_, "event at {} ps arrived below GVT {} ps", event.key.time.ps(),
            gvt_.ps());
   LpSlot& slot = slot_of(event.dest);
-  if (!slot.processed.empty() && event.key < pool_[slot.processed.back().id].key)
+  if (event.key.time <= slot.newest_time && processed_.contains(slot.newest) &&
+      event.key < pool_[processed_[slot.newest].id].key)
     rollback(slot, event.key, cause);
   pending_.push(event.key, id);
 }
@@ -148,7 +151,7 @@ SimTime TimeWarpPe::local_min() {
     pending_.pop();
     release(id);
   }
-  return pending_.empty() ? SimTime::max() : pending_.top().key.time;
+  return pending_.empty() ? SimTime::max() : SimTime::from_ps(pending_.top().time_ps);
 }
 
 void TimeWarpPe::release(EventId id) {

@@ -1,7 +1,8 @@
 // TimeWarpPe: one processing element of the optimistic kernel (one per rank). It owns the
-// rank's LPs, their future events, and for every LP the events handled but not yet committed,
-// with what is needed to undo them: undo log marks, the events they sent, their records.
-// Stragglers and anti-messages roll LPs back; GVT lets fossil collection commit.
+// rank's LPs, their future events, and the events handled but not yet committed, with what is
+// needed to undo them (undo records, the events they sent, their records) in per-rank logs
+// that are appended as events run and reclaimed from the front as they commit. Stragglers and
+// anti-messages roll LPs back; GVT lets fossil collection commit.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +34,7 @@ class TimeWarpPe final : public EventRouter {
   SimTime local_min();
   // Commits, in key order per LP, every handled event earlier than `gvt`.
   void fossil_collect(SimTime gvt);
-  void finish_lps(SimTime end);
+  void finish_lps(SimTime end);  // fills the LP digests
 
   void route(const Event& event) override;
 
@@ -45,16 +46,23 @@ class TimeWarpPe final : public EventRouter {
   SimTime gvt() const { return gvt_; }
   bool over_memory_cap() const { return pool_.live() > config_.max_events; }
   RunStats local_stats() const;
-  std::vector<LpDigest> local_digests() const;
+  const std::vector<LpDigest>& local_digests() const { return digests_; }
   std::size_t engine_bytes() const;
 
  private:
+  // One handled, uncommitted event, in a per-rank log in the order of handling. Its undo
+  // records, sent events and records are contiguous ranges of the per-rank logs, ending where
+  // the next entry's begin. Entries of one LP are chained newest to oldest for rollback.
   struct ProcessedEntry {
     EventId id;
-    std::uint32_t sends;  // how many events its handler sent (the newest `sends` in `sent`)
-    std::uint64_t undo_mark;
-    std::uint64_t records_mark;
-    std::uint64_t counter_before;
+    std::uint32_t sends;
+    std::uint32_t slot;
+    bool dead;  // rolled back; its ranges are garbage until the front passes them
+    std::uint8_t reserved[3];
+    LogPosition previous_of_lp;
+    LogPosition sent_begin;
+    std::uint64_t undo_begin;
+    std::uint64_t records_begin;
   };
   struct SentRecord {
     EventKey key;
@@ -64,12 +72,11 @@ class TimeWarpPe final : public EventRouter {
   struct LpSlot {
     std::unique_ptr<LpBase> lp;
     std::uint64_t send_counter = 0;
-    Ring<ProcessedEntry> processed;
-    Ring<SentRecord> sent;
-    UndoLog undo;
-    RecordBuffer records;
-    LpDigest digest;
+    LogPosition newest = kNoPosition;            // newest uncommitted entry in processed_
+    SimTime newest_time = SimTime::from_ps(-1);  // its time: most sends skip the log lookup
+    CommitTally committed;
   };
+  static_assert(sizeof(LpSlot) == 48);
   enum class Cause { primary, secondary };
 
   LpSlot& slot_of(LpId lp) { return slots_[local_index_[lp]]; }
@@ -78,11 +85,14 @@ class TimeWarpPe final : public EventRouter {
   void execute_checked(EventId id);
   void deliver_local(EventId id, Cause cause);
   void rollback(LpSlot& slot, const EventKey& key, Cause cause);
-  void undo_entry(LpSlot& slot, const ProcessedEntry& entry);
+  void undo_entry(LogPosition at);
+  void pop_dead_tail();
   void cancel(const SentRecord& sent);
   void receive_positive(const Event& event);
   void receive_anti(const EventKey& key, LpId dest);
-  void commit_front(LpSlot& slot);
+  void retire_front();
+  std::uint64_t undo_end(LogPosition at) const;
+  std::uint64_t records_end(LogPosition at) const;
   void release(EventId id);
   void note_memory_peak();
 
@@ -95,13 +105,17 @@ class TimeWarpPe final : public EventRouter {
   std::vector<std::int32_t> rank_of_;       // by LP id
   std::vector<std::uint32_t> local_index_;  // by LP id, valid for local LPs
   std::vector<LpSlot> slots_;
+  std::vector<LpDigest> digests_;  // after finish_lps
+  Log<ProcessedEntry> processed_;
+  Log<SentRecord> sent_;
+  UndoLog undo_;
+  RecordBuffer records_;
   EventPool pool_;
   PendingQueue pending_;
   std::unordered_map<EventKey, EventId, EventKeyHash> remote_events_;
   std::vector<WireBatch> outgoing_;  // by destination rank
 
-  LpSlot* current_ = nullptr;  // the LP whose handler is running
-  std::uint32_t current_sends_ = 0;
+  LogPosition current_ = kNoPosition;  // entry of the handler running now
   bool in_init_ = false;
   SimTime gvt_ = SimTime::zero();
 

@@ -33,7 +33,7 @@ class SequentialKernel final : public EventRouter {
   RecordSink* sink_;
   std::vector<std::unique_ptr<LpBase>> lps_;
   std::vector<std::uint64_t> send_counters_;
-  std::vector<LpDigest> digests_;
+  std::vector<CommitTally> tallies_;
   RecordBuffer records_;
   EventPool pool_;
   PendingQueue pending_;
@@ -44,14 +44,14 @@ void SequentialKernel::build_and_init() {
   lps_.reserve(n);
   for (LpId id = 0; id < n; ++id) lps_.push_back(model_.create_lp(id));
   send_counters_.assign(n, 0);
-  digests_.resize(n);
+  tallies_.resize(n);
   for (LpId id = 0; id < n; ++id) {
-    digests_[id].lp = id;
     const EventScope scope{id,           EventKey{SimTime::zero(), id, ~std::uint64_t{0}},
                            config_.seed, &send_counters_[id],
                            nullptr,      &records_,
                            this,         true};
     run_init(*lps_[id], scope);
+    commit_loose_records(tallies_[id], id, scope.key, records_, sink_);
   }
 }
 
@@ -61,7 +61,7 @@ void SequentialKernel::handle(EventId id) {
   const EventScope scope{lp,      event.key, config_.seed, &send_counters_[lp],
                          nullptr, &records_, this,         false};
   run_handler(*lps_[lp], event, scope);
-  commit_event(digests_[lp], event, records_, records_.mark(), sink_);
+  commit_event(tallies_[lp], event, records_, records_.mark(), sink_);
   pool_.release(id);
 }
 
@@ -70,7 +70,7 @@ void SequentialKernel::report_progress(std::uint64_t start_ns, SimTime now, doub
   if (wall < next_report) return;
   next_report = wall + 0.5;
   std::uint64_t committed = 0;
-  for (const LpDigest& d : digests_) committed += d.committed_events;
+  for (const CommitTally& t : tallies_) committed += t.events;
   config_.on_progress(Progress{now, config_.end_time, committed, wall});
 }
 
@@ -79,17 +79,20 @@ RunResult SequentialKernel::run() {
   build_and_init();
   std::uint64_t handled = 0;
   double next_report = 0.5;
-  while (!pending_.empty() && pending_.top().key.time < config_.end_time) {
-    const auto [key, id] = pending_.top();
+  while (!pending_.empty() && pending_.top().time_ps < config_.end_time.ps()) {
+    const EventId id = pending_.top().id;
+    const SimTime time = SimTime::from_ps(pending_.top().time_ps);
     pending_.pop();
     handle(id);
     ++handled;
     if (config_.on_progress && (handled & 0xFFFF) == 0)
-      report_progress(start_ns, key.time, next_report);
+      report_progress(start_ns, time, next_report);
   }
   const std::size_t engine_bytes = pool_.capacity_bytes() + pending_.capacity_bytes();
+  std::vector<LpDigest> digests;
+  digests.reserve(lps_.size());
   for (LpId id = 0; id < lps_.size(); ++id)
-    finish_lp(*lps_[id], digests_[id], config_.end_time, sink_);
+    digests.push_back(finish_lp(*lps_[id], id, tallies_[id], config_.end_time, sink_));
 
   RunResult result;
   RunStats& s = result.stats;
@@ -101,8 +104,8 @@ RunResult SequentialKernel::run() {
   s.peak_events_in_memory = pool_.peak_live();
   s.engine_bytes_at_peak = engine_bytes;
   s.end_time = config_.end_time;
-  s.digest = digest_hex(combine_digests(digests_));
-  result.lp_digests = std::move(digests_);
+  s.digest = digest_hex(combine_digests(digests));
+  result.lp_digests = std::move(digests);
   return result;
 }
 

@@ -22,6 +22,10 @@ class RecordBuffer {
 
   std::uint64_t mark() const { return base_ + bytes_.size() - head_; }
   void truncate(std::uint64_t mark);
+  // Forgets the records before `end_mark` without reading them (their event was undone).
+  void discard_to(std::uint64_t end_mark) {
+    drain_to(end_mark, [](PayloadTag, std::span<const std::byte>) {});
+  }
   // Calls fn(tag, span) for every record in [mark(), end_mark) in order, then forgets them.
   template <class Fn>
   void drain_to(std::uint64_t end_mark, Fn&& fn);

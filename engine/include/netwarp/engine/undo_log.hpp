@@ -1,6 +1,6 @@
 // The undo log behind incremental state saving: every write to a reversible field appends
-// a record (how to undo, where, the old bytes); rollback pops records back to a mark. One
-// log per LP, trimmed from the front when events commit.
+// a record (how to undo, where, the old bytes); rollback applies an event's records newest
+// first. Positions (marks) are absolute; the log is trimmed from the front as events commit.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +31,10 @@ class UndoLog {
   std::uint64_t mark() const { return base_ + bytes_.size() - head_; }
   // Applies undo records, newest first, until the log is back at `mark`.
   void undo_to(std::uint64_t mark);
+  // Applies the records in [begin, end), newest first, and leaves them in place.
+  void undo_range(std::uint64_t begin, std::uint64_t end);
+  // Drops the records from `mark` on without applying them.
+  void truncate(std::uint64_t mark);
   // Forgets everything before `mark` (those events committed).
   void forget_before(std::uint64_t mark);
   bool empty() const { return bytes_.size() == head_; }

@@ -45,7 +45,6 @@ class PholdLp {
   const double excess_mean_us_;  // mean - lookahead
   const engine::LpId lp_count_;
   engine::RevCounter received_;
-  engine::Rev<std::uint64_t> max_hops_;
 };
 
 class PholdModel final : public engine::Model {
