@@ -54,6 +54,10 @@ nlohmann::ordered_json stats_to_json(const engine::RunStats& s) {
   j["efficiency"] = s.efficiency;
   j["event_rate"] = s.event_rate;
   j["wall_seconds"] = s.wall_seconds;
+  j["handling_seconds"] = s.handling_seconds;
+  j["communication_seconds"] = s.communication_seconds;
+  j["gvt_seconds"] = s.gvt_seconds;
+  j["fossil_seconds"] = s.fossil_seconds;
   j["peak_rss_bytes"] = s.peak_rss_bytes;
   j["peak_events_in_memory"] = s.peak_events_in_memory;
   j["engine_bytes_at_peak"] = s.engine_bytes_at_peak;
@@ -76,6 +80,11 @@ std::string format_summary(const engine::RunStats& s) {
                        grouped(s.remote_events_sent), grouped(s.anti_messages_sent),
                        grouped(s.gvt_rounds));
   out += fmt::format("efficiency    {:.2f} %\n", 100 * s.efficiency);
+  if (s.kernel == "optimistic")
+    out += fmt::format(
+        "time          {:.3f} s handling, {:.3f} s messages, {:.3f} s GVT, {:.3f} s "
+        "fossil collection (largest rank)\n",
+        s.handling_seconds, s.communication_seconds, s.gvt_seconds, s.fossil_seconds);
   out += fmt::format("event rate    {:.3f} M committed events/s ({:.3f} s wall)\n",
                      s.event_rate * 1e-6, s.wall_seconds);
   out += fmt::format(

@@ -69,8 +69,12 @@ std::uint64_t Hasher::finish() const {
   return avalanche(h_ ^ length_);
 }
 
-std::uint64_t fold_event(std::uint64_t running, const Event& event) {
-  Hasher h(running);
+std::uint64_t fold_event_hash(std::uint64_t running, std::uint64_t hash) {
+  return avalanche((running ^ hash) * kPrime1 + kPrime2);
+}
+
+std::uint64_t event_hash(const Event& event) {
+  Hasher h;
   h.add_value(event.key.time.ps());
   h.add_value(event.key.creator);
   h.add_value(event.key.counter);

@@ -16,6 +16,7 @@ class LocalExchange final : public RankExchange {
   void sum(std::span<std::int64_t>) override {}
   void min(std::span<std::int64_t>) override {}
   void max(std::span<std::int64_t>) override {}
+  void sum_and_min(std::int64_t&, std::int64_t&) override {}
   std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) override {
     std::vector<std::vector<std::byte>> all;
     all.push_back(std::move(bytes));

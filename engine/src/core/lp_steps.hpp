@@ -29,15 +29,15 @@ struct CommitTally {
   std::uint64_t hash = 0;
 };
 
-// Commits `event`: folds it into the tally and hands the records from the buffer's front up to
-// `end_mark` to the sink.
-inline void commit_event(CommitTally& tally, const Event& event, RecordBuffer& records,
-                         std::uint64_t end_mark, RecordSink* sink) {
+// Commits an event, given its hash (event_hash, taken while it was hot): folds it into the
+// tally and hands the records from the buffer's front up to `end_mark` to the sink.
+inline void commit_event(CommitTally& tally, LpId lp, const EventKey& key, std::uint64_t hash,
+                         RecordBuffer& records, std::uint64_t end_mark, RecordSink* sink) {
   ++tally.events;
-  std::uint64_t running = fold_event(tally.hash, event);
+  std::uint64_t running = fold_event_hash(tally.hash, hash);
   records.drain_to(end_mark, [&](PayloadTag tag, std::span<const std::byte> bytes) {
     running = fold_record(running, tag, bytes);
-    if (sink) sink->write(CommittedRecord{event.dest, event.key, tag, bytes});
+    if (sink) sink->write(CommittedRecord{lp, key, tag, bytes});
   });
   tally.hash = running;
 }

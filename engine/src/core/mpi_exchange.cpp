@@ -8,6 +8,9 @@
 #include <boost/mpi/operations.hpp>
 #include <boost/serialization/vector.hpp>
 
+#include <mpi.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 #include <functional>
@@ -48,6 +51,14 @@ class MpiExchange final : public RankExchange {
   void min(std::span<std::int64_t> v) override { reduce(v, mpi::minimum<std::int64_t>()); }
   void max(std::span<std::int64_t> v) override { reduce(v, mpi::maximum<std::int64_t>()); }
 
+  void sum_and_min(std::int64_t& total, std::int64_t& least) override {
+    std::int64_t in[2] = {total, least};
+    std::int64_t out[2];
+    MPI_Allreduce(in, out, 2, MPI_INT64_T, sum_and_min_op(), MPI_Comm(comm_));
+    total = out[0];
+    least = out[1];
+  }
+
   std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) override {
     std::vector<std::vector<std::byte>> all;
     std::vector<std::vector<char>> parts;
@@ -78,6 +89,24 @@ class MpiExchange final : public RankExchange {
     mpi::request request;
     std::vector<std::byte> bytes;
   };
+
+  // Element 0 summed, element 1 minimised; created once per process, freed by MPI_Finalize.
+  static MPI_Op sum_and_min_op() {
+    static MPI_Op op = [] {
+      MPI_Op created;
+      MPI_Op_create(&combine_sum_and_min, 1, &created);
+      return created;
+    }();
+    return op;
+  }
+  static void combine_sum_and_min(void* in, void* inout, int* len, MPI_Datatype*) {
+    const auto* a = static_cast<const std::int64_t*>(in);
+    auto* b = static_cast<std::int64_t*>(inout);
+    for (int i = 0; i + 1 < *len; i += 2) {
+      b[i] += a[i];
+      b[i + 1] = std::min(b[i + 1], a[i + 1]);
+    }
+  }
 
   template <class Op>
   void reduce(std::span<std::int64_t> v, Op op) {

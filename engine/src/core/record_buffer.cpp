@@ -5,15 +5,16 @@ namespace netwarp::engine {
 
 void RecordBuffer::append_bytes(PayloadTag tag, const void* data, std::size_t size) {
   const Header h{tag, static_cast<std::uint32_t>(size)};
-  const std::size_t at = bytes_.size();
-  bytes_.resize(at + sizeof h + ((size + 7) & ~std::size_t{7}));
-  std::memcpy(bytes_.data() + at, &h, sizeof h);
-  std::memcpy(bytes_.data() + at + sizeof h, data, size);
+  const std::size_t padded = (size + 7) & ~std::size_t{7};
+  std::byte* at = bytes_.grow_by(sizeof h + padded);
+  std::memcpy(at, &h, sizeof h);
+  std::memcpy(at + sizeof h, data, size);
+  std::memset(at + sizeof h + size, 0, padded - size);  // records are hashed and compared as bytes
 }
 
 void RecordBuffer::truncate(std::uint64_t mark) {
   NW_CHECK(mark >= base_ && mark <= this->mark(), "record mark {} out of range", mark);
-  bytes_.resize(head_ + static_cast<std::size_t>(mark - base_));
+  bytes_.resize_down(head_ + static_cast<std::size_t>(mark - base_));
 }
 
 }  // namespace netwarp::engine

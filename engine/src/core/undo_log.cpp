@@ -13,7 +13,7 @@ void UndoLog::undo_to(std::uint64_t mark) {
     std::memcpy(&h, bytes_.data() + bytes_.size() - sizeof(Header), sizeof(Header));
     const std::size_t record_start = bytes_.size() - sizeof(Header) - h.body_bytes;
     h.fn(h.target, bytes_.data() + record_start);
-    bytes_.resize(record_start);
+    bytes_.resize_down(record_start);
   }
 }
 
@@ -32,7 +32,7 @@ void UndoLog::undo_range(std::uint64_t begin, std::uint64_t end) {
 
 void UndoLog::truncate(std::uint64_t mark) {
   NW_CHECK(mark >= base_ && mark <= this->mark(), "undo mark {} outside the live log", mark);
-  bytes_.resize(head_ + static_cast<std::size_t>(mark - base_));
+  bytes_.resize_down(head_ + static_cast<std::size_t>(mark - base_));
 }
 
 void UndoLog::forget_before(std::uint64_t mark) {
@@ -43,7 +43,7 @@ void UndoLog::forget_before(std::uint64_t mark) {
     bytes_.clear();
     head_ = 0;
   } else if (head_ > 4096 && head_ * 2 > bytes_.size()) {
-    bytes_.erase(bytes_.begin(), bytes_.begin() + static_cast<std::ptrdiff_t>(head_));
+    bytes_.erase_front(head_);
     head_ = 0;
   }
 }

@@ -12,7 +12,7 @@ void TimeWarpPe::fossil_collect(SimTime gvt) {
   note_memory_peak();
   while (!processed_.empty()) {
     const ProcessedEntry& front = processed_.front();
-    if (!front.dead && pool_[front.id].key.time >= gvt) break;
+    if (!front.dead && front.time >= gvt) break;
     retire_front();
   }
 }
@@ -28,10 +28,11 @@ void TimeWarpPe::retire_front() {
     records_.discard_to(records_stop);
   } else {
     LpSlot& slot = slots_[entry.slot];
-    const Event& event = pool_[entry.id];
-    commit_event(slot.committed, event, records_, records_stop, sink_);
+    const EventKey key = sink_ || entry.from_remote ? pool_[entry.id].key : EventKey{};
+    commit_event(slot.committed, local_lps_[entry.slot], key, entry.hash, records_, records_stop,
+                 sink_);
     if (slot.newest == at) slot.newest = kNoPosition;
-    if (event.from_remote) remote_events_.erase(event.key);
+    if (entry.from_remote) remote_events_.erase(key);
     release(entry.id);
     ++stats_.events_committed;
   }

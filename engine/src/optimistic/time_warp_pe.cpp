@@ -26,7 +26,10 @@ TimeWarpPe::TimeWarpPe(const Model& model, const KernelConfig& config, RankExcha
     NW_CHECK(r >= 0 && r < exchange.size(), "model placed LP {} on rank {} of {}", id, r,
              exchange.size());
     rank_of_[id] = r;
-    if (r == rank_) local_index_[id] = local++;
+    if (r == rank_) {
+      local_index_[id] = local++;
+      local_lps_.push_back(id);
+    }
   }
   slots_.resize(local);
   stats_.kernel = std::string(kernel_name(KernelKind::optimistic));
@@ -84,8 +87,18 @@ void TimeWarpPe::execute(EventId id, EventRouter* router) {
   const std::uint32_t slot_index = local_index_[event.dest];
   LpSlot& slot = slots_[slot_index];
   event.state = EventState::processed;
-  current_ = processed_.push_back(ProcessedEntry{
-      id, 0, slot_index, false, {}, slot.newest, sent_.end(), undo_.mark(), records_.mark()});
+  current_ = processed_.push_back(ProcessedEntry{.id = id,
+                                                 .sends = 0,
+                                                 .slot = slot_index,
+                                                 .dead = false,
+                                                 .from_remote = event.from_remote,
+                                                 .reserved = {},
+                                                 .time = event.key.time,
+                                                 .hash = event_hash(event),
+                                                 .previous_of_lp = slot.newest,
+                                                 .sent_begin = sent_.end(),
+                                                 .undo_begin = undo_.mark(),
+                                                 .records_begin = records_.mark()});
   slot.newest = current_;
   slot.newest_time = event.key.time;
   run_handler(*slot.lp, event, scope_for(slot, event, router));

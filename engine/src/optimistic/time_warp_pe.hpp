@@ -58,7 +58,10 @@ class TimeWarpPe final : public EventRouter {
     std::uint32_t sends;
     std::uint32_t slot;
     bool dead;  // rolled back; its ranges are garbage until the front passes them
-    std::uint8_t reserved[3];
+    bool from_remote;
+    std::uint8_t reserved[2];
+    SimTime time;  // the event's, and its hash: committing need not touch the (cold) event
+    std::uint64_t hash;
     LogPosition previous_of_lp;
     LogPosition sent_begin;
     std::uint64_t undo_begin;
@@ -104,6 +107,7 @@ class TimeWarpPe final : public EventRouter {
 
   std::vector<std::int32_t> rank_of_;       // by LP id
   std::vector<std::uint32_t> local_index_;  // by LP id, valid for local LPs
+  std::vector<LpId> local_lps_;             // by local index
   std::vector<LpSlot> slots_;
   std::vector<LpDigest> digests_;  // after finish_lps
   Log<ProcessedEntry> processed_;

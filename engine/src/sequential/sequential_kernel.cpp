@@ -61,7 +61,7 @@ void SequentialKernel::handle(EventId id) {
   const EventScope scope{lp,      event.key, config_.seed, &send_counters_[lp],
                          nullptr, &records_, this,         false};
   run_handler(*lps_[lp], event, scope);
-  commit_event(tallies_[lp], event, records_, records_.mark(), sink_);
+  commit_event(tallies_[lp], lp, event.key, event_hash(event), records_, records_.mark(), sink_);
   pool_.release(id);
 }
 

@@ -42,8 +42,10 @@ struct LpDigest {
   std::uint64_t state_hash = 0;      // hash of the final state (visit_state)
 };
 
-// Folds one committed event (or one record) into a running hash.
-std::uint64_t fold_event(std::uint64_t running, const Event& event);
+// The hash of one event's key, destination and payload, and folding such a hash (or one record)
+// into an LP's running hash of its committed stream.
+std::uint64_t event_hash(const Event& event);
+std::uint64_t fold_event_hash(std::uint64_t running, std::uint64_t event_hash);
 std::uint64_t fold_record(std::uint64_t running, PayloadTag tag, std::span<const std::byte> bytes);
 
 // Hash of an LP's state as listed by visit_state (field names and bytes).

@@ -54,7 +54,12 @@ struct RunStats {
   std::uint64_t gvt_rounds = 0;
   double efficiency = 1.0;  // committed / processed
   double wall_seconds = 0;
-  double event_rate = 0;                    // committed events per wall second
+  double event_rate = 0;  // committed events per wall second
+  // Where the optimistic kernel's wall time went (seconds, largest over ranks).
+  double handling_seconds = 0;              // running handlers, rollbacks included
+  double communication_seconds = 0;         // flushing and receiving between batches
+  double gvt_seconds = 0;                   // GVT rounds, waiting for other ranks included
+  double fossil_seconds = 0;                // committing
   std::uint64_t peak_rss_bytes = 0;         // largest over ranks
   std::uint64_t peak_events_in_memory = 0;  // pending + uncommitted, summed over ranks
   std::uint64_t engine_bytes_at_peak = 0;   // event pool, queues and logs at that peak

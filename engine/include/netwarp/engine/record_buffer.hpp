@@ -6,7 +6,8 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
-#include <vector>
+
+#include "netwarp/engine/byte_buffer.hpp"
 
 #include "netwarp/engine/event.hpp"
 
@@ -40,7 +41,7 @@ class RecordBuffer {
     PayloadTag tag;
     std::uint32_t size;
   };
-  std::vector<std::byte> bytes_;
+  ByteBuffer bytes_;
   std::size_t head_ = 0;
   std::uint64_t base_ = 0;
 };
@@ -60,7 +61,7 @@ void RecordBuffer::drain_to(std::uint64_t end_mark, Fn&& fn) {
     bytes_.clear();
     head_ = 0;
   } else if (head_ > 4096 && head_ * 2 > bytes_.size()) {
-    bytes_.erase(bytes_.begin(), bytes_.begin() + static_cast<std::ptrdiff_t>(head_));
+    bytes_.erase_front(head_);
     head_ = 0;
   }
 }

@@ -7,7 +7,8 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
-#include <vector>
+
+#include "netwarp/engine/byte_buffer.hpp"
 
 namespace netwarp::engine {
 
@@ -20,11 +21,10 @@ class UndoLog {
   void push(UndoFn fn, void* target, const Saved& saved) {
     static_assert(std::is_trivially_copyable_v<Saved>);
     const std::size_t body = padded(sizeof(Saved));
-    const std::size_t at = bytes_.size();
-    bytes_.resize(at + body + sizeof(Header));
-    std::memcpy(bytes_.data() + at, &saved, sizeof(Saved));
+    std::byte* at = bytes_.grow_by(body + sizeof(Header));
+    std::memcpy(at, &saved, sizeof(Saved));
     const Header h{fn, target, static_cast<std::uint32_t>(body)};
-    std::memcpy(bytes_.data() + at + body, &h, sizeof(Header));
+    std::memcpy(at + body, &h, sizeof(Header));
   }
 
   // Position to roll back to; stable across trim_front.
@@ -48,7 +48,7 @@ class UndoLog {
   };
   static constexpr std::size_t padded(std::size_t n) { return (n + 7) & ~std::size_t{7}; }
 
-  std::vector<std::byte> bytes_;
+  ByteBuffer bytes_;
   std::size_t head_ = 0;    // first live byte in bytes_
   std::uint64_t base_ = 0;  // mark of bytes_[head_]
 };
