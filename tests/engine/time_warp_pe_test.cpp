@@ -185,3 +185,21 @@ TEST_F(TimeWarpPeTest, AnEventArrivingBelowGvtStopsTheRun) {
 
 }  // namespace
 }  // namespace netwarp::engine
+
+namespace netwarp::engine {
+namespace {
+
+TEST(LogPositions, Short32RoundTripsAcrossThe32BitBoundary) {
+  const std::uint64_t wrap = std::uint64_t{1} << 32;
+  for (std::uint64_t reference : {std::uint64_t{100}, wrap - 1, wrap, wrap + 5, 7 * wrap + 3}) {
+    for (std::uint64_t back : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{6},
+                               std::uint64_t{1} << 20, (std::uint64_t{1} << 31) - 1}) {
+      if (back > reference) continue;
+      const std::uint64_t position = reference - back;
+      EXPECT_EQ(expand32(short32(position), reference), position) << reference << " " << back;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace netwarp::engine

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <type_traits>
 
@@ -54,6 +55,8 @@ class Ring {
 using LogPosition = std::uint64_t;
 inline constexpr LogPosition kNoPosition = ~LogPosition{0};
 
+// Backed by std::deque: blocks of about 512 bytes, so capacity tracks the live size (a doubling
+// ring held up to twice the peak) and the front is freed block by block.
 template <class T>
 class Log {
  public:
@@ -61,7 +64,10 @@ class Log {
   LogPosition end() const { return base_ + ring_.size(); }
   bool empty() const { return ring_.empty(); }
   bool contains(LogPosition p) const { return p >= base_ && p < end(); }
-  std::size_t capacity_bytes() const { return ring_.capacity_bytes(); }
+  std::size_t capacity_bytes() const {
+    constexpr std::size_t per_block = sizeof(T) < 512 ? 512 / sizeof(T) : 1;
+    return (ring_.size() / per_block + 2) * per_block * sizeof(T);
+  }
   T& operator[](LogPosition p) { return ring_[static_cast<std::size_t>(p - base_)]; }
   const T& operator[](LogPosition p) const { return ring_[static_cast<std::size_t>(p - base_)]; }
   T& front() { return ring_.front(); }
@@ -77,7 +83,7 @@ class Log {
   }
 
  private:
-  Ring<T> ring_;
+  std::deque<T> ring_;
   LogPosition base_ = 0;
 };
 

@@ -23,7 +23,10 @@ void TimeWarpPe::retire_front() {
   const ProcessedEntry entry = processed_[at];
   const std::uint64_t records_stop = records_end(at);
   const std::uint64_t undo_stop = undo_end(at);
-  NW_CHECK(sent_.begin() == entry.sent_begin, "sent log out of step with the processed log");
+  NW_CHECK(sent_.begin() == sent_begin(entry), "sent log out of step with the processed log");
+  NW_CHECK(undo_.mark() - undo_stop < (std::uint64_t{1} << 31) &&
+               processed_.end() - at < (std::uint64_t{1} << 31),
+           "uncommitted logs span more than 2^31 positions");
   if (entry.dead) {
     records_.discard_to(records_stop);
   } else {

@@ -51,9 +51,9 @@ void TimeWarpPe::rollback(LpSlot& slot, const EventKey& key, Cause cause) {
     if (event.key < key) break;
     NW_CHECK(event.key.time >= gvt_, "rollback of an event at {} ps below GVT {} ps",
              event.key.time.ps(), gvt_.ps());
-    slot.newest = entry.previous_of_lp;
-    slot.newest_time = processed_.contains(slot.newest) ? pool_[processed_[slot.newest].id].key.time
-                                                        : SimTime::from_ps(-1);
+    slot.newest = previous_of_lp(entry);
+    newest_time_[entry.slot] =
+        processed_.contains(slot.newest) ? processed_[slot.newest].time : SimTime::from_ps(-1);
     slot.send_counter -= entry.sends;
     entry.dead = true;
     event.state = EventState::pending;
@@ -65,19 +65,36 @@ void TimeWarpPe::rollback(LpSlot& slot, const EventKey& key, Cause cause) {
   pop_dead_tail();
 }
 
+// The previous entry was live when `e` was appended, so it is less than 2^31 positions behind
+// `e`, and `e` less than 2^31 behind the end: the expansion is exact even after it committed.
+LogPosition TimeWarpPe::previous_of_lp(const ProcessedEntry& e) const {
+  return e.has_previous ? expand32(e.previous_of_lp, processed_.end()) : kNoPosition;
+}
+LogPosition TimeWarpPe::sent_begin(const ProcessedEntry& e) const {
+  return expand32(e.sent_begin, sent_.end());
+}
+std::uint64_t TimeWarpPe::undo_begin(const ProcessedEntry& e) const {
+  return expand32(e.undo_begin, undo_.mark());
+}
+std::uint64_t TimeWarpPe::records_begin(const ProcessedEntry& e) const {
+  return expand32(e.records_begin, records_.mark());
+}
+
 std::uint64_t TimeWarpPe::undo_end(LogPosition at) const {
-  return at + 1 < processed_.end() ? processed_[at + 1].undo_begin : undo_.mark();
+  return at + 1 < processed_.end() ? undo_begin(processed_[at + 1]) : undo_.mark();
 }
 
 std::uint64_t TimeWarpPe::records_end(LogPosition at) const {
-  return at + 1 < processed_.end() ? processed_[at + 1].records_begin : records_.mark();
+  return at + 1 < processed_.end() ? records_begin(processed_[at + 1]) : records_.mark();
 }
 
 // Restores the state the entry's handler changed and cancels what it sent (newest first).
 void TimeWarpPe::undo_entry(LogPosition at) {
   const ProcessedEntry entry = processed_[at];
-  undo_.undo_range(entry.undo_begin, undo_end(at));
-  for (std::uint32_t i = entry.sends; i-- > 0;) cancel(sent_[entry.sent_begin + i]);
+  undo_.undo_range(undo_begin(entry), undo_end(at));
+  const LogPosition first_sent = sent_begin(entry);
+  for (std::uint32_t i = entry.sends; i-- > 0;)
+    cancel(sent_[first_sent + i], local_lps_[entry.slot]);
 }
 
 // Drops rolled-back entries at the tail of the logs, so a rollback of the newest work leaves no
@@ -86,22 +103,22 @@ void TimeWarpPe::pop_dead_tail() {
   while (!processed_.empty() && processed_.end() - 1 != current_ &&
          processed_[processed_.end() - 1].dead) {
     const ProcessedEntry& tail = processed_[processed_.end() - 1];
-    undo_.truncate(tail.undo_begin);  // undone already in rollback
-    records_.truncate(tail.records_begin);
+    undo_.truncate(undo_begin(tail));  // undone already in rollback
+    records_.truncate(records_begin(tail));
     for (std::uint32_t i = 0; i < tail.sends; ++i) sent_.pop_back();
     processed_.pop_back();
   }
 }
 
-void TimeWarpPe::cancel(const SentRecord& sent) {
-  if (sent.local_id == kNoEvent) {
-    outgoing_[static_cast<std::size_t>(rank_of_[sent.dest])].add_anti(sent.key, sent.dest);
+void TimeWarpPe::cancel(const SentRecord& sent, LpId creator) {
+  const EventKey key{SimTime::from_ps(sent.time_ps), creator, sent.counter};
+  if (!sent.is_local) {
+    outgoing_[static_cast<std::size_t>(rank_of_[sent.target])].add_anti(key, sent.target);
     ++stats_.anti_messages_sent;
     return;
   }
-  Event& target = pool_[sent.local_id];
-  NW_CHECK(target.key == sent.key && target.dest == sent.dest,
-           "sent-event record does not match its event");
+  Event& target = pool_[sent.target];
+  NW_CHECK(target.key == key, "sent-event record does not match its event");
   if (target.state == EventState::processed)
     rollback(slot_of(target.dest), target.key, Cause::secondary);
   target.state = EventState::cancelled;  // dropped when it reaches the top of the queue

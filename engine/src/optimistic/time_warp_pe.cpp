@@ -32,6 +32,7 @@ TimeWarpPe::TimeWarpPe(const Model& model, const KernelConfig& config, RankExcha
     }
   }
   slots_.resize(local);
+  newest_time_.assign(local, SimTime::from_ps(-1));
   stats_.kernel = std::string(kernel_name(KernelKind::optimistic));
   check_context().rank = rank_;
 }
@@ -70,6 +71,7 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
     }
     if (time > limit || time >= config_.end_time) break;
     pending_.pop();
+    if (!pending_.empty()) __builtin_prefetch(&pool_[pending_.top().id]);
     if (config_.check_reverse) {
       execute_checked(id);
     } else {
@@ -92,15 +94,16 @@ void TimeWarpPe::execute(EventId id, EventRouter* router) {
                                                  .slot = slot_index,
                                                  .dead = false,
                                                  .from_remote = event.from_remote,
-                                                 .reserved = {},
+                                                 .has_previous = processed_.contains(slot.newest),
+                                                 .reserved = 0,
                                                  .time = event.key.time,
                                                  .hash = event_hash(event),
-                                                 .previous_of_lp = slot.newest,
-                                                 .sent_begin = sent_.end(),
-                                                 .undo_begin = undo_.mark(),
-                                                 .records_begin = records_.mark()});
+                                                 .previous_of_lp = short32(slot.newest),
+                                                 .sent_begin = short32(sent_.end()),
+                                                 .undo_begin = short32(undo_.mark()),
+                                                 .records_begin = short32(records_.mark())});
   slot.newest = current_;
-  slot.newest_time = event.key.time;
+  newest_time_[slot_index] = event.key.time;
   run_handler(*slot.lp, event, scope_for(slot, event, router));
   current_ = kNoPosition;
   ++stats_.events_processed;
@@ -109,10 +112,11 @@ void TimeWarpPe::execute(EventId id, EventRouter* router) {
 void TimeWarpPe::route(const Event& event) {
   NW_CHECK(event.dest < rank_of_.size(), "event sent to LP {} of {}", event.dest, rank_of_.size());
   const int dest_rank = rank_of_[event.dest];
-  SentRecord record{event.key, event.dest, kNoEvent};
+  SentRecord record{event.key.time.ps(), event.key.counter, event.dest, false, {}};
   if (dest_rank == rank_) {
-    record.local_id = pool_.allocate();
-    pool_[record.local_id] = event;
+    record.target = pool_.allocate();
+    record.is_local = true;
+    pool_[record.target] = event;
   } else {
     WireBatch& batch = outgoing_[static_cast<std::size_t>(dest_rank)];
     batch.add_positive(event);
@@ -126,17 +130,19 @@ void TimeWarpPe::route(const Event& event) {
     sent_.push_back(record);
     ++processed_[current_].sends;
   }
-  if (record.local_id != kNoEvent) deliver_local(record.local_id, Cause::secondary);
+  if (record.is_local) deliver_local(record.target, Cause::secondary);
 }
 
 void TimeWarpPe::deliver_local(EventId id, Cause cause) {
   const Event& event = pool_[id];
   NW_CHECK(event.key.time >= gvt_, "event at {} ps arrived below GVT {} ps", event.key.time.ps(),
            gvt_.ps());
-  LpSlot& slot = slot_of(event.dest);
-  if (event.key.time <= slot.newest_time && processed_.contains(slot.newest) &&
-      event.key < pool_[processed_[slot.newest].id].key)
-    rollback(slot, event.key, cause);
+  const std::uint32_t index = local_index_[event.dest];
+  if (event.key.time <= newest_time_[index]) {
+    LpSlot& slot = slots_[index];
+    if (processed_.contains(slot.newest) && event.key < pool_[processed_[slot.newest].id].key)
+      rollback(slot, event.key, cause);
+  }
   pending_.push(event.key, id);
 }
 

@@ -59,27 +59,34 @@ class TimeWarpPe final : public EventRouter {
     std::uint32_t slot;
     bool dead;  // rolled back; its ranges are garbage until the front passes them
     bool from_remote;
-    std::uint8_t reserved[2];
+    bool has_previous;  // previous_of_lp names an entry (live when this one was appended)
+    std::uint8_t reserved;
     SimTime time;  // the event's, and its hash: committing need not touch the (cold) event
     std::uint64_t hash;
-    LogPosition previous_of_lp;
-    LogPosition sent_begin;
-    std::uint64_t undo_begin;
-    std::uint64_t records_begin;
+    // Positions in the logs, kept as their low 32 bits (see Short32).
+    std::uint32_t previous_of_lp;
+    std::uint32_t sent_begin;
+    std::uint32_t undo_begin;
+    std::uint32_t records_begin;
   };
+  static_assert(sizeof(ProcessedEntry) == 48);
+  // An event a handler sent, kept to cancel it on rollback. 24 bytes: its creator is the LP of
+  // the entry that sent it, so only the rest of the key is stored.
   struct SentRecord {
-    EventKey key;
-    LpId dest;
-    EventId local_id;  // kNoEvent when the destination is on another rank
+    std::int64_t time_ps;
+    std::uint64_t counter;
+    std::uint32_t target;  // the event's id when local, its destination LP when remote
+    bool is_local;
+    std::uint8_t reserved[3];
   };
+  static_assert(sizeof(SentRecord) == 24);
   struct LpSlot {
     std::unique_ptr<LpBase> lp;
     std::uint64_t send_counter = 0;
-    LogPosition newest = kNoPosition;            // newest uncommitted entry in processed_
-    SimTime newest_time = SimTime::from_ps(-1);  // its time: most sends skip the log lookup
+    LogPosition newest = kNoPosition;  // newest uncommitted entry in processed_
     CommitTally committed;
   };
-  static_assert(sizeof(LpSlot) == 48);
+  static_assert(sizeof(LpSlot) == 40);
   enum class Cause { primary, secondary };
 
   LpSlot& slot_of(LpId lp) { return slots_[local_index_[lp]]; }
@@ -90,12 +97,16 @@ class TimeWarpPe final : public EventRouter {
   void rollback(LpSlot& slot, const EventKey& key, Cause cause);
   void undo_entry(LogPosition at);
   void pop_dead_tail();
-  void cancel(const SentRecord& sent);
+  void cancel(const SentRecord& sent, LpId creator);
   void receive_positive(const Event& event);
   void receive_anti(const EventKey& key, LpId dest);
   void retire_front();
   std::uint64_t undo_end(LogPosition at) const;
   std::uint64_t records_end(LogPosition at) const;
+  LogPosition previous_of_lp(const ProcessedEntry& e) const;
+  LogPosition sent_begin(const ProcessedEntry& e) const;
+  std::uint64_t undo_begin(const ProcessedEntry& e) const;
+  std::uint64_t records_begin(const ProcessedEntry& e) const;
   void release(EventId id);
   void note_memory_peak();
 
@@ -108,6 +119,9 @@ class TimeWarpPe final : public EventRouter {
   std::vector<std::int32_t> rank_of_;       // by LP id
   std::vector<std::uint32_t> local_index_;  // by LP id, valid for local LPs
   std::vector<LpId> local_lps_;             // by local index
+  // Time of each local LP's newest uncommitted event (-1 ps: none), by local index: a compact
+  // array, so the straggler check of most sends stays in L1.
+  std::vector<SimTime> newest_time_;
   std::vector<LpSlot> slots_;
   std::vector<LpDigest> digests_;  // after finish_lps
   Log<ProcessedEntry> processed_;
@@ -130,6 +144,15 @@ class TimeWarpPe final : public EventRouter {
   std::size_t engine_bytes_at_peak_ = 0;
   std::size_t next_peak_check_ = 1024;
 };
+
+// A 64-bit log position stored as its low 32 bits, recovered relative to a later position
+// `reference` of the same log; exact while the live part of a log spans less than 2^32.
+inline std::uint32_t short32(std::uint64_t position) {
+  return static_cast<std::uint32_t>(position);
+}
+inline std::uint64_t expand32(std::uint32_t low, std::uint64_t reference) {
+  return reference - static_cast<std::uint32_t>(static_cast<std::uint32_t>(reference) - low);
+}
 
 // Runs GVT rounds of sends/receives and all-reduces until no message is in transit, then
 // returns the global minimum of pending event times.

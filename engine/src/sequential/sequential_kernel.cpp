@@ -83,6 +83,7 @@ RunResult SequentialKernel::run() {
     const EventId id = pending_.top().id;
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
     pending_.pop();
+    if (!pending_.empty()) __builtin_prefetch(&pool_[pending_.top().id]);
     handle(id);
     ++handled;
     if (config_.on_progress && (handled & 0xFFFF) == 0)
