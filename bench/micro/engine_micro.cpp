@@ -1,0 +1,162 @@
+// Micro-benchmarks of the engine's hot paths: the future event set, the counter-based RNG, the
+// undo log behind reversible state, and a whole small sequential PHOLD run.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "core/pending_queue.hpp"
+#include "netwarp/engine/event_ctx.hpp"
+#include "netwarp/engine/kernel.hpp"
+#include "netwarp/engine/random.hpp"
+#include "netwarp/engine/reversible.hpp"
+#include "netwarp/engine/undo_log.hpp"
+#include "netwarp/phold/phold.hpp"
+
+namespace {
+
+using netwarp::engine::EventKey;
+using netwarp::engine::EventRng;
+using netwarp::engine::LpId;
+using netwarp::engine::SimTime;
+
+// splitmix64: a cheap generator for benchmark inputs, so the RNG under test is not the one
+// that drives the workload.
+class InputRng {
+ public:
+  explicit InputRng(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+// Hold model: a queue of steady size; each step pops the minimum and pushes a key at its time
+// plus a random increment (up to about 2 us), as a simulator does on every event.
+void BM_PendingQueueHold(benchmark::State& state) {
+  const auto size = static_cast<std::size_t>(state.range(0));
+  constexpr std::uint64_t kIncrementMask = (std::uint64_t{1} << 21) - 1;  // ps
+  InputRng rng(42);
+  netwarp::engine::PendingQueue queue;
+  std::uint64_t counter = 0;
+  for (std::size_t i = 0; i < size; ++i) {
+    const auto lp = static_cast<LpId>(i);
+    const auto t = static_cast<std::int64_t>(rng.next() & kIncrementMask);
+    queue.push(EventKey{SimTime::from_ps(t), lp, counter++}, static_cast<std::uint32_t>(i));
+  }
+  for (auto _ : state) {
+    const netwarp::engine::PendingQueue::Entry top = queue.top();
+    queue.pop();
+    const auto increment = static_cast<std::int64_t>(rng.next() & kIncrementMask) + 1;
+    queue.push(EventKey{SimTime::from_ps(top.time_ps + increment), top.creator, counter++}, top.id);
+  }
+  benchmark::DoNotOptimize(queue.top());
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel("push+pop");
+}
+BENCHMARK(BM_PendingQueueHold)->Arg(1 << 10)->Arg(1 << 16);
+
+void BM_EventRngNextU64(benchmark::State& state) {
+  EventRng rng(1, 7, EventKey{netwarp::engine::us(3), 5, 11});
+  for (auto _ : state) benchmark::DoNotOptimize(rng.next_u64());
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EventRngNextU64);
+
+void BM_EventRngExponential(benchmark::State& state) {
+  EventRng rng(1, 7, EventKey{netwarp::engine::us(3), 5, 11});
+  for (auto _ : state) benchmark::DoNotOptimize(rng.exponential(0.9));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EventRngExponential);
+
+// What a PHOLD handler does with its stream: create it for a fresh event key, then draw a
+// uniform, an LP index and an exponential delay.
+void BM_EventRngPerEvent(benchmark::State& state) {
+  std::uint64_t counter = 0;
+  for (auto _ : state) {
+    EventRng rng(1, 7, EventKey{netwarp::engine::us(3), 5, counter++});
+    benchmark::DoNotOptimize(rng.uniform());
+    benchmark::DoNotOptimize(rng.below(2048));
+    benchmark::DoNotOptimize(rng.exponential(0.9));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EventRngPerEvent);
+
+netwarp::engine::EventScope logging_scope(netwarp::engine::UndoLog& log,
+                                          std::uint64_t& send_counter) {
+  netwarp::engine::EventScope scope;
+  scope.self = 0;
+  scope.key = EventKey{netwarp::engine::us(1), 0, 0};
+  scope.seed = 1;
+  scope.send_counter = &send_counter;
+  scope.undo = &log;
+  return scope;
+}
+
+// One "event" makes range(0) reversible counter adds through the context, then is rolled
+// back with undo_to. Items are adds.
+void BM_UndoLogAddUndo(benchmark::State& state) {
+  const auto adds = state.range(0);
+  netwarp::engine::UndoLog log;
+  std::uint64_t send_counter = 0;
+  netwarp::engine::EventCtx ctx(logging_scope(log, send_counter));
+  std::vector<netwarp::engine::RevCounter> counters(8);
+  for (auto _ : state) {
+    const std::uint64_t mark = log.mark();
+    for (std::int64_t i = 0; i < adds; ++i) ctx.add(counters[static_cast<std::size_t>(i & 7)], i);
+    log.undo_to(mark);
+  }
+  benchmark::DoNotOptimize(counters.front().get());
+  if (counters.front().get() != 0) state.SkipWithError("undo did not restore the counter");
+  state.SetItemsProcessed(state.iterations() * adds);
+}
+BENCHMARK(BM_UndoLogAddUndo)->Arg(1)->Arg(8);
+
+// The commit path for comparison: the same adds, then the log is trimmed with forget_before.
+void BM_UndoLogAddCommit(benchmark::State& state) {
+  const auto adds = state.range(0);
+  netwarp::engine::UndoLog log;
+  std::uint64_t send_counter = 0;
+  netwarp::engine::EventCtx ctx(logging_scope(log, send_counter));
+  std::vector<netwarp::engine::RevCounter> counters(8);
+  for (auto _ : state) {
+    for (std::int64_t i = 0; i < adds; ++i) ctx.add(counters[static_cast<std::size_t>(i & 7)], 1);
+    log.forget_before(log.mark());
+  }
+  benchmark::DoNotOptimize(counters.front().get());
+  state.SetItemsProcessed(state.iterations() * adds);
+}
+BENCHMARK(BM_UndoLogAddCommit)->Arg(1)->Arg(8);
+
+// A whole sequential PHOLD run: 256 LPs, remote 0.1, 200 us. Items are committed events.
+void BM_PholdSequential(benchmark::State& state) {
+  netwarp::phold::PholdConfig model_config;
+  model_config.lps_per_rank = 256;
+  model_config.end = 200;
+  const netwarp::phold::PholdModel model(model_config);
+  netwarp::engine::KernelConfig config;
+  config.kind = netwarp::engine::KernelKind::sequential;
+  config.end_time = SimTime::from_us(model_config.end);
+  config.seed = model_config.seed;
+  std::uint64_t committed = 0;
+  for (auto _ : state) {
+    const netwarp::engine::RunResult result = netwarp::engine::run_sequential(model, config);
+    committed += result.stats.events_committed;
+    benchmark::DoNotOptimize(result.stats.digest.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(committed));
+  state.counters["events_per_run"] =
+      static_cast<double>(committed) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_PholdSequential)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
