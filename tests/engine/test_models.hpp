@@ -95,7 +95,15 @@ class FakeExchange final : public RankExchange {
   void sum(std::span<std::int64_t>) override {}
   void min(std::span<std::int64_t>) override {}
   void max(std::span<std::int64_t>) override {}
-  void sum_and_min(std::int64_t&, std::int64_t&) override {}
+  void start_sum_and_min(std::int64_t total, std::int64_t least) override {
+    reduced_[0] = total;
+    reduced_[1] = least;
+  }
+  bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least) override {
+    total = reduced_[0];
+    least = reduced_[1];
+    return true;
+  }
   std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) override {
     return {std::move(bytes)};
   }
@@ -110,6 +118,7 @@ class FakeExchange final : public RankExchange {
   std::deque<std::vector<std::byte>> inbox;
 
  private:
+  std::int64_t reduced_[2] = {};
   int ranks_;
 };
 

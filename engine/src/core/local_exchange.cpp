@@ -16,7 +16,15 @@ class LocalExchange final : public RankExchange {
   void sum(std::span<std::int64_t>) override {}
   void min(std::span<std::int64_t>) override {}
   void max(std::span<std::int64_t>) override {}
-  void sum_and_min(std::int64_t&, std::int64_t&) override {}
+  void start_sum_and_min(std::int64_t total, std::int64_t least) override {
+    reduced_[0] = total;
+    reduced_[1] = least;
+  }
+  bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least) override {
+    total = reduced_[0];
+    least = reduced_[1];
+    return true;
+  }
   std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) override {
     std::vector<std::vector<std::byte>> all;
     all.push_back(std::move(bytes));
@@ -24,6 +32,9 @@ class LocalExchange final : public RankExchange {
   }
   void broadcast(std::vector<std::byte>&) override {}
   void complete_sends() override {}
+
+ private:
+  std::int64_t reduced_[2] = {};
 };
 
 }  // namespace

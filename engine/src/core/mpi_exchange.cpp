@@ -51,12 +51,20 @@ class MpiExchange final : public RankExchange {
   void min(std::span<std::int64_t> v) override { reduce(v, mpi::minimum<std::int64_t>()); }
   void max(std::span<std::int64_t> v) override { reduce(v, mpi::maximum<std::int64_t>()); }
 
-  void sum_and_min(std::int64_t& total, std::int64_t& least) override {
-    std::int64_t in[2] = {total, least};
-    std::int64_t out[2];
-    MPI_Allreduce(in, out, 2, MPI_INT64_T, sum_and_min_op(), MPI_Comm(comm_));
-    total = out[0];
-    least = out[1];
+  void start_sum_and_min(std::int64_t total, std::int64_t least) override {
+    NW_CHECK(reduction_ == MPI_REQUEST_NULL, "a GVT reduction is already running");
+    reduce_in_[0] = total;
+    reduce_in_[1] = least;
+    MPI_Iallreduce(reduce_in_, reduce_out_, 2, MPI_INT64_T, sum_and_min_op(), MPI_Comm(comm_),
+                   &reduction_);
+  }
+  bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least) override {
+    int done = 0;
+    MPI_Test(&reduction_, &done, MPI_STATUS_IGNORE);
+    if (!done) return false;
+    total = reduce_out_[0];
+    least = reduce_out_[1];
+    return true;
   }
 
   std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) override {
@@ -121,6 +129,9 @@ class MpiExchange final : public RankExchange {
 
   mpi::communicator comm_;
   std::deque<InFlight> in_flight_;
+  MPI_Request reduction_ = MPI_REQUEST_NULL;
+  std::int64_t reduce_in_[2] = {};
+  std::int64_t reduce_out_[2] = {};
 };
 
 }  // namespace

@@ -81,6 +81,12 @@ class Log {
     ring_.pop_front();
     ++base_;
   }
+  void pop_front(std::size_t n) {
+    ring_.erase(ring_.begin(), ring_.begin() + static_cast<std::ptrdiff_t>(n));
+    base_ += n;
+  }
+  auto items_begin() { return ring_.begin(); }
+  auto items_end() { return ring_.end(); }
 
  private:
   std::deque<T> ring_;

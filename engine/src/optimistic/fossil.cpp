@@ -6,42 +6,49 @@
 
 namespace netwarp::engine {
 
+// Commits, oldest first, every entry before GVT (forgetting rolled-back ones) in one pass over
+// the front of the processed log, then trims all logs once.
 void TimeWarpPe::fossil_collect(SimTime gvt) {
   NW_CHECK(gvt >= gvt_, "GVT went back from {} ps to {} ps", gvt_.ps(), gvt.ps());
   gvt_ = gvt;
   note_memory_peak();
-  while (!processed_.empty()) {
-    const ProcessedEntry& front = processed_.front();
-    if (!front.dead && front.time >= gvt) break;
-    retire_front();
+  const bool with_records = !records_.empty();
+  std::size_t count = 0;
+  std::size_t sends = 0;
+  for (auto it = processed_.items_begin(); it != processed_.items_end(); ++it, ++count) {
+    const ProcessedEntry& entry = *it;
+    if (!entry.dead && entry.time >= gvt) break;
+    sends += entry.sends;
+    if (entry.dead) continue;
+    commit_entry(entry, processed_.begin() + count, with_records);
   }
+  if (count == 0) return;
+  const LogPosition stop = processed_.begin() + count;
+  const bool all = stop == processed_.end();
+  undo_.forget_before(all ? undo_.mark() : undo_begin(processed_[stop]));
+  records_.discard_to(all ? records_.mark() : records_begin(processed_[stop]));
+  NW_CHECK(undo_.mark() - undo_.forgotten() < (std::uint64_t{1} << 31) &&
+               processed_.end() - stop < (std::uint64_t{1} << 31),
+           "uncommitted logs span more than 2^31 positions");
+  sent_.pop_front(sends);
+  processed_.pop_front(count);
 }
 
-// Commits the oldest entry (or forgets it, if it was rolled back) and frees its log ranges.
-void TimeWarpPe::retire_front() {
-  const LogPosition at = processed_.begin();
-  const ProcessedEntry entry = processed_[at];
-  const std::uint64_t records_stop = records_end(at);
-  const std::uint64_t undo_stop = undo_end(at);
-  NW_CHECK(sent_.begin() == sent_begin(entry), "sent log out of step with the processed log");
-  NW_CHECK(undo_.mark() - undo_stop < (std::uint64_t{1} << 31) &&
-               processed_.end() - at < (std::uint64_t{1} << 31),
-           "uncommitted logs span more than 2^31 positions");
-  if (entry.dead) {
-    records_.discard_to(records_stop);
+void TimeWarpPe::commit_entry(const ProcessedEntry& entry, LogPosition at, bool with_records) {
+  LpSlot& slot = slots_[entry.slot];
+  const LpId lp = local_lps_[entry.slot];
+  const EventKey key = sink_ || entry.from_remote ? pool_[entry.id].key : EventKey{};
+  if (with_records) {
+    records_.discard_to(records_begin(entry));  // records of rolled-back entries before it
+    commit_event(slot.committed, lp, key, entry.hash, records_, records_end(at), sink_);
   } else {
-    LpSlot& slot = slots_[entry.slot];
-    const EventKey key = sink_ || entry.from_remote ? pool_[entry.id].key : EventKey{};
-    commit_event(slot.committed, local_lps_[entry.slot], key, entry.hash, records_, records_stop,
-                 sink_);
-    if (slot.newest == at) slot.newest = kNoPosition;
-    if (entry.from_remote) remote_events_.erase(key);
-    release(entry.id);
-    ++stats_.events_committed;
+    ++slot.committed.events;
+    slot.committed.hash = fold_event_hash(slot.committed.hash, entry.hash);
   }
-  undo_.forget_before(undo_stop);
-  for (std::uint32_t i = 0; i < entry.sends; ++i) sent_.pop_front();
-  processed_.pop_front();
+  if (slot.newest == at) slot.newest = kNoPosition;
+  if (entry.from_remote) remote_events_.erase(key);
+  release(entry.id);
+  ++stats_.events_committed;
 }
 
 void TimeWarpPe::finish_lps(SimTime end) {

@@ -118,7 +118,10 @@ RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExc
       pe.process_batch(config.batch_size, limit);
       clock.lap(clock.handling);
     }
-    gvt = compute_gvt(pe, exchange);
+    gvt = compute_gvt(pe, exchange, [&] {
+      const SimTime limit = pe.over_memory_cap() ? gvt : gvt.saturating_add(config.window);
+      pe.process_batch(config.batch_size, limit);
+    });
     clock.lap(clock.gvt);
     pe.fossil_collect(std::min(gvt, config.end_time));
     clock.lap(clock.fossil);

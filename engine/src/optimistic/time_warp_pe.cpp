@@ -121,7 +121,7 @@ void TimeWarpPe::route(const Event& event) {
     WireBatch& batch = outgoing_[static_cast<std::size_t>(dest_rank)];
     batch.add_positive(event);
     ++stats_.remote_events_sent;
-    if (batch.count() >= kFlushEntries) {
+    if (batch.count() >= kFlushEntries && !hold_sends_) {
       exchange_.send(dest_rank, batch.take());
       ++messages_sent_;
     }
@@ -147,6 +147,7 @@ void TimeWarpPe::deliver_local(EventId id, Cause cause) {
 }
 
 void TimeWarpPe::flush_outgoing() {
+  NW_CHECK(!hold_sends_, "flush while sends are held");
   for (std::size_t r = 0; r < outgoing_.size(); ++r) {
     if (outgoing_[r].empty()) continue;
     exchange_.send(static_cast<int>(r), outgoing_[r].take());
@@ -155,6 +156,7 @@ void TimeWarpPe::flush_outgoing() {
 }
 
 std::size_t TimeWarpPe::poll_incoming() {
+  NW_CHECK(!hold_sends_, "receive while sends are held");
   std::size_t n = 0;
   std::vector<std::byte> bytes;
   while (exchange_.try_receive(bytes)) {

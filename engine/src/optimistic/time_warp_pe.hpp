@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -30,6 +31,8 @@ class TimeWarpPe final : public EventRouter {
   // Takes every message that has arrived; returns how many.
   std::size_t poll_incoming();
   void flush_outgoing();
+  // While held, sends stay in the outgoing batches, however full (GVT's reduction is running).
+  void hold_sends(bool hold) { hold_sends_ = hold; }
   // Smallest time of any pending event (max() when none). Call with outgoing flushed.
   SimTime local_min();
   // Commits, in key order per LP, every handled event earlier than `gvt`.
@@ -100,7 +103,7 @@ class TimeWarpPe final : public EventRouter {
   void cancel(const SentRecord& sent, LpId creator);
   void receive_positive(const Event& event);
   void receive_anti(const EventKey& key, LpId dest);
-  void retire_front();
+  void commit_entry(const ProcessedEntry& entry, LogPosition at, bool with_records);
   std::uint64_t undo_end(LogPosition at) const;
   std::uint64_t records_end(LogPosition at) const;
   LogPosition previous_of_lp(const ProcessedEntry& e) const;
@@ -135,6 +138,7 @@ class TimeWarpPe final : public EventRouter {
 
   LogPosition current_ = kNoPosition;  // entry of the handler running now
   bool in_init_ = false;
+  bool hold_sends_ = false;
   SimTime gvt_ = SimTime::zero();
 
   std::int64_t messages_sent_ = 0;
@@ -154,8 +158,8 @@ inline std::uint64_t expand32(std::uint32_t low, std::uint64_t reference) {
   return reference - static_cast<std::uint32_t>(static_cast<std::uint32_t>(reference) - low);
 }
 
-// Runs GVT rounds of sends/receives and all-reduces until no message is in transit, then
-// returns the global minimum of pending event times.
-SimTime compute_gvt(TimeWarpPe& pe, RankExchange& exchange);
+// Runs GVT passes (flush, drain, reduce) until no message is in transit and returns the global
+// minimum of pending event times; calls `work` (handle local events) while a reduction runs.
+SimTime compute_gvt(TimeWarpPe& pe, RankExchange& exchange, const std::function<void()>& work);
 
 }  // namespace netwarp::engine

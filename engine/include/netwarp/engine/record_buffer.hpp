@@ -22,6 +22,7 @@ class RecordBuffer {
   void append_bytes(PayloadTag tag, const void* data, std::size_t size);
 
   std::uint64_t mark() const { return base_ + bytes_.size() - head_; }
+  bool empty() const { return bytes_.size() == head_; }
   void truncate(std::uint64_t mark);
   // Forgets the records before `end_mark` without reading them (their event was undone).
   void discard_to(std::uint64_t end_mark) {

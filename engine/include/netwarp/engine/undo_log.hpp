@@ -37,6 +37,8 @@ class UndoLog {
   void truncate(std::uint64_t mark);
   // Forgets everything before `mark` (those events committed).
   void forget_before(std::uint64_t mark);
+  // The first mark not yet forgotten.
+  std::uint64_t forgotten() const { return base_; }
   bool empty() const { return bytes_.size() == head_; }
   std::size_t capacity_bytes() const { return bytes_.capacity(); }
 
