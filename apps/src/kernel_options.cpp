@@ -23,9 +23,9 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
                   "(default: unbounded)")
       ->check(CLI::NonNegativeNumber);
   command
-      .add_option("--max-events", o.max_events,
-                  "Optimistic: events in memory per rank before optimism stops")
-      ->check(CLI::Range(std::uint64_t{1024}, std::uint64_t{1} << 40))
+      .add_option("--max-uncommitted", o.max_uncommitted,
+                  "Optimistic: handled but uncommitted events per rank before optimism stops")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
       ->capture_default_str();
   command.add_flag("--check-reverse", o.check_reverse,
                    "Optimistic: handle every event forward, roll it back and handle it again, "
@@ -45,7 +45,7 @@ engine::KernelConfig make_kernel_config(const KernelOptions& o, const AppContext
   config.gvt_interval = o.gvt_interval;
   config.batch_size = o.batch;
   config.window = o.window_us < 0 ? engine::SimTime::max() : engine::SimTime::from_us(o.window_us);
-  config.max_events = o.max_events;
+  config.max_uncommitted = o.max_uncommitted;
   config.check_reverse = o.check_reverse;
   if (context.is_root()) config.on_progress = make_progress_line();
   return config;

@@ -15,7 +15,7 @@ struct KernelOptions {
   std::uint32_t gvt_interval = 64;
   std::uint32_t batch = 16;
   double window_us = -1;  // < 0: unbounded
-  std::uint64_t max_events = 4'000'000;
+  std::uint64_t max_uncommitted = 2'000'000;
   bool check_reverse = false;
 };
 

@@ -19,14 +19,14 @@ struct Tuning {
   std::uint32_t batch;
   std::uint32_t gvt_interval;
   SimTime window;
-  std::uint64_t max_events;
+  std::uint64_t max_uncommitted;
 };
 
 const Tuning kTunings[] = {
-    {"defaults", 16, 64, SimTime::max(), 4'000'000},
-    {"every_event", 1, 1, SimTime::max(), 4'000'000},
-    {"window", 8, 4, us(2), 4'000'000},
-    {"memory_cap", 32, 8, SimTime::max(), 1024},
+    {"defaults", 16, 64, SimTime::max(), 2'000'000},
+    {"every_event", 1, 1, SimTime::max(), 2'000'000},
+    {"window", 8, 4, us(2), 2'000'000},
+    {"memory_cap", 32, 8, SimTime::max(), 64},
 };
 
 class PholdAcrossRanks : public ::testing::TestWithParam<double> {
@@ -54,7 +54,7 @@ TEST_P(PholdAcrossRanks, OptimisticMatchesSequential) {
     config.batch_size = t.batch;
     config.gvt_interval = t.gvt_interval;
     config.window = t.window;
-    config.max_events = t.max_events;
+    config.max_uncommitted = t.max_uncommitted;
     const RunResult run = run_optimistic(model, config, *exchange_);
     EXPECT_EQ(run.stats.ranks, ranks);
     if (exchange_->rank() != 0) continue;

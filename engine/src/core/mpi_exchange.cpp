@@ -26,6 +26,11 @@ namespace mpi = boost::mpi;
 
 class MpiExchange final : public RankExchange {
  public:
+  MpiExchange() { MPI_Op_create(&combine_sum_and_min, 1, &sum_and_min_); }
+  ~MpiExchange() override { MPI_Op_free(&sum_and_min_); }
+  MpiExchange(const MpiExchange&) = delete;
+  MpiExchange& operator=(const MpiExchange&) = delete;
+
   int rank() const override { return comm_.rank(); }
   int size() const override { return comm_.size(); }
 
@@ -55,7 +60,7 @@ class MpiExchange final : public RankExchange {
     NW_CHECK(reduction_ == MPI_REQUEST_NULL, "a GVT reduction is already running");
     reduce_in_[0] = total;
     reduce_in_[1] = least;
-    MPI_Iallreduce(reduce_in_, reduce_out_, 2, MPI_INT64_T, sum_and_min_op(), MPI_Comm(comm_),
+    MPI_Iallreduce(reduce_in_, reduce_out_, 2, MPI_INT64_T, sum_and_min_, MPI_Comm(comm_),
                    &reduction_);
   }
   bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least) override {
@@ -98,15 +103,7 @@ class MpiExchange final : public RankExchange {
     std::vector<std::byte> bytes;
   };
 
-  // Element 0 summed, element 1 minimised; created once per process, freed by MPI_Finalize.
-  static MPI_Op sum_and_min_op() {
-    static MPI_Op op = [] {
-      MPI_Op created;
-      MPI_Op_create(&combine_sum_and_min, 1, &created);
-      return created;
-    }();
-    return op;
-  }
+  // Element 0 summed, element 1 minimised.
   static void combine_sum_and_min(void* in, void* inout, int* len, MPI_Datatype*) {
     const auto* a = static_cast<const std::int64_t*>(in);
     auto* b = static_cast<std::int64_t*>(inout);
@@ -129,6 +126,7 @@ class MpiExchange final : public RankExchange {
 
   mpi::communicator comm_;
   std::deque<InFlight> in_flight_;
+  MPI_Op sum_and_min_ = MPI_OP_NULL;
   MPI_Request reduction_ = MPI_REQUEST_NULL;
   std::int64_t reduce_in_[2] = {};
   std::int64_t reduce_out_[2] = {};

@@ -8,7 +8,7 @@ void RecordBuffer::append_bytes(PayloadTag tag, const void* data, std::size_t si
   const std::size_t padded = (size + 7) & ~std::size_t{7};
   std::byte* at = bytes_.grow_by(sizeof h + padded);
   std::memcpy(at, &h, sizeof h);
-  std::memcpy(at + sizeof h, data, size);
+  if (size > 0) std::memcpy(at + sizeof h, data, size);
   std::memset(at + sizeof h + size, 0, padded - size);  // records are hashed and compared as bytes
 }
 

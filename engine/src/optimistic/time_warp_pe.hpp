@@ -47,7 +47,10 @@ class TimeWarpPe final : public EventRouter {
   std::int64_t messages_sent() const { return messages_sent_; }
   std::int64_t messages_received() const { return messages_received_; }
   SimTime gvt() const { return gvt_; }
-  bool over_memory_cap() const { return pool_.live() > config_.max_events; }
+  // Optimism stops while more handled events than this wait to be committed.
+  bool over_memory_cap() const {
+    return processed_.end() - processed_.begin() > config_.max_uncommitted;
+  }
   RunStats local_stats() const;
   const std::vector<LpDigest>& local_digests() const { return digests_; }
   std::size_t engine_bytes() const;

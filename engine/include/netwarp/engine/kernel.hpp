@@ -31,11 +31,13 @@ struct KernelConfig {
   SimTime end_time = SimTime::max();  // events at or after it are not processed
   std::uint64_t seed = 1;
   // Optimistic kernel only.
-  std::uint32_t batch_size = 16;         // events per scheduler iteration between message polls
-  std::uint32_t gvt_interval = 64;       // scheduler iterations between GVT rounds
-  SimTime window = SimTime::max();       // never process events later than GVT + window
-  std::uint64_t max_events = 4'000'000;  // events in memory per rank before optimism stops
-  bool check_reverse = false;            // forward, rollback, forward again on every event
+  std::uint32_t batch_size = 16;    // events per scheduler iteration between message polls
+  std::uint32_t gvt_interval = 64;  // scheduler iterations between GVT rounds
+  SimTime window = SimTime::max();  // never process events later than GVT + window
+  // Handled but uncommitted events per rank above which a rank handles only events at GVT
+  // (the memory bound on optimism; pending events are not counted).
+  std::uint64_t max_uncommitted = 2'000'000;
+  bool check_reverse = false;  // forward, rollback, forward again on every event
   // Called on rank 0 about twice a second of wall time.
   std::function<void(const Progress&)> on_progress;
 };

@@ -1,0 +1,148 @@
+// The event order (EventKey: time, then creator LP, then the creator's counter) and the pending
+// queue that pops in that order.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "core/pending_queue.hpp"
+#include "netwarp/engine/event_key.hpp"
+
+namespace netwarp::engine {
+namespace {
+
+std::vector<EventKey> pop_all(PendingQueue& q) {
+  std::vector<EventKey> keys;
+  while (!q.empty()) {
+    keys.push_back(q.top().key());
+    q.pop();
+  }
+  return keys;
+}
+
+TEST(EventKey, OrdersByTimeBeforeCreatorAndCounter) {
+  const EventKey early{ps(1), 9, 9};
+  const EventKey late{ps(2), 0, 0};
+  EXPECT_TRUE(early < late);
+  EXPECT_FALSE(late < early);
+  EXPECT_TRUE(late > early);
+  EXPECT_TRUE(early <= late);
+  EXPECT_FALSE(late <= early);
+}
+
+TEST(EventKey, BreaksTimeTiesByCreatorBeforeCounter) {
+  const EventKey low_creator{us(3), 1, 50};
+  const EventKey high_creator{us(3), 2, 0};
+  EXPECT_TRUE(low_creator < high_creator);
+  EXPECT_FALSE(high_creator < low_creator);
+}
+
+TEST(EventKey, BreaksTimeAndCreatorTiesByCounter) {
+  const EventKey first{us(3), 4, 6};
+  const EventKey second{us(3), 4, 7};
+  const EventKey far{us(3), 4, std::uint64_t{1} << 40};
+  EXPECT_TRUE(first < second);
+  EXPECT_FALSE(second < first);
+  EXPECT_TRUE(second < far);
+}
+
+TEST(EventKey, IsNotLessThanAnEqualKey) {
+  const EventKey a{us(3), 4, 6};
+  const EventKey b{us(3), 4, 6};
+  EXPECT_FALSE(a < b);
+  EXPECT_FALSE(b < a);
+  EXPECT_TRUE(a <= b);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, (EventKey{us(3), 4, 7}));
+}
+
+TEST(PendingQueue, PopsEarlierTimesFirstWhateverThePushOrder) {
+  PendingQueue q;
+  q.push(EventKey{us(5), 0, 0}, 0);
+  q.push(EventKey{us(1), 7, 3}, 1);
+  q.push(EventKey{us(3), 2, 1}, 2);
+  EXPECT_EQ(pop_all(q), (std::vector<EventKey>{{us(1), 7, 3}, {us(3), 2, 1}, {us(5), 0, 0}}));
+}
+
+TEST(PendingQueue, BreaksSameTimeTiesByCreatorEvenAgainstTheCounter) {
+  PendingQueue q;
+  q.push(EventKey{us(2), 3, 0}, 0);
+  q.push(EventKey{us(2), 1, 100}, 1);
+  q.push(EventKey{us(2), 2, 50}, 2);
+  EXPECT_EQ(pop_all(q), (std::vector<EventKey>{{us(2), 1, 100}, {us(2), 2, 50}, {us(2), 3, 0}}));
+}
+
+TEST(PendingQueue, BreaksSameTimeAndCreatorTiesByCounter) {
+  PendingQueue q;
+  const std::uint64_t big = std::uint64_t{1} << 33;  // above 32 bits: compared as 64-bit
+  q.push(EventKey{us(2), 4, big + 1}, 0);
+  q.push(EventKey{us(2), 4, 9}, 1);
+  q.push(EventKey{us(2), 4, big}, 2);
+  q.push(EventKey{us(2), 4, 0}, 3);
+  EXPECT_EQ(pop_all(q), (std::vector<EventKey>{
+                            {us(2), 4, 0}, {us(2), 4, 9}, {us(2), 4, big}, {us(2), 4, big + 1}}));
+}
+
+TEST(PendingQueue, TopCarriesTheFullKeyAndTheEventId) {
+  PendingQueue q;
+  const EventKey key{SimTime::from_ps(std::int64_t{1} << 50), 0xfffffffeu, ~std::uint64_t{0} - 1};
+  q.push(key, 12345);
+  q.push(EventKey{SimTime::max(), 0, 0}, 7);
+  ASSERT_EQ(q.size(), 2u);
+  EXPECT_EQ(q.top().key(), key);
+  EXPECT_EQ(q.top().id, 12345u);
+  q.pop();
+  EXPECT_EQ(q.top().id, 7u);
+  EXPECT_TRUE(q.top().key().time.is_max());
+}
+
+TEST(PendingQueue, PopsTenThousandRandomKeysInSortedOrder) {
+  std::mt19937_64 rng(42);
+  PendingQueue q;
+  std::vector<EventKey> keys;
+  std::map<EventId, EventKey> key_of;
+  for (EventId id = 0; id < 10000; ++id) {
+    const EventKey k{ps(static_cast<std::int64_t>(rng() % 50)), static_cast<LpId>(rng() % 6),
+                     rng() % 20};  // many equal times; some fully equal keys
+    keys.push_back(k);
+    key_of[id] = k;
+    q.push(k, id);
+  }
+  std::sort(keys.begin(), keys.end());
+  std::set<EventId> seen;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    ASSERT_FALSE(q.empty());
+    ASSERT_EQ(q.top().key(), keys[i]) << "pop " << i;
+    ASSERT_EQ(key_of.at(q.top().id), keys[i]) << "id " << q.top().id << " lost its key";
+    ASSERT_TRUE(seen.insert(q.top().id).second) << "id " << q.top().id << " popped twice";
+    q.pop();
+  }
+  EXPECT_TRUE(q.empty());
+}
+
+TEST(PendingQueue, InterleavedPushesAndPopsAlwaysPopTheSmallestKey) {
+  std::mt19937_64 rng(7);
+  PendingQueue q;
+  std::multiset<EventKey> model;
+  EventId next_id = 0;
+  for (int step = 0; step < 50000; ++step) {
+    if (model.empty() || rng() % 5 < 3) {
+      const EventKey k{ps(static_cast<std::int64_t>(rng() % 100)), static_cast<LpId>(rng() % 4),
+                       rng() % 8};
+      q.push(k, next_id++);
+      model.insert(k);
+    } else {
+      ASSERT_EQ(q.top().key(), *model.begin()) << "step " << step;
+      q.pop();
+      model.erase(model.begin());
+    }
+    ASSERT_EQ(q.size(), model.size());
+  }
+}
+
+}  // namespace
+}  // namespace netwarp::engine
