@@ -11,94 +11,44 @@
 #include <vector>
 
 #include "core/event_pool.hpp"
-#include "core/ring.hpp"
+#include "core/log.hpp"
 #include "netwarp/engine/digest.hpp"
 #include "netwarp/engine/record_buffer.hpp"
 
 namespace netwarp::engine {
 namespace {
 
-template <class T>
-std::vector<T> contents(const Ring<T>& ring) {
-  std::vector<T> out;
-  for (std::size_t i = 0; i < ring.size(); ++i) out.push_back(ring[i]);
-  return out;
-}
-
-TEST(Ring, PopFrontReturnsItemsInPushOrderAcrossGrowth) {
-  Ring<std::uint64_t> ring;
-  for (std::uint64_t i = 0; i < 100; ++i) ring.push_back(i);
-  ASSERT_EQ(ring.size(), 100u);
-  for (std::uint64_t i = 0; i < 100; ++i) {
-    ASSERT_EQ(ring.front(), i);
-    ring.pop_front();
-  }
-  EXPECT_TRUE(ring.empty());
-}
-
-TEST(Ring, PopBackReturnsItemsInReverseOrder) {
-  Ring<std::uint64_t> ring;
-  for (std::uint64_t i = 0; i < 37; ++i) ring.push_back(i);
-  for (std::uint64_t i = 37; i-- > 0;) {
-    ASSERT_EQ(ring.back(), i);
-    ring.pop_back();
-  }
-  EXPECT_TRUE(ring.empty());
-}
-
-TEST(Ring, GrowingWhileWrappedAroundKeepsTheOrder) {
-  Ring<std::uint32_t> ring;
-  for (std::uint32_t i = 0; i < 4; ++i) ring.push_back(i);
-  ring.pop_front();
-  ring.pop_front();
-  ring.push_back(4);
-  ring.push_back(5);  // full at capacity 4, head in the middle: the next push grows
-  ring.push_back(6);
-  ring.push_back(7);
-  EXPECT_EQ(contents(ring), (std::vector<std::uint32_t>{2, 3, 4, 5, 6, 7}));
-  EXPECT_EQ(ring.front(), 2u);
-  EXPECT_EQ(ring.back(), 7u);
-}
-
-TEST(Ring, IndexingWritesThroughToTheItem) {
-  Ring<std::uint32_t> ring;
-  for (std::uint32_t i = 0; i < 3; ++i) ring.push_back(i);
-  ring.pop_front();
-  ring.push_back(3);
-  ring[1] = 30;
-  ring.front() = 10;
-  ring.back() = 40;
-  EXPECT_EQ(contents(ring), (std::vector<std::uint32_t>{10, 30, 40}));
-}
-
-TEST(Ring, MatchesADequeUnderRandomPushesAndPopsAtBothEnds) {
-  std::mt19937_64 rng(3);
-  Ring<std::uint64_t> ring;
-  std::deque<std::uint64_t> model;
-  for (int step = 0; step < 100000; ++step) {
-    const std::uint64_t x = rng();
-    // Phases of growth and shrinkage, so the ring grows while wrapped and empties fully.
-    const bool growing = (step / 2000) % 2 == 0;
-    const std::uint64_t op = x % 10;
-    if (model.empty() || op < (growing ? 6u : 3u)) {
-      ring.push_back(x);
-      model.push_back(x);
-    } else if (op % 2 == 0) {
-      ASSERT_EQ(ring.front(), model.front()) << "step " << step;
-      ring.pop_front();
-      model.pop_front();
+// Log: a deque with absolute positions, appended at the back and reclaimed from the front.
+TEST(Log, MatchesADequeUnderRandomPushesAndPopsWithPositionsKept) {
+  std::mt19937_64 rng(7);
+  Log<std::uint64_t> log;
+  std::deque<std::uint64_t> shadow;
+  std::uint64_t first = 0;  // position of shadow.front()
+  for (int step = 0; step < 20000; ++step) {
+    const auto action = rng() % 4;
+    if (action < 2 || shadow.empty()) {
+      const std::uint64_t value = rng();
+      EXPECT_EQ(log.push_back(value), first + shadow.size());
+      shadow.push_back(value);
+    } else if (action == 2) {
+      const std::size_t n = 1 + rng() % shadow.size();
+      log.pop_front(n);
+      shadow.erase(shadow.begin(), shadow.begin() + static_cast<std::ptrdiff_t>(n));
+      first += n;
     } else {
-      ASSERT_EQ(ring.back(), model.back()) << "step " << step;
-      ring.pop_back();
-      model.pop_back();
+      log.pop_back();
+      shadow.pop_back();
     }
-    ASSERT_EQ(ring.size(), model.size());
-    if (!model.empty()) {
-      const std::size_t i = (x >> 32) % model.size();
-      ASSERT_EQ(ring[i], model[i]) << "step " << step << ", index " << i;
+    ASSERT_EQ(log.begin(), first);
+    ASSERT_EQ(log.end(), first + shadow.size());
+    if (!shadow.empty()) {
+      const std::size_t i = rng() % shadow.size();
+      ASSERT_EQ(log[first + i], shadow[i]);
+      ASSERT_TRUE(log.contains(first + i));
     }
-    if (step % 997 == 0) {
-      ASSERT_EQ(contents(ring), std::vector<std::uint64_t>(model.begin(), model.end()));
+    ASSERT_FALSE(log.contains(first + shadow.size()));
+    if (first > 0) {
+      ASSERT_FALSE(log.contains(first - 1));
     }
   }
 }
@@ -306,6 +256,23 @@ TEST(RecordBuffer, MatchesAPlainListUnderRandomAppendsTruncatesAndDrains) {
   const std::vector<Drained> rest = drain(buffer, buffer.mark());
   ASSERT_EQ(rest.size(), model.size());
   for (std::size_t i = 0; i < rest.size(); ++i) EXPECT_EQ(rest[i], model[i].second);
+}
+
+TEST(RecordBuffer, DrainingASlidingWindowKeepsTheBufferSmall) {
+  RecordBuffer buffer;
+  std::deque<std::uint64_t> window;  // start marks of the undrained records
+  for (std::uint64_t i = 0; i < 20000; ++i) {
+    window.push_back(buffer.mark());
+    buffer.append(WideRecord{{i, i, i, i, i}});
+    if (window.size() > 32) {  // commit the oldest; the buffer never empties
+      window.pop_front();
+      drain(buffer, window.front());
+    }
+  }
+  EXPECT_LT(buffer.capacity_bytes(), std::size_t{64} << 10);
+  const std::vector<Drained> rest = drain(buffer, buffer.mark());
+  ASSERT_EQ(rest.size(), 32u);
+  EXPECT_EQ(rest.back(), drained(WideRecord{{19999, 19999, 19999, 19999, 19999}}));
 }
 
 std::uint64_t hash_of(const std::vector<std::string>& parts, std::uint64_t seed = 1) {

@@ -146,3 +146,14 @@ TEST(EventRng, UniformIsInTheHalfOpenUnitIntervalWithMeanOneHalf) {
 
 }  // namespace
 }  // namespace netwarp::engine
+
+namespace netwarp::engine {
+namespace {
+
+TEST(EventRng, BelowZeroIsAnInternalError) {
+  EventRng rng(1, 0, EventKey{us(1), 0, 0});
+  EXPECT_DEATH(rng.below(0), "below\\(0\\)");
+}
+
+}  // namespace
+}  // namespace netwarp::engine

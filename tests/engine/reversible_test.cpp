@@ -188,6 +188,24 @@ TEST(RevVector, SetUndoRestoresTheOldElement) {
   for (std::size_t i = 0; i < ports.size(); ++i) EXPECT_EQ(ports[i], make_flow(0)) << i;
 }
 
+TEST(RevVector, PopBackUndoRestoresTheElementsInOrder) {
+  Harness h;
+  EventCtx ctx = h.ctx();
+  RevVector<std::uint32_t> vec(3, 0u);
+  ctx.set(vec, 0, 10u);
+  ctx.set(vec, 1, 11u);
+  ctx.set(vec, 2, 12u);
+  const std::uint64_t mark = h.undo.mark();
+  EXPECT_EQ(ctx.pop_back(vec), 12u);
+  EXPECT_EQ(ctx.pop_back(vec), 11u);
+  ctx.push_back(vec, 99u);
+  h.undo.undo_to(mark);
+  ASSERT_EQ(vec.size(), 3u);
+  EXPECT_EQ(vec[0], 10u);
+  EXPECT_EQ(vec[1], 11u);
+  EXPECT_EQ(vec[2], 12u);
+}
+
 TEST(RevVector, PushBackUndoShrinksBackToTheSizeAtTheMark) {
   Harness h;
   EventCtx ctx = h.ctx();

@@ -1,6 +1,8 @@
 // Philox4x32-10 and the per-event random stream built on it.
 #include "netwarp/engine/random.hpp"
 
+#include "netwarp/engine/check.hpp"
+
 namespace netwarp::engine {
 namespace {
 
@@ -60,6 +62,7 @@ std::uint64_t EventRng::next_u64() {
 }
 
 std::uint64_t EventRng::below(std::uint64_t bound) {
+  NW_CHECK(bound > 0, "EventRng::below(0): no integer in [0, 0)");
   std::uint64_t x = next_u64();
   Uint128 m = static_cast<Uint128>(x) * bound;
   auto low = static_cast<std::uint64_t>(m);

@@ -14,7 +14,7 @@
 #include "../core/event_pool.hpp"
 #include "../core/lp_steps.hpp"
 #include "../core/pending_queue.hpp"
-#include "../core/ring.hpp"
+#include "../core/log.hpp"
 #include "netwarp/engine/kernel.hpp"
 #include "wire.hpp"
 

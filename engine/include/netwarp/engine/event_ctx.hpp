@@ -92,6 +92,10 @@ class EventCtx {
   void push_back(RevVector<T>& vec, const T& item) {
     vec.push_back(item, mutation());
   }
+  template <class T>
+  T pop_back(RevVector<T>& vec) {
+    return vec.pop_back(mutation());
+  }
   template <class K, class V>
   void put(RevMap<K, V>& map, const K& key, const V& value) {
     map.put(key, value, mutation());

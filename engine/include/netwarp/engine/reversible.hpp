@@ -1,6 +1,10 @@
 // Reversible state primitives. All mutable LP state is made of these; every write goes through
 // the event context (ctx.set, ctx.add, ctx.push_back ...) and leaves an undo record, so models
 // never write reverse handlers. Reads are plain. The sequential kernel logs nothing.
+//
+// An undo record holds the address of the field it restores, so a field must not move once the
+// LP is built: keep primitives as direct members (or in containers sized at construction and
+// never resized), never in a std::vector that grows during the run.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +13,7 @@
 #include <map>
 #include <vector>
 
+#include "netwarp/engine/check.hpp"
 #include "netwarp/engine/state_visitor.hpp"
 #include "netwarp/engine/undo_log.hpp"
 
@@ -94,12 +99,14 @@ class RevFifo {
     items_.push_back(item);
   }
   T pop_front(Mutation m) {
+    NW_CHECK(!items_.empty(), "pop_front on an empty RevFifo");
     T item = items_.front();
     if (UndoLog* log = m.log()) log->push(&undo_pop_front, this, item);
     items_.pop_front();
     return item;
   }
   T pop_back(Mutation m) {
+    NW_CHECK(!items_.empty(), "pop_back on an empty RevFifo");
     T item = items_.back();
     if (UndoLog* log = m.log()) log->push(&undo_pop_back, this, item);
     items_.pop_back();
@@ -144,6 +151,7 @@ class RevVector {
   }
 
   void set(std::size_t i, const T& value, Mutation m) {
+    NW_CHECK(i < items_.size(), "RevVector index {} out of {}", i, items_.size());
     if (UndoLog* log = m.log()) log->push(&undo_set, this, Slot{i, items_[i]});
     items_[i] = value;
   }
@@ -152,6 +160,7 @@ class RevVector {
     items_.push_back(item);
   }
   T pop_back(Mutation m) {
+    NW_CHECK(!items_.empty(), "pop_back on an empty RevVector");
     T item = items_.back();
     if (UndoLog* log = m.log()) log->push(&undo_pop_back, this, item);
     items_.pop_back();
