@@ -77,7 +77,7 @@ class KeepingSink final : public RecordSink {
 };
 
 // Rank 0 of `ranks`: keeps what the PE sends, hands it what a test injects; collectives see
-// only this rank.
+// only this rank (a single-rank exchange answers them).
 class FakeExchange final : public RankExchange {
  public:
   explicit FakeExchange(int ranks) : ranks_(ranks) {}
@@ -92,22 +92,19 @@ class FakeExchange final : public RankExchange {
     inbox.pop_front();
     return true;
   }
-  void sum(std::span<std::int64_t>) override {}
-  void min(std::span<std::int64_t>) override {}
-  void max(std::span<std::int64_t>) override {}
+  void sum(std::span<std::int64_t> v) override { alone_->sum(v); }
+  void min(std::span<std::int64_t> v) override { alone_->min(v); }
+  void max(std::span<std::int64_t> v) override { alone_->max(v); }
   void start_sum_and_min(std::int64_t total, std::int64_t least) override {
-    reduced_[0] = total;
-    reduced_[1] = least;
+    alone_->start_sum_and_min(total, least);
   }
   bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least) override {
-    total = reduced_[0];
-    least = reduced_[1];
-    return true;
+    return alone_->try_finish_sum_and_min(total, least);
   }
   std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) override {
-    return {std::move(bytes)};
+    return alone_->gather(std::move(bytes));
   }
-  void broadcast(std::vector<std::byte>&) override {}
+  void broadcast(std::vector<std::byte>& bytes) override { alone_->broadcast(bytes); }
   void complete_sends() override {}
 
   struct Sent {
@@ -118,8 +115,8 @@ class FakeExchange final : public RankExchange {
   std::deque<std::vector<std::byte>> inbox;
 
  private:
-  std::int64_t reduced_[2] = {};
   int ranks_;
+  std::unique_ptr<RankExchange> alone_ = make_local_exchange();
 };
 
 }  // namespace netwarp::engine::testing
