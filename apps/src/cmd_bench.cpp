@@ -68,7 +68,7 @@ int bench_phold_command(const PholdOptions& options, const AppContext& context) 
     json["kernel_config"] = {{"batch", config.batch_size},
                              {"gvt_interval", config.gvt_interval},
                              {"window_ps", config.window.is_max() ? -1 : config.window.ps()},
-                             {"max_uncommitted", config.max_uncommitted},
+                             {"max_uncommitted", engine::effective_max_uncommitted(config)},
                              {"check_reverse", config.check_reverse}};
     write_json_file(options.json_path, json);
   }

@@ -24,9 +24,9 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
       ->check(CLI::NonNegativeNumber);
   command
       .add_option("--max-uncommitted", o.max_uncommitted,
-                  "Optimistic: handled but uncommitted events per rank before optimism stops")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
-      ->capture_default_str();
+                  "Optimistic: handled but uncommitted events per rank before optimism stops "
+                  "(default: two GVT rounds' worth, 2 x gvt-interval x batch)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
   command.add_flag("--check-reverse", o.check_reverse,
                    "Optimistic: handle every event forward, roll it back and handle it again, "
                    "failing if state, sends or records differ");

@@ -23,9 +23,9 @@ struct Tuning {
 };
 
 const Tuning kTunings[] = {
-    {"defaults", 16, 64, SimTime::max(), 2'000'000},
-    {"every_event", 1, 1, SimTime::max(), 2'000'000},
-    {"window", 8, 4, us(2), 2'000'000},
+    {"defaults", 16, 64, SimTime::max(), 0},
+    {"every_event", 1, 1, SimTime::max(), 0},
+    {"window", 8, 4, us(2), 1'000'000},
     {"memory_cap", 32, 8, SimTime::max(), 64},
 };
 

@@ -13,15 +13,15 @@ void TimeWarpPe::fossil_collect(SimTime gvt) {
   gvt_ = gvt;
   note_memory_peak();
   const bool with_records = !records_.empty();
-  std::size_t count = 0;
   std::size_t sends = 0;
-  for (auto it = processed_.items_begin(); it != processed_.items_end(); ++it, ++count) {
-    const ProcessedEntry& entry = *it;
-    if (!entry.dead && entry.time >= gvt) break;
+  LogPosition at = processed_.begin();
+  const std::size_t count = processed_.visit_front_while([&](const ProcessedEntry& entry) {
+    if (!entry.dead && entry.time >= gvt) return false;
     sends += entry.sends;
-    if (entry.dead) continue;
-    commit_entry(entry, processed_.begin() + count, with_records);
-  }
+    if (!entry.dead) commit_entry(entry, at, with_records);
+    ++at;
+    return true;
+  });
   if (count == 0) return;
   const LogPosition stop = processed_.begin() + count;
   const bool all = stop == processed_.end();

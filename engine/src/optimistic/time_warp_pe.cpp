@@ -16,6 +16,7 @@ TimeWarpPe::TimeWarpPe(const Model& model, const KernelConfig& config, RankExcha
       exchange_(exchange),
       sink_(sink),
       rank_(exchange.rank()),
+      max_uncommitted_(effective_max_uncommitted(config)),
       outgoing_(static_cast<std::size_t>(exchange.size())) {
   const LpId n = model.lp_count();
   rank_of_.resize(n);
@@ -173,10 +174,6 @@ SimTime TimeWarpPe::local_min() {
     release(id);
   }
   return pending_.empty() ? SimTime::max() : SimTime::from_ps(pending_.top().time_ps);
-}
-
-void TimeWarpPe::release(EventId id) {
-  pool_.release(id);
 }
 
 }  // namespace netwarp::engine

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "../core/event_pool.hpp"
+#include "../core/log.hpp"
 #include "../core/lp_steps.hpp"
 #include "../core/pending_queue.hpp"
-#include "../core/log.hpp"
 #include "netwarp/engine/kernel.hpp"
 #include "wire.hpp"
 
@@ -48,9 +48,7 @@ class TimeWarpPe final : public EventRouter {
   std::int64_t messages_received() const { return messages_received_; }
   SimTime gvt() const { return gvt_; }
   // Optimism stops while more handled events than this wait to be committed.
-  bool over_memory_cap() const {
-    return processed_.end() - processed_.begin() > config_.max_uncommitted;
-  }
+  bool over_memory_cap() const { return processed_.end() - processed_.begin() > max_uncommitted_; }
   RunStats local_stats() const;
   const std::vector<LpDigest>& local_digests() const { return digests_; }
   std::size_t engine_bytes() const;
@@ -113,7 +111,7 @@ class TimeWarpPe final : public EventRouter {
   LogPosition sent_begin(const ProcessedEntry& e) const;
   std::uint64_t undo_begin(const ProcessedEntry& e) const;
   std::uint64_t records_begin(const ProcessedEntry& e) const;
-  void release(EventId id);
+  void release(EventId id) { pool_.release(id); }
   void note_memory_peak();
 
   const Model& model_;
@@ -121,6 +119,7 @@ class TimeWarpPe final : public EventRouter {
   RankExchange& exchange_;
   RecordSink* sink_;
   const int rank_;
+  const std::uint64_t max_uncommitted_;
 
   std::vector<std::int32_t> rank_of_;       // by LP id
   std::vector<std::uint32_t> local_index_;  // by LP id, valid for local LPs

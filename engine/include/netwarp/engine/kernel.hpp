@@ -34,13 +34,20 @@ struct KernelConfig {
   std::uint32_t batch_size = 16;    // events per scheduler iteration between message polls
   std::uint32_t gvt_interval = 64;  // scheduler iterations between GVT rounds
   SimTime window = SimTime::max();  // never process events later than GVT + window
-  // Handled but uncommitted events per rank above which a rank handles only events at GVT
-  // (the memory bound on optimism; pending events are not counted).
-  std::uint64_t max_uncommitted = 2'000'000;
+  // Handled but uncommitted events per rank above which a rank handles only events at GVT: the
+  // bound on optimism, in events (pending events are not counted). 0: two GVT rounds' worth,
+  // 2 x gvt_interval x batch_size, which keeps ranks from drifting apart on long runs.
+  std::uint64_t max_uncommitted = 0;
   bool check_reverse = false;  // forward, rollback, forward again on every event
   // Called on rank 0 about twice a second of wall time.
   std::function<void(const Progress&)> on_progress;
 };
+
+// The uncommitted-event bound in force: max_uncommitted, or two GVT rounds' worth when 0.
+inline std::uint64_t effective_max_uncommitted(const KernelConfig& c) {
+  return c.max_uncommitted > 0 ? c.max_uncommitted
+                               : 2 * std::uint64_t{c.gvt_interval} * c.batch_size;
+}
 
 struct RunStats {
   std::string kernel;
