@@ -79,6 +79,13 @@ TEST_P(BothKernels, LeaveEventsAtOrAfterTheEndTimeUnprocessed) {
   EXPECT_EQ(past_end.stats.events_committed, 10u);
 }
 
+TEST_P(BothKernels, StopWhenNoEventsRemainWithoutAnEndTime) {
+  StampSink sink;
+  const RunResult r = run_kind(SameInstantModel(), GetParam(), SimTime::max(), &sink);
+  EXPECT_EQ(r.stats.events_committed, 10u);
+  EXPECT_EQ(sink.order.size(), 10u);
+}
+
 TEST_P(BothKernels, CommitRecordsInKeyOrderPerLp) {
   testing::KeepingSink sink;
   run_kind(testing::ChainModel(8, 4), GetParam(), us(50), &sink);

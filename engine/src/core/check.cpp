@@ -8,11 +8,6 @@
 
 namespace netwarp::engine {
 
-CheckContext& check_context() {
-  thread_local CheckContext context;
-  return context;
-}
-
 void check_failed(const char* file, int line, const char* condition, const std::string& message) {
   const CheckContext& c = check_context();
   std::string where = fmt::format("rank {}", c.rank);

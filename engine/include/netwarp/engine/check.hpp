@@ -19,7 +19,10 @@ struct CheckContext {
   EventKey key{};
   bool in_event = false;
 };
-CheckContext& check_context();
+inline CheckContext& check_context() {
+  thread_local CheckContext context;
+  return context;
+}
 
 [[noreturn]] void check_failed(const char* file, int line, const char* condition,
                                const std::string& message);
