@@ -1,6 +1,7 @@
-// The MPI exchange over Boost.MPI: non-blocking byte sends on one tag (so MPI's per-pair
-// ordering keeps an anti-message behind the event it cancels), probe-and-receive, and the
-// collectives as Boost.MPI all_reduce / gather / broadcast.
+// The MPI exchange over Boost.MPI: non-blocking byte sends on one tag, receives posted in advance,
+// and the collectives as Boost.MPI all_reduce / gather / broadcast. MPI matches arriving messages
+// to posted receives in posting order and keeps each sender's order, and completed receives are
+// taken in posting order too: so an anti-message is never seen before the event it cancels.
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/environment.hpp>
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <deque>
 #include <functional>
+#include <memory>
 
 #include "netwarp/engine/check.hpp"
 #include "netwarp/engine/rank_exchange.hpp"
@@ -26,8 +28,20 @@ namespace mpi = boost::mpi;
 
 class MpiExchange final : public RankExchange {
  public:
-  MpiExchange() { MPI_Op_create(&combine_sum_and_min, 1, &sum_and_min_); }
-  ~MpiExchange() override { MPI_Op_free(&sum_and_min_); }
+  MpiExchange() {
+    MPI_Op_create(&combine_sum_and_min, 1, &sum_and_min_);
+    if (comm_.size() > 1)
+      for (int i = 0; i < kPostedReceives; ++i)
+        post_receive(std::make_unique_for_overwrite<std::byte[]>(kMaxMessageBytes));
+  }
+  // Runs when the run is over: GVT has seen nothing in transit, so no posted receive can match.
+  ~MpiExchange() override {
+    for (Posted& p : posted_) {
+      MPI_Cancel(&p.request);
+      MPI_Wait(&p.request, MPI_STATUS_IGNORE);
+    }
+    MPI_Op_free(&sum_and_min_);
+  }
   MpiExchange(const MpiExchange&) = delete;
   MpiExchange& operator=(const MpiExchange&) = delete;
 
@@ -35,6 +49,8 @@ class MpiExchange final : public RankExchange {
   int size() const override { return comm_.size(); }
 
   void send(int dest, std::vector<std::byte> bytes) override {
+    NW_CHECK(bytes.size() <= kMaxMessageBytes, "message of {} bytes exceeds {}", bytes.size(),
+             kMaxMessageBytes);
     reap_completed();
     in_flight_.push_back(InFlight{{}, std::move(bytes)});
     InFlight& f = in_flight_.back();
@@ -43,12 +59,18 @@ class MpiExchange final : public RankExchange {
   }
 
   bool try_receive(std::vector<std::byte>& bytes) override {
-    const auto status = comm_.iprobe(mpi::any_source, kEventTag);
-    if (!status) return false;
-    const auto count = status->count<char>();
-    NW_CHECK(count.has_value(), "message of unknown size from rank {}", status->source());
-    bytes.resize(static_cast<std::size_t>(*count));
-    comm_.recv(status->source(), kEventTag, reinterpret_cast<char*>(bytes.data()), *count);
+    if (posted_.empty()) return false;
+    Posted& oldest = posted_.front();
+    int done = 0;
+    MPI_Status status;
+    MPI_Test(&oldest.request, &done, &status);
+    if (!done) return false;
+    int count = 0;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    bytes.assign(oldest.buffer.get(), oldest.buffer.get() + count);
+    std::unique_ptr<std::byte[]> buffer = std::move(oldest.buffer);
+    posted_.pop_front();
+    post_receive(std::move(buffer));
     return true;
   }
 
@@ -102,6 +124,11 @@ class MpiExchange final : public RankExchange {
     mpi::request request;
     std::vector<std::byte> bytes;
   };
+  struct Posted {
+    MPI_Request request;
+    std::unique_ptr<std::byte[]> buffer;
+  };
+  static constexpr int kPostedReceives = 8;
 
   // Element 0 summed, element 1 minimised.
   static void combine_sum_and_min(void* in, void* inout, int* len, MPI_Datatype*) {
@@ -120,12 +147,23 @@ class MpiExchange final : public RankExchange {
     std::copy(out.begin(), out.end(), v.begin());
   }
 
+  // Posts a receive into `buffer` (kMaxMessageBytes, allocated once and reused).
+  void post_receive(std::unique_ptr<std::byte[]> buffer) {
+    posted_.push_back(Posted{MPI_REQUEST_NULL, std::move(buffer)});
+    Posted& p = posted_.back();
+    MPI_Irecv(p.buffer.get(), static_cast<int>(kMaxMessageBytes), MPI_BYTE, MPI_ANY_SOURCE,
+              kEventTag, MPI_Comm(comm_), &p.request);
+  }
+
   void reap_completed() {
     while (!in_flight_.empty() && in_flight_.front().request.test()) in_flight_.pop_front();
   }
 
-  mpi::communicator comm_;
+  // A duplicate of the world communicator: its own message space, so two exchanges (or other
+  // MPI users in the process) never take each other's messages.
+  mpi::communicator comm_{MPI_COMM_WORLD, mpi::comm_duplicate};
   std::deque<InFlight> in_flight_;
+  std::deque<Posted> posted_;  // in posting order
   MPI_Op sum_and_min_ = MPI_OP_NULL;
   MPI_Request reduction_ = MPI_REQUEST_NULL;
   std::int64_t reduce_in_[2] = {};

@@ -147,12 +147,27 @@ void TimeWarpPe::deliver_local(EventId id, Cause cause) {
   pending_.push(event.key, id);
 }
 
+// Sends each rank's batch, in messages of at most kMaxMessageBytes (batches held during a GVT
+// reduction can grow past that).
 void TimeWarpPe::flush_outgoing() {
   NW_CHECK(!hold_sends_, "flush while sends are held");
+  constexpr std::size_t kChunk = kMaxMessageBytes / sizeof(Event) * sizeof(Event);
   for (std::size_t r = 0; r < outgoing_.size(); ++r) {
     if (outgoing_[r].empty()) continue;
-    exchange_.send(static_cast<int>(r), outgoing_[r].take());
-    ++messages_sent_;
+    std::vector<std::byte> bytes = outgoing_[r].take();
+    const int dest = static_cast<int>(r);
+    if (bytes.size() <= kChunk) {
+      exchange_.send(dest, std::move(bytes));
+      ++messages_sent_;
+      continue;
+    }
+    for (std::size_t at = 0; at < bytes.size(); at += kChunk) {  // in order: antis follow
+      const auto first = bytes.begin() + static_cast<std::ptrdiff_t>(at);
+      const auto last =
+          bytes.begin() + static_cast<std::ptrdiff_t>(std::min(at + kChunk, bytes.size()));
+      exchange_.send(dest, std::vector<std::byte>(first, last));
+      ++messages_sent_;
+    }
   }
 }
 

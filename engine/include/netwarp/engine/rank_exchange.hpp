@@ -11,12 +11,16 @@
 
 namespace netwarp::engine {
 
+// The largest message send() accepts: receives are posted in advance with buffers this big.
+inline constexpr std::size_t kMaxMessageBytes = 64 * 1024;
+
 class RankExchange {
  public:
   virtual ~RankExchange() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  // Starts sending to `dest` (!= rank()); delivery is in order per (sender, receiver) pair.
+  // Starts sending to `dest` (!= rank()), at most kMaxMessageBytes; delivery is in order per
+  // (sender, receiver) pair.
   virtual void send(int dest, std::vector<std::byte> bytes) = 0;
   // Takes one arrived message, if any.
   virtual bool try_receive(std::vector<std::byte>& bytes) = 0;
