@@ -107,6 +107,30 @@ TEST_F(TimeWarpPeTest, AntiMessageForAPendingEventDropsItUnprocessed) {
   EXPECT_EQ(pe_.local_stats().events_processed, 0u);
 }
 
+TEST_F(TimeWarpPeTest, AnEventReSentWithTheSameKeyAfterItsAntiMessageLives) {
+  const Event first = ping_event(us(10), 1, 0, Ping{1, 0, 0});
+  inject(first);
+  inject_anti(first);
+  inject(ping_event(us(10), 1, 0, Ping{2, 0, 0}));  // the sender ran again: same key
+  run_all();
+  pe_.fossil_collect(us(100));
+  EXPECT_EQ(committed_values(0), (std::vector<std::uint64_t>{2}));
+}
+
+TEST_F(TimeWarpPeTest, RepeatedCancellationOfOneKeyKeepsOnlyTheLastEvent) {
+  for (std::uint64_t value : {1, 2}) {
+    const Event e = ping_event(us(10), 1, 0, Ping{value, 0, 0});
+    inject(e);
+    inject_anti(e);
+  }
+  inject(ping_event(us(10), 1, 0, Ping{3, 0, 0}));
+  run_all();
+  inject(ping_event(us(20), 2, 0, Ping{4, 0, 0}));
+  run_all();
+  pe_.fossil_collect(us(100));
+  EXPECT_EQ(committed_values(0), (std::vector<std::uint64_t>{3, 4}));
+}
+
 TEST_F(TimeWarpPeTest, CancellingAnEventCancelsEverythingItCausedOnThisRank) {
   // LP 3 pings itself twice more (stride 0): three events in a causal chain.
   const Event root = ping_event(us(10), 1, 3, Ping{7, 2, 0});

@@ -37,7 +37,7 @@ void TimeWarpPe::fossil_collect(SimTime gvt) {
 void TimeWarpPe::commit_entry(const ProcessedEntry& entry, LogPosition at, bool with_records) {
   LpSlot& slot = slots_[entry.slot];
   const LpId lp = local_lps_[entry.slot];
-  const EventKey key = sink_ || entry.from_remote ? pool_[entry.id].key : EventKey{};
+  const EventKey key = sink_ ? pool_[entry.id].key : EventKey{};
   if (with_records) {
     records_.discard_to(records_begin(entry));  // records of rolled-back entries before it
     commit_event(slot.committed, lp, key, entry.hash, records_, records_end(at), sink_);
@@ -46,7 +46,6 @@ void TimeWarpPe::commit_entry(const ProcessedEntry& entry, LogPosition at, bool 
     slot.committed.hash = fold_event_hash(slot.committed.hash, entry.hash);
   }
   if (slot.newest == at) slot.newest = kNoPosition;
-  if (entry.from_remote) remote_events_.erase(key);
   release(entry.id);
   ++stats_.events_committed;
 }
@@ -68,20 +67,18 @@ void TimeWarpPe::note_memory_peak() {
   engine_bytes_at_peak_ = engine_bytes();
   NW_LOG(debug, "engine.memory",
          "rank {}: {} events in memory: pool {} B, pending {} B, processed {} B, sent {} B, "
-         "undo {} B, records {} B, LP table {} B, remote index {} B",
+         "undo {} B, records {} B, LP table {} B, cancelled-pending keys {} B",
          rank_, live, pool_.capacity_bytes(), pending_.capacity_bytes(),
          processed_.capacity_bytes(), sent_.capacity_bytes(), undo_.capacity_bytes(),
          records_.capacity_bytes(), slots_.capacity() * sizeof(LpSlot),
-         remote_events_.size() * (sizeof(EventKey) + sizeof(EventId) + 16) +
-             remote_events_.bucket_count() * sizeof(void*));
+         cancelled_pending_.size() * 64);
 }
 
 std::size_t TimeWarpPe::engine_bytes() const {
   return pool_.capacity_bytes() + pending_.capacity_bytes() + processed_.capacity_bytes() +
          sent_.capacity_bytes() + undo_.capacity_bytes() + records_.capacity_bytes() +
          slots_.capacity() * sizeof(LpSlot) +
-         remote_events_.size() * (sizeof(EventKey) + sizeof(EventId) + 16) +
-         remote_events_.bucket_count() * sizeof(void*);
+         cancelled_pending_.size() * 64;  // map node: key, value, three pointers, colour
 }
 
 RunStats TimeWarpPe::local_stats() const {

@@ -20,23 +20,47 @@ void TimeWarpPe::receive_positive(const Event& event) {
   const EventId id = pool_.allocate();
   pool_[id] = event;
   pool_[id].from_remote = true;
-  const bool inserted = remote_events_.emplace(event.key, id).second;
-  NW_CHECK(inserted, "two live events with key ({} ps, {}, #{})", event.key.time.ps(),
-           event.key.creator, event.key.counter);
+  pool_[id].arrival = ++arrivals_;
   deliver_local(id, Cause::primary);
 }
 
+// The target of an anti-message arrived earlier (per-sender order). If its LP handled it, it is
+// on the LP's chain of handled events: roll back to it and cancel it. Otherwise it is pending:
+// remember the key, and drop the event when it reaches the top of the future event set.
 void TimeWarpPe::receive_anti(const EventKey& key, LpId dest) {
-  const auto it = remote_events_.find(key);
-  NW_CHECK(it != remote_events_.end(), "anti-message for unknown event ({} ps, {}, #{}) to LP {}",
-           key.time.ps(), key.creator, key.counter, dest);
-  const EventId id = it->second;
-  remote_events_.erase(it);
-  Event& event = pool_[id];
-  NW_CHECK(event.key.time >= gvt_, "anti-message at {} ps below GVT {} ps", key.time.ps(),
-           gvt_.ps());
-  if (event.state == EventState::processed) rollback(slot_of(dest), key, Cause::primary);
-  event.state = EventState::cancelled;
+  NW_CHECK(key.time >= gvt_, "anti-message at {} ps below GVT {} ps", key.time.ps(), gvt_.ps());
+  LpSlot& slot = slot_of(dest);
+  for (LogPosition at = slot.newest; processed_.contains(at);) {
+    const ProcessedEntry& entry = processed_[at];
+    const Event& handled = pool_[entry.id];
+    if (handled.key < key) break;
+    if (handled.key == key) {
+      const EventId id = entry.id;
+      rollback(slot, key, Cause::primary);
+      pool_[id].state = EventState::cancelled;
+      return;
+    }
+    at = previous_of_lp(entry);
+  }
+  CancelledKey& cancelled = cancelled_pending_[key];
+  cancelled.arrived_by = arrivals_;
+  ++cancelled.pending;
+}
+
+bool TimeWarpPe::is_cancelled(const Event& event) {
+  if (event.state == EventState::cancelled) return true;
+  if (!event.from_remote || cancelled_pending_.empty()) return false;
+  const auto it = cancelled_pending_.find(event.key);
+  if (it == cancelled_pending_.end() || event.arrival > it->second.arrived_by) return false;
+  if (--it->second.pending == 0) cancelled_pending_.erase(it);
+  return true;
+}
+
+void TimeWarpPe::drop_cancelled_top() {
+  while (!pending_.empty() && is_cancelled(pool_[pending_.top().id])) {
+    release(pending_.top().id);
+    pending_.pop();
+  }
 }
 
 // Undoes every handled event of `slot` whose key is >= key, newest first, and puts each back

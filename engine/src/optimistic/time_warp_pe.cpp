@@ -62,14 +62,11 @@ EventScope TimeWarpPe::scope_for(LpSlot& slot, const Event& event, EventRouter* 
 
 std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
   std::size_t handled = 0;
-  while (handled < max_events && !pending_.empty()) {
+  while (handled < max_events) {
+    drop_cancelled_top();
+    if (pending_.empty()) break;
     const EventId id = pending_.top().id;
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
-    if (pool_[id].state == EventState::cancelled) {
-      pending_.pop();
-      release(id);
-      continue;
-    }
     if (time > limit || time >= config_.end_time) break;
     pending_.pop();
     if (!pending_.empty()) __builtin_prefetch(&pool_[pending_.top().id]);
@@ -94,9 +91,8 @@ void TimeWarpPe::execute(EventId id, EventRouter* router) {
                                                  .sends = 0,
                                                  .slot = slot_index,
                                                  .dead = false,
-                                                 .from_remote = event.from_remote,
                                                  .has_previous = processed_.contains(slot.newest),
-                                                 .reserved = 0,
+                                                 .reserved = {},
                                                  .time = event.key.time,
                                                  .hash = event_hash(event),
                                                  .previous_of_lp = short32(slot.newest),
@@ -183,11 +179,7 @@ std::size_t TimeWarpPe::poll_incoming() {
 }
 
 SimTime TimeWarpPe::local_min() {
-  while (!pending_.empty() && pool_[pending_.top().id].state == EventState::cancelled) {
-    const EventId id = pending_.top().id;
-    pending_.pop();
-    release(id);
-  }
+  drop_cancelled_top();
   return pending_.empty() ? SimTime::max() : SimTime::from_ps(pending_.top().time_ps);
 }
 

@@ -7,8 +7,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "../core/event_pool.hpp"
@@ -61,10 +61,9 @@ class TimeWarpPe final : public EventRouter {
     EventId id;
     std::uint32_t sends;
     std::uint32_t slot;
-    bool dead;  // rolled back; its ranges are garbage until the front passes them
-    bool from_remote;
+    bool dead;          // rolled back; its ranges are garbage until the front passes them
     bool has_previous;  // previous_of_lp names an entry (live when this one was appended)
-    std::uint8_t reserved;
+    std::uint8_t reserved[2];
     SimTime time;  // the event's, and its hash: committing need not touch the (cold) event
     std::uint64_t hash;
     // Positions in the logs, kept as their low 32 bits (see Short32).
@@ -112,6 +111,9 @@ class TimeWarpPe final : public EventRouter {
   std::uint64_t undo_begin(const ProcessedEntry& e) const;
   std::uint64_t records_begin(const ProcessedEntry& e) const;
   void release(EventId id) { pool_.release(id); }
+  // Pops and frees the top of the future event set while it is a cancelled event.
+  void drop_cancelled_top();
+  bool is_cancelled(const Event& event);
   void note_memory_peak();
 
   const Model& model_;
@@ -135,7 +137,16 @@ class TimeWarpPe final : public EventRouter {
   RecordBuffer records_;
   EventPool pool_;
   PendingQueue pending_;
-  std::unordered_map<EventKey, EventId, EventKeyHash> remote_events_;
+  // Remote events cancelled by anti-messages while still pending, by key. Per (key, LP),
+  // events and anti-messages arrive alternately, so every pending event with the key that
+  // arrived before the latest anti-message is cancelled, and a later arrival (a re-sent
+  // successor) lives. Usually empty.
+  struct CancelledKey {
+    std::uint32_t arrived_by;  // arrival count at the latest anti-message
+    std::uint32_t pending;     // cancelled events not yet dropped
+  };
+  std::map<EventKey, CancelledKey> cancelled_pending_;
+  std::uint32_t arrivals_ = 0;
   std::vector<WireBatch> outgoing_;  // by destination rank
 
   LogPosition current_ = kNoPosition;  // entry of the handler running now

@@ -22,7 +22,8 @@ struct Event {
   std::uint8_t size = 0;
   EventState state = EventState::pending;
   bool from_remote = false;
-  std::uint8_t reserved[5] = {};
+  std::uint8_t reserved = 0;
+  std::uint32_t arrival = 0;  // receiving rank's count of remote events when it arrived
   alignas(8) std::byte payload[kMaxPayloadBytes];
 
   template <Payload P>
