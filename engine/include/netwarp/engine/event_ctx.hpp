@@ -72,29 +72,21 @@ class EventCtx {
     field.set(value, mutation());
   }
   void add(RevCounter& counter, std::int64_t delta) { counter.add(delta, mutation()); }
-  template <class T>
-  void push_back(RevFifo<T>& fifo, const T& item) {
-    fifo.push_back(item, mutation());
+  template <class C>
+  void push_back(RevSequence<C>& sequence, const typename C::value_type& item) {
+    sequence.push_back(item, mutation());
+  }
+  template <class C>
+  typename C::value_type pop_back(RevSequence<C>& sequence) {
+    return sequence.pop_back(mutation());
   }
   template <class T>
   T pop_front(RevFifo<T>& fifo) {
     return fifo.pop_front(mutation());
   }
   template <class T>
-  T pop_back(RevFifo<T>& fifo) {
-    return fifo.pop_back(mutation());
-  }
-  template <class T>
   void set(RevVector<T>& vec, std::size_t i, const T& value) {
     vec.set(i, value, mutation());
-  }
-  template <class T>
-  void push_back(RevVector<T>& vec, const T& item) {
-    vec.push_back(item, mutation());
-  }
-  template <class T>
-  T pop_back(RevVector<T>& vec) {
-    return vec.pop_back(mutation());
   }
   template <class K, class V>
   void put(RevMap<K, V>& map, const K& key, const V& value) {
