@@ -100,40 +100,29 @@ netwarp::engine::EventScope logging_scope(netwarp::engine::UndoLog& log,
   return scope;
 }
 
-// One "event" makes range(0) reversible counter adds through the context, then is rolled
-// back with undo_to. Items are adds.
-void BM_UndoLogAddUndo(benchmark::State& state) {
+// One "event" makes range(0) reversible counter adds through the context; then it is rolled
+// back with undo_to (range(1) = 0) or committed with forget_before (range(1) = 1). Items are adds.
+void BM_UndoLogAdds(benchmark::State& state) {
   const auto adds = state.range(0);
+  const bool commit = state.range(1) != 0;
   netwarp::engine::UndoLog log;
   std::uint64_t send_counter = 0;
   netwarp::engine::EventCtx ctx(logging_scope(log, send_counter));
   std::vector<netwarp::engine::RevCounter> counters(8);
   for (auto _ : state) {
     const std::uint64_t mark = log.mark();
-    for (std::int64_t i = 0; i < adds; ++i) ctx.add(counters[static_cast<std::size_t>(i & 7)], i);
-    log.undo_to(mark);
-  }
-  benchmark::DoNotOptimize(counters.front().get());
-  if (counters.front().get() != 0) state.SkipWithError("undo did not restore the counter");
-  state.SetItemsProcessed(state.iterations() * adds);
-}
-BENCHMARK(BM_UndoLogAddUndo)->Arg(1)->Arg(8);
-
-// The commit path for comparison: the same adds, then the log is trimmed with forget_before.
-void BM_UndoLogAddCommit(benchmark::State& state) {
-  const auto adds = state.range(0);
-  netwarp::engine::UndoLog log;
-  std::uint64_t send_counter = 0;
-  netwarp::engine::EventCtx ctx(logging_scope(log, send_counter));
-  std::vector<netwarp::engine::RevCounter> counters(8);
-  for (auto _ : state) {
     for (std::int64_t i = 0; i < adds; ++i) ctx.add(counters[static_cast<std::size_t>(i & 7)], 1);
-    log.forget_before(log.mark());
+    if (commit) {
+      log.forget_before(log.mark());
+    } else {
+      log.undo_to(mark);
+    }
   }
   benchmark::DoNotOptimize(counters.front().get());
+  if (!commit && counters.front().get() != 0) state.SkipWithError("undo did not restore");
   state.SetItemsProcessed(state.iterations() * adds);
 }
-BENCHMARK(BM_UndoLogAddCommit)->Arg(1)->Arg(8);
+BENCHMARK(BM_UndoLogAdds)->ArgNames({"adds", "commit"})->ArgsProduct({{1, 8}, {0, 1}});
 
 // A whole sequential PHOLD run: 256 LPs, remote 0.1, 200 us. Items are committed events.
 void BM_PholdSequential(benchmark::State& state) {

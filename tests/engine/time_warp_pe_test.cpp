@@ -107,6 +107,8 @@ TEST_F(TimeWarpPeTest, AntiMessageForAPendingEventDropsItUnprocessed) {
   EXPECT_EQ(pe_.local_stats().events_processed, 0u);
 }
 
+// Fails if a cancelled key drops every event that carries it. Which of the two equal keys the
+// heap pops first is up to the heap; the arrival-order rule itself is pinned by the next test.
 TEST_F(TimeWarpPeTest, AnEventReSentWithTheSameKeyAfterItsAntiMessageLives) {
   const Event first = ping_event(us(10), 1, 0, Ping{1, 0, 0});
   inject(first);

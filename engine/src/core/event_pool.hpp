@@ -11,7 +11,6 @@
 namespace netwarp::engine {
 
 using EventId = std::uint32_t;
-inline constexpr EventId kNoEvent = ~EventId{0};
 
 class EventPool {
  public:

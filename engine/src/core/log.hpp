@@ -35,7 +35,6 @@ class Log {
   }
   T& operator[](LogPosition p) { return at(p); }
   const T& operator[](LogPosition p) const { return const_cast<Log*>(this)->at(p); }
-  T& front() { return at(begin_); }
 
   LogPosition push_back(const T& item) {
     if (end_ == first_block_ + blocks_.size() * kBlock) add_block();

@@ -35,10 +35,11 @@ inline void commit_event(CommitTally& tally, LpId lp, const EventKey& key, std::
                          RecordBuffer& records, std::uint64_t end_mark, RecordSink* sink) {
   ++tally.events;
   std::uint64_t running = fold_event_hash(tally.hash, hash);
-  records.drain_to(end_mark, [&](PayloadTag tag, std::span<const std::byte> bytes) {
-    running = fold_record(running, tag, bytes);
-    if (sink) sink->write(CommittedRecord{lp, key, tag, bytes});
-  });
+  if (!records.empty())
+    records.drain_to(end_mark, [&](PayloadTag tag, std::span<const std::byte> bytes) {
+      running = fold_record(running, tag, bytes);
+      if (sink) sink->write(CommittedRecord{lp, key, tag, bytes});
+    });
   tally.hash = running;
 }
 

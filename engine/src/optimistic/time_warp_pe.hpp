@@ -46,7 +46,6 @@ class TimeWarpPe final : public EventRouter {
 
   std::int64_t messages_sent() const { return messages_sent_; }
   std::int64_t messages_received() const { return messages_received_; }
-  SimTime gvt() const { return gvt_; }
   // Optimism stops while more handled events than this wait to be committed.
   bool over_memory_cap() const { return processed_.end() - processed_.begin() > max_uncommitted_; }
   RunStats local_stats() const;

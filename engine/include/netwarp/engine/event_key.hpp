@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 
 #include "netwarp/engine/sim_time.hpp"
 
@@ -29,16 +28,6 @@ struct EventKey {
   }
   friend constexpr bool operator>(const EventKey& a, const EventKey& b) { return b < a; }
   friend constexpr bool operator<=(const EventKey& a, const EventKey& b) { return !(b < a); }
-};
-
-struct EventKeyHash {
-  std::size_t operator()(const EventKey& k) const noexcept {
-    std::uint64_t h = static_cast<std::uint64_t>(k.time.ps()) * 0x9E3779B97F4A7C15ull;
-    h ^= (static_cast<std::uint64_t>(k.creator) << 32 | (k.counter & 0xffffffffu)) +
-         0xBF58476D1CE4E5B9ull + (h << 6) + (h >> 2);
-    h ^= (k.counter >> 32) * 0x94D049BB133111EBull;
-    return static_cast<std::size_t>(h ^ (h >> 31));
-  }
 };
 
 }  // namespace netwarp::engine

@@ -87,7 +87,6 @@ class LpAdapter final : public LpBase {
   }
   void visit_state(StateVisitor& visitor) const override { lp_.visit_state(visitor); }
   std::string_view type_name() const override { return engine::type_name<Lp>(); }
-  Lp& model() { return lp_; }
 
  private:
   template <class... Ps>
