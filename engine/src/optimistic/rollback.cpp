@@ -47,20 +47,11 @@ void TimeWarpPe::receive_anti(const EventKey& key, LpId dest) {
   ++cancelled.pending;
 }
 
-bool TimeWarpPe::is_cancelled(const Event& event) {
-  if (event.state == EventState::cancelled) return true;
-  if (!event.from_remote || cancelled_pending_.empty()) return false;
+bool TimeWarpPe::is_cancelled_remote(const Event& event) {
   const auto it = cancelled_pending_.find(event.key);
   if (it == cancelled_pending_.end() || event.arrival > it->second.arrived_by) return false;
   if (--it->second.pending == 0) cancelled_pending_.erase(it);
   return true;
-}
-
-void TimeWarpPe::drop_cancelled_top() {
-  while (!pending_.empty() && is_cancelled(pool_[pending_.top().id])) {
-    release(pending_.top().id);
-    pending_.pop();
-  }
 }
 
 // Undoes every handled event of `slot` whose key is >= key, newest first, and puts each back

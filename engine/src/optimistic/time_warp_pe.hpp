@@ -111,8 +111,18 @@ class TimeWarpPe final : public EventRouter {
   std::uint64_t records_begin(const ProcessedEntry& e) const;
   void release(EventId id) { pool_.release(id); }
   // Pops and frees the top of the future event set while it is a cancelled event.
-  void drop_cancelled_top();
-  bool is_cancelled(const Event& event);
+  void drop_cancelled_top() {
+    while (!pending_.empty() && is_cancelled(pool_[pending_.top().id])) {
+      release(pending_.top().id);
+      pending_.pop();
+    }
+  }
+  bool is_cancelled(const Event& event) {
+    if (event.state == EventState::cancelled) return true;
+    return event.from_remote && !cancelled_pending_.empty() && is_cancelled_remote(event);
+  }
+  // Looks the event up among keys cancelled while pending (and uses up the match).
+  bool is_cancelled_remote(const Event& event);
   void note_memory_peak();
 
   const Model& model_;
