@@ -1,0 +1,69 @@
+// Device and transport settings of a network run: plain values, filled from a scenario (or by
+// tests) and fixed for the run. Sizes in bytes, rates in bits per second, times in SimTime.
+#pragma once
+
+#include <cstdint>
+
+#include "netwarp/netmodels/units.hpp"
+
+namespace netwarp::netmodels {
+
+// Packet format. A packet carries at most mtu_bytes of IP packet, of which header_bytes are
+// IP + transport headers; frame_overhead_bytes more go on the wire outside the MTU (Ethernet
+// header and FCS 18, plus preamble and inter-frame gap 20). Payload per packet:
+// mtu_bytes - header_bytes (the TCP MSS).
+struct PacketFormat {
+  std::uint32_t mtu_bytes = 1500;
+  std::uint32_t header_bytes = 40;
+  std::uint32_t frame_overhead_bytes = 38;
+  std::uint32_t control_bytes = 0;  // payload of a pure ACK / control packet
+
+  std::uint32_t max_payload() const { return mtu_bytes - header_bytes; }
+  std::uint32_t wire_bytes(std::uint32_t payload) const {
+    return payload + header_bytes + frame_overhead_bytes;
+  }
+};
+
+enum class FlowControl : std::uint8_t { none, credit };
+
+// Output-queued switch ports. A port's buffer holds the packets admitted and not yet fully
+// serialised (the one on the wire included). 0 means unlimited.
+struct SwitchConfig {
+  std::uint64_t buffer_bytes = 0;
+  std::uint32_t buffer_packets = 0;
+  std::uint64_t ecn_threshold_bytes = 0;  // mark CE when the queue holds more; 0: off
+  // credit: each port has buffer_bytes of credit toward the next hop, returned when the
+  // packet leaves that hop; nothing is dropped, senders wait (back-pressure).
+  FlowControl flow_control = FlowControl::none;
+};
+
+// Host NIC: injection at rate_bps (0: its link's rate) from a send queue of buffer_bytes
+// (0: unlimited; the transport never loses data at its own NIC).
+struct NicConfig {
+  std::uint64_t rate_bps = 0;
+  std::uint64_t buffer_bytes = 0;
+};
+
+enum class TransportKind : std::uint8_t { lossless, tcp };
+
+// TCP NewReno (RFC 5681, 6582), RTO per RFC 6298.
+struct TcpConfig {
+  std::uint32_t mss_bytes = 0;  // 0: PacketFormat::max_payload()
+  std::uint32_t initial_window_segments = 10;
+  std::uint64_t receive_window_bytes = 0;  // 0: unlimited
+  SimTime min_rto = engine::ms(200);
+  SimTime initial_rto = engine::seconds(1);
+  SimTime max_rto = engine::seconds(60);
+  std::uint32_t dupack_threshold = 3;
+  bool delayed_ack = false;
+  SimTime delayed_ack_timeout = engine::ms(40);
+  bool ecn = false;         // react to ECN echoes (halve cwnd once per window)
+  bool cwnd_trace = false;  // record cwnd at every change
+};
+
+struct TransportConfig {
+  TransportKind kind = TransportKind::lossless;
+  TcpConfig tcp;
+};
+
+}  // namespace netwarp::netmodels

@@ -1,0 +1,59 @@
+// Packets as they travel between LPs, and the events that carry them.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "netwarp/netmodels/topology.hpp"
+#include "netwarp/netmodels/workload.hpp"
+
+namespace netwarp::netmodels {
+
+enum class PacketKind : std::uint8_t { data, ack, control };
+
+namespace packet_flags {
+inline constexpr std::uint8_t ect = 1;   // ECN-capable transport
+inline constexpr std::uint8_t ce = 2;    // congestion experienced (set by a switch)
+inline constexpr std::uint8_t ece = 4;   // ECN echo (on ACKs)
+inline constexpr std::uint8_t last = 8;  // lossless: last packet of its message
+}  // namespace packet_flags
+
+// One packet. `flow` is the message it belongs to; data packets go src -> dst, ACKs back.
+struct Packet {
+  MessageId flow = 0;
+  std::uint32_t seq = 0;  // data: first payload byte; ack: unused
+  std::uint32_t ack = 0;  // ack: cumulative acknowledgement
+  std::uint32_t payload_bytes = 0;
+  std::uint32_t wire_bytes = 0;  // on the wire: payload + headers + frame overhead
+  NodeId src = 0;                // sending host of this packet
+  NodeId dst = 0;                // receiving host of this packet
+  PortIndex in_port = 0;         // the receiving node's port it arrives on
+  PacketKind kind = PacketKind::data;
+  std::uint8_t flags = 0;
+  std::uint32_t retransmission = 0;  // 1: a retransmitted segment
+};
+static_assert(std::is_trivially_copyable_v<Packet> &&
+              std::has_unique_object_representations_v<Packet> && sizeof(Packet) <= 48);
+
+// Event payloads.
+struct PacketArrived {  // the last bit of `packet` reached the node (store and forward)
+  Packet packet;
+};
+struct CreditReturned {  // the next hop freed `bytes` of buffer for traffic from `port`
+  std::uint64_t bytes = 0;
+  PortIndex port = 0;
+  std::uint8_t reserved[6] = {};
+};
+struct MessageDue {  // a host's message may start
+  MessageId message = 0;
+};
+struct TimerFired {  // a transport timer (RTO or delayed ACK) of `flow`
+  MessageId flow = 0;
+  std::uint32_t generation = 0;
+  std::uint32_t is_receiver = 0;  // 0: sender's RTO, 1: receiver's delayed ACK
+};
+struct DeliveryNotice {  // lossless transport: the receiver got every byte of `message`
+  MessageId message = 0;
+};
+
+}  // namespace netwarp::netmodels

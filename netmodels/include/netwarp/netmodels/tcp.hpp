@@ -1,0 +1,124 @@
+// TCP NewReno as pure state machines (RFC 5681 congestion control, RFC 6582 NewReno fast
+// recovery, RFC 6298 retransmission timer with Karn's rule). No engine here: the host LP keeps
+// the state structs in reversible storage, calls these functions on events and turns the
+// actions into packets and timer events. Sequence numbers are byte offsets from the start of
+// the flow (a flow is one message, under 4 GiB).
+//
+// Timers are lazy, so an ACK does not cost a timer event: the state holds the RTO deadline;
+// an action asks for a timer event only when none is pending at or before the deadline. When a
+// timer event fires (with its generation), tcp_on_timer re-arms if the deadline moved later,
+// ignores it if stale, and times out otherwise.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "netwarp/netmodels/network_config.hpp"
+
+namespace netwarp::netmodels {
+
+struct TcpSegment {
+  std::uint32_t seq = 0;
+  std::uint32_t length = 0;  // payload bytes, > 0
+  bool is_retransmission = false;
+};
+
+// Ask the host to schedule a timer event at `at` carrying `generation`.
+struct TcpTimerRequest {
+  bool wanted = false;
+  SimTime at;
+  std::uint32_t generation = 0;
+};
+
+struct TcpSenderActions {
+  std::vector<TcpSegment> segments;  // to send now, in order
+  TcpTimerRequest timer;
+  bool completed = false;  // every byte acknowledged (set once, on the ACK that does it)
+  bool cwnd_changed = false;
+  void clear() {
+    *this = TcpSenderActions{std::move(segments)};
+    segments.clear();
+  }
+};
+
+// Sender state: trivially copyable and padding-free (it is hashed and undo-logged as bytes).
+struct TcpSenderState {
+  std::uint64_t total_bytes = 0;
+  std::uint32_t mss = 0;
+  std::uint32_t snd_una = 0;   // oldest unacknowledged byte
+  std::uint32_t snd_nxt = 0;   // next new byte to send
+  std::uint32_t snd_max = 0;   // highest byte sent + 1
+  std::uint32_t recover = 0;   // NewReno: snd_max when fast recovery started
+  std::uint64_t cwnd = 0;      // bytes
+  std::uint64_t ssthresh = 0;  // bytes
+  std::uint32_t dupacks = 0;
+  std::uint8_t in_fast_recovery = 0;
+  std::uint8_t rtt_timing = 0;  // a segment is being timed (Karn: never a retransmitted one)
+  std::uint8_t has_rtt = 0;     // SRTT is valid
+  std::uint8_t completed = 0;
+  std::uint32_t rtt_seq = 0;  // the timed segment's end sequence
+  std::int64_t rtt_start_ps = 0;
+  std::int64_t srtt_ps = 0;
+  std::int64_t rttvar_ps = 0;
+  std::int64_t rto_ps = 0;             // current RTO, backoff included
+  std::int64_t rto_deadline_ps = -1;   // -1: timer off
+  std::int64_t timer_pending_ps = -1;  // time of the scheduled timer event, -1: none
+  std::uint32_t timer_generation = 0;
+  std::uint32_t backoff_count = 0;  // consecutive timeouts
+  std::uint64_t ecn_recover = 0;    // snd_max at the last ECN reduction
+  // Counters.
+  std::uint64_t segments_sent = 0;
+  std::uint64_t retransmitted_segments = 0;
+  std::uint64_t duplicate_acks = 0;
+  std::uint64_t fast_retransmits = 0;
+  std::uint64_t timeouts = 0;
+};
+static_assert(std::is_trivially_copyable_v<TcpSenderState> &&
+              std::has_unique_object_representations_v<TcpSenderState>);
+
+// Opens a flow of `bytes` (> 0) and sends the initial window.
+TcpSenderState tcp_open(const TcpConfig& config, std::uint64_t bytes, std::uint32_t mss,
+                        SimTime now, TcpSenderActions& out);
+// A cumulative ACK arrived (ece: the receiver echoes congestion).
+void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
+                SimTime now, TcpSenderActions& out);
+// A timer event with `generation` fired.
+void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t generation, SimTime now,
+                  TcpSenderActions& out);
+
+struct TcpReceiverActions {
+  bool send_ack = false;
+  std::uint32_t ack = 0;        // cumulative: next expected byte
+  bool ece = false;             // echo congestion (a CE-marked segment arrived)
+  std::uint64_t delivered = 0;  // bytes newly delivered in order to the application
+  TcpTimerRequest timer;        // delayed-ACK timer
+  void clear() { *this = TcpReceiverActions{}; }
+};
+
+// Receiver state: out-of-order data kept as up to kMaxRanges byte ranges; a segment that would
+// need more is dropped (the sender retransmits it).
+struct TcpReceiverState {
+  static constexpr int kMaxRanges = 16;
+  std::uint64_t total_bytes = 0;
+  std::uint32_t rcv_nxt = 0;
+  std::uint32_t range_count = 0;
+  std::uint32_t range_begin[kMaxRanges] = {};
+  std::uint32_t range_end[kMaxRanges] = {};
+  std::uint32_t unacked_segments = 0;  // delayed ACK: in-order segments not yet acknowledged
+  std::uint32_t timer_generation = 0;
+  std::int64_t timer_pending_ps = -1;
+  std::uint8_t ce_pending = 0;
+  std::uint8_t reserved[7] = {};
+};
+static_assert(std::is_trivially_copyable_v<TcpReceiverState> &&
+              std::has_unique_object_representations_v<TcpReceiverState>);
+
+TcpReceiverState tcp_accept(std::uint64_t total_bytes);
+// A data segment arrived (ce: it carries a congestion-experienced mark).
+void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, std::uint32_t seq,
+                    std::uint32_t length, bool ce, SimTime now, TcpReceiverActions& out);
+void tcp_on_delayed_ack_timer(TcpReceiverState& r, const TcpConfig& config,
+                              std::uint32_t generation, SimTime now, TcpReceiverActions& out);
+
+}  // namespace netwarp::netmodels

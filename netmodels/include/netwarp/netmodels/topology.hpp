@@ -1,0 +1,78 @@
+// Topology: hosts, switches, the directed ports between them and static routes. Built by pure
+// functions (topology_builders.hpp), sealed before a run, and turned into LPs by NetworkModel.
+//
+// Node ids are dense: hosts are [0, host_count), switches follow. Every host has exactly one
+// port (port 0) to its first switch. Each port is one direction of a cable: the peer's port
+// `peer_port` is the way back. Routing is destination-based: at a switch, the output port for
+// a packet is next_port(switch, destination host).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "netwarp/netmodels/units.hpp"
+
+namespace netwarp::netmodels {
+
+using NodeId = std::uint32_t;
+using PortIndex = std::uint16_t;
+inline constexpr NodeId kNoNode = ~NodeId{0};
+
+// One direction of a cable, as seen from the node that sends on it.
+struct Port {
+  NodeId peer = kNoNode;
+  PortIndex peer_port = 0;
+  std::uint8_t level = 0;  // link level: 0 host links, 1.. switch-to-switch (per topology)
+  std::uint64_t rate_bps = 0;
+  SimTime latency;  // propagation delay
+};
+
+struct Node {
+  std::vector<Port> ports;
+  // Locality group (a switch and its hosts share one; torus: a block of routers): LPs of one
+  // group go to the same rank.
+  std::uint32_t group = 0;
+  std::string name;  // "host3", "edge1.2", "r(3,4)": for outputs a person reads
+};
+
+struct Topology {
+  std::string kind;  // "star", "tree", "fat_tree", "torus", "mesh", "dragonfly"
+  std::uint32_t host_count = 0;
+  std::vector<Node> nodes;  // host_count hosts, then the switches
+  // routes[s][h]: output port of switch host_count + s toward host h.
+  std::vector<std::vector<PortIndex>> routes;
+
+  std::uint32_t switch_count() const {
+    return static_cast<std::uint32_t>(nodes.size()) - host_count;
+  }
+  bool is_host(NodeId n) const { return n < host_count; }
+  PortIndex next_port(NodeId at, NodeId dst_host) const {
+    return is_host(at) ? PortIndex{0} : routes[at - host_count][dst_host];
+  }
+  // The nodes a packet visits from src to dst (both hosts), both included.
+  std::vector<NodeId> path(NodeId src_host, NodeId dst_host) const;
+};
+
+// Link rate and latency for one link level; topology builders take one per level in use.
+struct LinkSpec {
+  std::uint64_t rate_bps = gbps(1);
+  SimTime latency = engine::us(1);
+};
+
+// Link defaults with per-level overrides: level 0 = host links, then upward.
+struct LinkLevels {
+  LinkSpec defaults;
+  std::vector<std::pair<std::uint8_t, LinkSpec>> overrides;
+  LinkSpec at(std::uint8_t level) const {
+    for (const auto& [l, spec] : overrides)
+      if (l == level) return spec;
+    return defaults;
+  }
+};
+
+// Checks the invariants every builder must keep (ports paired, routes complete and loop-free);
+// throws std::logic_error naming the first broken one. Used by tests and by NetworkModel.
+void check_topology(const Topology& topology);
+
+}  // namespace netwarp::netmodels

@@ -1,0 +1,30 @@
+// Units on the wire: rates in bits per second, sizes in bytes, time in integer picoseconds.
+// Serialisation time rounds up, so a packet is never on the wire for less than its bits need.
+#pragma once
+
+#include <cstdint>
+
+#include "netwarp/engine/sim_time.hpp"
+
+namespace netwarp::netmodels {
+
+using engine::SimTime;
+
+constexpr std::uint64_t kbps(std::uint64_t n) {
+  return n * 1000;
+}
+constexpr std::uint64_t mbps(std::uint64_t n) {
+  return n * 1000'000;
+}
+constexpr std::uint64_t gbps(std::uint64_t n) {
+  return n * 1000'000'000;
+}
+
+// Time to put `bytes` on a link of `rate_bps`: ceil(bytes * 8 * 1e12 / rate_bps) ps.
+constexpr SimTime serialisation_time(std::uint64_t bytes, std::uint64_t rate_bps) {
+  __extension__ using U128 = unsigned __int128;
+  const U128 bits_ps = U128{bytes} * 8u * 1000'000'000'000u;
+  return SimTime::from_ps(static_cast<SimTime::Rep>((bits_ps + rate_bps - 1) / rate_bps));
+}
+
+}  // namespace netwarp::netmodels

@@ -1,0 +1,101 @@
+// Workloads without MPI semantics: a list of messages between hosts. Each host sends its own
+// messages in list order; a message marked after_previous starts only once the previous message
+// of the same host is fully delivered (its sender has the acknowledgement), and never before
+// its start time. Receivers accept any number of messages at once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "netwarp/netmodels/topology.hpp"
+
+namespace netwarp::netmodels {
+
+using MessageId = std::uint32_t;
+
+struct Message {
+  MessageId id = 0;  // index in Workload::messages
+  NodeId src = 0;    // hosts
+  NodeId dst = 0;
+  std::uint64_t bytes = 0;
+  SimTime start;                // earliest start
+  bool after_previous = false;  // wait for this host's previous message to be delivered
+};
+
+struct Workload {
+  std::string kind;  // "flows", "incast", "all_to_all", "permutation", "uniform_random"
+  std::vector<Message> messages;
+};
+
+// Message generators. Each validates its parameters against host_count and throws InputError
+// naming the field under `at` (e.g. "workload.incast").
+
+// Explicit flows, independent of each other (each starts at its own time).
+struct FlowSpec {
+  NodeId src = 0;
+  NodeId dst = 0;
+  std::uint64_t bytes = 0;
+  SimTime start;
+};
+Workload make_flows(const std::vector<FlowSpec>& flows, std::uint32_t host_count,
+                    const std::string& at);
+// Flows from a CSV file with the header `src,dst,bytes,start_ns` (errors name file:line).
+std::vector<FlowSpec> read_flows_csv(const std::string& path);
+
+// N senders to one receiver, `bytes` each, all starting at `start`. Senders are hosts
+// [first_sender, first_sender + senders) skipping the receiver.
+struct IncastSpec {
+  std::uint32_t senders = 8;
+  NodeId receiver = 0;
+  std::uint64_t bytes = 64 * 1024;
+  SimTime start;
+};
+Workload make_incast(const IncastSpec& spec, std::uint32_t host_count, const std::string& at);
+
+// All-to-all among `ranks` hosts (0: all), one message of `bytes` to every other host, sent one
+// after another in the order's sequence: simple_spread dest = (src + p) % N; spread_2d on an
+// n x n grid dest = ((src % n + p % n) % n) + ((src / n + p / n) % n) * n; pairwise dest =
+// src XOR p (N a power of two); random: a seeded random permutation of the others per host.
+enum class AllToAllOrder : std::uint8_t { simple_spread, spread_2d, pairwise, random };
+struct AllToAllSpec {
+  AllToAllOrder order = AllToAllOrder::simple_spread;
+  std::uint64_t bytes = 20000;
+  std::uint32_t ranks = 0;
+  std::uint64_t seed = 1;
+};
+Workload make_all_to_all(const AllToAllSpec& spec, std::uint32_t host_count, const std::string& at);
+
+// Every host sends one message of `bytes` to its image under a seeded random permutation with
+// no fixed points.
+struct PermutationSpec {
+  std::uint64_t bytes = 1 << 20;
+  std::uint64_t seed = 1;
+};
+Workload make_permutation(const PermutationSpec& spec, std::uint32_t host_count,
+                          const std::string& at);
+
+// Every host sends `messages_per_host` messages of `bytes`, one after another, each to a
+// destination drawn uniformly from the other hosts (seeded).
+struct UniformRandomSpec {
+  std::uint32_t messages_per_host = 4;
+  std::uint64_t bytes = 64 * 1024;
+  std::uint64_t seed = 1;
+};
+Workload make_uniform_random(const UniformRandomSpec& spec, std::uint32_t host_count,
+                             const std::string& at);
+
+// Maps workload ranks to hosts: regular (rank i on host i), random (seeded permutation) or
+// explicit. Applied to src/dst of every message after generation.
+enum class PlacementKind : std::uint8_t { regular, random, explicit_list };
+struct PlacementSpec {
+  PlacementKind kind = PlacementKind::regular;
+  std::uint64_t seed = 1;
+  std::vector<NodeId> hosts;  // explicit: host of rank i
+};
+// Host of each rank, for `ranks` ranks on `host_count` hosts (InputError if it cannot fit).
+std::vector<NodeId> place_ranks(const PlacementSpec& spec, std::uint32_t ranks,
+                                std::uint32_t host_count, const std::string& at);
+void apply_placement(Workload& workload, const std::vector<NodeId>& host_of_rank);
+
+}  // namespace netwarp::netmodels
