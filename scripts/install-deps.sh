@@ -9,6 +9,7 @@ packages=(
   libprotobuf-dev protobuf-compiler
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  tshark
 )
 
 missing=()

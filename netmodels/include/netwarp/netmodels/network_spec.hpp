@@ -23,6 +23,13 @@ struct OutputSpec {
   bool cwnd_trace = false;
 };
 
+// Fault injection: the first transmission of the data segment of `flow` starting at byte `seq`
+// is dropped at the first switch it reaches (retransmissions pass). For loss studies and tests.
+struct PacketDrop {
+  MessageId flow = 0;
+  std::uint32_t seq = 0;
+};
+
 struct NetworkSpec {
   Topology topology;
   PacketFormat format;
@@ -31,6 +38,7 @@ struct NetworkSpec {
   TransportConfig transport;
   Workload workload;
   OutputSpec outputs;
+  std::vector<PacketDrop> drops;
 };
 
 }  // namespace netwarp::netmodels

@@ -9,23 +9,21 @@
 
 namespace netwarp::netmodels {
 
-// A message finished: the receiver has every byte (delivered_ps) and, with after_previous
-// ordering, the sender learned of it at acked_ps.
-struct MessageRecord {
+// A message fully arrived: the receiver has its last byte.
+struct DeliveryRecord {
   MessageId message = 0;
-  NodeId src = 0;
   NodeId dst = 0;
-  std::uint32_t reserved = 0;
-  std::uint64_t bytes = 0;
-  std::int64_t start_ps = 0;      // when the sender began
-  std::int64_t delivered_ps = 0;  // last byte at the receiver
+  std::int64_t delivered_ps = 0;
 };
 
-// A sender's transport counters for one flow, at completion (or at the end of the run).
+// A sender's view of one message: when it started, when the sender learned it was delivered
+// (all acknowledged; -1: not by the end of the run), and its transport counters.
 struct FlowRecord {
   MessageId flow = 0;
-  std::uint32_t completed = 0;
-  std::int64_t completed_ps = -1;  // all acknowledged; -1: not by the end
+  NodeId src = 0;
+  std::int64_t start_ps = -1;  // -1: never started
+  std::int64_t completed_ps = -1;
+  std::uint64_t bytes = 0;
   std::uint64_t segments_sent = 0;
   std::uint64_t retransmitted_segments = 0;
   std::uint64_t duplicate_acks = 0;
@@ -39,6 +37,7 @@ struct PortRecord {
   PortIndex port = 0;
   std::uint16_t reserved = 0;
   NodeId peer = 0;
+  std::uint32_t reserved2 = 0;
   std::uint64_t packets_sent = 0;
   std::uint64_t bytes_sent = 0;  // wire bytes: utilisation = bytes_sent * 8 / (rate * time)
   std::uint64_t packets_dropped = 0;
@@ -66,6 +65,7 @@ struct PacketTrace {
   NodeId node = 0;
   std::uint32_t direction = 0;
   Packet packet;
+  std::uint32_t reserved = 0;
 };
 
 // A sender's congestion window after a change (TcpConfig::cwnd_trace).
@@ -76,5 +76,11 @@ struct CwndSample {
   std::uint64_t cwnd = 0;
   std::uint64_t ssthresh = 0;
 };
+
+template <class R>
+inline constexpr bool kIsRecord =
+    std::is_trivially_copyable_v<R>&& std::has_unique_object_representations_v<R>;
+static_assert(kIsRecord<DeliveryRecord> && kIsRecord<FlowRecord> && kIsRecord<PortRecord> &&
+              kIsRecord<QueueSample> && kIsRecord<PacketTrace> && kIsRecord<CwndSample>);
 
 }  // namespace netwarp::netmodels

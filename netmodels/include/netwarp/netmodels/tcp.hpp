@@ -37,8 +37,10 @@ struct TcpSenderActions {
   bool completed = false;  // every byte acknowledged (set once, on the ACK that does it)
   bool cwnd_changed = false;
   void clear() {
-    *this = TcpSenderActions{std::move(segments)};
-    segments.clear();
+    segments.clear();  // keeps the capacity
+    timer = TcpTimerRequest{};
+    completed = false;
+    cwnd_changed = false;
   }
 };
 
@@ -46,10 +48,12 @@ struct TcpSenderActions {
 struct TcpSenderState {
   std::uint64_t total_bytes = 0;
   std::uint32_t mss = 0;
-  std::uint32_t snd_una = 0;   // oldest unacknowledged byte
-  std::uint32_t snd_nxt = 0;   // next new byte to send
-  std::uint32_t snd_max = 0;   // highest byte sent + 1
-  std::uint32_t recover = 0;   // NewReno: snd_max when fast recovery started
+  std::uint32_t snd_una = 0;          // oldest unacknowledged byte
+  std::uint32_t snd_nxt = 0;          // next new byte to send
+  std::uint32_t snd_max = 0;          // highest byte sent + 1
+  std::uint32_t recover = 0;          // NewReno: snd_max when fast recovery or a timeout began
+  std::uint8_t partial_ack_seen = 0;  // this fast recovery has had a partial ACK
+  std::uint8_t reserved[3] = {};
   std::uint64_t cwnd = 0;      // bytes
   std::uint64_t ssthresh = 0;  // bytes
   std::uint32_t dupacks = 0;
@@ -57,7 +61,8 @@ struct TcpSenderState {
   std::uint8_t rtt_timing = 0;  // a segment is being timed (Karn: never a retransmitted one)
   std::uint8_t has_rtt = 0;     // SRTT is valid
   std::uint8_t completed = 0;
-  std::uint32_t rtt_seq = 0;  // the timed segment's end sequence
+  std::uint32_t rtt_seq = 0;      // the timed segment's end sequence
+  std::uint32_t timeout_una = 0;  // snd_una at the last timeout (repeat timeouts keep ssthresh)
   std::int64_t rtt_start_ps = 0;
   std::int64_t srtt_ps = 0;
   std::int64_t rttvar_ps = 0;
@@ -108,6 +113,7 @@ struct TcpReceiverState {
   std::uint32_t unacked_segments = 0;  // delayed ACK: in-order segments not yet acknowledged
   std::uint32_t timer_generation = 0;
   std::int64_t timer_pending_ps = -1;
+  std::int64_t ack_deadline_ps = -1;  // delayed ACK due, -1: none pending
   std::uint8_t ce_pending = 0;
   std::uint8_t reserved[7] = {};
 };

@@ -1,0 +1,32 @@
+// NetworkModel: a packet-network run as an engine model. One LP per host (NIC, transport, its
+// messages) and one per switch; LP id = node id. LPs of one locality group (a switch and its
+// hosts) go to the same rank, groups in contiguous blocks.
+#pragma once
+
+#include <memory>
+
+#include "netwarp/engine/model.hpp"
+#include "netwarp/netmodels/network_spec.hpp"
+
+namespace netwarp::netmodels {
+
+class NetworkContext;
+
+class NetworkModel final : public engine::Model {
+ public:
+  // Checks the topology's invariants (std::logic_error if broken); keeps `spec` by value.
+  explicit NetworkModel(NetworkSpec spec);
+  ~NetworkModel() override;
+
+  engine::LpId lp_count() const override;
+  std::unique_ptr<engine::LpBase> create_lp(engine::LpId id) const override;
+  int rank_of(engine::LpId id, int ranks) const override;
+  const NetworkSpec& spec() const { return spec_; }
+
+ private:
+  NetworkSpec spec_;
+  std::unique_ptr<NetworkContext> context_;
+  std::uint32_t group_count_ = 1;
+};
+
+}  // namespace netwarp::netmodels

@@ -1,0 +1,50 @@
+// NetworkResults: the committed records of a network run, collected from the engine's sink,
+// merged across MPI ranks, put in a canonical order and summed into the totals results.json
+// reports. What a person reads comes from here, never from LP state.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "netwarp/engine/event.hpp"
+#include "netwarp/netmodels/records.hpp"
+#include "netwarp/netmodels/workload.hpp"
+
+namespace netwarp::netmodels {
+
+struct NetworkTotals {
+  std::int64_t completion_time_ps = 0;  // last delivery (0 if none)
+  std::uint64_t messages = 0;
+  std::uint64_t messages_delivered = 0;
+  std::uint64_t bytes_delivered = 0;
+  std::uint64_t packets_dropped = 0;
+  std::uint64_t retransmission_timeouts = 0;
+  std::uint64_t retransmitted_segments = 0;
+  std::uint64_t fast_retransmits = 0;
+  std::uint64_t duplicate_acks = 0;
+  std::uint64_t ecn_marked = 0;
+};
+
+class NetworkResults final : public engine::RecordSink {
+ public:
+  void write(const engine::CommittedRecord& record) override;
+
+  // Everything collected, as bytes for RankExchange::gather, and the merge of such parts.
+  std::vector<std::byte> to_bytes() const;
+  void append_bytes(std::span<const std::byte> bytes);
+  // Sorts every table into a canonical order (by id, then time), so output does not depend on
+  // the kernel or the rank count.
+  void sort();
+  NetworkTotals totals(const Workload& workload) const;
+
+  std::vector<DeliveryRecord> deliveries;
+  std::vector<FlowRecord> flows;
+  std::vector<PortRecord> ports;
+  std::vector<QueueSample> queue_samples;
+  std::vector<PacketTrace> packet_traces;
+  std::vector<CwndSample> cwnd_samples;
+};
+
+}  // namespace netwarp::netmodels

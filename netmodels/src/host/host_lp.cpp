@@ -1,0 +1,259 @@
+// HostLp: workload start-up, segmentation, both transports and delivery records.
+#include "host/host_lp.hpp"
+
+#include <algorithm>
+
+namespace netwarp::netmodels {
+
+using engine::EventCtx;
+
+namespace {
+std::uint32_t effective_mss(const NetworkSpec& spec) {
+  const std::uint32_t mss = spec.transport.tcp.mss_bytes;
+  return mss != 0 ? mss : spec.format.max_payload();
+}
+}  // namespace
+
+HostLp::HostLp(NodeId self, const NetworkContext& net)
+    : self_(self),
+      net_(net),
+      tcp_config_(net.spec().transport.tcp),
+      mss_(effective_mss(net.spec())),
+      is_tcp_(net.spec().transport.kind == TransportKind::tcp),
+      traced_(net.is_pcap_traced(self)),
+      nic_(net.port_settings(self, 0)) {}
+
+void HostLp::init(engine::InitCtx& ctx) {
+  for (MessageId id : net_.messages_of(self_)) {
+    const Message& m = net_.message(id);
+    if (!m.after_previous) ctx.send_self(m.start, MessageDue{id});
+  }
+  // A chain that begins with an after_previous message has nothing to wait for.
+  const auto& mine = net_.messages_of(self_);
+  if (!mine.empty() && net_.message(mine.front()).after_previous)
+    ctx.send_self(net_.message(mine.front()).start, MessageDue{mine.front()});
+}
+
+void HostLp::on(const MessageDue& ev, EventCtx& ctx) {
+  start_message(ev.message, ctx);
+}
+
+void HostLp::on(const CreditReturned& ev, EventCtx& ctx) {
+  nic_.on_credit(ev.bytes, ctx);
+}
+
+void HostLp::on(const PacketArrived& ev, EventCtx& ctx) {
+  const Packet& p = ev.packet;
+  if (traced_) ctx.emit(PacketTrace{ctx.now().ps(), self_, 1, p, 0});
+  switch (p.kind) {
+    case PacketKind::data:
+      if (is_tcp_) {
+        on_tcp_data(p, ctx);
+      } else {
+        on_lossless_data(p, ctx);
+      }
+      break;
+    case PacketKind::ack:
+      on_tcp_ack(p, ctx);
+      break;
+    case PacketKind::control:
+      complete_flow(p.flow, ctx);
+      break;
+  }
+}
+
+void HostLp::on(const TimerFired& ev, EventCtx& ctx) {
+  if (ev.is_receiver != 0) {
+    const TcpReceiverState* found = tcp_receivers_.find(ev.flow);
+    if (found == nullptr) return;
+    TcpReceiverState r = *found;
+    receiver_actions_.clear();
+    tcp_on_delayed_ack_timer(r, tcp_config_, ev.generation, ctx.now(), receiver_actions_);
+    apply_receiver_actions(ev.flow, r, ctx);
+    return;
+  }
+  const TcpSenderState* found = tcp_senders_.find(ev.flow);
+  if (found == nullptr) return;
+  TcpSenderState s = *found;
+  sender_actions_.clear();
+  tcp_on_timer(s, tcp_config_, ev.generation, ctx.now(), sender_actions_);
+  apply_sender_actions(ev.flow, s, ctx);
+}
+
+// --- sending side -------------------------------------------------------------------------
+
+void HostLp::start_message(MessageId id, EventCtx& ctx) {
+  const Message& m = net_.message(id);
+  ctx.put(senders_, id, SenderFlow{ctx.now().ps(), -1});
+  if (!is_tcp_) {
+    start_lossless(m, ctx);
+    return;
+  }
+  sender_actions_.clear();
+  const TcpSenderState s = tcp_open(tcp_config_, m.bytes, mss_, ctx.now(), sender_actions_);
+  apply_sender_actions(id, s, ctx);
+}
+
+void HostLp::start_lossless(const Message& m, EventCtx& ctx) {
+  const std::uint32_t max_payload = net_.spec().format.max_payload();
+  for (std::uint64_t seq = 0; seq < m.bytes; seq += max_payload) {
+    const auto length =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(max_payload, m.bytes - seq));
+    const bool last = seq + length == m.bytes;
+    send_data(m, static_cast<std::uint32_t>(seq), length, false, last ? packet_flags::last : 0,
+              ctx);
+  }
+}
+
+void HostLp::on_tcp_ack(const Packet& p, EventCtx& ctx) {
+  const TcpSenderState* found = tcp_senders_.find(p.flow);
+  if (found == nullptr) return;
+  TcpSenderState s = *found;
+  sender_actions_.clear();
+  tcp_on_ack(s, tcp_config_, p.ack, (p.flags & packet_flags::ece) != 0, ctx.now(), sender_actions_);
+  apply_sender_actions(p.flow, s, ctx);
+}
+
+void HostLp::apply_sender_actions(MessageId flow, const TcpSenderState& s, EventCtx& ctx) {
+  ctx.put(tcp_senders_, flow, s);
+  const Message& m = net_.message(flow);
+  const std::uint8_t flags = tcp_config_.ecn ? packet_flags::ect : 0;
+  for (const TcpSegment& seg : sender_actions_.segments)
+    send_data(m, seg.seq, seg.length, seg.is_retransmission, flags, ctx);
+  const TcpTimerRequest& timer = sender_actions_.timer;
+  if (timer.wanted)
+    ctx.send_self(std::max(timer.at - ctx.now(), engine::ps(1)),
+                  TimerFired{flow, timer.generation, 0});
+  if (sender_actions_.cwnd_changed && net_.spec().outputs.cwnd_trace)
+    ctx.emit(CwndSample{ctx.now().ps(), flow, 0, s.cwnd, s.ssthresh});
+  if (sender_actions_.completed) complete_flow(flow, ctx);
+}
+
+// The sender learned that every byte arrived: record it and start the next message if it
+// waits for this one.
+void HostLp::complete_flow(MessageId flow, EventCtx& ctx) {
+  const SenderFlow* found = senders_.find(flow);
+  if (found == nullptr || found->completed_ps >= 0) return;
+  ctx.put(senders_, flow, SenderFlow{found->start_ps, ctx.now().ps()});
+  ctx.emit(flow_record(flow));
+  const auto& mine = net_.messages_of(self_);
+  const auto it = std::find(mine.begin(), mine.end(), flow);
+  if (it + 1 == mine.end()) return;
+  const Message& next = net_.message(*(it + 1));
+  if (next.after_previous)
+    ctx.send_self(std::max(next.start - ctx.now(), engine::ps(1)), MessageDue{next.id});
+}
+
+void HostLp::send_data(const Message& m, std::uint32_t seq, std::uint32_t length,
+                       bool retransmission, std::uint8_t flags, EventCtx& ctx) {
+  Packet p;
+  p.flow = m.id;
+  p.seq = seq;
+  p.payload_bytes = length;
+  p.wire_bytes = net_.spec().format.wire_bytes(length);
+  p.src = self_;
+  p.dst = m.dst;
+  p.kind = PacketKind::data;
+  p.flags = flags;
+  p.retransmission = retransmission ? 1 : 0;
+  send_packet(p, ctx);
+}
+
+void HostLp::send_packet(const Packet& p, EventCtx& ctx) {
+  if (traced_) ctx.emit(PacketTrace{ctx.now().ps(), self_, 0, p, 0});
+  nic_.offer(p, ctx);
+}
+
+// --- receiving side -----------------------------------------------------------------------
+
+void HostLp::on_lossless_data(const Packet& p, EventCtx& ctx) {
+  const LosslessReceiver* found = lossless_receivers_.find(p.flow);
+  const std::uint64_t received = (found ? found->received_bytes : 0) + p.payload_bytes;
+  ctx.put(lossless_receivers_, p.flow, LosslessReceiver{received});
+  const Message& m = net_.message(p.flow);
+  if (received != m.bytes) return;
+  ctx.emit(DeliveryRecord{m.id, self_, ctx.now().ps()});
+  send_control(m, PacketKind::control, 0, 0, ctx);
+}
+
+void HostLp::on_tcp_data(const Packet& p, EventCtx& ctx) {
+  const TcpReceiverState* found = tcp_receivers_.find(p.flow);
+  TcpReceiverState r = found ? *found : tcp_accept(net_.message(p.flow).bytes);
+  const std::uint32_t before = r.rcv_nxt;
+  receiver_actions_.clear();
+  tcp_on_segment(r, tcp_config_, p.seq, p.payload_bytes, (p.flags & packet_flags::ce) != 0,
+                 ctx.now(), receiver_actions_);
+  if (before < r.total_bytes && r.rcv_nxt == r.total_bytes)
+    ctx.emit(DeliveryRecord{p.flow, self_, ctx.now().ps()});
+  apply_receiver_actions(p.flow, r, ctx);
+}
+
+void HostLp::apply_receiver_actions(MessageId flow, const TcpReceiverState& r, EventCtx& ctx) {
+  ctx.put(tcp_receivers_, flow, r);
+  const TcpReceiverActions& a = receiver_actions_;
+  if (a.send_ack)
+    send_control(net_.message(flow), PacketKind::ack, a.ack, a.ece ? packet_flags::ece : 0, ctx);
+  if (a.timer.wanted)
+    ctx.send_self(std::max(a.timer.at - ctx.now(), engine::ps(1)),
+                  TimerFired{flow, a.timer.generation, 1});
+}
+
+// An ACK or a delivery notice from this host (the receiver) back to the message's sender.
+void HostLp::send_control(const Message& m, PacketKind kind, std::uint32_t ack, std::uint8_t flags,
+                          EventCtx& ctx) {
+  const PacketFormat& f = net_.spec().format;
+  Packet p;
+  p.flow = m.id;
+  p.ack = ack;
+  p.payload_bytes = f.control_bytes;
+  p.wire_bytes = f.wire_bytes(f.control_bytes);
+  p.src = self_;
+  p.dst = m.src;
+  p.kind = kind;
+  p.flags = flags;
+  send_packet(p, ctx);
+}
+
+// --- results ------------------------------------------------------------------------------
+
+FlowRecord HostLp::flow_record(MessageId flow) const {
+  FlowRecord r;
+  r.flow = flow;
+  r.src = self_;
+  r.bytes = net_.message(flow).bytes;
+  if (const SenderFlow* f = senders_.find(flow)) {
+    r.start_ps = f->start_ps;
+    r.completed_ps = f->completed_ps;
+  }
+  if (const TcpSenderState* s = tcp_senders_.find(flow)) {
+    r.segments_sent = s->segments_sent;
+    r.retransmitted_segments = s->retransmitted_segments;
+    r.duplicate_acks = s->duplicate_acks;
+    r.fast_retransmits = s->fast_retransmits;
+    r.timeouts = s->timeouts;
+  } else if (r.start_ps >= 0) {
+    const std::uint32_t max_payload = net_.spec().format.max_payload();
+    r.segments_sent = (r.bytes + max_payload - 1) / max_payload;
+  }
+  return r;
+}
+
+// Flows that did not complete by the end still get their record.
+void HostLp::finish(engine::FinishCtx& ctx) {
+  ctx.emit(nic_.totals());
+  nic_.finish(ctx);
+  for (MessageId id : net_.messages_of(self_)) {
+    const SenderFlow* f = senders_.find(id);
+    if (f == nullptr || f->completed_ps < 0) ctx.emit(flow_record(id));
+  }
+}
+
+void HostLp::visit_state(engine::StateVisitor& v) const {
+  v("nic", nic_);
+  v("senders", senders_);
+  v("tcp_senders", tcp_senders_);
+  v("tcp_receivers", tcp_receivers_);
+  v("lossless_receivers", lossless_receivers_);
+}
+
+}  // namespace netwarp::netmodels

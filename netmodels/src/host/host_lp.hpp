@@ -1,0 +1,71 @@
+// HostLp: a host's NIC, its transport (lossless or TCP NewReno) and its share of the workload.
+// It starts its messages (each at its start time, or once the previous one is delivered),
+// segments them into packets, and on the receiving side reassembles, acknowledges and records
+// deliveries. One flow per message; flow ids are message ids.
+#pragma once
+
+#include <vector>
+
+#include "netwarp/engine/lp.hpp"
+#include "netwarp/netmodels/tcp.hpp"
+#include "network_context.hpp"
+#include "port/output_port.hpp"
+
+namespace netwarp::netmodels {
+
+class HostLp {
+ public:
+  using Handles = engine::EventSet<PacketArrived, CreditReturned, MessageDue, TimerFired>;
+  HostLp(NodeId self, const NetworkContext& net);
+
+  void init(engine::InitCtx& ctx);
+  void on(const PacketArrived& ev, engine::EventCtx& ctx);
+  void on(const CreditReturned& ev, engine::EventCtx& ctx);
+  void on(const MessageDue& ev, engine::EventCtx& ctx);
+  void on(const TimerFired& ev, engine::EventCtx& ctx);
+  void finish(engine::FinishCtx& ctx);
+  void visit_state(engine::StateVisitor& v) const;
+
+ private:
+  struct SenderFlow {
+    std::int64_t start_ps;
+    std::int64_t completed_ps;  // -1 while running
+  };
+  struct LosslessReceiver {
+    std::uint64_t received_bytes;
+  };
+
+  // Sending side.
+  void start_message(MessageId id, engine::EventCtx& ctx);
+  void start_lossless(const Message& m, engine::EventCtx& ctx);
+  void on_tcp_ack(const Packet& p, engine::EventCtx& ctx);
+  void apply_sender_actions(MessageId flow, const TcpSenderState& s, engine::EventCtx& ctx);
+  void complete_flow(MessageId flow, engine::EventCtx& ctx);
+  void send_data(const Message& m, std::uint32_t seq, std::uint32_t length, bool retransmission,
+                 std::uint8_t flags, engine::EventCtx& ctx);
+  // Receiving side.
+  void on_lossless_data(const Packet& p, engine::EventCtx& ctx);
+  void on_tcp_data(const Packet& p, engine::EventCtx& ctx);
+  void apply_receiver_actions(MessageId flow, const TcpReceiverState& r, engine::EventCtx& ctx);
+  void send_control(const Message& m, PacketKind kind, std::uint32_t ack, std::uint8_t flags,
+                    engine::EventCtx& ctx);
+  void send_packet(const Packet& p, engine::EventCtx& ctx);
+  FlowRecord flow_record(MessageId flow) const;
+
+  const NodeId self_;
+  const NetworkContext& net_;
+  const TcpConfig tcp_config_;
+  const std::uint32_t mss_;
+  const bool is_tcp_;
+  const bool traced_;
+  OutputPort nic_;
+  engine::RevMap<MessageId, SenderFlow> senders_;
+  engine::RevMap<MessageId, TcpSenderState> tcp_senders_;
+  engine::RevMap<MessageId, TcpReceiverState> tcp_receivers_;
+  engine::RevMap<MessageId, LosslessReceiver> lossless_receivers_;
+  // Scratch for one handler call; cleared before each use, never state.
+  TcpSenderActions sender_actions_;
+  TcpReceiverActions receiver_actions_;
+};
+
+}  // namespace netwarp::netmodels

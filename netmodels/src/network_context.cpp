@@ -1,0 +1,49 @@
+// NetworkContext: indexes over the spec, and how device configs become port settings.
+#include "network_context.hpp"
+
+#include <algorithm>
+
+namespace netwarp::netmodels {
+
+NetworkContext::NetworkContext(const NetworkSpec& spec)
+    : spec_(spec),
+      messages_of_(spec.topology.host_count),
+      pcap_traced_(spec.topology.nodes.size(), 0),
+      queue_traced_(spec.topology.nodes.size()) {
+  for (const Message& m : spec.workload.messages) messages_of_[m.src].push_back(m.id);
+  for (NodeId n : spec.outputs.pcap_nodes) pcap_traced_[n] = 1;
+  for (const PortRef& p : spec.outputs.queue_ports) queue_traced_[p.node].push_back(p.port);
+  for (auto& ports : queue_traced_) std::sort(ports.begin(), ports.end());
+}
+
+PortSettings NetworkContext::port_settings(NodeId node, PortIndex port) const {
+  const Topology& t = topology();
+  PortSettings s;
+  s.node = node;
+  s.index = port;
+  s.link = t.nodes[node].ports[port];
+  const bool credit = spec_.switches.flow_control == FlowControl::credit;
+  // Hosts drain at line rate: no credit toward them. Toward a switch: its input buffer.
+  if (credit && !t.is_host(s.link.peer)) s.credit_bytes = spec_.switches.buffer_bytes;
+  if (t.is_host(node)) {
+    if (spec_.nic.rate_bps != 0) s.link.rate_bps = spec_.nic.rate_bps;
+    s.buffer_bytes = spec_.nic.buffer_bytes;
+  } else if (!credit) {
+    s.buffer_bytes = spec_.switches.buffer_bytes;
+    s.buffer_packets = spec_.switches.buffer_packets;
+    s.ecn_threshold_bytes = spec_.switches.ecn_threshold_bytes;
+  } else {
+    s.ecn_threshold_bytes = spec_.switches.ecn_threshold_bytes;
+  }
+  s.traced = std::binary_search(queue_traced_[node].begin(), queue_traced_[node].end(), port);
+  return s;
+}
+
+bool NetworkContext::is_injected_drop_slow(NodeId at, const Packet& p) const {
+  if (p.kind != PacketKind::data || p.retransmission != 0) return false;
+  if (!topology().is_host(topology().nodes[at].ports[p.in_port].peer)) return false;
+  return std::any_of(spec_.drops.begin(), spec_.drops.end(),
+                     [&](const PacketDrop& d) { return d.flow == p.flow && d.seq == p.seq; });
+}
+
+}  // namespace netwarp::netmodels

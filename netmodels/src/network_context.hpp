@@ -1,0 +1,37 @@
+// NetworkContext: what every LP of a network run reads and never changes: the spec (topology,
+// devices, transport, workload, outputs) and indexes derived from it once.
+#pragma once
+
+#include <vector>
+
+#include "netwarp/netmodels/network_spec.hpp"
+#include "port/output_port.hpp"
+
+namespace netwarp::netmodels {
+
+class NetworkContext {
+ public:
+  explicit NetworkContext(const NetworkSpec& spec);
+
+  const NetworkSpec& spec() const { return spec_; }
+  const Topology& topology() const { return spec_.topology; }
+  const Message& message(MessageId id) const { return spec_.workload.messages[id]; }
+  // The messages a host sends, in its send order.
+  const std::vector<MessageId>& messages_of(NodeId host) const { return messages_of_[host]; }
+  bool is_pcap_traced(NodeId node) const { return pcap_traced_[node] != 0; }
+  // Fault injection (NetworkSpec::drops): is this arrival at a switch to be dropped?
+  bool is_injected_drop(NodeId at, const Packet& p) const {
+    return !spec_.drops.empty() && is_injected_drop_slow(at, p);
+  }
+  // Settings of a node's output port, from the device configs.
+  PortSettings port_settings(NodeId node, PortIndex port) const;
+
+ private:
+  bool is_injected_drop_slow(NodeId at, const Packet& p) const;
+  const NetworkSpec& spec_;
+  std::vector<std::vector<MessageId>> messages_of_;
+  std::vector<char> pcap_traced_;
+  std::vector<std::vector<PortIndex>> queue_traced_;  // per node, sorted
+};
+
+}  // namespace netwarp::netmodels

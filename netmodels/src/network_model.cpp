@@ -1,0 +1,34 @@
+// NetworkModel: builds host and switch LPs and places them on ranks by locality group.
+#include "netwarp/netmodels/network_model.hpp"
+
+#include <algorithm>
+
+#include "host/host_lp.hpp"
+#include "network_context.hpp"
+#include "switch/switch_lp.hpp"
+
+namespace netwarp::netmodels {
+
+NetworkModel::NetworkModel(NetworkSpec spec) : spec_(std::move(spec)) {
+  check_topology(spec_.topology);
+  context_ = std::make_unique<NetworkContext>(spec_);
+  for (const Node& n : spec_.topology.nodes) group_count_ = std::max(group_count_, n.group + 1);
+}
+
+NetworkModel::~NetworkModel() = default;
+
+engine::LpId NetworkModel::lp_count() const {
+  return static_cast<engine::LpId>(spec_.topology.nodes.size());
+}
+
+std::unique_ptr<engine::LpBase> NetworkModel::create_lp(engine::LpId id) const {
+  if (spec_.topology.is_host(id)) return engine::make_lp<HostLp>(id, *context_);
+  return engine::make_lp<SwitchLp>(id, *context_);
+}
+
+int NetworkModel::rank_of(engine::LpId id, int ranks) const {
+  const std::uint64_t group = spec_.topology.nodes[id].group;
+  return static_cast<int>(group * static_cast<std::uint64_t>(ranks) / group_count_);
+}
+
+}  // namespace netwarp::netmodels

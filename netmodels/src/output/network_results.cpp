@@ -1,0 +1,113 @@
+// NetworkResults: collecting committed records, their byte form for gathering, canonical order.
+#include "netwarp/netmodels/network_results.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <tuple>
+
+namespace netwarp::netmodels {
+
+namespace {
+
+template <class R>
+void keep(const engine::CommittedRecord& record, std::vector<R>& table) {
+  table.push_back(record.as<R>());
+}
+
+// Byte form: for each table, a 64-bit count, then the records.
+template <class R>
+void put_table(std::vector<std::byte>& out, const std::vector<R>& table) {
+  const std::uint64_t n = table.size();
+  const std::size_t at = out.size();
+  out.resize(at + sizeof n + n * sizeof(R));
+  std::memcpy(out.data() + at, &n, sizeof n);
+  if (n != 0) std::memcpy(out.data() + at + sizeof n, table.data(), n * sizeof(R));
+}
+
+template <class R>
+std::span<const std::byte> take_table(std::span<const std::byte> in, std::vector<R>& table) {
+  std::uint64_t n = 0;
+  if (in.size() < sizeof n) throw std::runtime_error("network results: truncated bytes");
+  std::memcpy(&n, in.data(), sizeof n);
+  in = in.subspan(sizeof n);
+  if (in.size() < n * sizeof(R)) throw std::runtime_error("network results: truncated bytes");
+  const std::size_t at = table.size();
+  table.resize(at + n);
+  if (n != 0) std::memcpy(&table[at], in.data(), n * sizeof(R));
+  return in.subspan(n * sizeof(R));
+}
+
+}  // namespace
+
+void NetworkResults::write(const engine::CommittedRecord& record) {
+  if (record.holds<DeliveryRecord>()) return keep(record, deliveries);
+  if (record.holds<FlowRecord>()) return keep(record, flows);
+  if (record.holds<PortRecord>()) return keep(record, ports);
+  if (record.holds<QueueSample>()) return keep(record, queue_samples);
+  if (record.holds<PacketTrace>()) return keep(record, packet_traces);
+  if (record.holds<CwndSample>()) return keep(record, cwnd_samples);
+}
+
+std::vector<std::byte> NetworkResults::to_bytes() const {
+  std::vector<std::byte> out;
+  put_table(out, deliveries);
+  put_table(out, flows);
+  put_table(out, ports);
+  put_table(out, queue_samples);
+  put_table(out, packet_traces);
+  put_table(out, cwnd_samples);
+  return out;
+}
+
+void NetworkResults::append_bytes(std::span<const std::byte> bytes) {
+  bytes = take_table(bytes, deliveries);
+  bytes = take_table(bytes, flows);
+  bytes = take_table(bytes, ports);
+  bytes = take_table(bytes, queue_samples);
+  bytes = take_table(bytes, packet_traces);
+  take_table(bytes, cwnd_samples);
+}
+
+void NetworkResults::sort() {
+  std::sort(deliveries.begin(), deliveries.end(),
+            [](const auto& a, const auto& b) { return a.message < b.message; });
+  std::sort(flows.begin(), flows.end(),
+            [](const auto& a, const auto& b) { return a.flow < b.flow; });
+  std::sort(ports.begin(), ports.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.node, a.port) < std::tie(b.node, b.port);
+  });
+  // Stable: samples of one port at one instant keep the order their LP emitted them in.
+  std::stable_sort(queue_samples.begin(), queue_samples.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.node, a.port, a.time_ps) < std::tie(b.node, b.port, b.time_ps);
+  });
+  std::stable_sort(packet_traces.begin(), packet_traces.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.node, a.time_ps) < std::tie(b.node, b.time_ps);
+  });
+  std::stable_sort(cwnd_samples.begin(), cwnd_samples.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.flow, a.time_ps) < std::tie(b.flow, b.time_ps);
+  });
+}
+
+NetworkTotals NetworkResults::totals(const Workload& workload) const {
+  NetworkTotals t;
+  t.messages = workload.messages.size();
+  t.messages_delivered = deliveries.size();
+  for (const DeliveryRecord& d : deliveries) {
+    t.completion_time_ps = std::max(t.completion_time_ps, d.delivered_ps);
+    t.bytes_delivered += workload.messages.at(d.message).bytes;
+  }
+  for (const FlowRecord& f : flows) {
+    t.retransmission_timeouts += f.timeouts;
+    t.retransmitted_segments += f.retransmitted_segments;
+    t.fast_retransmits += f.fast_retransmits;
+    t.duplicate_acks += f.duplicate_acks;
+  }
+  for (const PortRecord& p : ports) {
+    t.packets_dropped += p.packets_dropped;
+    t.ecn_marked += p.ecn_marked;
+  }
+  return t;
+}
+
+}  // namespace netwarp::netmodels

@@ -1,0 +1,141 @@
+// OutputPort: admission (drop-tail, ECN), serialisation and propagation, credit back-pressure.
+#include "port/output_port.hpp"
+
+#include <algorithm>
+
+#include "netwarp/netmodels/units.hpp"
+
+namespace netwarp::netmodels {
+
+using engine::EventCtx;
+
+namespace queue_event {
+inline constexpr std::uint8_t admitted = 0;
+inline constexpr std::uint8_t departed = 1;
+inline constexpr std::uint8_t dropped = 2;
+}  // namespace queue_event
+
+OutputPort::OutputPort(const PortSettings& settings)
+    : settings_(settings), credits_(static_cast<std::int64_t>(settings.credit_bytes)) {}
+
+bool OutputPort::fits(std::uint32_t wire_bytes) const {
+  if (settings_.buffer_bytes != 0 && buffered_bytes() + wire_bytes > settings_.buffer_bytes)
+    return false;
+  return settings_.buffer_packets == 0 || buffered_packets() + 1 <= settings_.buffer_packets;
+}
+
+bool OutputPort::offer(Packet packet, EventCtx& ctx, TransmitObserver* observer) {
+  expire(ctx);
+  if (!fits(packet.wire_bytes)) {
+    ctx.add(packets_dropped_, 1);
+    ctx.add(bytes_dropped_, packet.wire_bytes);
+    sample(ctx, ctx.now(), queue_event::dropped);
+    return false;
+  }
+  admit(packet, ctx);
+  const bool has_credit_control = settings_.credit_bytes != 0;
+  if (has_credit_control && (!waiting_.empty() || credits_.get() < packet.wire_bytes)) {
+    ctx.push_back(waiting_, packet);
+  } else {
+    if (has_credit_control) ctx.add(credits_, -std::int64_t{packet.wire_bytes});
+    transmit(packet, ctx, observer);
+  }
+  sample(ctx, ctx.now(), queue_event::admitted);
+  return true;
+}
+
+void OutputPort::on_credit(std::uint64_t bytes, EventCtx& ctx, TransmitObserver* observer) {
+  expire(ctx);
+  ctx.add(credits_, static_cast<std::int64_t>(bytes));
+  while (!waiting_.empty() && credits_.get() >= waiting_.front().wire_bytes) {
+    const Packet packet = ctx.pop_front(waiting_);
+    ctx.add(credits_, -std::int64_t{packet.wire_bytes});
+    transmit(packet, ctx, observer);
+  }
+}
+
+// Departures up to now leave the buffer.
+void OutputPort::expire(EventCtx& ctx) {
+  const std::int64_t now = ctx.now().ps();
+  while (!in_flight_.empty() && in_flight_.front().done_ps <= now) {
+    const InFlight gone = ctx.pop_front(in_flight_);
+    ctx.add(buffered_bytes_, -static_cast<std::int64_t>(gone.wire_bytes));
+    sample(ctx, SimTime::from_ps(gone.done_ps), queue_event::departed);
+  }
+}
+
+void OutputPort::admit(Packet& packet, EventCtx& ctx) {
+  const std::uint64_t threshold = settings_.ecn_threshold_bytes;
+  if (threshold != 0 && buffered_bytes() >= threshold && (packet.flags & packet_flags::ect)) {
+    packet.flags |= packet_flags::ce;
+    ctx.add(ecn_marked_, 1);
+  }
+  ctx.add(buffered_bytes_, packet.wire_bytes);
+  if (buffered_bytes() > max_bytes_.get()) ctx.set(max_bytes_, buffered_bytes());
+  if (buffered_packets() + 1 > max_packets_.get()) ctx.set(max_packets_, buffered_packets() + 1);
+}
+
+void OutputPort::transmit(const Packet& packet, EventCtx& ctx, TransmitObserver* observer) {
+  const SimTime start = std::max(ctx.now(), free_at_.get());
+  const SimTime done = start + serialisation_time(packet.wire_bytes, settings_.link.rate_bps);
+  ctx.set(free_at_, done);
+  ctx.push_back(in_flight_, InFlight{done.ps(), packet.wire_bytes});
+  ctx.add(packets_sent_, 1);
+  ctx.add(bytes_sent_, packet.wire_bytes);
+  if (observer != nullptr) observer->transmitted(packet, done, ctx);
+  Packet onward = packet;
+  onward.in_port = settings_.link.peer_port;
+  ctx.send(settings_.link.peer, done + settings_.link.latency - ctx.now(), PacketArrived{onward});
+}
+
+void OutputPort::sample(EventCtx& ctx, SimTime at, std::uint8_t event) {
+  if (!settings_.traced) return;
+  ctx.emit(QueueSample{at.ps(), settings_.node, settings_.index, event, 0, buffered_bytes(),
+                       buffered_packets()});
+}
+
+PortRecord OutputPort::totals() const {
+  PortRecord r;
+  r.node = settings_.node;
+  r.port = settings_.index;
+  r.peer = settings_.link.peer;
+  r.packets_sent = static_cast<std::uint64_t>(packets_sent_.get());
+  r.bytes_sent = static_cast<std::uint64_t>(bytes_sent_.get());
+  r.packets_dropped = static_cast<std::uint64_t>(packets_dropped_.get());
+  r.bytes_dropped = static_cast<std::uint64_t>(bytes_dropped_.get());
+  r.ecn_marked = static_cast<std::uint64_t>(ecn_marked_.get());
+  r.max_queue_bytes = max_bytes_.get();
+  r.max_queue_packets = max_packets_.get();
+  r.busy_until_ps = free_at_.get().ps();
+  return r;
+}
+
+void OutputPort::finish(engine::FinishCtx& ctx) const {
+  if (!settings_.traced) return;
+  std::uint64_t bytes = buffered_bytes();
+  std::uint64_t packets = buffered_packets();
+  for (const InFlight& f : in_flight_) {
+    if (f.done_ps >= ctx.end_time().ps()) break;
+    bytes -= f.wire_bytes;
+    --packets;
+    ctx.emit(QueueSample{f.done_ps, settings_.node, settings_.index, queue_event::departed, 0,
+                         bytes, packets});
+  }
+}
+
+void OutputPort::visit_bytes(engine::StateVisitor& v) const {
+  engine::visit_value(v, free_at_);
+  engine::visit_value(v, in_flight_);
+  engine::visit_value(v, waiting_);
+  engine::visit_value(v, buffered_bytes_);
+  engine::visit_value(v, credits_);
+  engine::visit_value(v, packets_sent_);
+  engine::visit_value(v, bytes_sent_);
+  engine::visit_value(v, packets_dropped_);
+  engine::visit_value(v, bytes_dropped_);
+  engine::visit_value(v, ecn_marked_);
+  engine::visit_value(v, max_bytes_);
+  engine::visit_value(v, max_packets_);
+}
+
+}  // namespace netwarp::netmodels

@@ -1,0 +1,85 @@
+// OutputPort: one sending side of a link. A FIFO of admitted packets served at the port rate,
+// then the propagation delay to the peer. A packet costs one event per hop: on admission its
+// departure is known (max(now, line free) + serialisation), so its arrival at the peer is
+// scheduled at once, and the buffer's occupancy follows from the departure times kept here.
+//
+// The buffer holds admitted packets until their last bit has left (the one on the wire
+// included). Drop-tail: a packet that does not fit in buffer_bytes / buffer_packets is dropped.
+// Credit flow control: the port holds credit for the peer's input buffer; a packet leaves only
+// with credit for its size, otherwise it waits here (back-pressure) until CreditReturned.
+#pragma once
+
+#include <cstdint>
+
+#include "netwarp/engine/event_ctx.hpp"
+#include "netwarp/engine/lp.hpp"
+#include "netwarp/engine/reversible.hpp"
+#include "netwarp/netmodels/packet.hpp"
+#include "netwarp/netmodels/records.hpp"
+
+namespace netwarp::netmodels {
+
+struct PortSettings {
+  NodeId node = 0;
+  PortIndex index = 0;
+  Port link;                       // peer, its port, latency; link.rate_bps is the line rate
+  std::uint64_t buffer_bytes = 0;  // drop-tail limits; 0: unlimited
+  std::uint32_t buffer_packets = 0;
+  std::uint64_t ecn_threshold_bytes = 0;
+  std::uint64_t credit_bytes = 0;  // credit toward the peer; 0: no flow control
+  bool traced = false;             // emit QueueSample records
+};
+
+// Told about every packet the port puts on the wire (the switch returns credit upstream).
+class TransmitObserver {
+ public:
+  virtual void transmitted(const Packet& packet, SimTime done, engine::EventCtx& ctx) = 0;
+
+ protected:
+  ~TransmitObserver() = default;
+};
+
+class OutputPort {
+ public:
+  explicit OutputPort(const PortSettings& settings);
+
+  // A packet for this port at ctx.now(): sent, queued, or dropped (returns false).
+  bool offer(Packet packet, engine::EventCtx& ctx, TransmitObserver* observer = nullptr);
+  void on_credit(std::uint64_t bytes, engine::EventCtx& ctx, TransmitObserver* observer = nullptr);
+
+  const PortSettings& settings() const { return settings_; }
+  std::uint64_t buffered_bytes() const { return static_cast<std::uint64_t>(buffered_bytes_.get()); }
+  SimTime free_at() const { return free_at_.get(); }
+  PortRecord totals() const;
+  // At the end of the run: queue samples for departures not yet reported, up to `end`.
+  void finish(engine::FinishCtx& ctx) const;
+  void visit_bytes(engine::StateVisitor& v) const;
+
+ private:
+  struct InFlight {  // scheduled, not fully sent
+    std::int64_t done_ps;
+    std::uint64_t wire_bytes;
+  };
+  bool fits(std::uint32_t wire_bytes) const;
+  void expire(engine::EventCtx& ctx);
+  void admit(Packet& packet, engine::EventCtx& ctx);
+  void transmit(const Packet& packet, engine::EventCtx& ctx, TransmitObserver* observer);
+  void sample(engine::EventCtx& ctx, SimTime at, std::uint8_t event);
+  std::uint64_t buffered_packets() const { return in_flight_.size() + waiting_.size(); }
+
+  const PortSettings settings_;
+  engine::Rev<SimTime> free_at_;         // when the line finishes the last scheduled packet
+  engine::RevFifo<InFlight> in_flight_;  // scheduled packets, by departure
+  engine::RevFifo<Packet> waiting_;      // credit flow control: waiting for credit
+  engine::RevCounter buffered_bytes_;    // in_flight_ + waiting_
+  engine::RevCounter credits_;
+  engine::RevCounter packets_sent_;
+  engine::RevCounter bytes_sent_;
+  engine::RevCounter packets_dropped_;
+  engine::RevCounter bytes_dropped_;
+  engine::RevCounter ecn_marked_;
+  engine::Rev<std::uint64_t> max_bytes_;
+  engine::Rev<std::uint64_t> max_packets_;
+};
+
+}  // namespace netwarp::netmodels

@@ -1,0 +1,54 @@
+// SwitchLp: routing to output ports and returning credit upstream.
+#include "switch/switch_lp.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace netwarp::netmodels {
+
+SwitchLp::SwitchLp(NodeId self, const NetworkContext& net)
+    : self_(self),
+      net_(net),
+      returns_credit_(net.spec().switches.flow_control == FlowControl::credit),
+      traced_(net.is_pcap_traced(self)) {
+  const auto port_count = net.topology().nodes[self].ports.size();
+  ports_.reserve(port_count);
+  for (std::size_t p = 0; p < port_count; ++p)
+    ports_.emplace_back(net.port_settings(self, static_cast<PortIndex>(p)));
+}
+
+void SwitchLp::on(const PacketArrived& ev, engine::EventCtx& ctx) {
+  if (traced_) ctx.emit(PacketTrace{ctx.now().ps(), self_, 1, ev.packet, 0});
+  if (net_.is_injected_drop(self_, ev.packet)) {
+    if (returns_credit_) transmitted(ev.packet, ctx.now(), ctx);  // its buffer space is free
+    return;
+  }
+  const PortIndex out = net_.topology().next_port(self_, ev.packet.dst);
+  ports_[out].offer(ev.packet, ctx, this);
+}
+
+void SwitchLp::on(const CreditReturned& ev, engine::EventCtx& ctx) {
+  ports_[ev.port].on_credit(ev.bytes, ctx, this);
+}
+
+// The packet's bytes leave this switch's input buffer at `done`; the credit travels back.
+void SwitchLp::transmitted(const Packet& packet, SimTime done, engine::EventCtx& ctx) {
+  if (!returns_credit_) return;
+  const Port& in = net_.topology().nodes[self_].ports[packet.in_port];
+  ctx.send(in.peer, std::max(done - ctx.now() + in.latency, engine::ps(1)),
+           CreditReturned{packet.wire_bytes, in.peer_port, {}});
+}
+
+void SwitchLp::finish(engine::FinishCtx& ctx) {
+  for (const OutputPort& port : ports_) {
+    ctx.emit(port.totals());
+    port.finish(ctx);
+  }
+}
+
+void SwitchLp::visit_state(engine::StateVisitor& v) const {
+  for (std::size_t p = 0; p < ports_.size(); ++p) v(fmt::format("port{}", p), ports_[p]);
+}
+
+}  // namespace netwarp::netmodels

@@ -1,0 +1,35 @@
+// SwitchLp: an output-queued switch with static destination routing. A packet arriving on any
+// port goes to the output port its route names; with credit flow control the switch returns
+// the packet's credit to the upstream port once the packet has left through its output port.
+#pragma once
+
+#include <vector>
+
+#include "netwarp/engine/lp.hpp"
+#include "network_context.hpp"
+#include "port/output_port.hpp"
+
+namespace netwarp::netmodels {
+
+class SwitchLp final : private TransmitObserver {
+ public:
+  using Handles = engine::EventSet<PacketArrived, CreditReturned>;
+  SwitchLp(NodeId self, const NetworkContext& net);
+
+  void init(engine::InitCtx&) {}
+  void on(const PacketArrived& ev, engine::EventCtx& ctx);
+  void on(const CreditReturned& ev, engine::EventCtx& ctx);
+  void finish(engine::FinishCtx& ctx);
+  void visit_state(engine::StateVisitor& v) const;
+
+ private:
+  void transmitted(const Packet& packet, SimTime done, engine::EventCtx& ctx) override;
+
+  const NodeId self_;
+  const NetworkContext& net_;
+  const bool returns_credit_;
+  const bool traced_;
+  std::vector<OutputPort> ports_;  // sized at construction, never resized
+};
+
+}  // namespace netwarp::netmodels

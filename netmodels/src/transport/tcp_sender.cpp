@@ -1,0 +1,257 @@
+// TCP NewReno sender as a pure state machine: slow start and congestion avoidance (RFC 5681
+// section 3.1, appropriate byte counting with L = 1 SMSS), fast retransmit and NewReno fast
+// recovery (RFC 6582 section 3.2, "impatient" timer variant), the retransmission timer of
+// RFC 6298 section 5 kept lazily (tcp_timer.hpp), go-back-N after a timeout, and the ECN
+// reaction of RFC 3168 section 6.1.2. Sequence numbers are byte offsets in the flow; `recover`
+// holds one past the RFC's "highest sequence number transmitted", i.e. snd_max.
+#include <algorithm>
+#include <cstdint>
+
+#include "netwarp/netmodels/tcp.hpp"
+#include "transport/tcp_rtt.hpp"
+#include "transport/tcp_timer.hpp"
+
+namespace netwarp::netmodels {
+namespace {
+
+using tcp_detail::arm_lazy_timer;
+
+constexpr std::uint64_t kInfiniteSsthresh = UINT64_MAX / 2;
+
+std::uint64_t flight_size(const TcpSenderState& s) {
+  return s.snd_nxt - s.snd_una;
+}
+
+std::uint32_t segment_length(const TcpSenderState& s, std::uint32_t seq) {
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(s.mss, s.total_bytes - seq));
+}
+
+// Equation (4) of RFC 5681: ssthresh = max(FlightSize / 2, 2 * SMSS).
+std::uint64_t reduced_ssthresh(const TcpSenderState& s) {
+  return std::max<std::uint64_t>(flight_size(s) / 2, 2 * std::uint64_t{s.mss});
+}
+
+void restart_timer(TcpSenderState& s, SimTime now, TcpSenderActions& out) {
+  s.rto_deadline_ps = now.ps() + s.rto_ps;
+  arm_lazy_timer(s.rto_deadline_ps, s.timer_pending_ps, s.timer_generation, out.timer);
+}
+
+// The live event (if any) stays scheduled; it finds the timer off and does nothing.
+void stop_timer(TcpSenderState& s) {
+  s.rto_deadline_ps = -1;
+}
+
+// Puts one segment on the wire. Karn's rule (RFC 6298 section 3): time only a segment sent for
+// the first time, and stop timing when a retransmission covers the timed one. RFC 6298 5.1:
+// sending data starts the timer if it is not running.
+void emit_segment(TcpSenderState& s, std::uint32_t seq, SimTime now, TcpSenderActions& out) {
+  const std::uint32_t length = segment_length(s, seq);
+  const bool is_retransmission = seq < s.snd_max;
+  out.segments.push_back(TcpSegment{seq, length, is_retransmission});
+  ++s.segments_sent;
+  if (is_retransmission) {
+    ++s.retransmitted_segments;
+    if (s.rtt_timing != 0 && seq < s.rtt_seq) s.rtt_timing = 0;
+  } else if (s.rtt_timing == 0) {
+    s.rtt_timing = 1;
+    s.rtt_seq = seq + length;
+    s.rtt_start_ps = now.ps();
+  }
+  if (s.rto_deadline_ps == -1) restart_timer(s, now, out);
+}
+
+std::uint64_t send_window(const TcpSenderState& s, const TcpConfig& config) {
+  if (config.receive_window_bytes == 0) return s.cwnd;
+  return std::min(s.cwnd, config.receive_window_bytes);
+}
+
+// Sends from snd_nxt while the window allows. With nothing in flight one segment always goes,
+// so a receive window below one MSS cannot stall the flow (no persist timer here).
+void send_available(TcpSenderState& s, const TcpConfig& config, SimTime now,
+                    TcpSenderActions& out) {
+  const std::uint64_t window = send_window(s, config);
+  while (s.snd_nxt < s.total_bytes) {
+    const std::uint32_t length = segment_length(s, s.snd_nxt);
+    if (flight_size(s) > 0 && flight_size(s) + length > window) break;
+    emit_segment(s, s.snd_nxt, now, out);
+    s.snd_nxt += length;
+    s.snd_max = std::max(s.snd_max, s.snd_nxt);
+  }
+}
+
+// RFC 6582 3.2 step 2: ssthresh from eq. (4), retransmit, cwnd = ssthresh + 3 * SMSS (the
+// segments that left the network, one per duplicate ACK), recover = highest sent.
+void enter_fast_recovery(TcpSenderState& s, const TcpConfig& config, SimTime now,
+                         TcpSenderActions& out) {
+  s.ssthresh = reduced_ssthresh(s);
+  s.cwnd = s.ssthresh + std::uint64_t{config.dupack_threshold} * s.mss;
+  s.recover = s.snd_max;
+  s.in_fast_recovery = 1;
+  s.partial_ack_seen = 0;
+  ++s.fast_retransmits;
+  emit_segment(s, s.snd_una, now, out);
+}
+
+// RFC 6582 3.2 steps 2 and 3. The "covers more than recover" test of step 2 is ack >= recover
+// here, since recover is one past the RFC's value; it also lets the first loss of a flow (ack 0)
+// recover, and after a timeout (section 4) it keeps go-back-N duplicates from retransmitting.
+void on_duplicate_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, SimTime now,
+                      TcpSenderActions& out) {
+  ++s.duplicate_acks;
+  ++s.dupacks;
+  if (s.in_fast_recovery != 0) {
+    s.cwnd += s.mss;  // step 3: inflate, a segment has left the network
+  } else if (s.dupacks == config.dupack_threshold && ack >= s.recover) {
+    enter_fast_recovery(s, config, now, out);
+  }
+}
+
+// RFC 6582 3.2 steps 5 and 6, after snd_una moved by `acked` bytes.
+void on_recovery_ack(TcpSenderState& s, std::uint64_t acked, SimTime now, TcpSenderActions& out) {
+  const std::uint64_t mss = s.mss;
+  if (s.snd_una >= s.recover) {  // full ACK, step 6 option 1
+    s.cwnd = std::min(s.ssthresh, std::max(flight_size(s), mss) + mss);
+    s.in_fast_recovery = 0;
+    return;
+  }
+  // Partial ACK: retransmit the next hole, deflate by the newly acknowledged data and add back
+  // one SMSS if at least that much was acknowledged.
+  emit_segment(s, s.snd_una, now, out);
+  s.cwnd = s.cwnd > acked ? s.cwnd - acked : 0;
+  if (acked >= mss) s.cwnd += mss;
+  s.cwnd = std::max(s.cwnd, mss);
+}
+
+// RFC 5681 3.1: slow start adds min(acked, SMSS) (eq. 2); congestion avoidance about one SMSS
+// per RTT (eq. 3), at least one byte per ACK.
+void grow_cwnd(TcpSenderState& s, std::uint64_t acked) {
+  const std::uint64_t mss = s.mss;
+  if (s.cwnd < s.ssthresh) {
+    s.cwnd += std::min(acked, mss);
+  } else {
+    s.cwnd += std::max<std::uint64_t>(1, mss * mss / s.cwnd);
+  }
+}
+
+// RFC 3168 6.1.2: halve at most once per window of data, and not again inside loss recovery.
+bool react_to_ecn(TcpSenderState& s, const TcpConfig& config, bool ece) {
+  if (!config.ecn || !ece || s.in_fast_recovery != 0 || s.snd_una <= s.ecn_recover) return false;
+  s.ssthresh = reduced_ssthresh(s);
+  s.cwnd = s.ssthresh;
+  s.ecn_recover = s.snd_max;
+  return true;
+}
+
+// RFC 6298 5.2 and 5.3: stop when all is acknowledged, otherwise restart, except that inside
+// fast recovery only the first partial ACK restarts it (RFC 6582 3.2 step 5, "impatient").
+void update_timer_on_new_ack(TcpSenderState& s, bool was_in_recovery, SimTime now,
+                             TcpSenderActions& out) {
+  if (s.snd_una == s.snd_max) {
+    stop_timer(s);
+  } else if (!was_in_recovery || s.in_fast_recovery == 0) {
+    restart_timer(s, now, out);
+  } else if (s.partial_ack_seen == 0) {
+    s.partial_ack_seen = 1;
+    restart_timer(s, now, out);
+  }
+}
+
+void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
+                SimTime now, TcpSenderActions& out) {
+  const std::uint64_t acked = ack - s.snd_una;
+  s.snd_una = ack;
+  s.snd_nxt = std::max(s.snd_nxt, ack);  // after go-back-N the receiver may hold more
+  s.dupacks = 0;
+  if (s.rtt_timing != 0 && ack >= s.rtt_seq) {
+    s.rtt_timing = 0;
+    tcp_detail::take_rtt_sample(s, config, now.ps() - s.rtt_start_ps);
+  }
+  const bool was_in_recovery = s.in_fast_recovery != 0;
+  if (was_in_recovery) {
+    on_recovery_ack(s, acked, now, out);
+  } else if (!react_to_ecn(s, config, ece)) {
+    grow_cwnd(s, acked);  // RFC 3168 6.1.2: no increase on the ACK that reduces
+  }
+  if (s.snd_una == s.total_bytes) {
+    s.completed = 1;
+    out.completed = true;
+    stop_timer(s);
+    return;
+  }
+  update_timer_on_new_ack(s, was_in_recovery, now, out);
+}
+
+// RFC 6298 5.4-5.7 and RFC 5681 3.1: retransmit from snd_una with cwnd = 1 SMSS (go-back-N:
+// everything below snd_max goes again as a retransmission), double the RTO, restart the timer.
+// ssthresh follows eq. (4) only the first time a segment times out, and is held on repeats.
+// recover = snd_max so that duplicates of go-back-N data cause no fast retransmit (RFC 6582 4).
+void on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSenderActions& out) {
+  const bool is_repeat = s.timeouts > 0 && s.timeout_una == s.snd_una;
+  ++s.timeouts;
+  if (!is_repeat) s.ssthresh = reduced_ssthresh(s);
+  s.cwnd = s.mss;
+  s.snd_nxt = s.snd_una;
+  s.rtt_timing = 0;
+  s.in_fast_recovery = 0;
+  s.dupacks = 0;
+  s.recover = s.snd_max;
+  s.timeout_una = s.snd_una;
+  s.rto_ps = std::min(s.rto_ps * 2, config.max_rto.ps());
+  ++s.backoff_count;
+  restart_timer(s, now, out);
+  send_available(s, config, now, out);
+  out.cwnd_changed = true;
+}
+
+}  // namespace
+
+TcpSenderState tcp_open(const TcpConfig& config, std::uint64_t bytes, std::uint32_t mss,
+                        SimTime now, TcpSenderActions& out) {
+  out.clear();
+  TcpSenderState s;
+  s.total_bytes = bytes;
+  s.mss = mss;
+  s.cwnd = std::uint64_t{config.initial_window_segments} * mss;
+  s.ssthresh = kInfiniteSsthresh;
+  s.rto_ps = tcp_detail::initial_rto(config);
+  if (bytes == 0) {
+    s.completed = 1;
+    out.completed = true;
+    return s;
+  }
+  send_available(s, config, now, out);
+  return s;
+}
+
+void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
+                SimTime now, TcpSenderActions& out) {
+  out.clear();
+  // Old ACKs and ACKs of data never sent are ignored (RFC 5681 section 3.2 / RFC 793).
+  if (s.completed != 0 || ack < s.snd_una || ack > s.snd_max) return;
+  const std::uint64_t cwnd_before = s.cwnd;
+  const std::uint64_t ssthresh_before = s.ssthresh;
+  if (ack == s.snd_una) {
+    if (s.snd_una == s.snd_max) return;  // nothing outstanding: not a duplicate
+    react_to_ecn(s, config, ece);
+    on_duplicate_ack(s, config, ack, now, out);
+  } else {
+    on_new_ack(s, config, ack, ece, now, out);
+  }
+  if (s.completed == 0) send_available(s, config, now, out);
+  out.cwnd_changed = s.cwnd != cwnd_before || s.ssthresh != ssthresh_before;
+}
+
+void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t generation, SimTime now,
+                  TcpSenderActions& out) {
+  out.clear();
+  using tcp_detail::TimerEvent;
+  const TimerEvent event = tcp_detail::classify_timer_event(
+      generation, s.rto_deadline_ps, s.timer_pending_ps, s.timer_generation, now);
+  if (event == TimerEvent::early) {
+    arm_lazy_timer(s.rto_deadline_ps, s.timer_pending_ps, s.timer_generation, out.timer);
+  } else if (event == TimerEvent::due && s.completed == 0) {
+    on_timeout(s, config, now, out);
+  }
+}
+
+}  // namespace netwarp::netmodels
