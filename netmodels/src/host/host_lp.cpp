@@ -140,8 +140,12 @@ void HostLp::complete_flow(MessageId flow, EventCtx& ctx) {
   const auto it = std::find(mine.begin(), mine.end(), flow);
   if (it + 1 == mine.end()) return;
   const Message& next = net_.message(*(it + 1));
-  if (next.after_previous)
-    ctx.send_self(std::max(next.start - ctx.now(), engine::ps(1)), MessageDue{next.id});
+  if (!next.after_previous) return;
+  if (next.start <= ctx.now()) {
+    start_message(next.id, ctx);  // at once: the instant the sender learns of the delivery
+  } else {
+    ctx.send_self(next.start - ctx.now(), MessageDue{next.id});
+  }
 }
 
 void HostLp::send_data(const Message& m, std::uint32_t seq, std::uint32_t length,

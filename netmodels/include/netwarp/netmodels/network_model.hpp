@@ -1,6 +1,7 @@
 // NetworkModel: a packet-network run as an engine model. One LP per host (NIC, transport, its
 // messages) and one per switch; LP id = node id. LPs of one locality group (a switch and its
-// hosts) go to the same rank, groups in contiguous blocks.
+// hosts) go to the same rank, groups in contiguous blocks; with fewer groups than ranks, LPs
+// go in contiguous blocks of ids.
 #pragma once
 
 #include <memory>

@@ -33,7 +33,7 @@ struct Node {
   // Locality group (a switch and its hosts share one; torus: a block of routers): LPs of one
   // group go to the same rank.
   std::uint32_t group = 0;
-  std::string name;  // "host3", "edge1.2", "r(3,4)": for outputs a person reads
+  std::string name;  // "host3", "edge1.2", "r3.4": for outputs a person reads
 };
 
 struct Topology {

@@ -18,6 +18,7 @@ Topology build_star(const StarSpec& spec, const LinkLevels& links, const std::st
 // Two-level tree: `leaves` leaf switches with `hosts_per_leaf` hosts each, each leaf joined to
 // one root switch by `uplinks` parallel links (traffic spread over them by destination host).
 // Uplink rate: level 1 of `links` (set it to oversubscribe). 8 x 16 hosts is seed 004's cluster.
+// Locality groups: leaf l with its hosts is group l, the root is group `leaves`.
 struct TreeSpec {
   std::uint32_t leaves = 8;
   std::uint32_t hosts_per_leaf = 16;
@@ -28,7 +29,8 @@ Topology build_tree(const TreeSpec& spec, const LinkLevels& links, const std::st
 // Full-bisection 3-level fat tree of k-port switches (k even): k pods of k/2 edge and k/2
 // aggregation switches, (k/2)^2 core switches, k^3/4 hosts. MFS's 2p-port form is k = 2p,
 // Nnode = 2 p^3. Up-down routing spreading by destination (d-mod-k): routes are shortest.
-// Levels: 0 host-edge, 1 edge-aggregation, 2 aggregation-core.
+// Levels: 0 host-edge, 1 edge-aggregation, 2 aggregation-core. Locality groups: one per edge
+// switch (with its hosts and the pod's aggregation switch of the same index); core i joins 2 i.
 struct FatTreeSpec {
   std::uint32_t k = 4;
 };
@@ -37,6 +39,9 @@ Topology build_fat_tree(const FatTreeSpec& spec, const LinkLevels& links, const 
 // 2D or 3D torus (wrap = true) or mesh (wrap = false) of routers, one host per router (or
 // `hosts_per_router`). Dimension-order routing (x, then y, then z), shorter way round on a
 // torus, ties to the positive direction. Levels: 0 host-router, 1 router-router.
+// Routers "r<x>.<y>[.<z>]" are numbered row-major, x fastest; router r holds hosts
+// [r * hosts_per_router, (r + 1) * hosts_per_router) and is locality group r. Every size must be
+// >= 2; a wrapped dimension of size 2 has one cable between its two routers, not two.
 struct TorusSpec {
   std::vector<std::uint32_t> dims = {4, 4};
   bool wrap = true;
@@ -48,6 +53,10 @@ Topology build_torus(const TorusSpec& spec, const LinkLevels& links, const std::
 // router with `hosts_per_router` hosts and `global_per_router` global links; groups default to
 // routers_per_group * global_per_router + 1 (one global link between every pair of groups).
 // Minimal routing: local hop, global hop, local hop. Levels: 0 host, 1 local, 2 global.
+// Global links are arranged consecutively: group G's global slot s (0 .. a h - 1, a routers, h
+// global links each) belongs to its router s / h and leads to group s if s < G, else s + 1;
+// with fewer groups than a h + 1, the last slots stay unused. Router "g<G>.r<i>" is
+// locality group G a + i.
 struct DragonflySpec {
   std::uint32_t routers_per_group = 4;
   std::uint32_t hosts_per_router = 2;
