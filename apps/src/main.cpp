@@ -8,7 +8,9 @@
 
 #include "app_context.hpp"
 #include "cmd_bench.hpp"
+#include "cmd_run.hpp"
 #include "netwarp/engine/log.hpp"
+#include "netwarp/scenarios/scenario_error.hpp"
 
 namespace {
 
@@ -28,6 +30,8 @@ int run_main(int argc, char** argv, AppContext& context) {
 
   netwarp::apps::PholdOptions phold_options;
   CLI::App* phold = netwarp::apps::add_bench_command(app, phold_options);
+  netwarp::apps::RunOptions run_options;
+  CLI::App* run = netwarp::apps::add_run_command(app, run_options);
 
   try {
     app.parse(argc, argv);
@@ -44,6 +48,7 @@ int run_main(int argc, char** argv, AppContext& context) {
     return 2;
   }
   if (phold->parsed()) return netwarp::apps::bench_phold_command(phold_options, context);
+  if (run->parsed()) return netwarp::apps::run_command(run_options, context);
   return 2;
 }
 
@@ -58,6 +63,10 @@ int main(int argc, char** argv) {
   AppContext context{exchange.get()};
   try {
     return run_main(argc, argv, context);
+  } catch (const netwarp::scenarios::ScenarioError& e) {
+    // Raised alike on every rank (each loads the scenario): the line starts with the file.
+    if (context.is_root()) std::fprintf(stderr, "%s\n", e.what());
+    return 2;
   } catch (const netwarp::apps::UsageError& e) {
     print_error(context, e.what());  // raised alike on every rank, before any simulation
     return 2;

@@ -1,0 +1,98 @@
+// `netwarp run`: scenario -> NetworkSpec -> engine run -> results on rank 0.
+#include "cmd_run.hpp"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "netwarp/netmodels/network_model.hpp"
+#include "netwarp/netmodels/network_results.hpp"
+#include "netwarp/scenarios/network_builder.hpp"
+#include "netwarp/scenarios/scenario_loader.hpp"
+#include "network_outputs.hpp"
+#include "run_report.hpp"
+
+namespace netwarp::apps {
+namespace {
+
+// The scenario's engine block, then whatever the command line set explicitly.
+KernelOptions merged_kernel_options(const RunOptions& o, const scenarios::EngineSettings& s) {
+  KernelOptions k;
+  k.kernel = s.kernel;
+  k.gvt_interval = s.gvt_interval;
+  k.batch = s.batch;
+  k.window_us = s.window_us;
+  k.max_uncommitted = s.max_uncommitted;
+  const CLI::App& c = *o.command;
+  if (c.count("--kernel") > 0) k.kernel = o.kernel.kernel;
+  if (c.count("--gvt-interval") > 0) k.gvt_interval = o.kernel.gvt_interval;
+  if (c.count("--batch") > 0) k.batch = o.kernel.batch;
+  if (c.count("--window") > 0) k.window_us = o.kernel.window_us;
+  if (c.count("--max-uncommitted") > 0) k.max_uncommitted = o.kernel.max_uncommitted;
+  k.check_reverse = o.kernel.check_reverse;
+  return k;
+}
+
+std::string default_out_dir(const scenarios::LoadedScenario& loaded) {
+  const std::string& name = loaded.scenario.name();
+  return "out/" + (name.empty() ? std::string("run") : name);
+}
+
+void prepare_out_dir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw UsageError("--out: " + dir + ": " + ec.message());
+  check_writable(dir + "/results.json");
+}
+
+// Every rank's committed records at rank 0, in canonical order.
+netmodels::NetworkResults gather_results(const netmodels::NetworkResults& local,
+                                         const AppContext& context) {
+  netmodels::NetworkResults all;
+  for (const auto& part : context.exchange->gather(local.to_bytes())) all.append_bytes(part);
+  all.sort();
+  return all;
+}
+
+}  // namespace
+
+CLI::App* add_run_command(CLI::App& app, RunOptions& o) {
+  CLI::App* run = app.add_subcommand(
+      "run", "Run a packet-network scenario (.pbtxt); without one, a built-in incast");
+  run->add_option("scenario", o.scenario, "Scenario file in protobuf text format");
+  run->add_option("--out", o.out_dir, "Folder for results.json, CSV tables and traces")
+      ->default_str("out/<scenario name>");
+  run->add_option("--set", o.sets, "Override a scenario field: path.to.field=value (repeatable)")
+      ->allow_extra_args(false);
+  add_kernel_options(*run, o.kernel);
+  o.command = run;
+  return run;
+}
+
+int run_command(RunOptions& o, const AppContext& context) {
+  const scenarios::LoadedScenario loaded = o.scenario.empty()
+                                               ? scenarios::built_in_default_scenario(o.sets)
+                                               : scenarios::load_scenario(o.scenario, o.sets);
+  const scenarios::EngineSettings settings = scenarios::engine_settings(loaded);
+  netmodels::NetworkSpec spec = scenarios::build_network_spec(loaded);
+  engine::KernelConfig config = make_kernel_config(merged_kernel_options(o, settings), context);
+  config.end_time = settings.end_time;
+  config.seed = settings.seed;
+  const std::string out_dir = o.out_dir.empty() ? default_out_dir(loaded) : o.out_dir;
+  context.check_on_root([&] { prepare_out_dir(out_dir); });
+
+  const netmodels::NetworkModel model(std::move(spec));
+  netmodels::NetworkResults local;
+  const engine::RunResult result = run_kernel(model, config, context, &local);
+  const netmodels::NetworkResults results = gather_results(local, context);
+  if (!context.is_root()) return 0;
+
+  NetworkRunReport report{
+      loaded.path,   loaded.scenario.name(), scenarios::effective_scenario_text(loaded),
+      &model.spec(), &result.stats,          &results};
+  const std::vector<std::string> files = write_network_outputs(report, out_dir);
+  std::printf("%sresults       %s", format_network_summary(report).c_str(), out_dir.c_str());
+  std::printf(" (%zu files)\n", files.size());
+  return 0;
+}
+
+}  // namespace netwarp::apps

@@ -1,0 +1,26 @@
+// `netwarp run [SCENARIO] [--out DIR] [--kernel ...] [--set path=value ...]`: loads a scenario
+// (or the built-in incast), builds the packet network, runs it and writes the results.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "app_context.hpp"
+#include "kernel_options.hpp"
+
+namespace netwarp::apps {
+
+struct RunOptions {
+  std::string scenario;  // empty: the built-in default
+  std::string out_dir;   // empty: out/<scenario name>
+  std::vector<std::string> sets;
+  KernelOptions kernel;  // flags given on the command line override the scenario's engine block
+  CLI::App* command = nullptr;
+};
+
+CLI::App* add_run_command(CLI::App& app, RunOptions& options);
+int run_command(RunOptions& options, const AppContext& context);
+
+}  // namespace netwarp::apps

@@ -1,0 +1,215 @@
+// Results of a packet-network run as files a person can open: JSON, CSV, pcap.
+#include "network_outputs.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+
+#include "app_context.hpp"
+#include "netwarp/netmodels/pcap_writer.hpp"
+#include "run_report.hpp"
+
+namespace netwarp::apps {
+namespace {
+
+using netmodels::NetworkResults;
+using netmodels::NetworkSpec;
+
+const std::string& node_name(const NetworkSpec& spec, netmodels::NodeId n) {
+  return spec.topology.nodes[n].name;
+}
+
+// One row per message: the sender's record joined with the receiver's delivery.
+struct FlowRow {
+  const netmodels::FlowRecord* flow;
+  std::int64_t delivered_ps;
+};
+
+std::vector<FlowRow> flow_rows(const NetworkResults& r) {
+  std::map<netmodels::MessageId, std::int64_t> delivered;
+  for (const auto& d : r.deliveries) delivered[d.message] = d.delivered_ps;
+  std::vector<FlowRow> rows;
+  for (const auto& f : r.flows) {
+    const auto it = delivered.find(f.flow);
+    rows.push_back(FlowRow{&f, it == delivered.end() ? -1 : it->second});
+  }
+  return rows;
+}
+
+nlohmann::ordered_json flows_json(const NetworkRunReport& rep) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const FlowRow& row : flow_rows(*rep.results)) {
+    const auto& f = *row.flow;
+    const auto& m = rep.spec->workload.messages[f.flow];
+    rows.push_back({{"flow", f.flow},
+                    {"src", node_name(*rep.spec, m.src)},
+                    {"dst", node_name(*rep.spec, m.dst)},
+                    {"bytes", f.bytes},
+                    {"start_ps", f.start_ps},
+                    {"delivered_ps", row.delivered_ps},
+                    {"completed_ps", f.completed_ps},
+                    {"segments_sent", f.segments_sent},
+                    {"retransmitted_segments", f.retransmitted_segments},
+                    {"duplicate_acks", f.duplicate_acks},
+                    {"fast_retransmits", f.fast_retransmits},
+                    {"retransmission_timeouts", f.timeouts}});
+  }
+  return rows;
+}
+
+double utilisation(const NetworkSpec& spec, const netmodels::PortRecord& p, std::int64_t span) {
+  const auto rate = spec.topology.nodes[p.node].ports[p.port].rate_bps;
+  if (span <= 0 || rate == 0) return 0;
+  return static_cast<double>(p.bytes_sent) * 8 / (static_cast<double>(rate) * 1e-12 * span);
+}
+
+// Ports that carried or dropped anything.
+nlohmann::ordered_json ports_json(const NetworkRunReport& rep, std::int64_t span) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& p : rep.results->ports) {
+    if (p.packets_sent == 0 && p.packets_dropped == 0) continue;
+    rows.push_back({{"node", node_name(*rep.spec, p.node)},
+                    {"port", p.port},
+                    {"peer", node_name(*rep.spec, p.peer)},
+                    {"packets_sent", p.packets_sent},
+                    {"bytes_sent", p.bytes_sent},
+                    {"packets_dropped", p.packets_dropped},
+                    {"bytes_dropped", p.bytes_dropped},
+                    {"ecn_marked", p.ecn_marked},
+                    {"max_queue_bytes", p.max_queue_bytes},
+                    {"max_queue_packets", p.max_queue_packets},
+                    {"utilisation", utilisation(*rep.spec, p, span)}});
+  }
+  return rows;
+}
+
+nlohmann::ordered_json results_json(const NetworkRunReport& rep) {
+  const netmodels::NetworkTotals t = rep.results->totals(rep.spec->workload);
+  nlohmann::ordered_json j;
+  j["scenario"] = rep.scenario_name;
+  j["scenario_file"] = rep.scenario_path;
+  j["completion_time_ps"] = t.completion_time_ps;
+  j["messages"] = t.messages;
+  j["messages_delivered"] = t.messages_delivered;
+  j["bytes_delivered"] = t.bytes_delivered;
+  j["packets_dropped"] = t.packets_dropped;
+  j["retransmission_timeouts"] = t.retransmission_timeouts;
+  j["retransmitted_segments"] = t.retransmitted_segments;
+  j["fast_retransmits"] = t.fast_retransmits;
+  j["duplicate_acks"] = t.duplicate_acks;
+  j["ecn_marked"] = t.ecn_marked;
+  j["hosts"] = rep.spec->topology.host_count;
+  j["switches"] = rep.spec->topology.switch_count();
+  const nlohmann::ordered_json engine_stats = stats_to_json(*rep.stats);
+  for (const auto& [key, value] : engine_stats.items()) j[key] = value;
+  j["flows"] = flows_json(rep);
+  j["ports"] = ports_json(rep, t.completion_time_ps);
+  j["effective_scenario"] = rep.effective_scenario;
+  return j;
+}
+
+std::ofstream open_for_writing(const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw UsageError(fmt::format("{}: cannot write", path));
+  return out;
+}
+
+void write_flows_csv(const NetworkRunReport& rep, const std::string& path) {
+  auto out = open_for_writing(path);
+  out << "flow,src,dst,bytes,start_ps,delivered_ps,completed_ps,segments_sent,"
+         "retransmitted_segments,duplicate_acks,fast_retransmits,retransmission_timeouts\n";
+  for (const FlowRow& row : flow_rows(*rep.results)) {
+    const auto& f = *row.flow;
+    const auto& m = rep.spec->workload.messages[f.flow];
+    out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", f.flow, node_name(*rep.spec, m.src),
+                       node_name(*rep.spec, m.dst), f.bytes, f.start_ps, row.delivered_ps,
+                       f.completed_ps, f.segments_sent, f.retransmitted_segments, f.duplicate_acks,
+                       f.fast_retransmits, f.timeouts);
+  }
+}
+
+void write_ports_csv(const NetworkRunReport& rep, const std::string& path, std::int64_t span) {
+  auto out = open_for_writing(path);
+  out << "node,port,peer,packets_sent,bytes_sent,packets_dropped,bytes_dropped,ecn_marked,"
+         "max_queue_bytes,max_queue_packets,utilisation\n";
+  for (const auto& p : rep.results->ports) {
+    if (p.packets_sent == 0 && p.packets_dropped == 0) continue;
+    out << fmt::format("{},{},{},{},{},{},{},{},{},{},{:.6f}\n", node_name(*rep.spec, p.node),
+                       p.port, node_name(*rep.spec, p.peer), p.packets_sent, p.bytes_sent,
+                       p.packets_dropped, p.bytes_dropped, p.ecn_marked, p.max_queue_bytes,
+                       p.max_queue_packets, utilisation(*rep.spec, p, span));
+  }
+}
+
+void write_queue_csv(const NetworkRunReport& rep, const std::string& path) {
+  static constexpr const char* kEvents[] = {"admitted", "departed", "dropped"};
+  auto out = open_for_writing(path);
+  out << "time_ps,node,port,event,queue_bytes,queue_packets\n";
+  for (const auto& s : rep.results->queue_samples)
+    out << fmt::format("{},{},{},{},{},{}\n", s.time_ps, node_name(*rep.spec, s.node), s.port,
+                       kEvents[s.event], s.bytes, s.packets);
+}
+
+void write_cwnd_csv(const NetworkRunReport& rep, const std::string& path) {
+  auto out = open_for_writing(path);
+  out << "time_ps,flow,cwnd_bytes,ssthresh_bytes\n";
+  for (const auto& s : rep.results->cwnd_samples)
+    out << fmt::format("{},{},{},{}\n", s.time_ps, s.flow, s.cwnd, s.ssthresh);
+}
+
+// One pcap file per traced node: DIR/<node>.pcap.
+std::vector<std::string> write_pcaps(const NetworkRunReport& rep, const std::string& dir) {
+  std::vector<std::string> files;
+  for (netmodels::NodeId n : rep.spec->outputs.pcap_nodes) {
+    netmodels::PcapWriter pcap(fmt::format("{}/{}.pcap", dir, node_name(*rep.spec, n)));
+    for (const auto& trace : rep.results->packet_traces)
+      if (trace.node == n) pcap.write(trace);
+    pcap.flush();
+    files.push_back(pcap.path());
+  }
+  return files;
+}
+
+}  // namespace
+
+std::vector<std::string> write_network_outputs(const NetworkRunReport& rep,
+                                               const std::string& dir) {
+  const std::int64_t span = rep.results->totals(rep.spec->workload).completion_time_ps;
+  std::vector<std::string> files{dir + "/results.json", dir + "/flows.csv", dir + "/ports.csv"};
+  write_json_file(files[0], results_json(rep));
+  write_flows_csv(rep, files[1]);
+  write_ports_csv(rep, files[2], span);
+  if (!rep.spec->outputs.queue_ports.empty()) {
+    files.push_back(dir + "/queues.csv");
+    write_queue_csv(rep, files.back());
+  }
+  if (rep.spec->outputs.cwnd_trace) {
+    files.push_back(dir + "/cwnd.csv");
+    write_cwnd_csv(rep, files.back());
+  }
+  for (std::string& f : write_pcaps(rep, dir)) files.push_back(std::move(f));
+  return files;
+}
+
+std::string format_network_summary(const NetworkRunReport& rep) {
+  const netmodels::NetworkTotals t = rep.results->totals(rep.spec->workload);
+  const auto& topo = rep.spec->topology;
+  std::string out = fmt::format("netwarp run: {} ({}): {} hosts, {} switches, {} {} workload\n",
+                                rep.scenario_name, rep.scenario_path, topo.host_count,
+                                topo.switch_count(), topo.kind, rep.spec->workload.kind);
+  out += fmt::format("workload      {} of {} messages delivered, {} bytes; completion {:.3f} us\n",
+                     t.messages_delivered, t.messages, t.bytes_delivered,
+                     static_cast<double>(t.completion_time_ps) * 1e-6);
+  out += fmt::format(
+      "losses        {} packets dropped, {} retransmitted segments, {} fast retransmits, "
+      "{} retransmission timeouts\n",
+      t.packets_dropped, t.retransmitted_segments, t.fast_retransmits, t.retransmission_timeouts);
+  if (t.messages_delivered < t.messages)
+    out += fmt::format("warning       {} messages were not delivered by the end of the run\n",
+                       t.messages - t.messages_delivered);
+  return out + format_summary(*rep.stats);
+}
+
+}  // namespace netwarp::apps

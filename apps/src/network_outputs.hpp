@@ -1,0 +1,28 @@
+// What `netwarp run` writes for a packet-network run: results.json (engine statistics, the
+// digest, workload totals, per-flow and per-port tables, the effective scenario), CSV tables,
+// queue traces and pcap files. Also the summary printed on stdout.
+#pragma once
+
+#include <string>
+
+#include "netwarp/engine/kernel.hpp"
+#include "netwarp/netmodels/network_results.hpp"
+#include "netwarp/netmodels/network_spec.hpp"
+
+namespace netwarp::apps {
+
+struct NetworkRunReport {
+  std::string scenario_path;
+  std::string scenario_name;
+  std::string effective_scenario;  // protobuf text
+  const netmodels::NetworkSpec* spec = nullptr;
+  const engine::RunStats* stats = nullptr;
+  const netmodels::NetworkResults* results = nullptr;  // sorted, every rank's records
+};
+
+// Writes every output file into `dir` (which exists); returns the files written.
+std::vector<std::string> write_network_outputs(const NetworkRunReport& report,
+                                               const std::string& dir);
+std::string format_network_summary(const NetworkRunReport& report);
+
+}  // namespace netwarp::apps

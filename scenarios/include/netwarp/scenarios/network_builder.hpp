@@ -1,0 +1,32 @@
+// From a loaded scenario to what a run needs: the NetworkSpec (topology, devices, transport,
+// placed workload, outputs), the engine settings, and the effective scenario text for the
+// results. Builder errors (InputError from the netmodels builders, unknown node names) come out
+// as ScenarioError, located when the field was written in the file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "netwarp/netmodels/network_spec.hpp"
+#include "netwarp/scenarios/scenario_loader.hpp"
+
+namespace netwarp::scenarios {
+
+netmodels::NetworkSpec build_network_spec(const LoadedScenario& loaded);
+
+// The scenario's engine block with defaults filled; command-line flags may override it.
+struct EngineSettings {
+  std::string kernel = "sequential";  // "sequential" or "optimistic"
+  std::uint32_t gvt_interval = 64;
+  std::uint32_t batch = 16;
+  double window_us = -1;              // < 0: unbounded (as apps' KernelOptions)
+  std::uint64_t max_uncommitted = 0;  // 0: 2 x gvt_interval x batch
+  netmodels::SimTime end_time = netmodels::SimTime::max();  // max: until the workload is done
+  std::uint64_t seed = 1;
+};
+EngineSettings engine_settings(const LoadedScenario& loaded);
+
+// The scenario after defaults and --set, in protobuf text format.
+std::string effective_scenario_text(const LoadedScenario& loaded);
+
+}  // namespace netwarp::scenarios

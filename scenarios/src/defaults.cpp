@@ -1,0 +1,87 @@
+// fill_defaults: one function per field group, each writing the defaults documented in
+// scenario.proto. Derived defaults that could be ill-defined (MSS from a bad MTU, dragonfly
+// group count from zero sizes) are left alone for the validator to report.
+#include "defaults.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+namespace netwarp::scenarios {
+
+namespace {
+
+void fill_engine(proto::Engine& engine) {
+  if (engine.gvt_interval() == 0) engine.set_gvt_interval(64);
+  if (engine.batch() == 0) engine.set_batch(16);
+}
+
+void fill_links(proto::Links& links) {
+  if (!links.has_rate_bps()) links.set_rate_bps(1'000'000'000);
+  if (!links.has_latency_ns()) links.set_latency_ns(1000);
+  if (!links.has_mtu_bytes()) links.set_mtu_bytes(1500);
+  if (!links.has_header_bytes()) links.set_header_bytes(40);
+  if (!links.has_frame_overhead_bytes()) links.set_frame_overhead_bytes(38);
+  for (proto::LinkLevel& level : *links.mutable_levels()) {
+    if (!level.has_rate_bps()) level.set_rate_bps(links.rate_bps());
+    if (!level.has_latency_ns()) level.set_latency_ns(links.latency_ns());
+  }
+}
+
+void fill_topology(proto::Topology& topology) {
+  if (topology.has_tree() && topology.tree().uplinks() == 0)
+    topology.mutable_tree()->set_uplinks(1);
+  if (topology.has_torus() && topology.torus().hosts_per_router() == 0)
+    topology.mutable_torus()->set_hosts_per_router(1);
+  if (!topology.has_dragonfly() || topology.dragonfly().groups() != 0) return;
+  proto::Dragonfly& dragonfly = *topology.mutable_dragonfly();
+  const std::uint64_t groups =
+      std::uint64_t{dragonfly.routers_per_group()} * dragonfly.global_per_router() + 1;
+  if (groups > 1 && groups <= std::numeric_limits<std::uint32_t>::max())
+    dragonfly.set_groups(static_cast<std::uint32_t>(groups));
+}
+
+void fill_tcp(proto::Tcp& tcp, const proto::Links& links) {
+  if (tcp.mss_bytes() == 0 && links.mtu_bytes() > links.header_bytes())
+    tcp.set_mss_bytes(links.mtu_bytes() - links.header_bytes());
+  if (!tcp.has_initial_window_segments()) tcp.set_initial_window_segments(10);
+  if (!tcp.has_min_rto_us()) tcp.set_min_rto_us(200'000);
+  if (!tcp.has_max_rto_us()) tcp.set_max_rto_us(60'000'000);
+  // RFC 6298's 1 s, moved inside [min_rto_us, max_rto_us] when those were set around it.
+  if (!tcp.has_initial_rto_us() && tcp.min_rto_us() <= tcp.max_rto_us())
+    tcp.set_initial_rto_us(
+        std::clamp<std::uint64_t>(1'000'000, tcp.min_rto_us(), tcp.max_rto_us()));
+  if (!tcp.has_initial_rto_us()) tcp.set_initial_rto_us(1'000'000);
+  if (!tcp.has_dupack_threshold()) tcp.set_dupack_threshold(3);
+  if (!tcp.has_delayed_ack_timeout_us()) tcp.set_delayed_ack_timeout_us(40'000);
+}
+
+void fill_placement(proto::Placement& placement, std::uint64_t seed) {
+  if (placement.kind_case() == proto::Placement::KIND_NOT_SET) placement.mutable_regular();
+  if (placement.has_random() && placement.random().seed() == 0)
+    placement.mutable_random()->set_seed(seed);
+}
+
+void fill_workload(proto::Workload& workload, std::uint64_t seed) {
+  if (workload.has_all_to_all() && workload.all_to_all().seed() == 0)
+    workload.mutable_all_to_all()->set_seed(seed);
+  if (workload.has_permutation() && workload.permutation().seed() == 0)
+    workload.mutable_permutation()->set_seed(seed);
+  if (workload.has_uniform_random() && workload.uniform_random().seed() == 0)
+    workload.mutable_uniform_random()->set_seed(seed);
+}
+
+}  // namespace
+
+void fill_defaults(proto::Scenario& scenario) {
+  if (scenario.seed() == 0) scenario.set_seed(1);
+  fill_engine(*scenario.mutable_engine());
+  fill_links(*scenario.mutable_links());
+  fill_topology(*scenario.mutable_topology());
+  if (scenario.transport().kind() == proto::Transport::TCP)
+    fill_tcp(*scenario.mutable_transport()->mutable_tcp(), scenario.links());
+  fill_placement(*scenario.mutable_placement(), scenario.seed());
+  fill_workload(*scenario.mutable_workload(), scenario.seed());
+}
+
+}  // namespace netwarp::scenarios

@@ -1,0 +1,175 @@
+// build_network_spec: a validated scenario to a NetworkSpec. Link levels and device settings
+// are copied field by field; the topology comes from the netmodels builder of its kind, the
+// workload from its generator in rank space, then ranks are placed on hosts; outputs resolve
+// node names against the built topology. netmodels::InputError from any step becomes a
+// ScenarioError located at the field it names.
+#include "netwarp/scenarios/network_builder.hpp"
+
+#include <filesystem>
+
+#include "netwarp/netmodels/topology_builders.hpp"
+#include "outputs.hpp"
+#include "validate.hpp"
+
+namespace netwarp::scenarios {
+
+namespace {
+
+using namespace netmodels;
+
+LinkSpec link_spec(std::int64_t rate_bps, std::int64_t latency_ns) {
+  return LinkSpec{static_cast<std::uint64_t>(rate_bps), engine::ns(latency_ns)};
+}
+
+LinkLevels link_levels(const proto::Links& links) {
+  LinkLevels levels{link_spec(links.rate_bps(), links.latency_ns()), {}};
+  for (const proto::LinkLevel& level : links.levels())
+    levels.overrides.emplace_back(static_cast<std::uint8_t>(level.level()),
+                                  link_spec(level.rate_bps(), level.latency_ns()));
+  return levels;
+}
+
+Topology build_topology(const proto::Topology& t, const LinkLevels& links) {
+  switch (t.kind_case()) {
+    case proto::Topology::kStar:
+      return build_star(StarSpec{t.star().hosts()}, links, "topology.star");
+    case proto::Topology::kTree:
+      return build_tree(TreeSpec{t.tree().leaves(), t.tree().hosts_per_leaf(), t.tree().uplinks()},
+                        links, "topology.tree");
+    case proto::Topology::kFatTree: {
+      const std::uint32_t k = t.fat_tree().k() ? t.fat_tree().k() : 2 * t.fat_tree().p();
+      return build_fat_tree(FatTreeSpec{k}, links, "topology.fat_tree");
+    }
+    case proto::Topology::kTorus: {
+      const proto::Torus& torus = t.torus();
+      const TorusSpec spec{
+          {torus.dims().begin(), torus.dims().end()}, !torus.mesh(), torus.hosts_per_router()};
+      return build_torus(spec, links, "topology.torus");
+    }
+    case proto::Topology::kDragonfly: {
+      const proto::Dragonfly& d = t.dragonfly();
+      const DragonflySpec spec{d.routers_per_group(), d.hosts_per_router(), d.global_per_router(),
+                               d.groups()};
+      return build_dragonfly(spec, links, "topology.dragonfly");
+    }
+    case proto::Topology::KIND_NOT_SET:
+      break;
+  }
+  throw InputError("topology", "not set");
+}
+
+PacketFormat packet_format(const proto::Links& links) {
+  return PacketFormat{links.mtu_bytes(), links.header_bytes(), links.frame_overhead_bytes(),
+                      links.control_bytes()};
+}
+
+SwitchConfig switch_config(const proto::Switch& sw) {
+  return SwitchConfig{
+      sw.buffer_bytes(), sw.buffer_packets(), sw.ecn_threshold_bytes(),
+      sw.flow_control() == proto::Switch::CREDIT ? FlowControl::credit : FlowControl::none};
+}
+
+TransportConfig transport_config(const proto::Transport& transport, bool cwnd_trace) {
+  TransportConfig config;
+  if (transport.kind() != proto::Transport::TCP) return config;
+  const proto::Tcp& tcp = transport.tcp();
+  config.kind = TransportKind::tcp;
+  config.tcp = TcpConfig{tcp.mss_bytes(),
+                         tcp.initial_window_segments(),
+                         tcp.receive_window_bytes(),
+                         engine::us(static_cast<std::int64_t>(tcp.min_rto_us())),
+                         engine::us(static_cast<std::int64_t>(tcp.initial_rto_us())),
+                         engine::us(static_cast<std::int64_t>(tcp.max_rto_us())),
+                         tcp.dupack_threshold(),
+                         tcp.delayed_ack(),
+                         engine::us(static_cast<std::int64_t>(tcp.delayed_ack_timeout_us())),
+                         tcp.ecn(),
+                         cwnd_trace};
+  return config;
+}
+
+std::vector<FlowSpec> flow_specs(const proto::Flows& flows, const std::string& scenario_path) {
+  if (flows.csv_file().empty()) {
+    std::vector<FlowSpec> specs;
+    for (const proto::Flow& f : flows.flow())
+      specs.push_back(FlowSpec{f.src(), f.dst(), f.bytes(),
+                               engine::ns(static_cast<std::int64_t>(f.start_ns()))});
+    return specs;
+  }
+  const std::filesystem::path csv =
+      std::filesystem::path(scenario_path).parent_path() / flows.csv_file();
+  try {
+    return read_flows_csv(csv.string());
+  } catch (const InputError& e) {
+    throw InputError("workload.flows.csv_file", e.what());
+  }
+}
+
+Workload make_workload(const proto::Scenario& s, std::uint32_t ranks, const std::string& path) {
+  const proto::Workload& w = s.workload();
+  switch (w.kind_case()) {
+    case proto::Workload::kFlows:
+      return make_flows(flow_specs(w.flows(), path), ranks, "workload.flows");
+    case proto::Workload::kIncast: {
+      const std::uint32_t senders = w.incast().senders() ? w.incast().senders() : ranks - 1;
+      const IncastSpec spec{senders, w.incast().receiver(), w.incast().bytes(),
+                            engine::ns(static_cast<std::int64_t>(w.incast().start_ns()))};
+      return make_incast(spec, ranks, "workload.incast");
+    }
+    case proto::Workload::kAllToAll: {
+      const auto order = static_cast<AllToAllOrder>(w.all_to_all().order());
+      const AllToAllSpec spec{order, w.all_to_all().bytes(), ranks, w.all_to_all().seed()};
+      return make_all_to_all(spec, ranks, "workload.all_to_all");
+    }
+    case proto::Workload::kPermutation:
+      return make_permutation(PermutationSpec{w.permutation().bytes(), w.permutation().seed()},
+                              ranks, "workload.permutation");
+    case proto::Workload::kUniformRandom: {
+      const proto::UniformRandom& u = w.uniform_random();
+      return make_uniform_random(UniformRandomSpec{u.messages_per_host(), u.bytes(), u.seed()},
+                                 ranks, "workload.uniform_random");
+    }
+    case proto::Workload::KIND_NOT_SET:
+      break;
+  }
+  throw InputError("workload", "not set");
+}
+
+PlacementSpec placement_spec(const proto::Placement& placement) {
+  if (placement.has_random())
+    return PlacementSpec{PlacementKind::random, placement.random().seed(), {}};
+  if (!placement.has_explicit_()) return PlacementSpec{};
+  const auto& hosts = placement.explicit_().hosts();
+  return PlacementSpec{PlacementKind::explicit_list, 1, {hosts.begin(), hosts.end()}};
+}
+
+NetworkSpec build(const LoadedScenario& loaded) {
+  const proto::Scenario& s = loaded.scenario;
+  NetworkSpec spec;
+  spec.topology = build_topology(s.topology(), link_levels(s.links()));
+  spec.format = packet_format(s.links());
+  spec.switches = switch_config(s.switch_());
+  spec.nic = NicConfig{static_cast<std::uint64_t>(s.nic().rate_bps()), s.nic().buffer_bytes()};
+  spec.transport = transport_config(s.transport(), s.outputs().cwnd_trace());
+  const auto ranks = static_cast<std::uint32_t>(workload_rank_count(s));
+  spec.workload = make_workload(s, ranks, loaded.path);
+  const std::uint32_t hosts = spec.topology.host_count;
+  apply_placement(spec.workload,
+                  place_ranks(placement_spec(s.placement()), ranks, hosts, "placement"));
+  spec.outputs = resolve_outputs(s.outputs(), spec.topology);
+  return spec;
+}
+
+}  // namespace
+
+NetworkSpec build_network_spec(const LoadedScenario& loaded) {
+  try {
+    return build(loaded);
+  } catch (const ScenarioError&) {
+    throw;
+  } catch (const InputError& e) {
+    throw loaded.error(e.field(), e.message());
+  }
+}
+
+}  // namespace netwarp::scenarios

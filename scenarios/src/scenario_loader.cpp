@@ -1,0 +1,175 @@
+// load_scenario: protobuf text format in, a validated scenario out. The parser's first error
+// becomes "FILE:LINE:COL: message" (protobuf counts from 0; we add 1), with unknown field names
+// answered by the known ones. The ParseInfoTree is flattened into dotted field paths so later
+// checks can point at line:col. Then --set overrides, defaults and validation, in that order.
+#include "netwarp/scenarios/scenario_loader.hpp"
+
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/text_format.h>
+
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <sstream>
+
+#include "defaults.hpp"
+#include "name_list.hpp"
+#include "set_override.hpp"
+#include "validate.hpp"
+
+namespace netwarp::scenarios {
+
+namespace {
+
+namespace pb = google::protobuf;
+using Tree = pb::TextFormat::ParseInfoTree;
+
+struct ParseError {
+  SourceLoc loc;
+  std::string message;
+};
+
+// The name a parse error is about, when protobuf reports it at the token after the name.
+std::string misplaced_name(const std::string& message) {
+  static const std::regex unknown_name(
+      R"re((?:Message type "[\w.]+" has no field named|Unknown enumeration value of) "(\w+)".*)re");
+  std::smatch match;
+  return std::regex_match(message, match, unknown_name) ? match[1].str() : "";
+}
+
+// Column (from 0) of the last `name` before `column` on `line` (from 0), else `column`.
+int column_of(const std::string& text, int line, int column, const std::string& name) {
+  std::size_t start = 0;
+  for (int l = 0; l < line; ++l) {
+    start = text.find('\n', start);
+    if (start == std::string::npos) return column;
+    ++start;
+  }
+  if (name.empty()) return column;
+  const std::string before = text.substr(start, static_cast<std::size_t>(column));
+  const auto at = before.rfind(name);
+  return at == std::string::npos ? column : static_cast<int>(at);
+}
+
+// "Message type "netwarp.scenarios.proto.Switch" has no field named "bufer"." -> known names.
+std::string explain(const std::string& message) {
+  static const std::regex unknown_field(
+      R"re(Message type "([\w.]+)" has no field named "(\w+)"\.?)re");
+  std::smatch match;
+  if (!std::regex_match(message, match, unknown_field)) return message;
+  const pb::Descriptor* type =
+      pb::DescriptorPool::generated_pool()->FindMessageTypeByName(match[1]);
+  if (type == nullptr) return message;
+  return "unknown field '" + match[2].str() + "' in " + type->name() +
+         " (known: " + known_field_names(*type) + ")";
+}
+
+// Keeps the first error, located (at the offending name where protobuf points past it).
+class FirstErrorCollector : public pb::io::ErrorCollector {
+ public:
+  explicit FirstErrorCollector(const std::string& text) : text_(text) {}
+  void AddError(int line, pb::io::ColumnNumber column, const std::string& message) override {
+    if (first_) return;
+    const int name_column = column_of(text_, line, column, misplaced_name(message));
+    first_ = ParseError{SourceLoc{line + 1, name_column + 1}, explain(message)};
+  }
+  void AddWarning(int, pb::io::ColumnNumber, const std::string&) override {}
+  const std::optional<ParseError>& first() const { return first_; }
+
+ private:
+  const std::string& text_;
+  std::optional<ParseError> first_;
+};
+
+void record(std::map<std::string, SourceLoc>& out, const std::string& path,
+            pb::TextFormat::ParseLocation at) {
+  out.emplace(path, SourceLoc{at.line + 1, at.column + 1});
+}
+
+void record_locations(const pb::Message& message, const Tree& tree, const std::string& prefix,
+                      std::map<std::string, SourceLoc>& out) {
+  const pb::Descriptor& type = *message.GetDescriptor();
+  const pb::Reflection& reflection = *message.GetReflection();
+  for (int i = 0; i < type.field_count(); ++i) {
+    const pb::FieldDescriptor* field = type.field(i);
+    const std::string path = prefix.empty() ? field->name() : prefix + "." + field->name();
+    const bool is_message = field->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE;
+    if (!field->is_repeated()) {
+      const auto at = tree.GetLocation(field, -1);
+      if (at.line < 0) continue;
+      record(out, path, at);
+      const Tree* nested = is_message ? tree.GetTreeForNested(field, -1) : nullptr;
+      if (nested) record_locations(reflection.GetMessage(message, field), *nested, path, out);
+      continue;
+    }
+    for (int j = 0; j < reflection.FieldSize(message, field); ++j) {
+      const auto at = tree.GetLocation(field, j);
+      if (at.line < 0) continue;
+      const std::string element = path + "[" + std::to_string(j) + "]";
+      record(out, path, at);  // the first element's place stands for the whole field
+      record(out, element, at);
+      const Tree* nested = is_message ? tree.GetTreeForNested(field, j) : nullptr;
+      if (nested)
+        record_locations(reflection.GetRepeatedMessage(message, field, j), *nested, element, out);
+    }
+  }
+}
+
+// Forgets where a field (and everything under it) was written: --set replaced it.
+void forget_locations(std::map<std::string, SourceLoc>& locations, const std::string& path) {
+  std::erase_if(locations, [&](const auto& entry) {
+    const std::string& key = entry.first;
+    return key == path || key.starts_with(path + ".") || key.starts_with(path + "[");
+  });
+}
+
+void parse(const std::string& text, LoadedScenario& loaded) {
+  pb::TextFormat::Parser parser;
+  FirstErrorCollector errors(text);
+  Tree tree;
+  parser.RecordErrorsTo(&errors);
+  parser.WriteLocationsTo(&tree);
+  if (!parser.ParseFromString(text, &loaded.scenario)) {
+    const auto first = errors.first().value_or(ParseError{{}, "cannot parse"});
+    throw ScenarioError(loaded.path, first.loc, "", first.message);
+  }
+  record_locations(loaded.scenario, tree, "", loaded.locations);
+}
+
+void apply_overrides(const std::vector<std::string>& overrides, LoadedScenario& loaded) {
+  for (const std::string& assignment : overrides) {
+    try {
+      forget_locations(loaded.locations, apply_override(loaded.scenario, assignment));
+    } catch (const netmodels::InputError& e) {
+      throw ScenarioError(loaded.path, {}, e.field(), e.message());
+    }
+  }
+}
+
+}  // namespace
+
+LoadedScenario load_scenario_text(const std::string& text, const std::string& name,
+                                  const std::vector<std::string>& overrides) {
+  LoadedScenario loaded;
+  loaded.path = name;
+  parse(text, loaded);
+  apply_overrides(overrides, loaded);
+  fill_defaults(loaded.scenario);
+  try {
+    validate_scenario(loaded.scenario);
+  } catch (const netmodels::InputError& e) {
+    throw loaded.error(e.field(), e.message());
+  }
+  return loaded;
+}
+
+LoadedScenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError(path, {}, "", "cannot open the scenario file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ScenarioError(path, {}, "", "cannot read the scenario file");
+  return load_scenario_text(text.str(), path, overrides);
+}
+
+}  // namespace netwarp::scenarios

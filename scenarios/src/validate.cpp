@@ -1,0 +1,149 @@
+// Validators of the device and run settings: engine, links, switch, NIC, transport, outputs,
+// and the cross-field rules between them (buffers hold a packet; a lossless transport needs
+// unlimited buffers or credit flow control; MSS fits the MTU; RTO bounds in order). Each field
+// is checked in exactly one place; the order of the calls in validate_scenario is the order in
+// which a person would fix things.
+#include "validate.hpp"
+
+#include <cmath>
+#include <set>
+
+namespace netwarp::scenarios {
+
+namespace {
+
+void validate_engine(const proto::Scenario& scenario) {
+  const proto::Engine& engine = scenario.engine();
+  if (!(engine.window_us() >= 0) || !std::isfinite(engine.window_us()))
+    fail("engine.window_us",
+         "must be >= 0 (0: unbounded), got " + std::to_string(engine.window_us()));
+  require_at_most("end_time_ns", scenario.end_time_ns(), kMaxTimeNs);
+}
+
+void validate_link_level(const proto::LinkLevel& level, const std::string& at) {
+  require_at_most(at + ".level", level.level(), 255);
+  require_positive(at + ".rate_bps", level.rate_bps());
+  if (level.latency_ns() < 0)
+    fail(at + ".latency_ns", "must be >= 0, got " + std::to_string(level.latency_ns()));
+  require_at_most(at + ".latency_ns", static_cast<std::uint64_t>(level.latency_ns()), kMaxTimeNs);
+}
+
+void validate_links(const proto::Links& links) {
+  require_positive("links.rate_bps", links.rate_bps());
+  if (links.latency_ns() < 0)
+    fail("links.latency_ns", "must be >= 0, got " + std::to_string(links.latency_ns()));
+  require_at_most("links.latency_ns", static_cast<std::uint64_t>(links.latency_ns()), kMaxTimeNs);
+  require_positive("links.mtu_bytes", links.mtu_bytes());
+  require_at_most("links.mtu_bytes", links.mtu_bytes(), 65535);  // the IPv4 total length
+  if (links.header_bytes() >= links.mtu_bytes())
+    fail("links.header_bytes", "must be < links.mtu_bytes (" + std::to_string(links.mtu_bytes()) +
+                                   "), got " + std::to_string(links.header_bytes()));
+  require_at_most("links.frame_overhead_bytes", links.frame_overhead_bytes(), 65535);
+  require_at_most("links.control_bytes", links.control_bytes(),
+                  links.mtu_bytes() - links.header_bytes());
+  std::set<std::uint32_t> seen;
+  for (int i = 0; i < links.levels_size(); ++i) {
+    const std::string at = "links.levels[" + std::to_string(i) + "]";
+    validate_link_level(links.levels(i), at);
+    if (!seen.insert(links.levels(i).level()).second)
+      fail(at + ".level", "level " + std::to_string(links.levels(i).level()) + " is given twice");
+  }
+}
+
+// A limited buffer must take at least one max-size packet, or nothing could ever pass.
+void require_packet_fits(const std::string& field, std::uint64_t buffer_bytes,
+                         const proto::Links& links) {
+  const std::uint64_t packet = max_wire_packet_bytes(links);
+  if (buffer_bytes != 0 && buffer_bytes < packet)
+    fail(field, "must hold at least one packet (" + std::to_string(packet) + " B), got " +
+                    std::to_string(buffer_bytes));
+}
+
+void validate_switch(const proto::Scenario& scenario) {
+  const proto::Switch& sw = scenario.switch_();
+  require_packet_fits("switch.buffer_bytes", sw.buffer_bytes(), scenario.links());
+  if (sw.buffer_bytes() != 0 && sw.ecn_threshold_bytes() >= sw.buffer_bytes())
+    fail("switch.ecn_threshold_bytes", "must be < switch.buffer_bytes (" +
+                                           std::to_string(sw.buffer_bytes()) + "), got " +
+                                           std::to_string(sw.ecn_threshold_bytes()));
+  if (sw.flow_control() == proto::Switch::CREDIT && sw.buffer_bytes() == 0)
+    fail("switch.flow_control",
+         "CREDIT needs switch.buffer_bytes (the credit of each port), got unlimited (0)");
+}
+
+void validate_nic(const proto::Scenario& scenario) {
+  if (scenario.nic().rate_bps() < 0)
+    fail("nic.rate_bps",
+         "must be >= 0 (0: the link's rate), got " + std::to_string(scenario.nic().rate_bps()));
+  require_packet_fits("nic.buffer_bytes", scenario.nic().buffer_bytes(), scenario.links());
+}
+
+void validate_rto(const proto::Tcp& tcp) {
+  const std::uint64_t max_us = kMaxTimeNs / 1000;
+  require_at_most("transport.tcp.max_rto_us", tcp.max_rto_us(), max_us);
+  require_at_least("transport.tcp.min_rto_us", tcp.min_rto_us(), 1);
+  if (tcp.min_rto_us() > tcp.max_rto_us())
+    fail("transport.tcp.min_rto_us", "must be <= transport.tcp.max_rto_us (" +
+                                         std::to_string(tcp.max_rto_us()) + "), got " +
+                                         std::to_string(tcp.min_rto_us()));
+  if (tcp.initial_rto_us() < tcp.min_rto_us() || tcp.initial_rto_us() > tcp.max_rto_us())
+    fail("transport.tcp.initial_rto_us",
+         "must be in [min_rto_us, max_rto_us] = [" + std::to_string(tcp.min_rto_us()) + ", " +
+             std::to_string(tcp.max_rto_us()) + "], got " + std::to_string(tcp.initial_rto_us()));
+  require_at_least("transport.tcp.delayed_ack_timeout_us", tcp.delayed_ack_timeout_us(), 1);
+  require_at_most("transport.tcp.delayed_ack_timeout_us", tcp.delayed_ack_timeout_us(), max_us);
+}
+
+void validate_tcp(const proto::Tcp& tcp, const proto::Links& links) {
+  const std::uint32_t max_mss = links.mtu_bytes() - links.header_bytes();
+  if (tcp.mss_bytes() > max_mss)
+    fail("transport.tcp.mss_bytes", "must be <= links.mtu_bytes - links.header_bytes (" +
+                                        std::to_string(max_mss) + "), got " +
+                                        std::to_string(tcp.mss_bytes()));
+  require_at_least("transport.tcp.initial_window_segments", tcp.initial_window_segments(), 1);
+  if (tcp.receive_window_bytes() != 0)
+    require_at_least("transport.tcp.receive_window_bytes", tcp.receive_window_bytes(),
+                     tcp.mss_bytes());
+  require_at_least("transport.tcp.dupack_threshold", tcp.dupack_threshold(), 1);
+  validate_rto(tcp);
+}
+
+// Lossless delivery has no retransmission: a drop would lose data for good.
+void validate_transport(const proto::Scenario& scenario) {
+  if (scenario.transport().kind() == proto::Transport::TCP)
+    return validate_tcp(scenario.transport().tcp(), scenario.links());
+  const proto::Switch& sw = scenario.switch_();
+  const bool is_finite = sw.buffer_bytes() != 0 || sw.buffer_packets() != 0;
+  if (is_finite && sw.flow_control() != proto::Switch::CREDIT)
+    fail("transport.kind",
+         "LOSSLESS with finite switch buffers needs switch.flow_control: CREDIT (packets would be "
+         "dropped and never retransmitted)");
+}
+
+void validate_outputs(const proto::Outputs& outputs) {
+  for (int i = 0; i < outputs.queue_ports_size(); ++i) {
+    const proto::QueuePort& port = outputs.queue_ports(i);
+    if (port.node().empty() == port.toward_host().empty())
+      fail("outputs.queue_ports[" + std::to_string(i) + "]",
+           "set either node (with port) or toward_host");
+  }
+}
+
+}  // namespace
+
+std::uint64_t max_wire_packet_bytes(const proto::Links& links) {
+  return std::uint64_t{links.mtu_bytes()} + links.frame_overhead_bytes();
+}
+
+void validate_scenario(const proto::Scenario& scenario) {
+  validate_engine(scenario);
+  validate_links(scenario.links());
+  validate_topology(scenario.topology());
+  validate_switch(scenario);
+  validate_nic(scenario);
+  validate_transport(scenario);
+  validate_workload(scenario);
+  validate_outputs(scenario.outputs());
+}
+
+}  // namespace netwarp::scenarios

@@ -1,0 +1,50 @@
+// Validation of a scenario with its defaults filled: one validator per field group
+// (validate.cpp: engine, links, switch, NIC, transport, outputs; validate_topology.cpp;
+// validate_workload.cpp: placement and workload), cross-field rules beside the fields they
+// relate. The first problem is thrown as netmodels::InputError(field path, message); the loader
+// adds the file and line:col.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "netwarp/netmodels/input_error.hpp"
+#include "netwarp/scenarios/proto/scenario.pb.h"
+
+namespace netwarp::scenarios {
+
+// Largest topology accepted, in hosts: keeps a typo from exhausting memory.
+inline constexpr std::uint64_t kMaxHosts = std::uint64_t{1} << 20;
+// Largest time in ns whose value in ps fits SimTime.
+inline constexpr std::uint64_t kMaxTimeNs = 9'000'000'000'000'000;  // 2.5 hours
+// TCP sequence numbers are 32-bit byte offsets: a message must be smaller.
+inline constexpr std::uint64_t kMaxTcpMessageBytes = std::uint64_t{1} << 32;
+
+void validate_scenario(const proto::Scenario& scenario);
+void validate_topology(const proto::Topology& topology);
+void validate_workload(const proto::Scenario& scenario);
+
+// Hosts of a valid topology.
+std::uint64_t topology_host_count(const proto::Topology& topology);
+// Ranks of the workload (see scenario.proto, Workload) on a valid topology.
+std::uint64_t workload_rank_count(const proto::Scenario& scenario);
+// Bytes of the largest packet on the wire: mtu_bytes + frame_overhead_bytes.
+std::uint64_t max_wire_packet_bytes(const proto::Links& links);
+
+// Helpers shared by the validators: each throws InputError(field, "must be ..., got value").
+[[noreturn]] inline void fail(const std::string& field, const std::string& message) {
+  throw netmodels::InputError(field, message);
+}
+inline void require_at_least(const std::string& field, std::uint64_t value, std::uint64_t min) {
+  if (value < min)
+    fail(field, "must be >= " + std::to_string(min) + ", got " + std::to_string(value));
+}
+inline void require_at_most(const std::string& field, std::uint64_t value, std::uint64_t max) {
+  if (value > max)
+    fail(field, "must be <= " + std::to_string(max) + ", got " + std::to_string(value));
+}
+inline void require_positive(const std::string& field, std::int64_t value) {
+  if (value <= 0) fail(field, "must be > 0, got " + std::to_string(value));
+}
+
+}  // namespace netwarp::scenarios

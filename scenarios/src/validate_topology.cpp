@@ -1,0 +1,117 @@
+// Validator of the topology block: one oneof member set, each size in range, fat tree given by
+// exactly one of p and k, torus of 2 or 3 dimensions, and at most kMaxHosts hosts. The
+// netmodels builders check again (ports per switch, node ids); these checks come first so the
+// errors are reported at load time.
+#include <string>
+#include <vector>
+
+#include "validate.hpp"
+
+namespace netwarp::scenarios {
+
+namespace {
+
+// Product of sizes, saturating at kMaxHosts + 1 so it never overflows.
+std::uint64_t capped_product(const std::vector<std::uint64_t>& factors) {
+  std::uint64_t product = 1;
+  for (std::uint64_t factor : factors) {
+    product *= factor;
+    if (product > kMaxHosts) return kMaxHosts + 1;
+  }
+  return product;
+}
+
+void validate_fat_tree(const proto::FatTree& tree) {
+  const std::string at = "topology.fat_tree";
+  if (tree.p() != 0 && tree.k() != 0)
+    fail(at, "set exactly one of p and k, got both (p: " + std::to_string(tree.p()) +
+                 ", k: " + std::to_string(tree.k()) + ")");
+  if (tree.p() == 0 && tree.k() == 0)
+    fail(at,
+         "set exactly one of p (2p-port switches, 2p^3 hosts) and k (k-port switches, "
+         "k^3/4 hosts)");
+  if (tree.k() % 2 != 0) fail(at + ".k", "must be even, got " + std::to_string(tree.k()));
+  if (tree.k() != 0) require_at_least(at + ".k", tree.k(), 2);
+}
+
+void validate_torus(const proto::Torus& torus) {
+  const std::string at = "topology.torus";
+  if (torus.dims_size() < 2 || torus.dims_size() > 3)
+    fail(at + ".dims", "needs 2 or 3 dimensions, got " + std::to_string(torus.dims_size()));
+  for (int i = 0; i < torus.dims_size(); ++i)
+    require_at_least(at + ".dims[" + std::to_string(i) + "]", torus.dims(i), 2);
+  require_at_least(at + ".hosts_per_router", torus.hosts_per_router(), 1);
+}
+
+void validate_dragonfly(const proto::Dragonfly& dragonfly) {
+  const std::string at = "topology.dragonfly";
+  require_at_least(at + ".routers_per_group", dragonfly.routers_per_group(), 1);
+  require_at_least(at + ".hosts_per_router", dragonfly.hosts_per_router(), 1);
+  require_at_least(at + ".global_per_router", dragonfly.global_per_router(), 1);
+  require_at_least(at + ".groups", dragonfly.groups(), 2);
+  require_at_most(at + ".groups", dragonfly.groups(),
+                  std::uint64_t{dragonfly.routers_per_group()} * dragonfly.global_per_router() + 1);
+}
+
+void validate_sizes(const proto::Topology& topology) {
+  switch (topology.kind_case()) {
+    case proto::Topology::kStar:
+      return require_at_least("topology.star.hosts", topology.star().hosts(), 2);
+    case proto::Topology::kTree:
+      require_at_least("topology.tree.leaves", topology.tree().leaves(), 1);
+      require_at_least("topology.tree.hosts_per_leaf", topology.tree().hosts_per_leaf(), 1);
+      return require_at_least("topology.tree.uplinks", topology.tree().uplinks(), 1);
+    case proto::Topology::kFatTree:
+      return validate_fat_tree(topology.fat_tree());
+    case proto::Topology::kTorus:
+      return validate_torus(topology.torus());
+    case proto::Topology::kDragonfly:
+      return validate_dragonfly(topology.dragonfly());
+    case proto::Topology::KIND_NOT_SET:
+      fail("topology", "not set (set one of dragonfly, fat_tree, star, torus, tree)");
+  }
+}
+
+std::string kind_name(const proto::Topology& topology) {
+  const auto* field = topology.GetDescriptor()->FindFieldByNumber(topology.kind_case());
+  return field ? field->name() : "";
+}
+
+}  // namespace
+
+std::uint64_t topology_host_count(const proto::Topology& topology) {
+  switch (topology.kind_case()) {
+    case proto::Topology::kStar:
+      return topology.star().hosts();
+    case proto::Topology::kTree:
+      return capped_product({topology.tree().leaves(), topology.tree().hosts_per_leaf()});
+    case proto::Topology::kFatTree: {
+      const std::uint64_t k = topology.fat_tree().k() ? topology.fat_tree().k()
+                                                      : 2 * std::uint64_t{topology.fat_tree().p()};
+      return capped_product({k / 2, k / 2, k});  // k^3 / 4
+    }
+    case proto::Topology::kTorus: {
+      std::vector<std::uint64_t> factors(topology.torus().dims().begin(),
+                                         topology.torus().dims().end());
+      factors.push_back(topology.torus().hosts_per_router());
+      return capped_product(factors);
+    }
+    case proto::Topology::kDragonfly:
+      return capped_product({topology.dragonfly().groups(),
+                             topology.dragonfly().routers_per_group(),
+                             topology.dragonfly().hosts_per_router()});
+    case proto::Topology::KIND_NOT_SET:
+      break;
+  }
+  return 0;
+}
+
+void validate_topology(const proto::Topology& topology) {
+  validate_sizes(topology);
+  const std::uint64_t hosts = topology_host_count(topology);
+  if (hosts > kMaxHosts)
+    fail("topology." + kind_name(topology),
+         "gives more than the " + std::to_string(kMaxHosts) + " hosts supported");
+}
+
+}  // namespace netwarp::scenarios

@@ -1,0 +1,98 @@
+// The library of scenarios: every .pbtxt in scenarios/ loads, validates and builds, and the
+// knobs its comments advertise work.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "netwarp/scenarios/network_builder.hpp"
+
+namespace netwarp::scenarios {
+namespace {
+
+std::string library(const std::string& name) {
+  return scenario_library_dir() + "/" + name;
+}
+
+TEST(Library, EveryScenarioLoadsAndBuilds) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(scenario_library_dir())) {
+    if (entry.path().extension() != ".pbtxt") continue;
+    SCOPED_TRACE(entry.path().string());
+    const LoadedScenario loaded = load_scenario(entry.path().string(), {});
+    const netmodels::NetworkSpec spec = build_network_spec(loaded);
+    EXPECT_FALSE(spec.workload.messages.empty());
+    EXPECT_NO_THROW(netmodels::check_topology(spec.topology));
+    ++count;
+  }
+  EXPECT_GE(count, 4);
+}
+
+TEST(Library, IncastIsBenchmarkA) {
+  const netmodels::NetworkSpec spec =
+      build_network_spec(load_scenario(library("incast.pbtxt"), {}));
+  EXPECT_EQ(spec.topology.host_count, 65u);
+  EXPECT_EQ(spec.workload.messages.size(), 64u);
+  EXPECT_EQ(spec.workload.messages[0].bytes, 1u << 20);
+  EXPECT_EQ(spec.workload.messages[0].dst, 0u);
+  EXPECT_EQ(spec.switches.buffer_bytes, 65536u);
+  EXPECT_EQ(spec.transport.kind, netmodels::TransportKind::tcp);
+  EXPECT_EQ(spec.transport.tcp.mss_bytes, 1460u);
+  EXPECT_EQ(spec.transport.tcp.min_rto, engine::ms(200));
+  EXPECT_FALSE(spec.transport.tcp.delayed_ack);
+  EXPECT_EQ(spec.topology.nodes[0].ports[0].latency, engine::us(5));
+  ASSERT_EQ(spec.outputs.queue_ports.size(), 1u);
+  EXPECT_EQ(spec.outputs.queue_ports[0].node, 65u);  // sw0
+  EXPECT_EQ(spec.outputs.queue_ports[0].port, 0u);   // toward host0
+}
+
+TEST(Library, IncastKnobsWork) {
+  const netmodels::NetworkSpec spec = build_network_spec(load_scenario(
+      library("incast.pbtxt"),
+      {"workload.incast.senders=8", "workload.incast.bytes=4096", "switch.buffer_bytes=3000"}));
+  EXPECT_EQ(spec.workload.messages.size(), 8u);
+  EXPECT_EQ(spec.workload.messages[0].bytes, 4096u);
+  EXPECT_EQ(spec.switches.buffer_bytes, 3000u);
+}
+
+TEST(Library, TorusAllToAllIsBenchmarkB) {
+  const netmodels::NetworkSpec spec =
+      build_network_spec(load_scenario(library("torus-alltoall.pbtxt"), {}));
+  EXPECT_EQ(spec.topology.host_count, 256u);
+  EXPECT_EQ(spec.workload.messages.size(), 256u * 255u);
+  EXPECT_EQ(spec.switches.flow_control, netmodels::FlowControl::credit);
+  EXPECT_EQ(spec.transport.kind, netmodels::TransportKind::lossless);
+  EXPECT_EQ(spec.topology.nodes[0].ports[0].rate_bps, 8'000'000'000u);
+}
+
+TEST(Library, FatTreeHas54Hosts) {
+  const netmodels::NetworkSpec spec =
+      build_network_spec(load_scenario(library("fat-tree-alltoall.pbtxt"), {}));
+  EXPECT_EQ(spec.topology.host_count, 54u);
+  EXPECT_EQ(spec.workload.messages.size(), 54u * 53u);
+}
+
+TEST(Library, TwoFlowsResolveTheirOutputs) {
+  const netmodels::NetworkSpec spec =
+      build_network_spec(load_scenario(library("two-flows.pbtxt"), {}));
+  EXPECT_EQ(spec.workload.messages.size(), 2u);
+  EXPECT_EQ(spec.workload.messages[1].start, engine::ms(1));
+  EXPECT_EQ(spec.outputs.pcap_nodes, std::vector<netmodels::NodeId>{2});
+}
+
+TEST(Library, BuiltInDefaultBuilds) {
+  const netmodels::NetworkSpec spec = build_network_spec(built_in_default_scenario());
+  EXPECT_EQ(spec.topology.host_count, 17u);
+  EXPECT_EQ(spec.workload.messages.size(), 16u);
+}
+
+TEST(Library, RandomPlacementMovesRanks) {
+  const netmodels::NetworkSpec spec = build_network_spec(load_scenario(
+      library("incast.pbtxt"), {"placement.random.seed=7", "workload.incast.senders=64"}));
+  EXPECT_EQ(spec.workload.messages.size(), 64u);
+  bool moved = false;
+  for (const auto& m : spec.workload.messages) moved = moved || m.dst != 0;
+  EXPECT_TRUE(moved);
+}
+
+}  // namespace
+}  // namespace netwarp::scenarios

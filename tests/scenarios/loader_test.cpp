@@ -1,0 +1,89 @@
+// The loader: locations of written fields, defaults filled (and only where documented), the
+// built-in default, engine settings and the effective scenario text.
+#include <gtest/gtest.h>
+
+#include "netwarp/scenarios/network_builder.hpp"
+#include "scenario_files.hpp"
+
+namespace netwarp::scenarios {
+namespace {
+
+constexpr const char* kSmall =
+    "topology { star { hosts: 4 } }\n"
+    "workload {\n"
+    "  flows {\n"
+    "    flow { src: 0 dst: 1 bytes: 10 }\n"
+    "    flow { src: 2 dst: 1 bytes: 20 }\n"
+    "  }\n"
+    "}\n"
+    "links { levels { level: 0 rate_bps: 5 } }\n";
+
+TEST(Loader, RemembersWhereEveryFieldWasWritten) {
+  const LoadedScenario s = load_scenario_text(kSmall, "small.pbtxt", {});
+  EXPECT_EQ(s.location_of("topology").line, 1);
+  EXPECT_EQ(s.location_of("topology.star.hosts").line, 1);
+  EXPECT_EQ(s.location_of("topology.star.hosts").column, 19);
+  EXPECT_EQ(s.location_of("workload.flows.flow[1].bytes").line, 5);
+  EXPECT_EQ(s.location_of("workload.flows.flow").line, 4);
+  EXPECT_EQ(s.location_of("links.levels[0].rate_bps").column, 27);
+  EXPECT_FALSE(s.location_of("links.mtu_bytes").is_known());
+}
+
+TEST(Loader, FillsDocumentedDefaults) {
+  const LoadedScenario s =
+      load_scenario_text(kSmall, "small.pbtxt", {"transport.kind=TCP", "seed=0"});
+  EXPECT_EQ(s.scenario.seed(), 1u);
+  EXPECT_EQ(s.scenario.links().rate_bps(), 1'000'000'000);
+  EXPECT_EQ(s.scenario.links().latency_ns(), 1000);
+  EXPECT_EQ(s.scenario.links().mtu_bytes(), 1500u);
+  EXPECT_EQ(s.scenario.links().levels(0).latency_ns(), 1000);
+  EXPECT_EQ(s.scenario.links().levels(0).rate_bps(), 5);
+  EXPECT_EQ(s.scenario.transport().tcp().mss_bytes(), 1460u);
+  EXPECT_EQ(s.scenario.transport().tcp().min_rto_us(), 200'000u);
+  EXPECT_TRUE(s.scenario.placement().has_regular());
+}
+
+TEST(Loader, KeepsExplicitZerosWhereZeroIsLegitimate) {
+  const LoadedScenario s =
+      load_scenario_text(kSmall, "z.pbtxt", {"links.header_bytes=0", "links.latency_ns=0"});
+  EXPECT_EQ(s.scenario.links().header_bytes(), 0u);
+  EXPECT_EQ(s.scenario.links().latency_ns(), 0);
+}
+
+TEST(Loader, ClampsTheDefaultInitialRtoIntoTheRtoBounds) {
+  const LoadedScenario s = load_scenario_text(
+      kSmall, "rto.pbtxt", {"transport.kind=TCP", "transport.tcp.max_rto_us=500000"});
+  EXPECT_EQ(s.scenario.transport().tcp().initial_rto_us(), 500'000u);
+}
+
+TEST(Loader, BuiltInDefaultIsASmallIncast) {
+  const LoadedScenario s = built_in_default_scenario();
+  EXPECT_EQ(s.path, "<built-in incast>");
+  EXPECT_EQ(s.scenario.workload().incast().senders(), 16u);
+  EXPECT_EQ(s.scenario.transport().kind(), proto::Transport::TCP);
+}
+
+TEST(Loader, EngineSettingsFollowTheScenario) {
+  const LoadedScenario s = load_scenario_text(
+      kSmall, "e.pbtxt", {"engine.kernel=optimistic", "engine.window_us=5", "end_time_ns=7"});
+  const EngineSettings e = engine_settings(s);
+  EXPECT_EQ(e.kernel, "optimistic");
+  EXPECT_EQ(e.gvt_interval, 64u);
+  EXPECT_EQ(e.batch, 16u);
+  EXPECT_DOUBLE_EQ(e.window_us, 5);
+  EXPECT_EQ(e.end_time, engine::ns(7));
+  EXPECT_EQ(engine_settings(built_in_default_scenario()).end_time, engine::SimTime::max());
+  EXPECT_DOUBLE_EQ(engine_settings(built_in_default_scenario()).window_us, -1);
+}
+
+TEST(Loader, EffectiveTextReloadsToTheSameScenario) {
+  const LoadedScenario s = built_in_default_scenario({"workload.incast.senders=3"});
+  const std::string text = effective_scenario_text(s);
+  EXPECT_NE(text.find("senders: 3"), std::string::npos);
+  EXPECT_NE(text.find("frame_overhead_bytes: 38"), std::string::npos);
+  const LoadedScenario again = load_scenario_text(text, "again.pbtxt", {});
+  EXPECT_EQ(effective_scenario_text(again), text);
+}
+
+}  // namespace
+}  // namespace netwarp::scenarios

@@ -1,0 +1,221 @@
+// Bad scenarios, table-driven: each malformed or invalid snippet with the exact one-line error
+// a person gets (file, line:col when the field was written, field path, message). Every case
+// is a two-line valid base (lines 1-2) plus the snippet from line 3, unless it replaces the base.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "netwarp/scenarios/network_builder.hpp"
+#include "scenario_files.hpp"
+
+namespace netwarp::scenarios {
+namespace {
+
+constexpr const char* kBase =
+    "topology { star { hosts: 4 } }\n"
+    "workload { incast { bytes: 1000 } }\n";
+
+struct BadCase {
+  std::string name;
+  std::string text;  // appended to kBase unless it starts with '!'
+  std::vector<std::string> overrides;
+  std::string expected;  // "F" stands for the file's path
+  bool needs_build = false;
+};
+
+std::string scenario_text(const BadCase& c) {
+  return c.text.starts_with('!') ? c.text.substr(1) : kBase + c.text;
+}
+
+const std::vector<BadCase> kBadCases = {
+    {"syntax_missing_brace", "links { rate_bps: 100\n", {}, "F:4:1: Expected identifier, got: "},
+    {"syntax_missing_colon", "seed 5\n", {}, "F:3:6: Expected \":\", found \"5\"."},
+    {"unknown_field",
+     "switch { bufer_bytes: 100 }\n",
+     {},
+     "F:3:10: unknown field 'bufer_bytes' in Switch (known: buffer_bytes, buffer_packets, "
+     "ecn_threshold_bytes, flow_control)"},
+    {"wrong_type", "links { mtu_bytes: \"big\" }\n", {}, "F:3:20: Expected integer, got: \"big\""},
+    {"unknown_enum",
+     "transport { kind: UDP }\n",
+     {},
+     "F:3:19: Unknown enumeration value of \"UDP\" for field \"kind\"."},
+    {"field_twice",
+     "seed: 1\nseed: 2\n",
+     {},
+     "F:4:5: Non-repeated field \"seed\" is specified multiple times."},
+    {"negative_bandwidth",
+     "links { rate_bps: -5 }\n",
+     {},
+     "F:3:9: links.rate_bps: must be > 0, got -5"},
+    {"zero_level_bandwidth",
+     "links {\n  levels { level: 1 rate_bps: 0 }\n}\n",
+     {},
+     "F:4:21: links.levels[0].rate_bps: must be > 0, got 0"},
+    {"zero_mtu", "links { mtu_bytes: 0 }\n", {}, "F:3:9: links.mtu_bytes: must be > 0, got 0"},
+    {"header_fills_mtu",
+     "links { mtu_bytes: 576 header_bytes: 576 }\n",
+     {},
+     "F:3:24: links.header_bytes: must be < links.mtu_bytes (576), got 576"},
+    {"buffer_below_one_packet",
+     "switch {\n  buffer_bytes: 100\n  flow_control: CREDIT\n}\n",
+     {},
+     "F:4:3: switch.buffer_bytes: must hold at least one packet (1538 B), got 100"},
+    {"credit_without_buffer",
+     "switch { flow_control: CREDIT }\n",
+     {},
+     "F:3:10: switch.flow_control: CREDIT needs switch.buffer_bytes (the credit of each port), "
+     "got unlimited (0)"},
+    {"lossless_finite_buffers_no_credit",
+     "switch { buffer_bytes: 65536 }\n",
+     {},
+     "F: transport.kind: LOSSLESS with finite switch buffers needs switch.flow_control: CREDIT "
+     "(packets would be dropped and never retransmitted)"},
+    {"ecn_above_buffer",
+     "switch { buffer_bytes: 65536 ecn_threshold_bytes: 65536 flow_control: CREDIT }\n",
+     {},
+     "F:3:30: switch.ecn_threshold_bytes: must be < switch.buffer_bytes (65536), got 65536"},
+    {"fat_tree_p_and_k",
+     "!topology {\n  fat_tree { p: 2 k: 4 }\n}\nworkload { permutation { bytes: 1 } }\n",
+     {},
+     "F:2:3: topology.fat_tree: set exactly one of p and k, got both (p: 2, k: 4)"},
+    {"fat_tree_odd_k",
+     "!topology { fat_tree { k: 5 } }\nworkload { permutation { bytes: 1 } }\n",
+     {},
+     "F:1:23: topology.fat_tree.k: must be even, got 5"},
+    {"torus_one_dimension",
+     "!topology { torus { dims: 8 } }\nworkload { permutation { bytes: 1 } }\n",
+     {},
+     "F:1:20: topology.torus.dims: needs 2 or 3 dimensions, got 1"},
+    {"topology_not_set",
+     "!workload { permutation { bytes: 1 } }\n",
+     {},
+     "F: topology: not set (set one of dragonfly, fat_tree, star, torus, tree)"},
+    {"workload_not_set",
+     "!topology { star { hosts: 4 } }\n",
+     {},
+     "F: workload: not set (set one of all_to_all, flows, incast, permutation, uniform_random)"},
+    {"more_ranks_than_hosts",
+     "placement { explicit { hosts: [0, 1, 2, 3, 3] } }\n",
+     {},
+     "F:3:24: placement.explicit.hosts: places 5 ranks, more than the 4 hosts"},
+    {"all_to_all_ranks_over_hosts",
+     "!topology { star { hosts: 4 } }\nworkload { all_to_all { bytes: 10 ranks: 8 } }\n",
+     {},
+     "F:2:35: workload.all_to_all.ranks: 8 ranks do not fit on 4 hosts"},
+    {"incast_too_many_senders",
+     "",
+     {"workload.incast.senders=4"},
+     "F: workload.incast.senders: must be <= 3, got 4"},
+    {"flow_to_itself",
+     "!topology { star { hosts: 4 } }\nworkload { flows { flow { src: 1 dst: 1 bytes: 5 } } }\n",
+     {},
+     "F:2:34: workload.flows.flow[0].dst: must differ from src (1)"},
+    {"tcp_mss_over_mtu",
+     "transport { kind: TCP tcp { mss_bytes: 1500 } }\n",
+     {},
+     "F:3:29: transport.tcp.mss_bytes: must be <= links.mtu_bytes - links.header_bytes (1460), "
+     "got 1500"},
+    {"tcp_min_rto_over_max",
+     "transport { kind: TCP tcp { min_rto_us: 5000 max_rto_us: 1000 } }\n",
+     {},
+     "F:3:29: transport.tcp.min_rto_us: must be <= transport.tcp.max_rto_us (1000), got 5000"},
+    {"tcp_message_4gib",
+     "transport { kind: TCP }\n",
+     {"workload.incast.bytes=4GiB"},
+     "F: workload.incast.bytes: must be < 4 GiB (4294967296) with the TCP transport, got "
+     "4294967296"},
+    {"set_unknown_path",
+     "",
+     {"switch.bufer_bytes=5"},
+     "F: --set switch.bufer_bytes=5: unknown field 'bufer_bytes' (known: buffer_bytes, "
+     "buffer_packets, ecn_threshold_bytes, flow_control)"},
+    {"set_unknown_top_level",
+     "",
+     {"swich.buffer_bytes=5"},
+     "F: --set swich.buffer_bytes=5: unknown field 'swich' (known: description, end_time_ns, "
+     "engine, links, name, nic, outputs, placement, seed, switch, topology, transport, "
+     "workload)"},
+    {"set_bad_value",
+     "",
+     {"switch.buffer_bytes=lots"},
+     "F: --set switch.buffer_bytes=lots: expected an integer, got 'lots'"},
+    {"set_negative_unsigned",
+     "",
+     {"links.mtu_bytes=-1"},
+     "F: --set links.mtu_bytes=-1: expected a non-negative integer, got '-1'"},
+    {"set_bad_enum",
+     "",
+     {"transport.kind=udp"},
+     "F: --set transport.kind=udp: expected one of LOSSLESS, TCP, got 'udp'"},
+    {"set_without_value", "", {"seed"}, "F: --set seed: expected path.to.field=value"},
+    {"unknown_pcap_node",
+     "outputs { pcap_nodes: \"host9\" }\n",
+     {},
+     "F:3:11: outputs.pcap_nodes[0]: unknown node 'host9' (known: all_hosts, host0, host1, "
+     "host2, host3, sw0)",
+     true},
+    {"queue_port_out_of_range",
+     "outputs {\n  queue_ports { node: \"sw0\" port: 4 }\n}\n",
+     {},
+     "F:4:29: outputs.queue_ports[0].port: sw0 has 4 ports (0..3), got 4",
+     true},
+};
+
+class BadScenario : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(BadScenario, GivesItsOneLineError) {
+  const BadCase& c = GetParam();
+  const std::string path = testing::write_scenario(c.name, scenario_text(c));
+  std::string expected = c.expected;
+  expected.replace(0, 1, path);
+  try {
+    const LoadedScenario loaded = load_scenario(path, c.overrides);
+    if (c.needs_build) build_network_spec(loaded);
+    FAIL() << "no error; expected: " << expected;
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()), expected);
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, BadScenario, ::testing::ValuesIn(kBadCases),
+                         [](const auto& param_info) { return param_info.param.name; });
+
+TEST(Validate, MissingFileIsReportedWithItsName) {
+  try {
+    load_scenario("/nonexistent/x.pbtxt", {});
+    FAIL();
+  } catch (const ScenarioError& e) {
+    EXPECT_STREQ(e.what(), "/nonexistent/x.pbtxt: cannot open the scenario file");
+  }
+}
+
+TEST(Validate, ErrorIsAnInputErrorWithFieldAndMessage) {
+  const std::string path =
+      testing::write_scenario("input_error", std::string(kBase) + "links { mtu_bytes: 0 }\n");
+  try {
+    load_scenario(path, {});
+    FAIL();
+  } catch (const netmodels::InputError& e) {
+    EXPECT_EQ(e.field(), "links.mtu_bytes");
+    EXPECT_EQ(e.message(), "must be > 0, got 0");
+  }
+}
+
+TEST(Validate, FieldSetByOverrideIsNotLocatedInTheFile) {
+  const std::string path = testing::write_scenario(
+      "set_located",
+      std::string(kBase) + "switch {\n  buffer_bytes: 65536\n  flow_control: CREDIT\n}\n");
+  try {
+    load_scenario(path, {"switch.buffer_bytes=100"});
+    FAIL();
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              path + ": switch.buffer_bytes: must hold at least one packet (1538 B), got 100");
+  }
+}
+
+}  // namespace
+}  // namespace netwarp::scenarios
