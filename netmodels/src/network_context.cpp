@@ -8,9 +8,17 @@ namespace netwarp::netmodels {
 NetworkContext::NetworkContext(const NetworkSpec& spec)
     : spec_(spec),
       messages_of_(spec.topology.host_count),
+      messages_to_(spec.topology.host_count),
+      send_slot_(spec.workload.messages.size()),
+      receive_slot_(spec.workload.messages.size()),
       pcap_traced_(spec.topology.nodes.size(), 0),
       queue_traced_(spec.topology.nodes.size()) {
-  for (const Message& m : spec.workload.messages) messages_of_[m.src].push_back(m.id);
+  for (const Message& m : spec.workload.messages) {
+    send_slot_[m.id] = static_cast<std::uint32_t>(messages_of_[m.src].size());
+    messages_of_[m.src].push_back(m.id);
+    receive_slot_[m.id] = static_cast<std::uint32_t>(messages_to_[m.dst].size());
+    messages_to_[m.dst].push_back(m.id);
+  }
   for (NodeId n : spec.outputs.pcap_nodes) pcap_traced_[n] = 1;
   for (const PortRef& p : spec.outputs.queue_ports) queue_traced_[p.node].push_back(p.port);
   for (auto& ports : queue_traced_) std::sort(ports.begin(), ports.end());

@@ -16,8 +16,13 @@ class NetworkContext {
   const NetworkSpec& spec() const { return spec_; }
   const Topology& topology() const { return spec_.topology; }
   const Message& message(MessageId id) const { return spec_.workload.messages[id]; }
-  // The messages a host sends, in its send order.
+  // The messages a host sends, in its send order, and the ones it receives.
   const std::vector<MessageId>& messages_of(NodeId host) const { return messages_of_[host]; }
+  const std::vector<MessageId>& messages_to(NodeId host) const { return messages_to_[host]; }
+  // A message's index in its sender's messages_of and in its receiver's messages_to: hosts keep
+  // per-flow state in arrays indexed by these.
+  std::uint32_t send_slot(MessageId id) const { return send_slot_[id]; }
+  std::uint32_t receive_slot(MessageId id) const { return receive_slot_[id]; }
   bool is_pcap_traced(NodeId node) const { return pcap_traced_[node] != 0; }
   // Fault injection (NetworkSpec::drops): is this arrival at a switch to be dropped?
   bool is_injected_drop(NodeId at, const Packet& p) const {
@@ -30,6 +35,9 @@ class NetworkContext {
   bool is_injected_drop_slow(NodeId at, const Packet& p) const;
   const NetworkSpec& spec_;
   std::vector<std::vector<MessageId>> messages_of_;
+  std::vector<std::vector<MessageId>> messages_to_;
+  std::vector<std::uint32_t> send_slot_;
+  std::vector<std::uint32_t> receive_slot_;
   std::vector<char> pcap_traced_;
   std::vector<std::vector<PortIndex>> queue_traced_;  // per node, sorted
 };

@@ -21,7 +21,11 @@ HostLp::HostLp(NodeId self, const NetworkContext& net)
       mss_(effective_mss(net.spec())),
       is_tcp_(net.spec().transport.kind == TransportKind::tcp),
       traced_(net.is_pcap_traced(self)),
-      nic_(net.port_settings(self, 0)) {}
+      nic_(net.port_settings(self, 0)),
+      senders_(net.messages_of(self).size(), SenderFlow{-1, -1}),
+      tcp_senders_(is_tcp_ ? net.messages_of(self).size() : 0, TcpSenderState{}),
+      tcp_receivers_(is_tcp_ ? net.messages_to(self).size() : 0, TcpReceiverState{}),
+      received_bytes_(is_tcp_ ? 0 : net.messages_to(self).size(), 0) {}
 
 void HostLp::init(engine::InitCtx& ctx) {
   for (MessageId id : net_.messages_of(self_)) {
@@ -39,7 +43,7 @@ void HostLp::on(const MessageDue& ev, EventCtx& ctx) {
 }
 
 void HostLp::on(const CreditReturned& ev, EventCtx& ctx) {
-  nic_.on_credit(ev.bytes, ctx);
+  nic_.on_credit(ev.bytes, ev.vc, ctx);
 }
 
 void HostLp::on(const PacketArrived& ev, EventCtx& ctx) {
@@ -64,17 +68,13 @@ void HostLp::on(const PacketArrived& ev, EventCtx& ctx) {
 
 void HostLp::on(const TimerFired& ev, EventCtx& ctx) {
   if (ev.is_receiver != 0) {
-    const TcpReceiverState* found = tcp_receivers_.find(ev.flow);
-    if (found == nullptr) return;
-    TcpReceiverState r = *found;
+    TcpReceiverState r = tcp_receivers_[net_.receive_slot(ev.flow)];
     receiver_actions_.clear();
     tcp_on_delayed_ack_timer(r, tcp_config_, ev.generation, ctx.now(), receiver_actions_);
     apply_receiver_actions(ev.flow, r, ctx);
     return;
   }
-  const TcpSenderState* found = tcp_senders_.find(ev.flow);
-  if (found == nullptr) return;
-  TcpSenderState s = *found;
+  TcpSenderState s = tcp_senders_[net_.send_slot(ev.flow)];
   sender_actions_.clear();
   tcp_on_timer(s, tcp_config_, ev.generation, ctx.now(), sender_actions_);
   apply_sender_actions(ev.flow, s, ctx);
@@ -84,7 +84,7 @@ void HostLp::on(const TimerFired& ev, EventCtx& ctx) {
 
 void HostLp::start_message(MessageId id, EventCtx& ctx) {
   const Message& m = net_.message(id);
-  ctx.put(senders_, id, SenderFlow{ctx.now().ps(), -1});
+  ctx.set(senders_, net_.send_slot(id), SenderFlow{ctx.now().ps(), -1});
   if (!is_tcp_) {
     start_lossless(m, ctx);
     return;
@@ -106,16 +106,15 @@ void HostLp::start_lossless(const Message& m, EventCtx& ctx) {
 }
 
 void HostLp::on_tcp_ack(const Packet& p, EventCtx& ctx) {
-  const TcpSenderState* found = tcp_senders_.find(p.flow);
-  if (found == nullptr) return;
-  TcpSenderState s = *found;
+  TcpSenderState s = tcp_senders_[net_.send_slot(p.flow)];
+  if (s.mss == 0) return;  // not opened: nothing to acknowledge
   sender_actions_.clear();
   tcp_on_ack(s, tcp_config_, p.ack, (p.flags & packet_flags::ece) != 0, ctx.now(), sender_actions_);
   apply_sender_actions(p.flow, s, ctx);
 }
 
 void HostLp::apply_sender_actions(MessageId flow, const TcpSenderState& s, EventCtx& ctx) {
-  ctx.put(tcp_senders_, flow, s);
+  ctx.set(tcp_senders_, net_.send_slot(flow), s);
   const Message& m = net_.message(flow);
   const std::uint8_t flags = tcp_config_.ecn ? packet_flags::ect : 0;
   for (const TcpSegment& seg : sender_actions_.segments)
@@ -132,14 +131,14 @@ void HostLp::apply_sender_actions(MessageId flow, const TcpSenderState& s, Event
 // The sender learned that every byte arrived: record it and start the next message if it
 // waits for this one.
 void HostLp::complete_flow(MessageId flow, EventCtx& ctx) {
-  const SenderFlow* found = senders_.find(flow);
-  if (found == nullptr || found->completed_ps >= 0) return;
-  ctx.put(senders_, flow, SenderFlow{found->start_ps, ctx.now().ps()});
+  const std::uint32_t slot = net_.send_slot(flow);
+  const SenderFlow f = senders_[slot];
+  if (f.start_ps < 0 || f.completed_ps >= 0) return;
+  ctx.set(senders_, slot, SenderFlow{f.start_ps, ctx.now().ps()});
   ctx.emit(flow_record(flow));
   const auto& mine = net_.messages_of(self_);
-  const auto it = std::find(mine.begin(), mine.end(), flow);
-  if (it + 1 == mine.end()) return;
-  const Message& next = net_.message(*(it + 1));
+  if (slot + 1 == mine.size()) return;
+  const Message& next = net_.message(mine[slot + 1]);
   if (!next.after_previous) return;
   if (next.start <= ctx.now()) {
     start_message(next.id, ctx);  // at once: the instant the sender learns of the delivery
@@ -171,9 +170,9 @@ void HostLp::send_packet(const Packet& p, EventCtx& ctx) {
 // --- receiving side -----------------------------------------------------------------------
 
 void HostLp::on_lossless_data(const Packet& p, EventCtx& ctx) {
-  const LosslessReceiver* found = lossless_receivers_.find(p.flow);
-  const std::uint64_t received = (found ? found->received_bytes : 0) + p.payload_bytes;
-  ctx.put(lossless_receivers_, p.flow, LosslessReceiver{received});
+  const std::uint32_t slot = net_.receive_slot(p.flow);
+  const std::uint64_t received = received_bytes_[slot] + p.payload_bytes;
+  ctx.set(received_bytes_, slot, received);
   const Message& m = net_.message(p.flow);
   if (received != m.bytes) return;
   ctx.emit(DeliveryRecord{m.id, self_, ctx.now().ps()});
@@ -181,8 +180,8 @@ void HostLp::on_lossless_data(const Packet& p, EventCtx& ctx) {
 }
 
 void HostLp::on_tcp_data(const Packet& p, EventCtx& ctx) {
-  const TcpReceiverState* found = tcp_receivers_.find(p.flow);
-  TcpReceiverState r = found ? *found : tcp_accept(net_.message(p.flow).bytes);
+  const TcpReceiverState& stored = tcp_receivers_[net_.receive_slot(p.flow)];
+  TcpReceiverState r = stored.total_bytes != 0 ? stored : tcp_accept(net_.message(p.flow).bytes);
   const std::uint32_t before = r.rcv_nxt;
   receiver_actions_.clear();
   tcp_on_segment(r, tcp_config_, p.seq, p.payload_bytes, (p.flags & packet_flags::ce) != 0,
@@ -193,7 +192,7 @@ void HostLp::on_tcp_data(const Packet& p, EventCtx& ctx) {
 }
 
 void HostLp::apply_receiver_actions(MessageId flow, const TcpReceiverState& r, EventCtx& ctx) {
-  ctx.put(tcp_receivers_, flow, r);
+  ctx.set(tcp_receivers_, net_.receive_slot(flow), r);
   const TcpReceiverActions& a = receiver_actions_;
   if (a.send_ack)
     send_control(net_.message(flow), PacketKind::ack, a.ack, a.ece ? packet_flags::ece : 0, ctx);
@@ -225,16 +224,16 @@ FlowRecord HostLp::flow_record(MessageId flow) const {
   r.flow = flow;
   r.src = self_;
   r.bytes = net_.message(flow).bytes;
-  if (const SenderFlow* f = senders_.find(flow)) {
-    r.start_ps = f->start_ps;
-    r.completed_ps = f->completed_ps;
-  }
-  if (const TcpSenderState* s = tcp_senders_.find(flow)) {
-    r.segments_sent = s->segments_sent;
-    r.retransmitted_segments = s->retransmitted_segments;
-    r.duplicate_acks = s->duplicate_acks;
-    r.fast_retransmits = s->fast_retransmits;
-    r.timeouts = s->timeouts;
+  const std::uint32_t slot = net_.send_slot(flow);
+  r.start_ps = senders_[slot].start_ps;
+  r.completed_ps = senders_[slot].completed_ps;
+  if (is_tcp_) {
+    const TcpSenderState& s = tcp_senders_[slot];
+    r.segments_sent = s.segments_sent;
+    r.retransmitted_segments = s.retransmitted_segments;
+    r.duplicate_acks = s.duplicate_acks;
+    r.fast_retransmits = s.fast_retransmits;
+    r.timeouts = s.timeouts;
   } else if (r.start_ps >= 0) {
     const std::uint32_t max_payload = net_.spec().format.max_payload();
     r.segments_sent = (r.bytes + max_payload - 1) / max_payload;
@@ -246,10 +245,8 @@ FlowRecord HostLp::flow_record(MessageId flow) const {
 void HostLp::finish(engine::FinishCtx& ctx) {
   ctx.emit(nic_.totals());
   nic_.finish(ctx);
-  for (MessageId id : net_.messages_of(self_)) {
-    const SenderFlow* f = senders_.find(id);
-    if (f == nullptr || f->completed_ps < 0) ctx.emit(flow_record(id));
-  }
+  for (MessageId id : net_.messages_of(self_))
+    if (senders_[net_.send_slot(id)].completed_ps < 0) ctx.emit(flow_record(id));
 }
 
 void HostLp::visit_state(engine::StateVisitor& v) const {
@@ -257,7 +254,7 @@ void HostLp::visit_state(engine::StateVisitor& v) const {
   v("senders", senders_);
   v("tcp_senders", tcp_senders_);
   v("tcp_receivers", tcp_receivers_);
-  v("lossless_receivers", lossless_receivers_);
+  v("received_bytes", received_bytes_);
 }
 
 }  // namespace netwarp::netmodels

@@ -1,7 +1,8 @@
 // HostLp: a host's NIC, its transport (lossless or TCP NewReno) and its share of the workload.
 // It starts its messages (each at its start time, or once the previous one is delivered),
 // segments them into packets, and on the receiving side reassembles, acknowledges and records
-// deliveries. One flow per message; flow ids are message ids.
+// deliveries. One flow per message; flow ids are message ids. Per-flow state lives in arrays
+// sized at construction, indexed by the message's send or receive slot (NetworkContext).
 #pragma once
 
 #include <vector>
@@ -28,11 +29,8 @@ class HostLp {
 
  private:
   struct SenderFlow {
-    std::int64_t start_ps;
-    std::int64_t completed_ps;  // -1 while running
-  };
-  struct LosslessReceiver {
-    std::uint64_t received_bytes;
+    std::int64_t start_ps;      // -1: not started
+    std::int64_t completed_ps;  // -1: not completed
   };
 
   // Sending side.
@@ -59,10 +57,10 @@ class HostLp {
   const bool is_tcp_;
   const bool traced_;
   OutputPort nic_;
-  engine::RevMap<MessageId, SenderFlow> senders_;
-  engine::RevMap<MessageId, TcpSenderState> tcp_senders_;
-  engine::RevMap<MessageId, TcpReceiverState> tcp_receivers_;
-  engine::RevMap<MessageId, LosslessReceiver> lossless_receivers_;
+  engine::RevVector<SenderFlow> senders_;              // by send slot
+  engine::RevVector<TcpSenderState> tcp_senders_;      // by send slot (TCP only)
+  engine::RevVector<TcpReceiverState> tcp_receivers_;  // by receive slot (TCP only)
+  engine::RevVector<std::uint64_t> received_bytes_;    // by receive slot (lossless only)
   // Scratch for one handler call; cleared before each use, never state.
   TcpSenderActions sender_actions_;
   TcpReceiverActions receiver_actions_;

@@ -15,8 +15,22 @@ inline constexpr std::uint8_t departed = 1;
 inline constexpr std::uint8_t dropped = 2;
 }  // namespace queue_event
 
+namespace {
+std::array<engine::RevCounter, kVirtualChannels> full_credits(std::uint64_t bytes) {
+  std::array<engine::RevCounter, kVirtualChannels> credits;
+  credits.fill(engine::RevCounter(static_cast<std::int64_t>(bytes)));
+  return credits;
+}
+}  // namespace
+
 OutputPort::OutputPort(const PortSettings& settings)
-    : settings_(settings), credits_(static_cast<std::int64_t>(settings.credit_bytes)) {}
+    : settings_(settings), credits_(full_credits(settings.credit_bytes)) {}
+
+std::uint64_t OutputPort::buffered_packets() const {
+  std::uint64_t n = in_flight_.size();
+  for (const auto& w : waiting_) n += w.size();
+  return n;
+}
 
 bool OutputPort::fits(std::uint32_t wire_bytes) const {
   if (settings_.buffer_bytes != 0 && buffered_bytes() + wire_bytes > settings_.buffer_bytes)
@@ -33,24 +47,30 @@ bool OutputPort::offer(Packet packet, EventCtx& ctx, TransmitObserver* observer)
     return false;
   }
   admit(packet, ctx);
+  const auto vc = static_cast<std::uint8_t>(packet.vc + settings_.link.vc_step);
+  NW_CHECK(vc < kVirtualChannels, "packet of flow {} needs virtual channel {} of {}", packet.flow,
+           vc, kVirtualChannels);
   const bool has_credit_control = settings_.credit_bytes != 0;
-  if (has_credit_control && (!waiting_.empty() || credits_.get() < packet.wire_bytes)) {
-    ctx.push_back(waiting_, packet);
+  if (has_credit_control && (!waiting_[vc].empty() || credits_[vc].get() < packet.wire_bytes)) {
+    ctx.push_back(waiting_[vc], packet);
   } else {
-    if (has_credit_control) ctx.add(credits_, -std::int64_t{packet.wire_bytes});
-    transmit(packet, ctx, observer);
+    if (has_credit_control) ctx.add(credits_[vc], -std::int64_t{packet.wire_bytes});
+    transmit(packet, vc, ctx, observer);
   }
   sample(ctx, ctx.now(), queue_event::admitted);
   return true;
 }
 
-void OutputPort::on_credit(std::uint64_t bytes, EventCtx& ctx, TransmitObserver* observer) {
+void OutputPort::on_credit(std::uint64_t bytes, std::uint8_t vc, EventCtx& ctx,
+                           TransmitObserver* observer) {
+  NW_CHECK(vc < kVirtualChannels, "credit for virtual channel {}", vc);
   expire(ctx);
-  ctx.add(credits_, static_cast<std::int64_t>(bytes));
-  while (!waiting_.empty() && credits_.get() >= waiting_.front().wire_bytes) {
-    const Packet packet = ctx.pop_front(waiting_);
-    ctx.add(credits_, -std::int64_t{packet.wire_bytes});
-    transmit(packet, ctx, observer);
+  ctx.add(credits_[vc], static_cast<std::int64_t>(bytes));
+  auto& waiting = waiting_[vc];
+  while (!waiting.empty() && credits_[vc].get() >= waiting.front().wire_bytes) {
+    const Packet packet = ctx.pop_front(waiting);
+    ctx.add(credits_[vc], -std::int64_t{packet.wire_bytes});
+    transmit(packet, vc, ctx, observer);
   }
 }
 
@@ -75,7 +95,8 @@ void OutputPort::admit(Packet& packet, EventCtx& ctx) {
   if (buffered_packets() + 1 > max_packets_.get()) ctx.set(max_packets_, buffered_packets() + 1);
 }
 
-void OutputPort::transmit(const Packet& packet, EventCtx& ctx, TransmitObserver* observer) {
+void OutputPort::transmit(const Packet& packet, std::uint8_t vc, EventCtx& ctx,
+                          TransmitObserver* observer) {
   const SimTime start = std::max(ctx.now(), free_at_.get());
   const SimTime done = start + serialisation_time(packet.wire_bytes, settings_.link.rate_bps);
   ctx.set(free_at_, done);
@@ -85,6 +106,7 @@ void OutputPort::transmit(const Packet& packet, EventCtx& ctx, TransmitObserver*
   if (observer != nullptr) observer->transmitted(packet, done, ctx);
   Packet onward = packet;
   onward.in_port = settings_.link.peer_port;
+  onward.vc = vc;
   ctx.send(settings_.link.peer, done + settings_.link.latency - ctx.now(), PacketArrived{onward});
 }
 
@@ -126,9 +148,9 @@ void OutputPort::finish(engine::FinishCtx& ctx) const {
 void OutputPort::visit_bytes(engine::StateVisitor& v) const {
   engine::visit_value(v, free_at_);
   engine::visit_value(v, in_flight_);
-  engine::visit_value(v, waiting_);
+  for (const auto& w : waiting_) engine::visit_value(v, w);
   engine::visit_value(v, buffered_bytes_);
-  engine::visit_value(v, credits_);
+  for (const auto& c : credits_) engine::visit_value(v, c);
   engine::visit_value(v, packets_sent_);
   engine::visit_value(v, bytes_sent_);
   engine::visit_value(v, packets_dropped_);

@@ -5,10 +5,13 @@
 //
 // The buffer holds admitted packets until their last bit has left (the one on the wire
 // included). Drop-tail: a packet that does not fit in buffer_bytes / buffer_packets is dropped.
-// Credit flow control: the port holds credit for the peer's input buffer; a packet leaves only
-// with credit for its size, otherwise it waits here (back-pressure) until CreditReturned.
+// Credit flow control: the port holds credit for the peer's input buffer, per virtual channel;
+// a packet leaves only with credit for its size on the channel it will occupy there (its
+// channel plus the link's vc_step), otherwise it waits here (back-pressure) until
+// CreditReturned. Channels wait independently, so a blocked one never holds up another.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "netwarp/engine/event_ctx.hpp"
@@ -26,7 +29,7 @@ struct PortSettings {
   std::uint64_t buffer_bytes = 0;  // drop-tail limits; 0: unlimited
   std::uint32_t buffer_packets = 0;
   std::uint64_t ecn_threshold_bytes = 0;
-  std::uint64_t credit_bytes = 0;  // credit toward the peer; 0: no flow control
+  std::uint64_t credit_bytes = 0;  // credit per virtual channel toward the peer; 0: none
   bool traced = false;             // emit QueueSample records
 };
 
@@ -45,7 +48,8 @@ class OutputPort {
 
   // A packet for this port at ctx.now(): sent, queued, or dropped (returns false).
   bool offer(Packet packet, engine::EventCtx& ctx, TransmitObserver* observer = nullptr);
-  void on_credit(std::uint64_t bytes, engine::EventCtx& ctx, TransmitObserver* observer = nullptr);
+  void on_credit(std::uint64_t bytes, std::uint8_t vc, engine::EventCtx& ctx,
+                 TransmitObserver* observer = nullptr);
 
   const PortSettings& settings() const { return settings_; }
   std::uint64_t buffered_bytes() const { return static_cast<std::uint64_t>(buffered_bytes_.get()); }
@@ -63,16 +67,17 @@ class OutputPort {
   bool fits(std::uint32_t wire_bytes) const;
   void expire(engine::EventCtx& ctx);
   void admit(Packet& packet, engine::EventCtx& ctx);
-  void transmit(const Packet& packet, engine::EventCtx& ctx, TransmitObserver* observer);
+  void transmit(const Packet& packet, std::uint8_t vc, engine::EventCtx& ctx,
+                TransmitObserver* observer);
   void sample(engine::EventCtx& ctx, SimTime at, std::uint8_t event);
-  std::uint64_t buffered_packets() const { return in_flight_.size() + waiting_.size(); }
+  std::uint64_t buffered_packets() const;
 
   const PortSettings settings_;
   engine::Rev<SimTime> free_at_;         // when the line finishes the last scheduled packet
   engine::RevFifo<InFlight> in_flight_;  // scheduled packets, by departure
-  engine::RevFifo<Packet> waiting_;      // credit flow control: waiting for credit
-  engine::RevCounter buffered_bytes_;    // in_flight_ + waiting_
-  engine::RevCounter credits_;
+  std::array<engine::RevFifo<Packet>, kVirtualChannels> waiting_;  // per channel, for credit
+  engine::RevCounter buffered_bytes_;                              // in_flight_ + waiting_
+  std::array<engine::RevCounter, kVirtualChannels> credits_;
   engine::RevCounter packets_sent_;
   engine::RevCounter bytes_sent_;
   engine::RevCounter packets_dropped_;

@@ -29,7 +29,7 @@ void SwitchLp::on(const PacketArrived& ev, engine::EventCtx& ctx) {
 }
 
 void SwitchLp::on(const CreditReturned& ev, engine::EventCtx& ctx) {
-  ports_[ev.port].on_credit(ev.bytes, ctx, this);
+  ports_[ev.port].on_credit(ev.bytes, ev.vc, ctx, this);
 }
 
 // The packet's bytes leave this switch's input buffer at `done`; the credit travels back.
@@ -37,7 +37,7 @@ void SwitchLp::transmitted(const Packet& packet, SimTime done, engine::EventCtx&
   if (!returns_credit_) return;
   const Port& in = net_.topology().nodes[self_].ports[packet.in_port];
   ctx.send(in.peer, std::max(done - ctx.now() + in.latency, engine::ps(1)),
-           CreditReturned{packet.wire_bytes, in.peer_port, {}});
+           CreditReturned{packet.wire_bytes, in.peer_port, packet.vc, {}});
 }
 
 void SwitchLp::finish(engine::FinishCtx& ctx) {

@@ -88,6 +88,8 @@ void add_global_links(Topology& topology, const DragonflyShape& shape, const Lin
       const NodeId a_end = shape.router(from, out_slot / shape.h);
       const NodeId b_end = shape.router(to, in_slot / shape.h);
       const PortIndex port = topology_building::add_cable(topology, a_end, b_end, 2, links);
+      topology.nodes[a_end].ports[port].vc_step = 1;  // after the global hop: the next channel
+      topology.nodes[b_end].ports.back().vc_step = 1;
       if (port != shape.global_port(out_slot) ||
           topology.nodes[b_end].ports.size() - 1 != shape.global_port(in_slot))
         throw std::logic_error("build_dragonfly: global port layout broken at " +

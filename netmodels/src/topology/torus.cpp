@@ -83,6 +83,10 @@ void add_positive_cable(Topology& topology, TorusShape& shape, std::uint32_t rou
   const PortIndex port = topology_building::add_cable(topology, from, to, 1, links);
   shape.ports[router][2 * dim + 1] = port;
   shape.ports[next][2 * dim] = static_cast<PortIndex>(topology.nodes[to].ports.size() - 1);
+  if (is_last && size > 2) {  // the ring's dateline, both directions
+    topology.nodes[from].ports[port].vc_step = 1;
+    topology.nodes[to].ports.back().vc_step = 1;
+  }
   if (shape.wrap && size == 2) {  // one cable serves both directions
     shape.ports[router][2 * dim] = port;
     shape.ports[next][2 * dim + 1] = shape.ports[next][2 * dim];

@@ -1,15 +1,15 @@
-// RevFifo<T>: a reversible double-ended queue of trivially copyable elements.
+// RevFifo<T>: a reversible double-ended queue of trivially copyable elements (a ring buffer
+// that allocates nothing until used).
 #pragma once
 
-#include <deque>
-
 #include "netwarp/engine/rev_sequence.hpp"
+#include "netwarp/engine/ring_deque.hpp"
 
 namespace netwarp::engine {
 
 template <class T>
-class RevFifo : public RevSequence<std::deque<T>> {
-  using Base = RevSequence<std::deque<T>>;
+class RevFifo : public RevSequence<RingDeque<T>> {
+  using Base = RevSequence<RingDeque<T>>;
 
  public:
   T pop_front(Mutation m) {

@@ -30,7 +30,9 @@ struct Packet {
   PortIndex in_port = 0;         // the receiving node's port it arrives on
   PacketKind kind = PacketKind::data;
   std::uint8_t flags = 0;
-  std::uint32_t retransmission = 0;  // 1: a retransmitted segment
+  std::uint8_t retransmission = 0;  // 1: a retransmitted segment
+  std::uint8_t vc = 0;              // virtual channel it occupies at the receiving node
+  std::uint16_t reserved = 0;
 };
 static_assert(std::is_trivially_copyable_v<Packet> &&
               std::has_unique_object_representations_v<Packet> && sizeof(Packet) <= 48);
@@ -39,10 +41,14 @@ static_assert(std::is_trivially_copyable_v<Packet> &&
 struct PacketArrived {  // the last bit of `packet` reached the node (store and forward)
   Packet packet;
 };
-struct CreditReturned {  // the next hop freed `bytes` of buffer for traffic from `port`
+// Virtual channels per link (Port::vc_step); a 3D torus needs 4, a dragonfly 2.
+inline constexpr int kVirtualChannels = 4;
+
+struct CreditReturned {  // the next hop freed `bytes` of virtual channel `vc` for `port`
   std::uint64_t bytes = 0;
   PortIndex port = 0;
-  std::uint8_t reserved[6] = {};
+  std::uint8_t vc = 0;
+  std::uint8_t reserved[5] = {};
 };
 struct MessageDue {  // a host's message may start
   MessageId message = 0;

@@ -26,6 +26,11 @@ struct Port {
   std::uint8_t level = 0;  // link level: 0 host links, 1.. switch-to-switch (per topology)
   std::uint64_t rate_bps = 0;
   SimTime latency;  // propagation delay
+  // Virtual-channel step: a packet crossing this link moves up this many virtual channels
+  // (torus wrap-around links and dragonfly global links: 1). With credit flow control each
+  // virtual channel has its own buffer, which breaks the cyclic buffer dependencies that would
+  // deadlock a torus ring (dateline) or a dragonfly.
+  std::uint8_t vc_step = 0;
 };
 
 struct Node {
