@@ -17,12 +17,16 @@ void keep(const engine::CommittedRecord& record, std::vector<R>& table) {
 
 // Byte form: for each table, a 64-bit count, then the records.
 template <class R>
-void put_table(std::vector<std::byte>& out, const std::vector<R>& table) {
+std::size_t table_bytes(const std::vector<R>& table) {
+  return sizeof(std::uint64_t) + table.size() * sizeof(R);
+}
+
+template <class R>
+std::byte* put_table(std::byte* out, const std::vector<R>& table) {
   const std::uint64_t n = table.size();
-  const std::size_t at = out.size();
-  out.resize(at + sizeof n + n * sizeof(R));
-  std::memcpy(out.data() + at, &n, sizeof n);
-  if (n != 0) std::memcpy(out.data() + at + sizeof n, table.data(), n * sizeof(R));
+  std::memcpy(out, &n, sizeof n);
+  if (n != 0) std::memcpy(out + sizeof n, table.data(), n * sizeof(R));
+  return out + table_bytes(table);
 }
 
 template <class R>
@@ -50,13 +54,15 @@ void NetworkResults::write(const engine::CommittedRecord& record) {
 }
 
 std::vector<std::byte> NetworkResults::to_bytes() const {
-  std::vector<std::byte> out;
-  put_table(out, deliveries);
-  put_table(out, flows);
-  put_table(out, ports);
-  put_table(out, queue_samples);
-  put_table(out, packet_traces);
-  put_table(out, cwnd_samples);
+  std::vector<std::byte> out(table_bytes(deliveries) + table_bytes(flows) + table_bytes(ports) +
+                             table_bytes(queue_samples) + table_bytes(packet_traces) +
+                             table_bytes(cwnd_samples));
+  std::byte* at = put_table(out.data(), deliveries);
+  at = put_table(at, flows);
+  at = put_table(at, ports);
+  at = put_table(at, queue_samples);
+  at = put_table(at, packet_traces);
+  put_table(at, cwnd_samples);
   return out;
 }
 

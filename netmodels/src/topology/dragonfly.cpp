@@ -7,6 +7,8 @@
 // leads to group s if s < G, else to group s + 1. So each pair of groups shares one cable and,
 // with fewer than a h + 1 groups, the last slots stay unused. Minimal routing: a local hop to
 // the router owning the global link to the destination group, the global hop, a local hop.
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "netwarp/netmodels/topology_builders.hpp"
@@ -68,8 +70,7 @@ void add_groups(Topology& topology, const DragonflyShape& shape, const LinkLevel
   for (std::uint32_t group = 0; group < shape.g; ++group)
     for (std::uint32_t i = 0; i < shape.a; ++i) {
       const std::uint32_t index = group * shape.a + i;
-      set_switch(topology, shape.router(group, i),
-                 "g" + std::to_string(group) + ".r" + std::to_string(i), index);
+      set_switch(topology, shape.router(group, i), fmt::format("g{}.r{}", group, i), index);
       attach_hosts(topology, shape.router(group, i), index * shape.p, shape.p, links, index);
     }
   // Pairs (i, j) with i < j in order: router i's local ports come out in router order.

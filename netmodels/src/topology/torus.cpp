@@ -5,6 +5,9 @@
 // dimension toward +1, with the wrap cable last; a torus dimension of size 2 gets one cable,
 // not two (both neighbours are the same router), and routes use it both ways. Routing is
 // dimension order (x, y, z): on a torus the shorter way round, ties to the positive direction.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <array>
 
 #include "netwarp/netmodels/topology_builders.hpp"
@@ -63,10 +66,10 @@ TorusShape validate(const TorusSpec& spec, const std::string& at) {
 }
 
 std::string router_name(const TorusShape& shape, std::uint32_t router) {
-  std::string name = "r";
+  std::vector<std::uint32_t> coordinates;
   for (std::size_t d = 0; d < shape.dims.size(); ++d)
-    name += (d == 0 ? "" : ".") + std::to_string(shape.coordinate(router, d));
-  return name;
+    coordinates.push_back(shape.coordinate(router, d));
+  return fmt::format("r{}", fmt::join(coordinates, "."));
 }
 
 // The cable from `router` one step toward +1 in `dim`, or to its wrap-around neighbour.
