@@ -182,6 +182,22 @@ TEST_F(TimeWarpPeTest, LocalMinCountsRolledBackEventsAndSkipsCancelledOnes) {
   EXPECT_EQ(pe_.local_min(), us(10));
 }
 
+TEST_F(TimeWarpPeTest, LocalMinCountsEntriesWaitingInOutgoingBatches) {
+  // LP 2 forwards to LP 4 (stride 2), which lives on rank 1: the child waits, unsent.
+  const Event root = ping_event(us(10), 1, 2, Ping{7, 1, 2});
+  inject(root);
+  run_all();
+  const SimTime unsent = pe_.local_min();
+  EXPECT_GT(unsent, us(10));
+  EXPECT_LT(unsent, SimTime::max());
+  pe_.flush_outgoing();
+  EXPECT_EQ(pe_.local_min(), SimTime::max());
+  inject_anti(root);  // the anti-message for the child waits too, at the child's time
+  EXPECT_EQ(pe_.local_min(), unsent);
+  pe_.flush_outgoing();
+  EXPECT_EQ(pe_.local_min(), SimTime::max());
+}
+
 TEST_F(TimeWarpPeTest, FossilCollectionCommitsOnlyEventsBeforeGvtInKeyOrderPerLp) {
   std::uint64_t counter = 0;
   for (int t : {50, 10, 30, 70, 20, 60, 40, 80, 15, 35}) {

@@ -1,32 +1,68 @@
 // GVT by all-reduce with transient-message accounting (after the synchronous scheme of ROSS's
-// mpi_allreduce GVT): every rank flushes, drains, and contributes (messages sent - received,
-// earliest pending event) to one reduction. A message sent before its sender contributed but
-// not received before its receiver contributed keeps the sum above zero; so a zero sum means
-// nothing was in transit and the minimum of that same reduction is GVT. Otherwise drain again:
-// messages received while draining may roll LPs back and send anti-messages, which the next
-// pass counts.
+// mpi_allreduce GVT): every rank drains what has arrived and contributes (messages sent -
+// received, earliest time it holds) to one reduction. A message sent before its sender
+// contributed but not received before its receiver contributed keeps the sum above zero; so a
+// zero sum means nothing was in transit and the minimum of that same reduction is GVT.
+// Otherwise drain and reduce again: messages received while draining may roll LPs back.
 //
-// While the first pass's reduction runs, a rank keeps handling its own events but neither sends
-// nor receives (sends are held in the outgoing batches). Everything it handles then is at or
-// after the minimum it contributed, so at or after GVT: nothing it does can be committed by this
-// round, and the counts it contributed stay exact. Waiting for a slower rank becomes useful
-// work. Later passes only wait: work there would keep producing messages for the next pass,
-// and the round might never see zero in transit.
+// Nothing is sent during a round. A message flushed just before contributing would often still
+// be in transit when the other ranks contribute, and cost another pass; so what waits in the
+// outgoing batches stays there, and counts in the rank's minimum instead (local_min). While a
+// reduction runs, a rank keeps handling its own events (sends held, nothing received).
+// Everything it handles then is at or after the minimum it contributed, so at or after GVT:
+// nothing it does can be committed by this round, and the counts it contributed stay exact.
+// Waiting for a slower rank becomes useful work, and as no pass sends, the second pass finds
+// nothing in transit unless a message is very slow.
+//
+// A rank with nothing to do spins (a wait usually lasts microseconds), and after a millisecond
+// naps: on a machine with more runnable processes than cores, a spinning rank would burn the
+// time slice that the rank it waits for needs. Napping sooner costs more than it saves when
+// only one other process competes for the cores.
+#include <chrono>
+#include <thread>
+
 #include "time_warp_pe.hpp"
 
 namespace netwarp::engine {
+namespace {
 
-SimTime compute_gvt(TimeWarpPe& pe, RankExchange& exchange, const std::function<void()>& work) {
-  for (bool first_pass = true;; first_pass = false) {
-    pe.flush_outgoing();
+constexpr std::uint64_t kSpinNs = 1'000'000;  // 1 ms
+constexpr auto kNap = std::chrono::microseconds(20);
+
+class IdleWait {
+ public:
+  void busy() { idle_since_ = 0; }
+  void idle() {
+    const std::uint64_t now = wall_clock_ns();
+    if (idle_since_ == 0) {
+      idle_since_ = now;
+    } else if (now - idle_since_ > kSpinNs) {
+      std::this_thread::sleep_for(kNap);
+    }
+  }
+
+ private:
+  std::uint64_t idle_since_ = 0;
+};
+
+}  // namespace
+
+SimTime compute_gvt(TimeWarpPe& pe, RankExchange& exchange,
+                    const std::function<std::size_t()>& work) {
+  IdleWait wait;
+  for (;;) {
     pe.poll_incoming();
-    pe.flush_outgoing();
     exchange.start_sum_and_min(pe.messages_sent() - pe.messages_received(), pe.local_min().ps());
     std::int64_t in_transit = 0;
     std::int64_t earliest = 0;
     pe.hold_sends(true);
-    while (!exchange.try_finish_sum_and_min(in_transit, earliest))
-      if (first_pass) work();
+    while (!exchange.try_finish_sum_and_min(in_transit, earliest)) {
+      if (work() > 0) {
+        wait.busy();
+      } else {
+        wait.idle();
+      }
+    }
     pe.hold_sends(false);
     NW_CHECK(in_transit >= 0, "more messages received than sent ({})", in_transit);
     if (in_transit == 0) return SimTime::from_ps(earliest);

@@ -114,13 +114,11 @@ RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExc
         pe.poll_incoming();
         clock.lap(clock.communication);
       }
-      const SimTime limit = pe.over_memory_cap() ? gvt : gvt.saturating_add(config.window);
-      pe.process_batch(config.batch_size, limit);
+      pe.process_batch(config.batch_size, pe.optimism_limit(gvt, config.window));
       clock.lap(clock.handling);
     }
     gvt = compute_gvt(pe, exchange, [&] {
-      const SimTime limit = pe.over_memory_cap() ? gvt : gvt.saturating_add(config.window);
-      pe.process_batch(config.batch_size, limit);
+      return pe.process_batch(config.batch_size, pe.optimism_limit(gvt, config.window));
     });
     clock.lap(clock.gvt);
     pe.fossil_collect(std::min(gvt, config.end_time));

@@ -101,6 +101,7 @@ void TimeWarpPe::execute(EventId id, EventRouter* router) {
                                                  .records_begin = short32(records_.mark())});
   slot.newest = current_;
   newest_time_[slot_index] = event.key.time;
+  frontier_ = std::max(frontier_, event.key.time);
   run_handler(*slot.lp, event, scope_for(slot, event, router));
   current_ = kNoPosition;
   ++stats_.events_processed;
@@ -118,10 +119,8 @@ void TimeWarpPe::route(const Event& event) {
     WireBatch& batch = outgoing_[static_cast<std::size_t>(dest_rank)];
     batch.add_positive(event);
     ++stats_.remote_events_sent;
-    if (batch.count() >= kFlushEntries && !hold_sends_) {
-      exchange_.send(dest_rank, batch.take());
-      ++messages_sent_;
-    }
+    // A batch held through a GVT reduction may have outgrown one message: send_batch splits.
+    if (batch.count() >= kFlushEntries && !hold_sends_) send_batch(dest_rank, batch.take());
   }
   if (!in_init_) {
     sent_.push_back(record);
@@ -143,27 +142,27 @@ void TimeWarpPe::deliver_local(EventId id, Cause cause) {
   pending_.push(event.key, id);
 }
 
-// Sends each rank's batch, in messages of at most kMaxMessageBytes (batches held during a GVT
-// reduction can grow past that).
 void TimeWarpPe::flush_outgoing() {
   NW_CHECK(!hold_sends_, "flush while sends are held");
+  for (std::size_t r = 0; r < outgoing_.size(); ++r)
+    if (!outgoing_[r].empty()) send_batch(static_cast<int>(r), outgoing_[r].take());
+}
+
+// Sends a batch in messages of at most kMaxMessageBytes (batches held during a GVT reduction
+// can grow past that), in order, so anti-messages still follow their events.
+void TimeWarpPe::send_batch(int dest, std::vector<std::byte> bytes) {
   constexpr std::size_t kChunk = kMaxMessageBytes / sizeof(Event) * sizeof(Event);
-  for (std::size_t r = 0; r < outgoing_.size(); ++r) {
-    if (outgoing_[r].empty()) continue;
-    std::vector<std::byte> bytes = outgoing_[r].take();
-    const int dest = static_cast<int>(r);
-    if (bytes.size() <= kChunk) {
-      exchange_.send(dest, std::move(bytes));
-      ++messages_sent_;
-      continue;
-    }
-    for (std::size_t at = 0; at < bytes.size(); at += kChunk) {  // in order: antis follow
-      const auto first = bytes.begin() + static_cast<std::ptrdiff_t>(at);
-      const auto last =
-          bytes.begin() + static_cast<std::ptrdiff_t>(std::min(at + kChunk, bytes.size()));
-      exchange_.send(dest, std::vector<std::byte>(first, last));
-      ++messages_sent_;
-    }
+  if (bytes.size() <= kChunk) {
+    exchange_.send(dest, std::move(bytes));
+    ++messages_sent_;
+    return;
+  }
+  for (std::size_t at = 0; at < bytes.size(); at += kChunk) {
+    const auto first = bytes.begin() + static_cast<std::ptrdiff_t>(at);
+    const auto last =
+        bytes.begin() + static_cast<std::ptrdiff_t>(std::min(at + kChunk, bytes.size()));
+    exchange_.send(dest, std::vector<std::byte>(first, last));
+    ++messages_sent_;
   }
 }
 
@@ -180,7 +179,9 @@ std::size_t TimeWarpPe::poll_incoming() {
 
 SimTime TimeWarpPe::local_min() {
   drop_cancelled_top();
-  return pending_.empty() ? SimTime::max() : SimTime::from_ps(pending_.top().time_ps);
+  SimTime least = pending_.empty() ? SimTime::max() : SimTime::from_ps(pending_.top().time_ps);
+  for (const WireBatch& batch : outgoing_) least = std::min(least, batch.min_time());
+  return least;
 }
 
 }  // namespace netwarp::engine

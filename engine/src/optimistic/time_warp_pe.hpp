@@ -5,6 +5,7 @@
 // anti-messages roll LPs back; GVT lets fossil collection commit.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -33,7 +34,8 @@ class TimeWarpPe final : public EventRouter {
   void flush_outgoing();
   // While held, sends stay in the outgoing batches, however full (GVT's reduction is running).
   void hold_sends(bool hold) { hold_sends_ = hold; }
-  // Smallest time of any pending event (max() when none). Call with outgoing flushed.
+  // Smallest time of any pending event or of any entry waiting in an outgoing batch (max()
+  // when none).
   SimTime local_min();
   // Commits, in key order per LP, every handled event earlier than `gvt`.
   void fossil_collect(SimTime gvt);
@@ -46,13 +48,21 @@ class TimeWarpPe final : public EventRouter {
 
   std::int64_t messages_sent() const { return messages_sent_; }
   std::int64_t messages_received() const { return messages_received_; }
-  // Optimism stops while more handled events than this wait to be committed.
+  // Optimism stops while more handled events than max_uncommitted wait to be committed.
   bool over_memory_cap() const { return processed_.end() - processed_.begin() > max_uncommitted_; }
+  // The latest event time a batch may handle: GVT + window, and while over the memory cap, no
+  // later than the latest time handled so far. Catching up behind that frontier (events put
+  // back by a rollback) adds no optimism, and lets GVT move on by more than one event a round.
+  SimTime optimism_limit(SimTime gvt, SimTime window) const {
+    const SimTime limit = gvt.saturating_add(window);
+    return over_memory_cap() ? std::min(limit, std::max(gvt, frontier_)) : limit;
+  }
   RunStats local_stats() const;
   const std::vector<LpDigest>& local_digests() const { return digests_; }
   std::size_t engine_bytes() const;
 
  private:
+  void send_batch(int dest, std::vector<std::byte> bytes);
   // One handled, uncommitted event, in a per-rank log in the order of handling. Its undo
   // records, sent events and records are contiguous ranges of the per-rank logs, ending where
   // the next entry's begin. Entries of one LP are chained newest to oldest for rollback.
@@ -162,6 +172,7 @@ class TimeWarpPe final : public EventRouter {
   bool in_init_ = false;
   bool hold_sends_ = false;
   SimTime gvt_ = SimTime::zero();
+  SimTime frontier_ = SimTime::zero();  // latest time of any event handled so far
 
   std::int64_t messages_sent_ = 0;
   std::int64_t messages_received_ = 0;
@@ -180,8 +191,10 @@ inline std::uint64_t expand32(std::uint32_t low, std::uint64_t reference) {
   return reference - static_cast<std::uint32_t>(static_cast<std::uint32_t>(reference) - low);
 }
 
-// Runs GVT passes (flush, drain, reduce) until no message is in transit and returns the global
-// minimum of pending event times; calls `work` (handle local events) while a reduction runs.
-SimTime compute_gvt(TimeWarpPe& pe, RankExchange& exchange, const std::function<void()>& work);
+// Runs GVT passes (drain, reduce) until no message is in transit and returns the global minimum
+// of pending and unsent event times; calls `work` (handle local events with sends held, return
+// how many) while a reduction runs.
+SimTime compute_gvt(TimeWarpPe& pe, RankExchange& exchange,
+                    const std::function<std::size_t()>& work);
 
 }  // namespace netwarp::engine

@@ -3,6 +3,7 @@
 // in memory; the entry kind rides in Event::state.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <vector>
@@ -26,7 +27,12 @@ class WireBatch {
   }
   std::size_t count() const { return bytes_.size() / sizeof(Event); }
   bool empty() const { return bytes_.empty(); }
-  std::vector<std::byte> take() { return std::exchange(bytes_, {}); }
+  // Earliest time of any entry (max() when empty): GVT must not pass what is not sent yet.
+  SimTime min_time() const { return min_time_; }
+  std::vector<std::byte> take() {
+    min_time_ = SimTime::max();
+    return std::exchange(bytes_, {});
+  }
 
   // Calls fn(kind, event) for every entry of a received message, in order.
   template <class Fn>
@@ -44,11 +50,13 @@ class WireBatch {
  private:
   void add(Event e, WireKind kind) {
     e.state = static_cast<EventState>(kind);
+    min_time_ = std::min(min_time_, e.key.time);
     const std::size_t at = bytes_.size();
     bytes_.resize(at + sizeof(Event));
     std::memcpy(bytes_.data() + at, &e, sizeof e);
   }
   std::vector<std::byte> bytes_;
+  SimTime min_time_ = SimTime::max();
 };
 
 }  // namespace netwarp::engine

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `netwarp run`: scenario errors as one line starting with the file name,
+--set overrides, the results.json fields, the same digest from mpirun with 2 ranks, and pcap files
+that tshark reads back with the right packet counts and TCP sequence numbers."""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+NETWARP = None
+LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scenarios")
+SMALL_INCAST = ["--set", "workload.incast.senders=4", "--set", "workload.incast.bytes=65536",
+                "--set", "switch.buffer_bytes=16384"]
+
+TWO_HOSTS = """
+name: "pcap-pair"
+topology { star { hosts: 2 } }
+links { rate_bps: 1000000000 latency_ns: 2000 }
+switch { buffer_bytes: 1048576 }
+transport { kind: TCP }
+workload { flows { flow { src: 0 dst: 1 bytes: 100000 start_ns: 0 } } }
+outputs { pcap_nodes: "host0" pcap_nodes: "host1" }
+"""
+
+
+def run(args, mpi_ranks=0, cwd=None):
+    cmd = [NETWARP] + args
+    if mpi_ranks:
+        root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+        cmd = [shutil.which("mpirun") or "mpirun", "--oversubscribe", *root, "-np",
+               str(mpi_ranks)] + cmd
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+class RunCase(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def run_ok(self, args, mpi_ranks=0, out="out"):
+        out_dir = os.path.join(self.dir, out)
+        r = run(["run", *args, "--out", out_dir], mpi_ranks)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out_dir, "results.json")) as f:
+            return json.load(f), out_dir, r
+
+
+class ScenarioErrors(RunCase):
+    def assert_error_line(self, args, prefix, fragment):
+        r = run(["run", *args, "--out", os.path.join(self.dir, "out")])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, r.stderr)
+        self.assertTrue(lines[0].startswith(prefix), lines[0])
+        self.assertIn(fragment, lines[0])
+        self.assertEqual(r.stdout, "")
+
+    def test_syntax_error_names_file_line_and_column(self):
+        path = self.write("broken.pbtxt", 'name: "x"\ntopology {\n  star { hosts: 4 \n')
+        self.assert_error_line([path], path + ":", "")
+        r = run(["run", path])
+        self.assertRegex(r.stderr, r"^" + path + r":\d+:\d+: ")
+
+    def test_semantic_error_names_the_field_where_it_was_written(self):
+        text = TWO_HOSTS.replace("buffer_bytes: 1048576", "buffer_bytes: 100")
+        path = self.write("small-buffer.pbtxt", text)
+        self.assert_error_line([path], path + ":5:", "switch.buffer_bytes")
+
+    def test_unknown_set_path_is_an_error(self):
+        self.assert_error_line(["--set", "switch.bufer_bytes=5"], "<built-in incast>",
+                               "bufer_bytes")
+
+    def test_missing_scenario_file(self):
+        self.assert_error_line([os.path.join(self.dir, "none.pbtxt")],
+                               os.path.join(self.dir, "none.pbtxt"), "cannot open")
+
+
+class RunResults(RunCase):
+    def test_built_in_default_writes_the_documented_fields(self):
+        result, out_dir, r = self.run_ok(SMALL_INCAST)
+        for field in ["events_committed", "event_rate", "wall_seconds", "digest",
+                      "completion_time_ps", "packets_dropped", "retransmission_timeouts",
+                      "retransmitted_segments", "fast_retransmits", "flows", "ports"]:
+            self.assertIn(field, result)
+        self.assertEqual(result["messages"], 4)
+        self.assertEqual(result["messages_delivered"], 4)
+        self.assertEqual(len(result["flows"]), 4)
+        self.assertGreater(result["completion_time_ps"], 4 * 65536 * 8 * 1000)  # >= 4 x 64 KiB at 1 Gbit/s
+        self.assertIn(result["digest"], r.stdout)
+        self.assertEqual(r.stderr, "")  # quiet without a terminal
+        with open(os.path.join(out_dir, "flows.csv")) as f:
+            self.assertEqual(len(list(csv.DictReader(f))), 4)
+        self.assertTrue(os.path.exists(os.path.join(out_dir, "queues.csv")))
+
+    def test_library_incast_takes_the_documented_overrides(self):
+        result, _, _ = self.run_ok([os.path.join(LIBRARY, "incast.pbtxt"), *SMALL_INCAST])
+        self.assertEqual(result["messages"], 4)
+        self.assertIn("senders: 4", result["effective_scenario"])
+        self.assertIn("buffer_bytes: 16384", result["effective_scenario"])
+
+    def test_optimistic_on_two_ranks_gives_the_sequential_digest(self):
+        sequential, _, _ = self.run_ok(SMALL_INCAST, out="seq")
+        optimistic, _, _ = self.run_ok([*SMALL_INCAST, "--kernel", "optimistic"], mpi_ranks=2,
+                                       out="opt")
+        self.assertEqual(optimistic["ranks"], 2)
+        self.assertEqual(optimistic["digest"], sequential["digest"])
+        self.assertEqual(optimistic["completion_time_ps"], sequential["completion_time_ps"])
+        self.assertEqual(optimistic["flows"], sequential["flows"])
+
+
+class PcapFiles(RunCase):
+    def tshark(self, path):
+        self.assertIsNotNone(shutil.which("tshark"), "tshark missing: run scripts/install-deps.sh")
+        r = subprocess.run(["tshark", "-r", path, "-T", "fields", "-e", "tcp.seq_raw", "-e",
+                            "tcp.len", "-e", "tcp.flags.ack", "-e", "ip.src"],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return [line.split("\t") for line in r.stdout.splitlines() if line]
+
+    def test_tshark_reads_both_ends_of_a_tcp_flow(self):
+        _, out_dir, _ = self.run_ok([self.write("pair.pbtxt", TWO_HOSTS)])
+        with open(os.path.join(out_dir, "flows.csv")) as f:
+            flow = next(csv.DictReader(f))
+        sender = self.tshark(os.path.join(out_dir, "host0.pcap"))
+        receiver = self.tshark(os.path.join(out_dir, "host1.pcap"))
+        data = [p for p in sender if p[2] == "0"]
+        acks = [p for p in sender if p[2] == "1"]
+        self.assertEqual(len(data), int(flow["segments_sent"]))
+        self.assertEqual(len(sender), len(receiver))  # nothing lost on the way
+        self.assertGreater(len(acks), 0)
+        # Data covers the message exactly, MSS by MSS, in order: 0, 1460, ..., 100000.
+        seqs = sorted({int(p[0]) for p in data})
+        self.assertEqual(seqs[0], 0)
+        self.assertEqual(seqs[1], 1460)
+        last = max(data, key=lambda p: int(p[0]))
+        self.assertEqual(int(last[0]) + int(last[1]), 100000)
+        self.assertTrue(all(p[3] == "10.0.0.0" for p in data))
+
+
+if __name__ == "__main__":
+    NETWARP = sys.argv.pop(1)
+    unittest.main(verbosity=2)
