@@ -20,7 +20,8 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
   command
       .add_option("--window", o.window_us,
                   "Optimistic: never run more than W us of simulated time past GVT "
-                  "(default: unbounded)")
+                  "(bench: unbounded by default; run: the scenario's engine.window_us, else 10 x "
+                  "the smallest link latency)")
       ->check(CLI::NonNegativeNumber);
   command
       .add_option("--max-uncommitted", o.max_uncommitted,

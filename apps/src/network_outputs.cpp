@@ -104,6 +104,7 @@ nlohmann::ordered_json results_json(const NetworkRunReport& rep) {
   j["switches"] = rep.spec->topology.switch_count();
   const nlohmann::ordered_json engine_stats = stats_to_json(*rep.stats);
   for (const auto& [key, value] : engine_stats.items()) j[key] = value;
+  j["window_us"] = rep.window_us;
   j["flows"] = flows_json(rep);
   j["ports"] = ports_json(rep, t.completion_time_ps);
   j["effective_scenario"] = rep.effective_scenario;

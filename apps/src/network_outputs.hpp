@@ -17,6 +17,7 @@ struct NetworkRunReport {
   std::string effective_scenario;  // protobuf text
   const netmodels::NetworkSpec* spec = nullptr;
   const engine::RunStats* stats = nullptr;
+  double window_us = -1;  // the optimism window in force (< 0: unbounded)
   const netmodels::NetworkResults* results = nullptr;  // sorted, every rank's records
 };
 

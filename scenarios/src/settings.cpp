@@ -11,6 +11,7 @@ EngineSettings engine_settings(const LoadedScenario& loaded) {
   settings.kernel = s.engine().kernel() == proto::Engine::OPTIMISTIC ? "optimistic" : "sequential";
   settings.gvt_interval = s.engine().gvt_interval();
   settings.batch = s.engine().batch();
+  settings.window_is_set = s.engine().has_window_us();
   settings.window_us = s.engine().window_us() > 0 ? s.engine().window_us() : -1;
   settings.max_uncommitted = s.engine().max_uncommitted();
   if (s.end_time_ns() != 0)

@@ -74,6 +74,8 @@ TEST(Loader, EngineSettingsFollowTheScenario) {
   EXPECT_EQ(e.end_time, engine::ns(7));
   EXPECT_EQ(engine_settings(built_in_default_scenario()).end_time, engine::SimTime::max());
   EXPECT_DOUBLE_EQ(engine_settings(built_in_default_scenario()).window_us, -1);
+  EXPECT_FALSE(engine_settings(built_in_default_scenario()).window_is_set);
+  EXPECT_TRUE(e.window_is_set);
 }
 
 TEST(Loader, EffectiveTextReloadsToTheSameScenario) {

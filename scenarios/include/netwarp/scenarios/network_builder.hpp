@@ -20,6 +20,7 @@ struct EngineSettings {
   std::uint32_t gvt_interval = 64;
   std::uint32_t batch = 16;
   double window_us = -1;              // < 0: unbounded (as apps' KernelOptions)
+  bool window_is_set = false;         // false: the scenario leaves it to the run (see the proto)
   std::uint64_t max_uncommitted = 0;  // 0: 2 x gvt_interval x batch
   netmodels::SimTime end_time = netmodels::SimTime::max();  // max: until the workload is done
   std::uint64_t seed = 1;
