@@ -30,10 +30,13 @@ std::string bytes_text(std::uint64_t bytes) {
   return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / 1024.0);
 }
 
+double per_event(const engine::RunStats& s, std::uint64_t bytes) {
+  return s.peak_events_in_memory > 0
+             ? static_cast<double>(bytes) / static_cast<double>(s.peak_events_in_memory)
+             : 0.0;
+}
 double bytes_per_event(const engine::RunStats& s) {
-  return s.peak_events_in_memory > 0 ? static_cast<double>(s.engine_bytes_at_peak) /
-                                           static_cast<double>(s.peak_events_in_memory)
-                                     : 0.0;
+  return per_event(s, s.engine_bytes_at_peak);
 }
 
 }  // namespace
@@ -62,6 +65,8 @@ nlohmann::ordered_json stats_to_json(const engine::RunStats& s) {
   j["peak_events_in_memory"] = s.peak_events_in_memory;
   j["engine_bytes_at_peak"] = s.engine_bytes_at_peak;
   j["engine_bytes_per_event"] = bytes_per_event(s);
+  j["event_store_bytes_at_peak"] = s.event_store_bytes_at_peak;
+  j["event_store_bytes_per_event"] = per_event(s, s.event_store_bytes_at_peak);
   j["end_time_ps"] = s.end_time.ps();
   j["digest"] = s.digest;
   return j;
@@ -88,9 +93,13 @@ std::string format_summary(const engine::RunStats& s) {
   out += fmt::format("event rate    {:.3f} M committed events/s ({:.3f} s wall)\n",
                      s.event_rate * 1e-6, s.wall_seconds);
   out += fmt::format(
-      "memory        peak RSS {} (largest rank); engine {:.0f} B per event in "
-      "memory at the peak of {} events\n",
+      "memory        peak RSS {} (largest rank); engine {:.0f} B per event in memory at the "
+      "peak of {} events",
       bytes_text(s.peak_rss_bytes), bytes_per_event(s), grouped(s.peak_events_in_memory));
+  if (s.engine_bytes_at_peak != s.event_store_bytes_at_peak)
+    out += fmt::format(" ({:.0f} B event store, the rest rollback logs)",
+                       per_event(s, s.event_store_bytes_at_peak));
+  out += "\n";
   out += fmt::format("digest        {}\n", s.digest);
   return out;
 }

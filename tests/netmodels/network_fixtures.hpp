@@ -2,6 +2,7 @@
 // three ways: sequential, optimistic on one rank, and the reverse check mode, with equal digests.
 #pragma once
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -32,7 +33,7 @@ inline Topology line_topology(int hops, LinkSpec link) {
     cable(static_cast<NodeId>(2 + s), static_cast<NodeId>(3 + s));
   cable(static_cast<NodeId>(1 + switches), 1);
   t.routes.assign(static_cast<std::size_t>(switches), std::vector<PortIndex>{0, 1});
-  for (std::size_t i = 0; i < t.nodes.size(); ++i) t.nodes[i].name = "n" + std::to_string(i);
+  for (std::size_t i = 0; i < t.nodes.size(); ++i) t.nodes[i].name = fmt::format("n{}", i);
   return t;
 }
 
@@ -48,7 +49,7 @@ inline Topology star_topology(std::uint32_t hosts, LinkSpec link) {
         Port{hosts, static_cast<PortIndex>(h), 0, link.rate_bps, link.latency});
     t.nodes[hosts].ports.push_back(Port{h, 0, 0, link.rate_bps, link.latency});
     t.routes[0][h] = static_cast<PortIndex>(h);
-    t.nodes[h].name = "host" + std::to_string(h);
+    t.nodes[h].name = fmt::format("host{}", h);
   }
   t.nodes[hosts].name = "sw0";
   return t;

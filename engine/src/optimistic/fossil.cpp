@@ -65,6 +65,7 @@ void TimeWarpPe::note_memory_peak() {
   if (live <= peak_in_memory_) return;
   peak_in_memory_ = live;
   engine_bytes_at_peak_ = engine_bytes();
+  event_store_bytes_at_peak_ = pool_.capacity_bytes() + pending_.capacity_bytes();
   NW_LOG(debug, "engine.memory",
          "rank {}: {} events in memory: pool {} B, pending {} B, processed {} B, sent {} B, "
          "undo {} B, records {} B, LP table {} B, cancelled-pending keys {} B",
@@ -85,6 +86,7 @@ RunStats TimeWarpPe::local_stats() const {
   RunStats s = stats_;
   s.peak_events_in_memory = peak_in_memory_;
   s.engine_bytes_at_peak = engine_bytes_at_peak_;
+  s.event_store_bytes_at_peak = event_store_bytes_at_peak_;
   return s;
 }
 

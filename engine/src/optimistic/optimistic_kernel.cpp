@@ -57,7 +57,8 @@ RunStats combine_stats(RunStats local, RankExchange& exchange, double wall,
                          static_cast<std::int64_t>(local.remote_events_sent),
                          static_cast<std::int64_t>(local.anti_messages_sent),
                          static_cast<std::int64_t>(local.peak_events_in_memory),
-                         static_cast<std::int64_t>(local.engine_bytes_at_peak)};
+                         static_cast<std::int64_t>(local.engine_bytes_at_peak),
+                         static_cast<std::int64_t>(local.event_store_bytes_at_peak)};
   exchange.sum(sums);
   std::int64_t maxima[] = {
       static_cast<std::int64_t>(peak_rss_bytes()), static_cast<std::int64_t>(wall * 1e9),
@@ -65,11 +66,11 @@ RunStats combine_stats(RunStats local, RankExchange& exchange, double wall,
       static_cast<std::int64_t>(clock.gvt),        static_cast<std::int64_t>(clock.fossil)};
   exchange.max(maxima);
   RunStats s = local;
-  std::uint64_t* fields[] = {&s.events_processed,      &s.events_committed,
-                             &s.events_rolled_back,    &s.rolled_back_primary,
-                             &s.rolled_back_secondary, &s.rollbacks,
-                             &s.remote_events_sent,    &s.anti_messages_sent,
-                             &s.peak_events_in_memory, &s.engine_bytes_at_peak};
+  std::uint64_t* fields[] = {
+      &s.events_processed,     &s.events_committed,         &s.events_rolled_back,
+      &s.rolled_back_primary,  &s.rolled_back_secondary,    &s.rollbacks,
+      &s.remote_events_sent,   &s.anti_messages_sent,       &s.peak_events_in_memory,
+      &s.engine_bytes_at_peak, &s.event_store_bytes_at_peak};
   for (std::size_t i = 0; i < std::size(fields); ++i)
     *fields[i] = static_cast<std::uint64_t>(sums[i]);
   s.peak_rss_bytes = static_cast<std::uint64_t>(maxima[0]);

@@ -179,6 +179,7 @@ class TimeWarpPe final : public EventRouter {
   RunStats stats_;
   std::size_t peak_in_memory_ = 0;
   std::size_t engine_bytes_at_peak_ = 0;
+  std::size_t event_store_bytes_at_peak_ = 0;
   std::size_t next_peak_check_ = 1024;
 };
 

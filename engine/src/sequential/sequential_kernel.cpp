@@ -104,6 +104,7 @@ RunResult SequentialKernel::run() {
   s.peak_rss_bytes = peak_rss_bytes();
   s.peak_events_in_memory = pool_.peak_live();
   s.engine_bytes_at_peak = engine_bytes;
+  s.event_store_bytes_at_peak = engine_bytes;  // nothing but the event store
   s.end_time = config_.end_time;
   s.digest = digest_hex(combine_digests(digests));
   result.lp_digests = std::move(digests);

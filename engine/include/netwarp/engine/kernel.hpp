@@ -72,6 +72,9 @@ struct RunStats {
   std::uint64_t peak_rss_bytes = 0;         // largest over ranks
   std::uint64_t peak_events_in_memory = 0;  // pending + uncommitted, summed over ranks
   std::uint64_t engine_bytes_at_peak = 0;   // event pool, queues and logs at that peak
+  // Of which the event store: the pool's slots and the future event set. A pending event costs
+  // this much; rollback logs are extra, for handled events not yet committed.
+  std::uint64_t event_store_bytes_at_peak = 0;
   SimTime end_time;
   std::string digest;  // hex; identical across kernels and rank counts
 };
