@@ -117,30 +117,22 @@ std::ofstream open_for_writing(const std::string& path) {
   return out;
 }
 
-void write_flows_csv(const NetworkRunReport& rep, const std::string& path) {
+// A table of flat JSON rows as CSV: the header from the first row's keys, strings as they are,
+// numbers as JSON prints them. The same rows go into results.json, so the two always agree.
+// A table without rows is an empty file.
+void write_table_csv(const nlohmann::ordered_json& rows, const std::string& path) {
   auto out = open_for_writing(path);
-  out << "flow,src,dst,bytes,start_ps,delivered_ps,completed_ps,segments_sent,"
-         "retransmitted_segments,duplicate_acks,fast_retransmits,retransmission_timeouts\n";
-  for (const FlowRow& row : flow_rows(*rep.results)) {
-    const auto& f = *row.flow;
-    const auto& m = rep.spec->workload.messages[f.flow];
-    out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", f.flow, node_name(*rep.spec, m.src),
-                       node_name(*rep.spec, m.dst), f.bytes, f.start_ps, row.delivered_ps,
-                       f.completed_ps, f.segments_sent, f.retransmitted_segments, f.duplicate_acks,
-                       f.fast_retransmits, f.timeouts);
-  }
-}
-
-void write_ports_csv(const NetworkRunReport& rep, const std::string& path, std::int64_t span) {
-  auto out = open_for_writing(path);
-  out << "node,port,peer,packets_sent,bytes_sent,packets_dropped,bytes_dropped,ecn_marked,"
-         "max_queue_bytes,max_queue_packets,utilisation\n";
-  for (const auto& p : rep.results->ports) {
-    if (p.packets_sent == 0 && p.packets_dropped == 0) continue;
-    out << fmt::format("{},{},{},{},{},{},{},{},{},{},{:.6f}\n", node_name(*rep.spec, p.node),
-                       p.port, node_name(*rep.spec, p.peer), p.packets_sent, p.bytes_sent,
-                       p.packets_dropped, p.bytes_dropped, p.ecn_marked, p.max_queue_bytes,
-                       p.max_queue_packets, utilisation(*rep.spec, p, span));
+  if (rows.empty()) return;
+  std::string header;
+  for (const auto& [key, value] : rows.front().items()) header += (header.empty() ? "" : ",") + key;
+  out << header << '\n';
+  for (const auto& row : rows) {
+    bool first = true;
+    for (const auto& [key, value] : row.items()) {
+      out << (first ? "" : ",") << (value.is_string() ? value.get<std::string>() : value.dump());
+      first = false;
+    }
+    out << '\n';
   }
 }
 
@@ -177,11 +169,11 @@ std::vector<std::string> write_pcaps(const NetworkRunReport& rep, const std::str
 
 std::vector<std::string> write_network_outputs(const NetworkRunReport& rep,
                                                const std::string& dir) {
-  const std::int64_t span = rep.results->totals(rep.spec->workload).completion_time_ps;
   std::vector<std::string> files{dir + "/results.json", dir + "/flows.csv", dir + "/ports.csv"};
-  write_json_file(files[0], results_json(rep));
-  write_flows_csv(rep, files[1]);
-  write_ports_csv(rep, files[2], span);
+  const nlohmann::ordered_json results = results_json(rep);
+  write_json_file(files[0], results);
+  write_table_csv(results["flows"], files[1]);
+  write_table_csv(results["ports"], files[2]);
   if (!rep.spec->outputs.queue_ports.empty()) {
     files.push_back(dir + "/queues.csv");
     write_queue_csv(rep, files.back());
