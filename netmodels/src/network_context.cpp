@@ -36,6 +36,7 @@ PortSettings NetworkContext::port_settings(NodeId node, PortIndex port) const {
   if (t.is_host(node)) {
     if (spec_.nic.rate_bps != 0) s.link.rate_bps = spec_.nic.rate_bps;
     s.buffer_bytes = spec_.nic.buffer_bytes;
+    s.jitter = spec_.nic.jitter;
   } else if (!credit) {
     s.buffer_bytes = spec_.switches.buffer_bytes;
     s.buffer_packets = spec_.switches.buffer_packets;

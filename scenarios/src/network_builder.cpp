@@ -149,7 +149,8 @@ NetworkSpec build(const LoadedScenario& loaded) {
   spec.topology = build_topology(s.topology(), link_levels(s.links()));
   spec.format = packet_format(s.links());
   spec.switches = switch_config(s.switch_());
-  spec.nic = NicConfig{static_cast<std::uint64_t>(s.nic().rate_bps()), s.nic().buffer_bytes()};
+  spec.nic = NicConfig{static_cast<std::uint64_t>(s.nic().rate_bps()), s.nic().buffer_bytes(),
+                       engine::ns(static_cast<std::int64_t>(s.nic().jitter_ns()))};
   spec.transport = transport_config(s.transport(), s.outputs().cwnd_trace());
   const auto ranks = static_cast<std::uint32_t>(workload_rank_count(s));
   spec.workload = make_workload(s, ranks, loaded.path);

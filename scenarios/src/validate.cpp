@@ -76,6 +76,9 @@ void validate_nic(const proto::Scenario& scenario) {
     fail("nic.rate_bps",
          "must be >= 0 (0: the link's rate), got " + std::to_string(scenario.nic().rate_bps()));
   require_packet_fits("nic.buffer_bytes", scenario.nic().buffer_bytes(), scenario.links());
+  if (scenario.nic().jitter_ns() > 1'000'000'000'000)
+    fail("nic.jitter_ns",
+         "must be at most 1e12 ns, got " + std::to_string(scenario.nic().jitter_ns()));
 }
 
 void validate_rto(const proto::Tcp& tcp) {

@@ -88,6 +88,28 @@ TEST(HostTcp, DropTailIncastLosesPacketsAndRecovers) {
   EXPECT_GT(run.totals.retransmitted_segments, 0u);
 }
 
+// Two identical senders phase-locked into a full drop-tail queue: every tie at the queue goes to
+// the lower LP id, so the other sender takes nearly all the drops. NIC jitter breaks the lock.
+TEST(HostTcp, NicJitterBreaksDropTailPhaseLock) {
+  auto drops_of_second_sender = [](SimTime jitter) {
+    NetworkSpec spec;
+    spec.topology = testing::star_topology(3, LinkSpec{gbps(1), us(1)});
+    spec.switches.buffer_bytes = 64 * 1024;
+    spec.nic.jitter = jitter;
+    spec.transport.kind = TransportKind::tcp;
+    spec.transport.tcp.min_rto = engine::ms(1);
+    spec.workload.messages = {message(0, 0, 2, 2'000'000), message(1, 1, 2, 2'000'000)};
+    const auto run = run_network(spec);
+    EXPECT_EQ(run.totals.messages_delivered, 2u);
+    return std::pair{flow(run, 0).retransmitted_segments, flow(run, 1).retransmitted_segments};
+  };
+  const auto [locked_first, locked_second] = drops_of_second_sender(SimTime::zero());
+  EXPECT_GT(locked_second, 10 * std::max<std::uint64_t>(locked_first, 1));
+  const auto [first, second] = drops_of_second_sender(engine::ns(500));
+  EXPECT_GT(first, 0u);
+  EXPECT_LT(second, 10 * first);
+}
+
 TEST(HostLossless, ChainedMessagesStartOnlyAfterDelivery) {
   NetworkSpec spec;
   spec.topology = testing::line_topology(2, LinkSpec{gbps(1), us(1)});

@@ -97,7 +97,8 @@ void OutputPort::admit(Packet& packet, EventCtx& ctx) {
 
 void OutputPort::transmit(const Packet& packet, std::uint8_t vc, EventCtx& ctx,
                           TransmitObserver* observer) {
-  const SimTime start = std::max(ctx.now(), free_at_.get());
+  SimTime start = std::max(ctx.now(), free_at_.get());
+  if (settings_.jitter.ps() > 0) start += random_gap(ctx);
   const SimTime done = start + serialisation_time(packet.wire_bytes, settings_.link.rate_bps);
   ctx.set(free_at_, done);
   ctx.push_back(in_flight_, InFlight{done.ps(), packet.wire_bytes});
@@ -108,6 +109,13 @@ void OutputPort::transmit(const Packet& packet, std::uint8_t vc, EventCtx& ctx,
   onward.in_port = settings_.link.peer_port;
   onward.vc = vc;
   ctx.send(settings_.link.peer, done + settings_.link.latency - ctx.now(), PacketArrived{onward});
+}
+
+// A uniform random gap in [0, jitter] before a packet goes on the wire, also when the port is
+// busy: back-to-back senders are what phase-locks (ns-2's per-packet "overhead" does the same).
+SimTime OutputPort::random_gap(EventCtx& ctx) const {
+  const auto bound = static_cast<std::uint64_t>(settings_.jitter.ps()) + 1;
+  return SimTime::from_ps(static_cast<SimTime::Rep>(ctx.rng().below(bound)));
 }
 
 void OutputPort::sample(EventCtx& ctx, SimTime at, std::uint8_t event) {

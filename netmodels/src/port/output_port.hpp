@@ -29,6 +29,7 @@ struct PortSettings {
   std::uint64_t buffer_bytes = 0;  // drop-tail limits; 0: unlimited
   std::uint32_t buffer_packets = 0;
   std::uint64_t ecn_threshold_bytes = 0;
+  SimTime jitter;  // uniform random gap before each packet goes on the wire, in [0, jitter]
   std::uint64_t credit_bytes = 0;  // credit per virtual channel toward the peer; 0: none
   bool traced = false;             // emit QueueSample records
 };
@@ -70,6 +71,7 @@ class OutputPort {
   void transmit(const Packet& packet, std::uint8_t vc, engine::EventCtx& ctx,
                 TransmitObserver* observer);
   void sample(engine::EventCtx& ctx, SimTime at, std::uint8_t event);
+  SimTime random_gap(engine::EventCtx& ctx) const;
   std::uint64_t buffered_packets() const;
 
   const PortSettings settings_;

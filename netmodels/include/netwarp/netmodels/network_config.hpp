@@ -39,9 +39,13 @@ struct SwitchConfig {
 
 // Host NIC: injection at rate_bps (0: its link's rate) from a send queue of buffer_bytes
 // (0: unlimited; the transport never loses data at its own NIC).
+// jitter: a uniform random gap in [0, jitter] before each packet goes on the wire, drawn from
+// the event's counter-based generator (identical in every kernel): breaks the phase lock of
+// identical back-to-back senders (drop-tail phase effects).
 struct NicConfig {
   std::uint64_t rate_bps = 0;
   std::uint64_t buffer_bytes = 0;
+  SimTime jitter;
 };
 
 enum class TransportKind : std::uint8_t { lossless, tcp };
