@@ -152,16 +152,26 @@ void write_cwnd_csv(const NetworkRunReport& rep, const std::string& path) {
     out << fmt::format("{},{},{},{}\n", s.time_ps, s.flow, s.cwnd, s.ssthresh);
 }
 
-// One pcap file per traced node: DIR/<node>.pcap.
+// One pcap file per traced node (DIR/<node>.pcap: what it sent and received) and per mirrored
+// port (DIR/<node>.p<port>.pcap: what left through it).
 std::vector<std::string> write_pcaps(const NetworkRunReport& rep, const std::string& dir) {
+  using netmodels::trace_direction::port_departure;
   std::vector<std::string> files;
-  for (netmodels::NodeId n : rep.spec->outputs.pcap_nodes) {
-    netmodels::PcapWriter pcap(fmt::format("{}/{}.pcap", dir, node_name(*rep.spec, n)));
+  auto write = [&](const std::string& path, auto&& wanted) {
+    netmodels::PcapWriter pcap(path);
     for (const auto& trace : rep.results->packet_traces)
-      if (trace.node == n) pcap.write(trace);
+      if (wanted(trace)) pcap.write(trace);
     pcap.flush();
-    files.push_back(pcap.path());
-  }
+    files.push_back(path);
+  };
+  for (netmodels::NodeId n : rep.spec->outputs.pcap_nodes)
+    write(fmt::format("{}/{}.pcap", dir, node_name(*rep.spec, n)),
+          [&](const auto& t) { return t.node == n && t.direction != port_departure; });
+  for (const netmodels::PortRef& p : rep.spec->outputs.pcap_ports)
+    write(fmt::format("{}/{}.p{}.pcap", dir, node_name(*rep.spec, p.node), p.port),
+          [&](const auto& t) {
+            return t.node == p.node && t.port == p.port && t.direction == port_departure;
+          });
   return files;
 }
 

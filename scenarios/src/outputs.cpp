@@ -63,6 +63,9 @@ netmodels::OutputSpec resolve_outputs(const proto::Outputs& outputs, const Topol
   for (int i = 0; i < outputs.queue_ports_size(); ++i)
     spec.queue_ports.push_back(resolve_port(outputs.queue_ports(i), topology,
                                             "outputs.queue_ports[" + std::to_string(i) + "]"));
+  for (int i = 0; i < outputs.pcap_ports_size(); ++i)
+    spec.pcap_ports.push_back(resolve_port(outputs.pcap_ports(i), topology,
+                                           "outputs.pcap_ports[" + std::to_string(i) + "]"));
   spec.cwnd_trace = outputs.cwnd_trace();
   return spec;
 }

@@ -23,7 +23,10 @@ links { rate_bps: 1000000000 latency_ns: 2000 }
 switch { buffer_bytes: 1048576 }
 transport { kind: TCP }
 workload { flows { flow { src: 0 dst: 1 bytes: 100000 start_ns: 0 } } }
-outputs { pcap_nodes: "host0" pcap_nodes: "host1" }
+outputs {
+  pcap_nodes: "host0" pcap_nodes: "host1"
+  pcap_ports { toward_host: "host1" }  # a mirror of the switch port that leads to host1
+}
 """
 
 
@@ -147,6 +150,14 @@ class PcapFiles(RunCase):
         last = max(data, key=lambda p: int(p[0]))
         self.assertEqual(int(last[0]) + int(last[1]), 100000)
         self.assertTrue(all(p[3] == "10.0.0.0" for p in data))
+        # The switch port to host1 carried exactly the data packets, in time order.
+        mirror = self.tshark(os.path.join(out_dir, "sw0.p1.pcap"))
+        self.assertEqual(len(mirror), len(data))
+        self.assertTrue(all(p[2] == "0" for p in mirror))
+        times = subprocess.run(["tshark", "-r", os.path.join(out_dir, "sw0.p1.pcap"), "-T",
+                                "fields", "-e", "frame.time_epoch"], capture_output=True,
+                               text=True, timeout=120).stdout.split()
+        self.assertEqual(times, sorted(times, key=float))
 
 
 if __name__ == "__main__":

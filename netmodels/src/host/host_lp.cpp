@@ -48,7 +48,7 @@ void HostLp::on(const CreditReturned& ev, EventCtx& ctx) {
 
 void HostLp::on(const PacketArrived& ev, EventCtx& ctx) {
   const Packet& p = ev.packet;
-  if (traced_) ctx.emit(PacketTrace{ctx.now().ps(), self_, 1, p, 0});
+  if (traced_) ctx.emit(PacketTrace{ctx.now().ps(), self_, trace_direction::received, p, 0});
   switch (p.kind) {
     case PacketKind::data:
       if (is_tcp_) {
@@ -163,7 +163,7 @@ void HostLp::send_data(const Message& m, std::uint32_t seq, std::uint32_t length
 }
 
 void HostLp::send_packet(const Packet& p, EventCtx& ctx) {
-  if (traced_) ctx.emit(PacketTrace{ctx.now().ps(), self_, 0, p, 0});
+  if (traced_) ctx.emit(PacketTrace{ctx.now().ps(), self_, trace_direction::sent, p, 0});
   nic_.offer(p, ctx);
 }
 

@@ -102,6 +102,9 @@ void OutputPort::transmit(const Packet& packet, std::uint8_t vc, EventCtx& ctx,
   const SimTime done = start + serialisation_time(packet.wire_bytes, settings_.link.rate_bps);
   ctx.set(free_at_, done);
   ctx.push_back(in_flight_, InFlight{done.ps(), packet.wire_bytes});
+  if (settings_.mirrored)
+    ctx.emit(PacketTrace{start.ps(), settings_.node, trace_direction::port_departure, packet,
+                         settings_.index});
   ctx.add(packets_sent_, 1);
   ctx.add(bytes_sent_, packet.wire_bytes);
   if (observer != nullptr) observer->transmitted(packet, done, ctx);

@@ -32,6 +32,7 @@ struct PortSettings {
   SimTime jitter;  // uniform random gap before each packet goes on the wire, in [0, jitter]
   std::uint64_t credit_bytes = 0;  // credit per virtual channel toward the peer; 0: none
   bool traced = false;             // emit QueueSample records
+  bool mirrored = false;           // emit a PacketTrace for every departure (pcap)
 };
 
 // Told about every packet the port puts on the wire (the switch returns credit upstream).

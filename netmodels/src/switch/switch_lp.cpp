@@ -19,7 +19,8 @@ SwitchLp::SwitchLp(NodeId self, const NetworkContext& net)
 }
 
 void SwitchLp::on(const PacketArrived& ev, engine::EventCtx& ctx) {
-  if (traced_) ctx.emit(PacketTrace{ctx.now().ps(), self_, 1, ev.packet, 0});
+  if (traced_)
+    ctx.emit(PacketTrace{ctx.now().ps(), self_, trace_direction::received, ev.packet, 0});
   if (net_.is_injected_drop(self_, ev.packet)) {
     if (returns_credit_) transmitted(ev.packet, ctx.now(), ctx);  // its buffer space is free
     return;

@@ -20,6 +20,7 @@ struct PortRef {
 struct OutputSpec {
   std::vector<NodeId> pcap_nodes;    // hosts or switches whose packets are traced
   std::vector<PortRef> queue_ports;  // ports whose occupancy is traced
+  std::vector<PortRef> pcap_ports;   // ports whose departures are traced (port mirrors)
   bool cwnd_trace = false;
 };
 

@@ -59,14 +59,20 @@ struct QueueSample {
   std::uint64_t packets = 0;
 };
 
-// A packet seen on a traced node: sent (direction 0) or received (1) at time_ps, for pcap.
+// A packet for pcap: sent by a traced host (direction 0), received by a traced node (1), or
+// put on the wire by a traced output port (2, port mirror), at time_ps.
 struct PacketTrace {
   std::int64_t time_ps = 0;
   NodeId node = 0;
   std::uint32_t direction = 0;
   Packet packet;
-  std::uint32_t reserved = 0;
+  std::uint32_t port = 0;  // direction 2: the output port
 };
+namespace trace_direction {
+inline constexpr std::uint32_t sent = 0;
+inline constexpr std::uint32_t received = 1;
+inline constexpr std::uint32_t port_departure = 2;
+}  // namespace trace_direction
 
 // A sender's congestion window after a change (TcpConfig::cwnd_trace).
 struct CwndSample {
