@@ -22,7 +22,7 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
                   "Optimistic: never run more than W us of simulated time past GVT "
                   "(bench: unbounded by default; run: the scenario's engine.window_us, else 10 x "
                   "the smallest link latency)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e12));
   command
       .add_option("--max-uncommitted", o.max_uncommitted,
                   "Optimistic: handled but uncommitted events per rank before optimism stops "

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 
@@ -59,8 +60,11 @@ nlohmann::ordered_json flows_json(const NetworkRunReport& rep) {
   return rows;
 }
 
+// Busy fraction over the run: up to the last bit any port sent (a host port runs at the NIC
+// rate when one is set).
 double utilisation(const NetworkSpec& spec, const netmodels::PortRecord& p, std::int64_t span) {
-  const auto rate = spec.topology.nodes[p.node].ports[p.port].rate_bps;
+  auto rate = spec.topology.nodes[p.node].ports[p.port].rate_bps;
+  if (spec.topology.is_host(p.node) && spec.nic.rate_bps != 0) rate = spec.nic.rate_bps;
   if (span <= 0 || rate == 0) return 0;
   return static_cast<double>(p.bytes_sent) * 8 / (static_cast<double>(rate) * 1e-12 * span);
 }
@@ -106,7 +110,9 @@ nlohmann::ordered_json results_json(const NetworkRunReport& rep) {
   for (const auto& [key, value] : engine_stats.items()) j[key] = value;
   j["window_us"] = rep.window_us;
   j["flows"] = flows_json(rep);
-  j["ports"] = ports_json(rep, t.completion_time_ps);
+  std::int64_t span = 0;
+  for (const auto& port : rep.results->ports) span = std::max(span, port.busy_until_ps);
+  j["ports"] = ports_json(rep, span);
   j["effective_scenario"] = rep.effective_scenario;
   return j;
 }

@@ -69,7 +69,7 @@ SwitchConfig switch_config(const proto::Switch& sw) {
       sw.flow_control() == proto::Switch::CREDIT ? FlowControl::credit : FlowControl::none};
 }
 
-TransportConfig transport_config(const proto::Transport& transport, bool cwnd_trace) {
+TransportConfig transport_config(const proto::Transport& transport) {
   TransportConfig config;
   if (transport.kind() != proto::Transport::TCP) return config;
   const proto::Tcp& tcp = transport.tcp();
@@ -83,8 +83,7 @@ TransportConfig transport_config(const proto::Transport& transport, bool cwnd_tr
                          tcp.dupack_threshold(),
                          tcp.delayed_ack(),
                          engine::us(static_cast<std::int64_t>(tcp.delayed_ack_timeout_us())),
-                         tcp.ecn(),
-                         cwnd_trace};
+                         tcp.ecn()};
   return config;
 }
 
@@ -151,7 +150,7 @@ NetworkSpec build(const LoadedScenario& loaded) {
   spec.switches = switch_config(s.switch_());
   spec.nic = NicConfig{static_cast<std::uint64_t>(s.nic().rate_bps()), s.nic().buffer_bytes(),
                        engine::ns(static_cast<std::int64_t>(s.nic().jitter_ns()))};
-  spec.transport = transport_config(s.transport(), s.outputs().cwnd_trace());
+  spec.transport = transport_config(s.transport());
   const auto ranks = static_cast<std::uint32_t>(workload_rank_count(s));
   spec.workload = make_workload(s, ranks, loaded.path);
   const std::uint32_t hosts = spec.topology.host_count;

@@ -14,9 +14,9 @@ namespace {
 
 void validate_engine(const proto::Scenario& scenario) {
   const proto::Engine& engine = scenario.engine();
-  if (!(engine.window_us() >= 0) || !std::isfinite(engine.window_us()))
+  if (!(engine.window_us() >= 0) || !(engine.window_us() <= kMaxTimeNs / 1000.0))
     fail("engine.window_us",
-         "must be >= 0 (0: unbounded), got " + std::to_string(engine.window_us()));
+         "must be in [0, 1e12] us (0: unbounded), got " + std::to_string(engine.window_us()));
   require_at_most("end_time_ns", scenario.end_time_ns(), kMaxTimeNs);
 }
 
@@ -76,6 +76,14 @@ void validate_nic(const proto::Scenario& scenario) {
     fail("nic.rate_bps",
          "must be >= 0 (0: the link's rate), got " + std::to_string(scenario.nic().rate_bps()));
   require_packet_fits("nic.buffer_bytes", scenario.nic().buffer_bytes(), scenario.links());
+  const auto& out = scenario.outputs();
+  const std::int64_t payload =
+      std::int64_t{scenario.links().mtu_bytes()} - std::int64_t{scenario.links().header_bytes()};
+  if ((out.pcap_nodes_size() > 0 || out.pcap_ports_size() > 0) && payload > 65495)
+    fail("links.mtu_bytes",
+         "pcap output holds IPv4 packets: mtu_bytes - header_bytes must be "
+         "<= 65495, got " +
+             std::to_string(payload));
   if (scenario.nic().jitter_ns() > 1'000'000'000'000)
     fail("nic.jitter_ns",
          "must be at most 1e12 ns, got " + std::to_string(scenario.nic().jitter_ns()));
@@ -113,6 +121,11 @@ void validate_tcp(const proto::Tcp& tcp, const proto::Links& links) {
 
 // Lossless delivery has no retransmission: a drop would lose data for good.
 void validate_transport(const proto::Scenario& scenario) {
+  if (scenario.transport().kind() == proto::Transport::LOSSLESS &&
+      scenario.nic().buffer_bytes() != 0)
+    fail("nic.buffer_bytes",
+         "LOSSLESS sends a whole message at once: a limited NIC buffer would drop it for good "
+         "(use 0, unlimited)");
   if (scenario.transport().kind() == proto::Transport::TCP)
     return validate_tcp(scenario.transport().tcp(), scenario.links());
   const proto::Switch& sw = scenario.switch_();

@@ -13,10 +13,12 @@
 
 namespace netwarp::scenarios {
 
-// Largest topology accepted, in hosts: keeps a typo from exhausting memory.
+// Largest topology accepted, in hosts. (Route tables take switches x hosts x 2 B: a
+// topology near this size still needs a machine with that much memory.)
 inline constexpr std::uint64_t kMaxHosts = std::uint64_t{1} << 20;
-// Largest time in ns whose value in ps fits SimTime.
-inline constexpr std::uint64_t kMaxTimeNs = 9'000'000'000'000'000;  // 2.5 hours
+// Largest time field in ns: 1e15 ns (about 11.6 days) leaves SimTime (int64 ps, about 106
+// days) room to add several such times (now + latency, now + RTO) without overflow.
+inline constexpr std::uint64_t kMaxTimeNs = 1'000'000'000'000'000;
 // TCP sequence numbers are 32-bit byte offsets: a message must be smaller.
 inline constexpr std::uint64_t kMaxTcpMessageBytes = std::uint64_t{1} << 32;
 

@@ -68,5 +68,16 @@ TEST(RingDeque, CopiesAreIndependent) {
   EXPECT_EQ(b.back(), 99);
 }
 
+TEST(RingDeque, AMovedFromDequeIsEmptyAndUsable) {
+  RingDeque<int> a;
+  for (int i = 0; i < 5; ++i) a.push_back(i);
+  RingDeque<int> b = std::move(a);
+  EXPECT_EQ(b.size(), 5u);
+  EXPECT_EQ(b.back(), 4);
+  EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move): the moved-from state is specified
+  a.push_back(7);
+  EXPECT_EQ(a.front(), 7);
+}
+
 }  // namespace
 }  // namespace netwarp::engine

@@ -1,6 +1,7 @@
-// Determinism of packet-network runs across kernels and rank counts: an incast with TCP losses
-// and timeouts, a torus all-to-all and a fat-tree all-to-all under credit flow control give the
-// sequential kernel's digest and records with the optimistic kernel on every rank of the job.
+// Determinism of packet-network runs across kernels and rank counts: an incast with TCP losses,
+// a lossless torus all-to-all with unlimited buffers and a fat-tree all-to-all under credit
+// flow control give the sequential kernel's digest and records with the optimistic kernel on
+// every rank of the job.
 #include <gtest/gtest.h>
 
 #include "netwarp/engine/kernel.hpp"

@@ -196,7 +196,7 @@ void on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSend
   s.dupacks = 0;
   s.recover = s.snd_max;
   s.timeout_una = s.snd_una;
-  s.rto_ps = std::min(s.rto_ps * 2, config.max_rto.ps());
+  s.rto_ps = s.rto_ps > config.max_rto.ps() / 2 ? config.max_rto.ps() : s.rto_ps * 2;
   ++s.backoff_count;
   restart_timer(s, now, out);
   send_available(s, config, now, out);

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <memory>
 #include <type_traits>
+#include <utility>
 
 namespace netwarp::engine {
 
@@ -56,8 +57,14 @@ class RingDeque {
     for (const T& item : other) push_back(item);
     return *this;
   }
-  RingDeque(RingDeque&&) noexcept = default;
-  RingDeque& operator=(RingDeque&&) noexcept = default;
+  RingDeque(RingDeque&& other) noexcept { *this = std::move(other); }
+  RingDeque& operator=(RingDeque&& other) noexcept {
+    items_ = std::move(other.items_);
+    mask_ = std::exchange(other.mask_, 0);
+    head_ = std::exchange(other.head_, 0);
+    size_ = std::exchange(other.size_, 0);
+    return *this;
+  }
 
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }

@@ -17,8 +17,14 @@ class SimTime {
   static constexpr SimTime from_ps(Rep ps) { return SimTime(ps); }
   static constexpr SimTime max() { return SimTime(std::numeric_limits<Rep>::max()); }
   static constexpr SimTime zero() { return SimTime(0); }
-  // Rounds a real number of microseconds to the nearest picosecond.
-  static SimTime from_us(double us) { return SimTime(std::llround(us * 1e6)); }
+  // Rounds a real number of microseconds to the nearest picosecond; saturates at max() (and at
+  // -max()) instead of overflowing.
+  static SimTime from_us(double us) {
+    const double ps = us * 1e6;
+    if (!(ps < 9.2e18)) return max();
+    if (ps <= -9.2e18) return SimTime(-max().ps_);
+    return SimTime(std::llround(ps));
+  }
 
   constexpr Rep ps() const { return ps_; }
   constexpr double to_us() const { return static_cast<double>(ps_) * 1e-6; }

@@ -38,7 +38,8 @@ struct SwitchConfig {
 };
 
 // Host NIC: injection at rate_bps (0: its link's rate) from a send queue of buffer_bytes
-// (0: unlimited; the transport never loses data at its own NIC).
+// (0: unlimited). A limited queue drops what does not fit, counted as the NIC port's drops:
+// TCP recovers them; scenarios reject a limited NIC with the lossless transport.
 // jitter: a uniform random gap in [0, jitter] before each packet goes on the wire, drawn from
 // the event's counter-based generator (identical in every kernel): breaks the phase lock of
 // identical back-to-back senders (drop-tail phase effects).
@@ -61,8 +62,7 @@ struct TcpConfig {
   std::uint32_t dupack_threshold = 3;
   bool delayed_ack = false;
   SimTime delayed_ack_timeout = engine::ms(40);
-  bool ecn = false;         // react to ECN echoes (halve cwnd once per window)
-  bool cwnd_trace = false;  // record cwnd at every change
+  bool ecn = false;  // react to ECN echoes (halve cwnd once per window)
 };
 
 struct TransportConfig {

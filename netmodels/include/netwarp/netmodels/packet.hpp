@@ -58,8 +58,5 @@ struct TimerFired {  // a transport timer (RTO or delayed ACK) of `flow`
   std::uint32_t generation = 0;
   std::uint32_t is_receiver = 0;  // 0: sender's RTO, 1: receiver's delayed ACK
 };
-struct DeliveryNotice {  // lossless transport: the receiver got every byte of `message`
-  MessageId message = 0;
-};
 
 }  // namespace netwarp::netmodels

@@ -74,7 +74,7 @@ inline constexpr std::uint32_t received = 1;
 inline constexpr std::uint32_t port_departure = 2;
 }  // namespace trace_direction
 
-// A sender's congestion window after a change (TcpConfig::cwnd_trace).
+// A sender's congestion window after a change (OutputSpec::cwnd_trace).
 struct CwndSample {
   std::int64_t time_ps = 0;
   MessageId flow = 0;

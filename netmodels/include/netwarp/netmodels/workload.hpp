@@ -43,8 +43,8 @@ Workload make_flows(const std::vector<FlowSpec>& flows, std::uint32_t host_count
 // Flows from a CSV file with the header `src,dst,bytes,start_ns` (errors name file:line).
 std::vector<FlowSpec> read_flows_csv(const std::string& path);
 
-// N senders to one receiver, `bytes` each, all starting at `start`. Senders are hosts
-// [first_sender, first_sender + senders) skipping the receiver.
+// N senders to one receiver, `bytes` each, all starting at `start`. Senders are the lowest
+// numbered hosts other than the receiver.
 struct IncastSpec {
   std::uint32_t senders = 8;
   NodeId receiver = 0;
