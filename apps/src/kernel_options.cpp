@@ -18,10 +18,11 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
       ->check(CLI::Range(1u, 1u << 20))
       ->capture_default_str();
   command
-      .add_option("--window", o.window_us,
-                  "Optimistic: never run more than W us of simulated time past GVT "
-                  "(bench: unbounded by default; run: the scenario's engine.window_us, else 10 x "
-                  "the smallest link latency)")
+      .add_option(
+          "--window", o.window_us,
+          "Optimistic: never run more than W us of simulated time past GVT; 0: unbounded, as "
+          "engine.window_us: 0 in a scenario (bench: unbounded by default; run: the "
+          "scenario's engine.window_us, else 10 x the smallest link latency)")
       ->check(CLI::Range(0.0, 1e12));
   command
       .add_option("--max-uncommitted", o.max_uncommitted,
@@ -45,7 +46,7 @@ engine::KernelConfig make_kernel_config(const KernelOptions& o, const AppContext
     throw UsageError("--check-reverse: needs --kernel optimistic");
   config.gvt_interval = o.gvt_interval;
   config.batch_size = o.batch;
-  config.window = o.window_us < 0 ? engine::SimTime::max() : engine::SimTime::from_us(o.window_us);
+  config.window = o.window_us <= 0 ? engine::SimTime::max() : engine::SimTime::from_us(o.window_us);
   config.max_uncommitted = o.max_uncommitted;
   config.check_reverse = o.check_reverse;
   if (context.is_root()) config.on_progress = make_progress_line();

@@ -125,6 +125,7 @@ void HostLp::apply_sender_actions(MessageId flow, const TcpSenderState& s, Event
                   TimerFired{flow, timer.generation, 0});
   if (sender_actions_.cwnd_changed && net_.spec().outputs.cwnd_trace)
     ctx.emit(CwndSample{ctx.now().ps(), flow, 0, s.cwnd, s.ssthresh});
+  // Last: complete_flow may start the next message, which reuses sender_actions_.
   if (sender_actions_.completed) complete_flow(flow, ctx);
 }
 
