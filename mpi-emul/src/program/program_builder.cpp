@@ -1,0 +1,188 @@
+// RankProgramBuilder: calls and their operations, appended in program order.
+#include <array>
+#include <stdexcept>
+
+#include "netwarp/engine/check.hpp"
+#include "netwarp/mpiemul/program.hpp"
+
+namespace netwarp::mpiemul {
+
+namespace {
+constexpr std::array<std::string_view, kCallKindCount> kCallKindNames = {
+    "compute", "send",      "isend",     "recv",      "irecv",     "wait",
+    "waitall", "test",      "sendrecv",  "barrier",   "bcast",     "reduce",
+    "allreduce", "alltoall", "alltoallv", "gather",   "scatter",   "allgather",
+    "gatherv", "scatterv",  "allgatherv", "reduce_scatter"};
+}  // namespace
+
+std::string_view call_kind_name(CallKind kind) {
+  return kCallKindNames.at(static_cast<std::size_t>(kind));
+}
+
+std::uint32_t RankProgramBuilder::add_op(Op op) {
+  program_.ops.push_back(op);
+  return static_cast<std::uint32_t>(program_.ops.size() - 1);
+}
+
+std::uint32_t RankProgramBuilder::add_message_op(OpKind kind, bool blocking, std::uint16_t comm,
+                                                 std::int32_t peer, std::int32_t tag,
+                                                 std::uint64_t bytes) {
+  if (peer != kAnySource && (peer < 0 || static_cast<RankId>(peer) >= size_))
+    throw std::invalid_argument("rank " + std::to_string(rank_) + ": peer " +
+                                std::to_string(peer) + " is not a rank (size " +
+                                std::to_string(size_) + ")");
+  Op op;
+  op.kind = kind;
+  op.blocking = blocking ? 1 : 0;
+  op.comm = comm;
+  op.peer = peer;
+  op.tag = tag;
+  op.request = program_.request_count++;
+  op.bytes = bytes;
+  add_op(op);
+  return op.request;
+}
+
+void RankProgramBuilder::add_wait(OpKind kind, std::span<const std::uint32_t> requests) {
+  Op op;
+  op.kind = kind;
+  op.request = static_cast<std::uint32_t>(program_.wait_list.size());
+  op.count = static_cast<std::uint32_t>(requests.size());
+  for (std::uint32_t r : requests) {
+    NW_CHECK(r < program_.request_count, "wait on request {} that was never started", r);
+    program_.wait_list.push_back(r);
+  }
+  add_op(op);
+}
+
+void RankProgramBuilder::single_call(CallKind kind, std::int32_t peer, std::int32_t tag,
+                                     std::uint64_t bytes) {
+  NW_CHECK(!in_call_, "a call inside a collective call");
+  Call c;
+  c.kind = kind;
+  c.peer = peer;
+  c.tag = tag;
+  c.bytes = bytes;
+  c.first_op = static_cast<std::uint32_t>(program_.ops.size());
+  program_.calls.push_back(c);
+}
+
+void RankProgramBuilder::close_single_call() {
+  Call& c = program_.calls.back();
+  c.op_count = static_cast<std::uint32_t>(program_.ops.size()) - c.first_op;
+}
+
+void RankProgramBuilder::compute(SimTime duration) {
+  single_call(CallKind::compute, -1, -1, 0);
+  post_compute(duration);
+  close_single_call();
+}
+
+void RankProgramBuilder::send(RankId dst, std::int32_t tag, std::uint64_t bytes) {
+  single_call(CallKind::send, static_cast<std::int32_t>(dst), tag, bytes);
+  add_message_op(OpKind::send, true, kCommWorld, static_cast<std::int32_t>(dst), tag, bytes);
+  close_single_call();
+}
+
+std::uint32_t RankProgramBuilder::isend(RankId dst, std::int32_t tag, std::uint64_t bytes) {
+  single_call(CallKind::isend, static_cast<std::int32_t>(dst), tag, bytes);
+  const std::uint32_t r =
+      add_message_op(OpKind::send, false, kCommWorld, static_cast<std::int32_t>(dst), tag, bytes);
+  close_single_call();
+  return r;
+}
+
+void RankProgramBuilder::recv(std::int32_t src, std::int32_t tag, std::uint64_t bytes) {
+  single_call(CallKind::recv, src, tag, bytes);
+  add_message_op(OpKind::recv, true, kCommWorld, src, tag, bytes);
+  close_single_call();
+}
+
+std::uint32_t RankProgramBuilder::irecv(std::int32_t src, std::int32_t tag, std::uint64_t bytes) {
+  single_call(CallKind::irecv, src, tag, bytes);
+  const std::uint32_t r = add_message_op(OpKind::recv, false, kCommWorld, src, tag, bytes);
+  close_single_call();
+  return r;
+}
+
+void RankProgramBuilder::wait(std::uint32_t request) {
+  single_call(CallKind::wait, -1, -1, 0);
+  add_wait(OpKind::wait, std::span<const std::uint32_t>(&request, 1));
+  close_single_call();
+}
+
+void RankProgramBuilder::waitall(std::span<const std::uint32_t> requests) {
+  single_call(CallKind::waitall, -1, -1, 0);
+  add_wait(OpKind::wait, requests);
+  close_single_call();
+}
+
+void RankProgramBuilder::test(std::uint32_t request) {
+  single_call(CallKind::test, -1, -1, 0);
+  add_wait(OpKind::test, std::span<const std::uint32_t>(&request, 1));
+  close_single_call();
+}
+
+void RankProgramBuilder::sendrecv(RankId dst, std::int32_t send_tag, std::uint64_t send_bytes,
+                                  std::int32_t src, std::int32_t recv_tag,
+                                  std::uint64_t recv_bytes) {
+  single_call(CallKind::sendrecv, static_cast<std::int32_t>(dst), send_tag, send_bytes);
+  const std::array<std::uint32_t, 2> r = {
+      add_message_op(OpKind::recv, false, kCommWorld, src, recv_tag, recv_bytes),
+      add_message_op(OpKind::send, false, kCommWorld, static_cast<std::int32_t>(dst), send_tag,
+                     send_bytes)};
+  add_wait(OpKind::wait, r);
+  close_single_call();
+}
+
+void RankProgramBuilder::begin_call(CallKind kind, std::int32_t root, std::uint64_t bytes) {
+  single_call(kind, root, -1, bytes);
+  in_call_ = true;
+}
+
+std::uint32_t RankProgramBuilder::post_isend(RankId dst, std::int32_t tag, std::uint64_t bytes) {
+  NW_CHECK(in_call_, "post_isend outside begin_call/end_call");
+  return add_message_op(OpKind::send, false, kCommCollective, static_cast<std::int32_t>(dst), tag,
+                        bytes);
+}
+
+std::uint32_t RankProgramBuilder::post_irecv(std::int32_t src, std::int32_t tag,
+                                             std::uint64_t bytes) {
+  NW_CHECK(in_call_, "post_irecv outside begin_call/end_call");
+  return add_message_op(OpKind::recv, false, kCommCollective, src, tag, bytes);
+}
+
+void RankProgramBuilder::post_send(RankId dst, std::int32_t tag, std::uint64_t bytes) {
+  NW_CHECK(in_call_, "post_send outside begin_call/end_call");
+  add_message_op(OpKind::send, true, kCommCollective, static_cast<std::int32_t>(dst), tag, bytes);
+}
+
+void RankProgramBuilder::post_recv(std::int32_t src, std::int32_t tag, std::uint64_t bytes) {
+  NW_CHECK(in_call_, "post_recv outside begin_call/end_call");
+  add_message_op(OpKind::recv, true, kCommCollective, src, tag, bytes);
+}
+
+void RankProgramBuilder::post_waitall(std::span<const std::uint32_t> requests) {
+  NW_CHECK(in_call_, "post_waitall outside begin_call/end_call");
+  add_wait(OpKind::wait, requests);
+}
+
+void RankProgramBuilder::post_compute(SimTime duration) {
+  Op op;
+  op.kind = OpKind::compute;
+  op.bytes = static_cast<std::uint64_t>(duration.ps());
+  add_op(op);
+}
+
+void RankProgramBuilder::end_call() {
+  NW_CHECK(in_call_, "end_call without begin_call");
+  in_call_ = false;
+  close_single_call();
+}
+
+RankProgram RankProgramBuilder::take() {
+  NW_CHECK(!in_call_, "program taken inside a call");
+  return std::move(program_);
+}
+
+}  // namespace netwarp::mpiemul
