@@ -1,11 +1,15 @@
 // `netwarp run`: scenario -> NetworkSpec -> engine run -> results on rank 0.
 #include "cmd_run.hpp"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <filesystem>
 
+#include "mpi_run.hpp"
 #include "netwarp/netmodels/network_model.hpp"
 #include "netwarp/netmodels/network_results.hpp"
+#include "netwarp/scenarios/mpi_builder.hpp"
 #include "netwarp/scenarios/network_builder.hpp"
 #include "netwarp/scenarios/scenario_loader.hpp"
 #include "network_outputs.hpp"
@@ -66,26 +70,59 @@ netmodels::NetworkResults gather_results(const netmodels::NetworkResults& local,
   return all;
 }
 
+// Without a scenario: the built-in incast, or for a trace the default replay platform.
+scenarios::LoadedScenario load(const RunOptions& o) {
+  if (!o.scenario.empty()) return scenarios::load_scenario(o.scenario, o.sets);
+  if (!o.trace.empty())
+    return scenarios::load_scenario(scenarios::scenario_library_dir() + "/cluster.pbtxt", o.sets);
+  return scenarios::built_in_default_scenario(o.sets);
+}
+
+int run_mpi(const RunOptions& o, const AppContext& context, const scenarios::LoadedScenario& loaded,
+            const scenarios::EngineSettings& settings) {
+  if (!scenarios::is_mpi_scenario(loaded))
+    throw UsageError(fmt::format(
+        "--trace: {} has no mpi section to replay the trace on; use a platform such as {}/"
+        "cluster.pbtxt",
+        loaded.path, scenarios::scenario_library_dir()));
+  scenarios::MpiRunSpec spec = scenarios::build_mpi_run(loaded, o.trace);
+  const KernelOptions kernel = merged_kernel_options(o, settings, spec.network.topology);
+  MpiRunInputs in;
+  in.loaded = &loaded;
+  in.spec = &spec;
+  in.config = make_kernel_config(kernel, context);
+  in.config.end_time = settings.end_time;
+  in.config.seed = settings.seed;
+  in.window_us = in.config.kind == engine::KernelKind::optimistic ? kernel.window_us : -1;
+  in.out_dir = o.out_dir.empty() ? default_out_dir(loaded) : o.out_dir;
+  context.check_on_root([&] { prepare_out_dir(in.out_dir); });
+  return run_mpi_scenario(std::move(in), context);
+}
+
 }  // namespace
 
 CLI::App* add_run_command(CLI::App& app, RunOptions& o) {
   CLI::App* run = app.add_subcommand(
-      "run", "Run a packet-network scenario (.pbtxt); without one, a built-in incast");
+      "run",
+      "Run a scenario (.pbtxt): packet traffic or MPI ranks; without one, a built-in incast");
   run->add_option("scenario", o.scenario, "Scenario file in protobuf text format");
   run->add_option("--out", o.out_dir, "Folder for results.json, CSV tables and traces")
       ->default_str("out/<scenario name>");
   run->add_option("--set", o.sets, "Override a scenario field: path.to.field=value (repeatable)")
       ->allow_extra_args(false);
+  run->add_option("--trace", o.trace,
+                  "Replay an MPI trace (SimGrid TIT file or folder, or .pb/.pbtxt) on the "
+                  "scenario's platform (default: scenarios/cluster.pbtxt)");
   add_kernel_options(*run, o.kernel);
   o.command = run;
   return run;
 }
 
 int run_command(RunOptions& o, const AppContext& context) {
-  const scenarios::LoadedScenario loaded = o.scenario.empty()
-                                               ? scenarios::built_in_default_scenario(o.sets)
-                                               : scenarios::load_scenario(o.scenario, o.sets);
+  const scenarios::LoadedScenario loaded = load(o);
   const scenarios::EngineSettings settings = scenarios::engine_settings(loaded);
+  if (scenarios::is_mpi_scenario(loaded) || !o.trace.empty())
+    return run_mpi(o, context, loaded, settings);
   netmodels::NetworkSpec spec = scenarios::build_network_spec(loaded);
   const KernelOptions kernel = merged_kernel_options(o, settings, spec.topology);
   engine::KernelConfig config = make_kernel_config(kernel, context);

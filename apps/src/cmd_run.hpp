@@ -16,6 +16,7 @@ struct RunOptions {
   std::string scenario;  // empty: the built-in default
   std::string out_dir;   // empty: out/<scenario name>
   std::vector<std::string> sets;
+  std::string trace;     // --trace: replay this MPI trace on the scenario's platform
   KernelOptions kernel;  // flags given on the command line override the scenario's engine block
   CLI::App* command = nullptr;
 };

@@ -9,7 +9,9 @@
 #include "app_context.hpp"
 #include "cmd_bench.hpp"
 #include "cmd_run.hpp"
+#include "cmd_trace.hpp"
 #include "netwarp/engine/log.hpp"
+#include "netwarp/mpiemul/trace.hpp"
 #include "netwarp/scenarios/scenario_error.hpp"
 
 namespace {
@@ -32,6 +34,8 @@ int run_main(int argc, char** argv, AppContext& context) {
   CLI::App* phold = netwarp::apps::add_bench_command(app, phold_options);
   netwarp::apps::RunOptions run_options;
   CLI::App* run = netwarp::apps::add_run_command(app, run_options);
+  netwarp::apps::TraceOptions trace_options;
+  CLI::App* trace = netwarp::apps::add_trace_command(app, trace_options);
 
   try {
     app.parse(argc, argv);
@@ -49,6 +53,7 @@ int run_main(int argc, char** argv, AppContext& context) {
   }
   if (phold->parsed()) return netwarp::apps::bench_phold_command(phold_options, context);
   if (run->parsed()) return netwarp::apps::run_command(run_options, context);
+  if (trace->parsed()) return netwarp::apps::trace_command(trace_options, context);
   return 2;
 }
 
@@ -65,6 +70,10 @@ int main(int argc, char** argv) {
     return run_main(argc, argv, context);
   } catch (const netwarp::scenarios::ScenarioError& e) {
     // Raised alike on every rank (each loads the scenario): the line starts with the file.
+    if (context.is_root()) std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  } catch (const netwarp::mpiemul::TraceError& e) {
+    // Raised alike on every rank (each reads the trace): the line starts with the file.
     if (context.is_root()) std::fprintf(stderr, "%s\n", e.what());
     return 2;
   } catch (const netwarp::apps::UsageError& e) {

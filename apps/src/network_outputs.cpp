@@ -69,6 +69,8 @@ double utilisation(const NetworkSpec& spec, const netmodels::PortRecord& p, std:
   return static_cast<double>(p.bytes_sent) * 8 / (static_cast<double>(rate) * 1e-12 * span);
 }
 
+}  // namespace
+
 // Ports that carried or dropped anything.
 nlohmann::ordered_json ports_json(const NetworkRunReport& rep, std::int64_t span) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
@@ -88,6 +90,14 @@ nlohmann::ordered_json ports_json(const NetworkRunReport& rep, std::int64_t span
   }
   return rows;
 }
+
+std::int64_t busy_span(const netmodels::NetworkResults& results) {
+  std::int64_t span = 0;
+  for (const auto& port : results.ports) span = std::max(span, port.busy_until_ps);
+  return span;
+}
+
+namespace {
 
 nlohmann::ordered_json results_json(const NetworkRunReport& rep) {
   const netmodels::NetworkTotals t = rep.results->totals(rep.spec->workload);
@@ -110,12 +120,12 @@ nlohmann::ordered_json results_json(const NetworkRunReport& rep) {
   for (const auto& [key, value] : engine_stats.items()) j[key] = value;
   j["window_us"] = rep.window_us;
   j["flows"] = flows_json(rep);
-  std::int64_t span = 0;
-  for (const auto& port : rep.results->ports) span = std::max(span, port.busy_until_ps);
-  j["ports"] = ports_json(rep, span);
+  j["ports"] = ports_json(rep, busy_span(*rep.results));
   j["effective_scenario"] = rep.effective_scenario;
   return j;
 }
+
+}  // namespace
 
 std::ofstream open_for_writing(const std::string& path) {
   std::ofstream out(path);
@@ -142,6 +152,8 @@ void write_table_csv(const nlohmann::ordered_json& rows, const std::string& path
   }
 }
 
+namespace {
+
 void write_queue_csv(const NetworkRunReport& rep, const std::string& path) {
   static constexpr const char* kEvents[] = {"admitted", "departed", "dropped"};
   auto out = open_for_writing(path);
@@ -157,6 +169,8 @@ void write_cwnd_csv(const NetworkRunReport& rep, const std::string& path) {
   for (const auto& s : rep.results->cwnd_samples)
     out << fmt::format("{},{},{},{}\n", s.time_ps, s.flow, s.cwnd, s.ssthresh);
 }
+
+}  // namespace
 
 // One pcap file per traced node (DIR/<node>.pcap: what it sent and received) and per mirrored
 // port (DIR/<node>.p<port>.pcap: what left through it).
@@ -180,8 +194,6 @@ std::vector<std::string> write_pcaps(const NetworkRunReport& rep, const std::str
           });
   return files;
 }
-
-}  // namespace
 
 std::vector<std::string> write_network_outputs(const NetworkRunReport& rep,
                                                const std::string& dir) {

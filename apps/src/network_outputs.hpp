@@ -3,7 +3,11 @@
 // queue traces and pcap files. Also the summary printed on stdout.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "netwarp/engine/kernel.hpp"
 #include "netwarp/netmodels/network_results.hpp"
@@ -25,5 +29,14 @@ struct NetworkRunReport {
 std::vector<std::string> write_network_outputs(const NetworkRunReport& report,
                                                const std::string& dir);
 std::string format_network_summary(const NetworkRunReport& report);
+
+// Pieces shared with the MPI run's outputs.
+nlohmann::ordered_json ports_json(const NetworkRunReport& report, std::int64_t span);
+std::int64_t busy_span(const netmodels::NetworkResults& results);  // last bit any port sent
+std::ofstream open_for_writing(const std::string& path);           // UsageError if it cannot
+// Flat JSON rows as CSV (header from the first row's keys); no rows: an empty file.
+void write_table_csv(const nlohmann::ordered_json& rows, const std::string& path);
+// DIR/<node>.pcap per traced node and DIR/<node>.p<port>.pcap per mirrored port.
+std::vector<std::string> write_pcaps(const NetworkRunReport& report, const std::string& dir);
 
 }  // namespace netwarp::apps

@@ -1,5 +1,5 @@
 // NetworkContext: indexes over the spec, and how device configs become port settings.
-#include "network_context.hpp"
+#include "netwarp/netmodels/network_context.hpp"
 
 #include <algorithm>
 

@@ -4,12 +4,13 @@
 #include <algorithm>
 
 #include "host/host_lp.hpp"
-#include "network_context.hpp"
+#include "netwarp/netmodels/network_context.hpp"
 #include "switch/switch_lp.hpp"
 
 namespace netwarp::netmodels {
 
-NetworkModel::NetworkModel(NetworkSpec spec) : spec_(std::move(spec)) {
+NetworkModel::NetworkModel(NetworkSpec spec, HostFactory host_factory)
+    : spec_(std::move(spec)), host_factory_(std::move(host_factory)) {
   check_topology(spec_.topology);
   context_ = std::make_unique<NetworkContext>(spec_);
   for (const Node& n : spec_.topology.nodes) group_count_ = std::max(group_count_, n.group + 1);
@@ -22,7 +23,10 @@ engine::LpId NetworkModel::lp_count() const {
 }
 
 std::unique_ptr<engine::LpBase> NetworkModel::create_lp(engine::LpId id) const {
-  if (spec_.topology.is_host(id)) return engine::make_lp<HostLp>(id, *context_);
+  if (spec_.topology.is_host(id)) {
+    if (host_factory_) return host_factory_(id, *context_);
+    return engine::make_lp<HostLp>(id, *context_);
+  }
   return engine::make_lp<SwitchLp>(id, *context_);
 }
 

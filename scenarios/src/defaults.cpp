@@ -71,6 +71,56 @@ void fill_workload(proto::Workload& workload, std::uint64_t seed) {
     workload.mutable_uniform_random()->set_seed(seed);
 }
 
+void fill_mpi_host(proto::MpiHost& h) {
+  if (!h.has_o_ns()) h.set_o_ns(1000);
+  if (!h.has_send_eager_ns_per_byte()) h.set_send_eager_ns_per_byte(0.1);
+  if (!h.has_recv_eager_ns_per_byte()) h.set_recv_eager_ns_per_byte(0.1);
+  if (!h.has_send_rendezvous_ns_per_byte()) h.set_send_rendezvous_ns_per_byte(0.05);
+  if (!h.has_recv_rendezvous_ns_per_byte()) h.set_recv_rendezvous_ns_per_byte(0.05);
+  if (!h.has_copy_gbytes_per_s()) h.set_copy_gbytes_per_s(10);
+  if (!h.has_flops()) h.set_flops(1e9);
+}
+
+// The short limit defaults to what fits one packet with the envelope (at most 1024 B).
+void fill_mpi_protocol(proto::MpiProtocol& p, const proto::Links& links) {
+  if (!p.has_envelope_bytes()) p.set_envelope_bytes(64);
+  if (!p.has_eager_bytes()) p.set_eager_bytes(16384);
+  if (p.has_short_bytes()) return;
+  const std::int64_t room = std::int64_t{links.mtu_bytes()} - links.header_bytes() -
+                            static_cast<std::int64_t>(p.envelope_bytes());
+  p.set_short_bytes(static_cast<std::uint64_t>(std::clamp<std::int64_t>(room, 0, 1024)));
+}
+
+void fill_mpi_collectives(proto::MpiCollectives& c) {
+  if (c.bcast().empty()) c.set_bcast("binomial");
+  if (c.reduce().empty()) c.set_reduce("binomial");
+  if (c.allreduce().empty()) c.set_allreduce("recursive_doubling");
+  if (c.alltoall().empty()) c.set_alltoall("simple_spread");
+  if (c.barrier().empty()) c.set_barrier("dissemination");
+  if (c.gather().empty()) c.set_gather("linear");
+  if (c.allgather().empty()) c.set_allgather("ring");
+}
+
+void fill_mpi_program(proto::Mpi& mpi) {
+  if (mpi.has_pingpong() && mpi.pingpong().repetitions() == 0)
+    mpi.mutable_pingpong()->set_repetitions(1);
+  if (mpi.has_alltoall()) {
+    proto::AlltoallKernel& a = *mpi.mutable_alltoall();
+    if (a.algorithm().empty()) a.set_algorithm("algorithm_a");
+    if (a.iterations() == 0) a.set_iterations(1);
+  }
+  if (mpi.has_ring() && mpi.ring().iterations() == 0) mpi.mutable_ring()->set_iterations(1);
+  if (mpi.has_collective() && mpi.collective().iterations() == 0)
+    mpi.mutable_collective()->set_iterations(1);
+}
+
+void fill_mpi(proto::Mpi& mpi, const proto::Links& links) {
+  fill_mpi_host(*mpi.mutable_host());
+  fill_mpi_protocol(*mpi.mutable_protocol(), links);
+  fill_mpi_collectives(*mpi.mutable_collectives());
+  fill_mpi_program(mpi);
+}
+
 }  // namespace
 
 void fill_defaults(proto::Scenario& scenario) {
@@ -81,7 +131,8 @@ void fill_defaults(proto::Scenario& scenario) {
   if (scenario.transport().kind() == proto::Transport::TCP)
     fill_tcp(*scenario.mutable_transport()->mutable_tcp(), scenario.links());
   fill_placement(*scenario.mutable_placement(), scenario.seed());
-  fill_workload(*scenario.mutable_workload(), scenario.seed());
+  if (scenario.has_workload()) fill_workload(*scenario.mutable_workload(), scenario.seed());
+  if (scenario.has_mpi()) fill_mpi(*scenario.mutable_mpi(), scenario.links());
 }
 
 }  // namespace netwarp::scenarios

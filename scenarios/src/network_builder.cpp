@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "builder_parts.hpp"
 #include "netwarp/netmodels/topology_builders.hpp"
 #include "outputs.hpp"
 #include "validate.hpp"
@@ -134,6 +135,8 @@ Workload make_workload(const proto::Scenario& s, std::uint32_t ranks, const std:
   throw InputError("workload", "not set");
 }
 
+}  // namespace
+
 PlacementSpec placement_spec(const proto::Placement& placement) {
   if (placement.has_random())
     return PlacementSpec{PlacementKind::random, placement.random().seed(), {}};
@@ -141,6 +144,8 @@ PlacementSpec placement_spec(const proto::Placement& placement) {
   const auto& hosts = placement.explicit_().hosts();
   return PlacementSpec{PlacementKind::explicit_list, 1, {hosts.begin(), hosts.end()}};
 }
+
+namespace {
 
 NetworkSpec build(const LoadedScenario& loaded) {
   const proto::Scenario& s = loaded.scenario;
@@ -151,11 +156,13 @@ NetworkSpec build(const LoadedScenario& loaded) {
   spec.nic = NicConfig{static_cast<std::uint64_t>(s.nic().rate_bps()), s.nic().buffer_bytes(),
                        engine::ns(static_cast<std::int64_t>(s.nic().jitter_ns()))};
   spec.transport = transport_config(s.transport());
-  const auto ranks = static_cast<std::uint32_t>(workload_rank_count(s));
-  spec.workload = make_workload(s, ranks, loaded.path);
-  const std::uint32_t hosts = spec.topology.host_count;
-  apply_placement(spec.workload,
-                  place_ranks(placement_spec(s.placement()), ranks, hosts, "placement"));
+  if (s.has_workload()) {
+    const auto ranks = static_cast<std::uint32_t>(workload_rank_count(s));
+    spec.workload = make_workload(s, ranks, loaded.path);
+    const std::uint32_t hosts = spec.topology.host_count;
+    apply_placement(spec.workload,
+                    place_ranks(placement_spec(s.placement()), ranks, hosts, "placement"));
+  }
   spec.outputs = resolve_outputs(s.outputs(), spec.topology);
   return spec;
 }

@@ -158,7 +158,13 @@ void validate_scenario(const proto::Scenario& scenario) {
   validate_switch(scenario);
   validate_nic(scenario);
   validate_transport(scenario);
-  validate_workload(scenario);
+  if (scenario.has_mpi() && scenario.has_workload())
+    fail("mpi", "a scenario runs either a workload or mpi ranks, not both");
+  if (scenario.has_mpi()) {
+    validate_mpi(scenario);
+  } else {
+    validate_workload(scenario);
+  }
   validate_outputs(scenario.outputs());
 }
 

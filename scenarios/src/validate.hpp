@@ -25,11 +25,16 @@ inline constexpr std::uint64_t kMaxTcpMessageBytes = std::uint64_t{1} << 32;
 void validate_scenario(const proto::Scenario& scenario);
 void validate_topology(const proto::Topology& topology);
 void validate_workload(const proto::Scenario& scenario);
+void validate_mpi(const proto::Scenario& scenario);
+// Explicit placement hosts exist and are distinct (no-op for other placements).
+void validate_explicit_placement(const proto::Scenario& scenario, std::uint64_t hosts);
 
 // Hosts of a valid topology.
 std::uint64_t topology_host_count(const proto::Topology& topology);
 // Ranks of the workload (see scenario.proto, Workload) on a valid topology.
 std::uint64_t workload_rank_count(const proto::Scenario& scenario);
+// Ranks of an MPI scenario (see scenario.proto, Mpi) on a valid topology.
+std::uint64_t mpi_rank_count(const proto::Scenario& scenario);
 // Bytes of the largest packet on the wire: mtu_bytes + frame_overhead_bytes.
 std::uint64_t max_wire_packet_bytes(const proto::Links& links);
 

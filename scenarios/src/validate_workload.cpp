@@ -28,7 +28,9 @@ void require_rank(const std::string& field, std::uint64_t rank, std::uint64_t ra
                     " ranks: 0.." + std::to_string(ranks - 1) + ")");
 }
 
-void validate_placement(const proto::Scenario& scenario, std::uint64_t hosts) {
+}  // namespace
+
+void validate_explicit_placement(const proto::Scenario& scenario, std::uint64_t hosts) {
   if (!scenario.placement().has_explicit_()) return;
   const auto& list = scenario.placement().explicit_().hosts();
   const std::string at = "placement.explicit.hosts";
@@ -50,6 +52,8 @@ void validate_placement(const proto::Scenario& scenario, std::uint64_t hosts) {
       fail(field, "host " + std::to_string(list[i]) + " is listed twice");
   }
 }
+
+namespace {
 
 void validate_flows(const proto::Scenario& scenario, std::uint64_t ranks) {
   const proto::Flows& flows = scenario.workload().flows();
@@ -116,7 +120,8 @@ void validate_kind(const proto::Scenario& scenario, std::uint64_t ranks) {
                             workload.uniform_random().bytes());
     case proto::Workload::KIND_NOT_SET:
       fail("workload",
-           "not set (set one of all_to_all, flows, incast, permutation, uniform_random)");
+           "not set (set one of all_to_all, flows, incast, permutation, uniform_random; or an mpi "
+           "section instead)");
   }
 }
 
@@ -138,7 +143,7 @@ void validate_workload(const proto::Scenario& scenario) {
     fail("workload.all_to_all.ranks", std::to_string(workload.all_to_all().ranks()) +
                                           " ranks do not fit on " + std::to_string(hosts) +
                                           " hosts");
-  validate_placement(scenario, hosts);
+  validate_explicit_placement(scenario, hosts);
   const std::uint64_t ranks = workload_rank_count(scenario);
   if (ranks < 2) {
     const bool is_explicit = scenario.placement().has_explicit_();

@@ -9,10 +9,10 @@ namespace netwarp::mpiemul {
 
 namespace {
 constexpr std::array<std::string_view, kCallKindCount> kCallKindNames = {
-    "compute", "send",      "isend",     "recv",      "irecv",     "wait",
-    "waitall", "test",      "sendrecv",  "barrier",   "bcast",     "reduce",
-    "allreduce", "alltoall", "alltoallv", "gather",   "scatter",   "allgather",
-    "gatherv", "scatterv",  "allgatherv", "reduce_scatter"};
+    "compute",   "send",     "isend",      "recv",          "irecv",   "wait",
+    "waitall",   "test",     "sendrecv",   "barrier",       "bcast",   "reduce",
+    "allreduce", "alltoall", "alltoallv",  "gather",        "scatter", "allgather",
+    "gatherv",   "scatterv", "allgatherv", "reduce_scatter"};
 }  // namespace
 
 std::string_view call_kind_name(CallKind kind) {
@@ -28,9 +28,8 @@ std::uint32_t RankProgramBuilder::add_message_op(OpKind kind, bool blocking, std
                                                  std::int32_t peer, std::int32_t tag,
                                                  std::uint64_t bytes) {
   if (peer != kAnySource && (peer < 0 || static_cast<RankId>(peer) >= size_))
-    throw std::invalid_argument("rank " + std::to_string(rank_) + ": peer " +
-                                std::to_string(peer) + " is not a rank (size " +
-                                std::to_string(size_) + ")");
+    throw std::invalid_argument("rank " + std::to_string(rank_) + ": peer " + std::to_string(peer) +
+                                " is not a rank (size " + std::to_string(size_) + ")");
   Op op;
   op.kind = kind;
   op.blocking = blocking ? 1 : 0;

@@ -9,8 +9,8 @@
 
 #include "netwarp/engine/lp.hpp"
 #include "netwarp/netmodels/tcp.hpp"
-#include "network_context.hpp"
-#include "port/output_port.hpp"
+#include "netwarp/netmodels/network_context.hpp"
+#include "netwarp/netmodels/output_port.hpp"
 
 namespace netwarp::netmodels {
 

@@ -1,5 +1,5 @@
 // OutputPort: admission (drop-tail, ECN), serialisation and propagation, credit back-pressure.
-#include "port/output_port.hpp"
+#include "netwarp/netmodels/output_port.hpp"
 
 #include <algorithm>
 

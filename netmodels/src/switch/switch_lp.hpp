@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "netwarp/engine/lp.hpp"
-#include "network_context.hpp"
-#include "port/output_port.hpp"
+#include "netwarp/netmodels/network_context.hpp"
+#include "netwarp/netmodels/output_port.hpp"
 
 namespace netwarp::netmodels {
 

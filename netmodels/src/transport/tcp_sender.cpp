@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "netwarp/engine/check.hpp"
 #include "netwarp/netmodels/tcp.hpp"
 #include "transport/tcp_rtt.hpp"
 #include "transport/tcp_timer.hpp"
@@ -221,6 +222,17 @@ TcpSenderState tcp_open(const TcpConfig& config, std::uint64_t bytes, std::uint3
   }
   send_available(s, config, now, out);
   return s;
+}
+
+void tcp_append(TcpSenderState& s, const TcpConfig& config, std::uint64_t bytes, SimTime now,
+                TcpSenderActions& out) {
+  out.clear();
+  if (bytes == 0) return;
+  NW_CHECK(s.total_bytes + bytes <= UINT32_MAX,
+           "a TCP connection carried more than 4 GiB in one run (32-bit sequence numbers)");
+  s.total_bytes += bytes;
+  s.completed = 0;
+  send_available(s, config, now, out);
 }
 
 void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,

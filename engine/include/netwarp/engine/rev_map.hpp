@@ -24,6 +24,7 @@ class RevMap {
     return it == items_.end() ? nullptr : &it->second;
   }
   auto begin() const { return items_.begin(); }
+  auto lower_bound(const K& k) const { return items_.lower_bound(k); }
   auto end() const { return items_.end(); }
   void visit_bytes(StateVisitor& v) const {
     const std::uint64_t n = items_.size();

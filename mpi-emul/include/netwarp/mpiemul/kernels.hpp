@@ -29,7 +29,15 @@ struct RingKernel {
   std::uint64_t bytes = 0;
   std::uint32_t iterations = 1;
 };
-enum class CollectiveKind : std::uint8_t { bcast, reduce, allreduce, barrier, allgather, gather, scatter };
+enum class CollectiveKind : std::uint8_t {
+  bcast,
+  reduce,
+  allreduce,
+  barrier,
+  allgather,
+  gather,
+  scatter
+};
 // One collective, `iterations` times, with `compute` between iterations.
 struct CollectiveKernel {
   CollectiveKind kind = CollectiveKind::allreduce;

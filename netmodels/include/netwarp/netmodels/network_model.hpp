@@ -4,6 +4,7 @@
 // go in contiguous blocks of ids.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "netwarp/engine/model.hpp"
@@ -15,8 +16,11 @@ class NetworkContext;
 
 class NetworkModel final : public engine::Model {
  public:
+  // Makes the LP of a host when something other than the workload host runs there (MPI).
+  using HostFactory =
+      std::function<std::unique_ptr<engine::LpBase>(NodeId host, const NetworkContext& net)>;
   // Checks the topology's invariants (std::logic_error if broken); keeps `spec` by value.
-  explicit NetworkModel(NetworkSpec spec);
+  explicit NetworkModel(NetworkSpec spec, HostFactory host_factory = {});
   ~NetworkModel() override;
 
   engine::LpId lp_count() const override;
@@ -27,6 +31,7 @@ class NetworkModel final : public engine::Model {
  private:
   NetworkSpec spec_;
   std::unique_ptr<NetworkContext> context_;
+  HostFactory host_factory_;
   std::uint32_t group_count_ = 1;
 };
 

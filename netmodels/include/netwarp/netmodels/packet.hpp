@@ -32,10 +32,15 @@ struct Packet {
   std::uint8_t flags = 0;
   std::uint8_t retransmission = 0;  // 1: a retransmitted segment
   std::uint8_t vc = 0;              // virtual channel it occupies at the receiving node
-  std::uint16_t reserved = 0;
+  // Stream transport (MPI): what the application sent, carried in every packet of a transfer
+  // (flow holds the application's word); the network never reads them.
+  std::uint8_t app_kind = 0;
+  std::uint8_t reserved = 0;
+  std::uint32_t reserved2 = 0;
+  std::int64_t app_aux = 0;
 };
 static_assert(std::is_trivially_copyable_v<Packet> &&
-              std::has_unique_object_representations_v<Packet> && sizeof(Packet) <= 48);
+              std::has_unique_object_representations_v<Packet> && sizeof(Packet) == 48);
 
 // Event payloads.
 struct PacketArrived {  // the last bit of `packet` reached the node (store and forward)

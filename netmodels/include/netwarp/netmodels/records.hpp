@@ -67,6 +67,7 @@ struct PacketTrace {
   std::uint32_t direction = 0;
   Packet packet;
   std::uint32_t port = 0;  // direction 2: the output port
+  std::uint32_t reserved = 0;
 };
 namespace trace_direction {
 inline constexpr std::uint32_t sent = 0;

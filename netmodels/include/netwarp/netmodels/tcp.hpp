@@ -85,6 +85,11 @@ static_assert(std::is_trivially_copyable_v<TcpSenderState> &&
 // Opens a flow of `bytes` (> 0) and sends the initial window.
 TcpSenderState tcp_open(const TcpConfig& config, std::uint64_t bytes, std::uint32_t mss,
                         SimTime now, TcpSenderActions& out);
+// Stream use (a connection that lives across messages): `bytes` more to send on an open flow,
+// sent as the window allows. The flow is complete again once they are all acknowledged.
+// Sequence numbers stay 32-bit: a connection carries under 4 GiB in a run.
+void tcp_append(TcpSenderState& s, const TcpConfig& config, std::uint64_t bytes, SimTime now,
+                TcpSenderActions& out);
 // A cumulative ACK arrived (ece: the receiver echoes congestion).
 void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
                 SimTime now, TcpSenderActions& out);

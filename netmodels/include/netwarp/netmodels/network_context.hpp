@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "netwarp/netmodels/network_spec.hpp"
-#include "port/output_port.hpp"
+#include "netwarp/netmodels/output_port.hpp"
 
 namespace netwarp::netmodels {
 

@@ -1,0 +1,154 @@
+// `netwarp run` of an MPI scenario: run, gather the records, write what a person reads.
+#include "mpi_run.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "kernel_options.hpp"
+#include "netwarp/mpiemul/mpi_model.hpp"
+#include "netwarp/mpiemul/mpi_outputs.hpp"
+#include "netwarp/mpiemul/mpi_results.hpp"
+#include "netwarp/scenarios/network_builder.hpp"
+#include "network_outputs.hpp"
+#include "run_report.hpp"
+
+namespace netwarp::apps {
+namespace {
+
+using mpiemul::MpiResults;
+using mpiemul::MpiTotals;
+
+MpiResults gather_results(const MpiResults& local, const AppContext& context) {
+  MpiResults all;
+  for (const auto& part : context.exchange->gather(local.to_bytes())) all.append_bytes(part);
+  all.sort();
+  return all;
+}
+
+// Ping-pong kernel: rank 0's rounds are send, [compute,] recv; RTT = recv end - send start.
+nlohmann::ordered_json pingpong_json(const scenarios::MpiRunSpec& spec, const MpiResults& r) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  const std::size_t per_round = spec.pingpong_has_compute ? 3 : 2;
+  std::size_t call = 0;
+  for (std::uint64_t bytes : spec.pingpong_sizes) {
+    std::int64_t sum = 0, least = -1, most = -1;
+    std::uint32_t rounds = 0;
+    for (std::uint32_t i = 0; i < spec.pingpong_repetitions; ++i, call += per_round) {
+      if (call + per_round > r.calls.size() || r.calls[call + per_round - 1].rank != 0) break;
+      const std::int64_t rtt = r.calls[call + per_round - 1].end_ps - r.calls[call].start_ps;
+      sum += rtt;
+      least = least < 0 ? rtt : std::min(least, rtt);
+      most = std::max(most, rtt);
+      ++rounds;
+    }
+    rows.push_back({{"bytes", bytes},
+                    {"rounds", rounds},
+                    {"rtt_mean_ps", rounds == 0 ? -1 : sum / rounds},
+                    {"rtt_min_ps", least},
+                    {"rtt_max_ps", most}});
+  }
+  return rows;
+}
+
+// One row per TCP connection that carried MPI traffic.
+nlohmann::ordered_json connections_json(const netmodels::NetworkSpec& spec,
+                                        const netmodels::NetworkResults& r) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& f : r.flows)
+    rows.push_back({{"src", spec.topology.nodes[f.src].name},
+                    {"dst", spec.topology.nodes[f.flow].name},
+                    {"bytes", f.bytes},
+                    {"segments_sent", f.segments_sent},
+                    {"retransmitted_segments", f.retransmitted_segments},
+                    {"duplicate_acks", f.duplicate_acks},
+                    {"fast_retransmits", f.fast_retransmits},
+                    {"retransmission_timeouts", f.timeouts}});
+  return rows;
+}
+
+nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunReport& net,
+                                    const MpiResults& r, const MpiTotals& t) {
+  const scenarios::MpiRunSpec& spec = *in.spec;
+  nlohmann::ordered_json j;
+  j["scenario"] = in.loaded->scenario.name();
+  j["scenario_file"] = in.loaded->path;
+  j["program"] = spec.program_name;
+  j["ranks"] = spec.program->size();
+  j["hosts"] = net.spec->topology.host_count;
+  j["switches"] = net.spec->topology.switch_count();
+  const nlohmann::ordered_json mpi = mpiemul::mpi_results_json(r, t, *spec.program);
+  for (const auto& [key, value] : mpi.items()) j[key] = value;
+  if (!spec.pingpong_sizes.empty()) j["pingpong"] = pingpong_json(spec, r);
+  const netmodels::NetworkTotals n = r.network.totals(net.spec->workload);
+  j["network"] = {{"packets_dropped", n.packets_dropped},
+                  {"retransmission_timeouts", n.retransmission_timeouts},
+                  {"retransmitted_segments", n.retransmitted_segments},
+                  {"fast_retransmits", n.fast_retransmits},
+                  {"duplicate_acks", n.duplicate_acks},
+                  {"ecn_marked", n.ecn_marked}};
+  const nlohmann::ordered_json engine_stats = stats_to_json(*net.stats);
+  for (const auto& [key, value] : engine_stats.items()) j[key] = value;
+  j["window_us"] = in.window_us;
+  j["connections"] = connections_json(*net.spec, r.network);
+  j["ports"] = ports_json(net, busy_span(r.network));
+  j["effective_scenario"] = net.effective_scenario;
+  return j;
+}
+
+std::vector<std::string> write_outputs(const MpiRunInputs& in, const NetworkRunReport& net,
+                                       const MpiResults& r, const MpiTotals& t) {
+  const std::string& dir = in.out_dir;
+  std::vector<std::string> files{dir + "/results.json", dir + "/timeline.json", dir + "/calls.csv",
+                                 dir + "/ports.csv"};
+  const nlohmann::ordered_json results = results_json(in, net, r, t);
+  write_json_file(files[0], results);
+  {
+    auto out = open_for_writing(files[1]);
+    mpiemul::write_timeline_json(r, *in.spec->program, out);
+  }
+  {
+    auto out = open_for_writing(files[2]);
+    mpiemul::write_calls_csv(r, out);
+  }
+  write_table_csv(results["ports"], files[3]);
+  if (!results["connections"].empty()) {
+    files.push_back(dir + "/connections.csv");
+    write_table_csv(results["connections"], files.back());
+  }
+  for (std::string& f : write_pcaps(net, dir)) files.push_back(std::move(f));
+  return files;
+}
+
+}  // namespace
+
+int run_mpi_scenario(MpiRunInputs in, const AppContext& context) {
+  const auto model =
+      mpiemul::make_mpi_model(std::move(in.spec->network), in.spec->program, in.spec->config);
+  MpiResults local;
+  const engine::RunResult result = run_kernel(*model, in.config, context, &local);
+  const MpiResults results = gather_results(local, context);
+  if (!context.is_root()) return 0;
+  const MpiTotals totals = results.totals(*in.spec->program);
+  const NetworkRunReport net{in.loaded->path,
+                             in.loaded->scenario.name(),
+                             scenarios::effective_scenario_text(*in.loaded),
+                             &model->spec(),
+                             &result.stats,
+                             in.window_us,
+                             &results.network};
+  const std::vector<std::string> files = write_outputs(in, net, results, totals);
+  const auto& topo = model->spec().topology;
+  std::printf("netwarp run: %s (%s): %u hosts, %zu switches, %s; MPI %s on %u ranks\n",
+              net.scenario_name.c_str(), net.scenario_path.c_str(), topo.host_count,
+              static_cast<std::size_t>(topo.switch_count()), topo.kind.c_str(),
+              in.spec->program_name.c_str(), in.spec->program->size());
+  std::printf("%s%sresults       %s (%zu files)\n", mpiemul::format_mpi_summary(totals).c_str(),
+              format_summary(result.stats).c_str(), in.out_dir.c_str(), files.size());
+  if (totals.finished) return 0;
+  std::fprintf(stderr, "netwarp: %s\n", mpiemul::deadlock_message(totals).c_str());
+  return 3;
+}
+
+}  // namespace netwarp::apps

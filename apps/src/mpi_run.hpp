@@ -1,0 +1,26 @@
+// `netwarp run` of an MPI scenario: the ranks' program on the packet network, then
+// results.json, timeline.json (Perfetto), calls.csv and the network's tables on rank 0.
+#pragma once
+
+#include <string>
+
+#include "app_context.hpp"
+#include "netwarp/engine/kernel.hpp"
+#include "netwarp/scenarios/mpi_builder.hpp"
+#include "netwarp/scenarios/scenario_loader.hpp"
+
+namespace netwarp::apps {
+
+struct MpiRunInputs {
+  const scenarios::LoadedScenario* loaded = nullptr;
+  scenarios::MpiRunSpec* spec = nullptr;  // its network spec is moved into the model
+  engine::KernelConfig config;
+  double window_us = -1;  // the optimism window in force, for the report
+  std::string out_dir;
+};
+
+// Returns the exit status: 0, or 3 when the program deadlocked (the run's results are still
+// written, and the stuck ranks named on stderr).
+int run_mpi_scenario(MpiRunInputs inputs, const AppContext& context);
+
+}  // namespace netwarp::apps

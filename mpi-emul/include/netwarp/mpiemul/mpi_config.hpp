@@ -1,0 +1,59 @@
+// How simulated MPI ranks behave: host CPU costs per call (LogGPS-style), the protocol
+// thresholds and variants, and where each rank runs.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "netwarp/engine/sim_time.hpp"
+#include "netwarp/netmodels/topology.hpp"
+
+namespace netwarp::mpiemul {
+
+using engine::SimTime;
+
+// CPU time a rank spends inside MPI (it cannot compute meanwhile). Every protocol message
+// costs o to send and o to receive; data-carrying ones add a per-byte cost on each side,
+// separate for eager (k <= S: Oss, Ors) and rendezvous (k > S: Osl, Orl) messages. Per-byte
+// costs are in femtoseconds per byte so fractions of a picosecond per byte add up exactly.
+struct HostCosts {
+  SimTime o;
+  std::uint64_t send_eager_fs_per_byte = 0;  // Oss
+  std::uint64_t recv_eager_fs_per_byte = 0;  // Ors
+  std::uint64_t send_rndv_fs_per_byte = 0;   // Osl
+  std::uint64_t recv_rndv_fs_per_byte = 0;   // Orl
+  // Copy of an eager message out of the unexpected-message buffer (memory bandwidth).
+  std::uint64_t copy_fs_per_byte = 0;
+};
+
+// Per-byte cost in whole picoseconds (rounded down).
+inline SimTime per_byte(std::uint64_t bytes, std::uint64_t fs_per_byte) {
+  __extension__ using U128 = unsigned __int128;
+  return SimTime::from_ps(static_cast<SimTime::Rep>(U128{bytes} * fs_per_byte / 1000));
+}
+
+enum class RendezvousMode : std::uint8_t {
+  rts_cts,  // REQ, clear-to-send back when matched, then the sender pushes the data
+  get,      // REQ; when matched the receiver reads the data (remote read), then tells the sender
+};
+
+struct ProtocolConfig {
+  std::uint64_t short_bytes = 1024;   // s: short (data in the envelope packet) up to here
+  std::uint64_t eager_bytes = 16384;  // S: eager up to here, rendezvous above
+  RendezvousMode rendezvous = RendezvousMode::rts_cts;
+  // Seed 001's one-sided send: a receive posted with a known source sends a receive request
+  // to that sender; a matching send then writes the data straight away, whatever its size.
+  bool sender_side_matching = false;
+  // Unexpected-message buffer per rank; 0: unlimited. Bounded: each sender gets an equal share
+  // as credit and waits for credit instead of overflowing it.
+  std::uint64_t unexpected_buffer_bytes = 0;
+  std::uint32_t envelope_bytes = 64;  // header of every MPI message on the wire
+};
+
+struct MpiConfig {
+  HostCosts costs;
+  ProtocolConfig protocol;
+  std::vector<netmodels::NodeId> rank_hosts;  // host of each rank (distinct hosts)
+};
+
+}  // namespace netwarp::mpiemul

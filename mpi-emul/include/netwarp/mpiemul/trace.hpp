@@ -1,0 +1,79 @@
+// Trace replay inputs: reading SimGrid time-independent traces (TIT) and netwarp's own trace
+// format (mpi-emul/proto/trace.proto), writing the latter, and turning a trace into a Program.
+//
+//   proto::Trace trace = read_trace("lu.B.8/");  // a TIT directory, a .pb or a .pbtxt
+//   Program program = program_from_trace(trace, {.flops_per_second = 2e9});
+//
+// TIT input forms (read_tit):
+//   - one file holding every rank's lines; each line starts with its rank, and the ranks are
+//     0 .. the highest rank that has a line (every one of them must have a line);
+//   - a SimGrid replay list (what `smpirun -replay LIST` takes): one trace path per line,
+//     relative to the list's directory; one path is a file shared by all ranks, N paths are
+//     the files of ranks 0 .. N-1 in order. A file is a list when its first line does not
+//     start with a number;
+//   - a directory with one file per rank: a file's rank is the number its name ends with,
+//     before or after removing one extension ("rank3.tit", "actions12.txt", "trace.3"); files
+//     whose names start with '.' are skipped; ranks 0 .. the highest must all have a file.
+// In a rank's own file every line must still start with that rank, as SimGrid requires.
+//
+// Every mistake in the input throws TraceError; what() is one line, "FILE:LINE: message"
+// ("FILE: message" when it concerns a whole file or directory).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "netwarp/mpiemul/collectives.hpp"
+#include "netwarp/mpiemul/program.hpp"
+#include "netwarp/mpiemul/proto/trace.pb.h"
+#include "netwarp/netmodels/input_error.hpp"
+
+namespace netwarp::mpiemul {
+
+class TraceError : public netmodels::InputError {
+ public:
+  // line 0: the error concerns the whole file (or an action whose line is unknown); column 0:
+  // unknown. Lines and columns count from 1.
+  TraceError(std::string file, std::uint32_t line, const std::string& message,
+             std::uint32_t column = 0);
+  const char* what() const noexcept override { return text_.c_str(); }
+  const std::string& file() const { return file_; }
+  std::uint32_t line() const { return line_; }
+
+ private:
+  std::string file_;
+  std::uint32_t line_;
+  std::uint32_t column_;
+  std::string text_;
+};
+
+// A SimGrid time-independent trace in any of the forms above.
+proto::Trace read_tit(const std::filesystem::path& path);
+
+// By name: ".pb" binary protobuf, ".pbtxt" or ".txtpb" protobuf text format, anything else (a
+// directory too) TIT.
+proto::Trace read_trace(const std::filesystem::path& path);
+
+// By name: ".pb" binary, ".pbtxt" or ".txtpb" text. Throws TraceError for any other name or
+// when the file cannot be written.
+void write_trace(const proto::Trace& trace, const std::filesystem::path& path);
+
+struct TraceProgramOptions {
+  CollectiveAlgorithms algorithms;
+  double flops_per_second = 1e9;  // turns compute flops into time; > 0
+};
+
+// Expands every rank's actions with RankProgramBuilder. Waits and tests name their requests
+// as described in trace.proto; requests still pending after a rank's last action are waited
+// for by one final waitall, as SimGrid's replay does. Throws TraceError for actions that
+// cannot be replayed (a wait with no matching request, a peer out of range, ranks whose
+// collective calls disagree), std::invalid_argument for bad options.
+Program program_from_trace(const proto::Trace& trace, const TraceProgramOptions& options);
+
+// flops / flops_per_second in integer picoseconds, rounded to nearest with ties away from zero;
+// exact when both are whole numbers below 2^53. Throws std::invalid_argument when the result
+// does not fit in SimTime.
+SimTime compute_time(double flops, double flops_per_second);
+
+}  // namespace netwarp::mpiemul

@@ -1,0 +1,175 @@
+// MpiHostLp: transfers from other ranks. The NIC matches envelopes on arrival; the protocol
+// work they need waits in the work queue until the rank is in MPI.
+#include <algorithm>
+
+#include "netwarp/engine/check.hpp"
+#include "rank/mpi_host_lp.hpp"
+
+namespace netwarp::mpiemul {
+
+using engine::EventCtx;
+
+void MpiHostLp::on_transfer(const netmodels::ReceivedTransfer& t, EventCtx& ctx) {
+  const RankId src = mpi_.rank_of_host(t.from);
+  NW_CHECK(src != kNoRank, "MPI message from host {} that runs no rank", t.from);
+  const SimTime o = mpi_.costs().o;
+  const std::uint32_t word = t.tag.word;
+  switch (static_cast<TransferKind>(t.tag.kind)) {
+    case TransferKind::eager:
+    case TransferKind::rts:
+    case TransferKind::direct:
+      on_envelope(src, t.tag, ctx);
+      return;
+    case TransferKind::cts: {  // clear to send our op `word`
+      const Op& op = program().ops[word];
+      const SimTime cost = o + send_cost(op.bytes, true);
+      queue_work({cost.ps(), t.tag.aux, op.request, src, word, WorkKind::cts_push}, ctx);
+      return;
+    }
+    case TransferKind::data: {  // rendezvous data of the sender's op `word`
+      const PeerOp key{src, word};
+      const std::uint32_t* request = rendezvous_in_.find(key);
+      NW_CHECK(request != nullptr, "rank {}: rendezvous data of ({}, {}) never matched", rank_, src,
+               word);
+      const std::uint32_t req = *request;
+      ctx.erase(rendezvous_in_, key);
+      const std::uint64_t bytes = mpi_.rank_program(src).ops[word].bytes;
+      queue_work({recv_cost(bytes, true).ps(), 0, req, src, word, WorkKind::rndv_data}, ctx);
+      return;
+    }
+    case TransferKind::get: {  // the receiver reads our op's data: the NIC serves it
+      const Op& op = program().ops[word];
+      Request r = requests_[op.request];
+      r.lateness_ps = t.tag.aux;
+      ctx.set(requests_, op.request, r);
+      inject(src, TransferKind::data, word, op.bytes, 0, ctx);
+      return;
+    }
+    case TransferKind::fin: {
+      const Op& op = program().ops[word];
+      queue_work({o.ps(), requests_[op.request].lateness_ps, op.request, src, word, WorkKind::fin},
+                 ctx);
+      return;
+    }
+    case TransferKind::receive_request:
+      ctx.put(receive_requests_, PeerSeq{src, 0, static_cast<std::uint64_t>(next_seq_.get())},
+              ReceiveRequest{word, static_cast<std::uint32_t>(t.tag.aux)});
+      ctx.add(next_seq_, 1);
+      return;
+    case TransferKind::credit:
+      on_credit(src, word, ctx);
+      return;
+  }
+  NW_CHECK(false, "rank {}: unknown MPI transfer kind {}", rank_, t.tag.kind);
+}
+
+// An envelope (eager data, rendezvous request or direct write) matches the oldest posted
+// receive it fits, or waits in the unexpected queue.
+void MpiHostLp::on_envelope(RankId src, const netmodels::TransferTag& tag, EventCtx& ctx) {
+  const auto kind = static_cast<TransferKind>(tag.kind);
+  const Op& send = mpi_.rank_program(src).ops[tag.word];
+  for (const auto& [seq, recv_op] : posted_) {
+    const Op& recv = program().ops[recv_op];
+    if (!matches(recv, src, send)) continue;
+    const std::uint32_t index = recv_op;
+    ctx.erase(posted_, seq);
+    if (kind == TransferKind::direct)
+      ctx.add(recv.request == static_cast<std::uint32_t>(tag.aux) ? direct_hits_ : direct_misses_,
+              1);
+    match_envelope(src, tag.word, kind, index, false, ctx.now().ps(), ctx);
+    return;
+  }
+  if (kind == TransferKind::direct) ctx.add(direct_misses_, 1);
+  ctx.put(unexpected_, static_cast<std::uint64_t>(next_seq_.get()),
+          Unexpected{ctx.now().ps(), src, tag.word, kind});
+  ctx.add(next_seq_, 1);
+  ctx.add(unexpected_messages_, 1);
+  if (kind != TransferKind::rts) {
+    ctx.add(unexpected_bytes_, static_cast<std::int64_t>(send.bytes));
+    const auto now_bytes = static_cast<std::uint64_t>(unexpected_bytes_.get());
+    if (now_bytes > unexpected_peak_bytes_.get()) ctx.set(unexpected_peak_bytes_, now_bytes);
+  }
+}
+
+bool MpiHostLp::matches(const Op& recv, RankId src, const Op& send) const {
+  return recv.comm == send.comm &&
+         (recv.peer == kAnySource || static_cast<RankId>(recv.peer) == src) &&
+         (recv.tag == kAnyTag || recv.tag == send.tag);
+}
+
+// Receive op `recv_op` takes the message of (src, send_op): record it and queue its work.
+void MpiHostLp::match_envelope(RankId src, std::uint32_t send_op, TransferKind kind,
+                               std::uint32_t recv_op, bool unexpected, std::int64_t arrived_ps,
+                               EventCtx& ctx) {
+  const Op& send = mpi_.rank_program(src).ops[send_op];
+  const Op& recv = program().ops[recv_op];
+  Request r = requests_[recv.request];
+  r.peer = src;
+  r.peer_op = send_op;
+  r.since_ps = arrived_ps;
+  r.unexpected = unexpected ? 1 : 0;
+  r.protocol = protocol_of(kind, send.bytes);
+  r.phase = Phase::recv_copy;
+  ctx.set(requests_, recv.request, r);
+  note_protocol(r.protocol, ctx);
+  MessageRecord m;
+  m.src = src;
+  m.dst = rank_;
+  m.bytes = send.bytes;
+  m.tag = send.tag;
+  m.send_op = send_op;
+  m.recv_op = recv_op;
+  m.comm = send.comm;
+  m.protocol = r.protocol;
+  m.unexpected = r.unexpected;
+  m.matched_ps = ctx.now().ps();
+  ctx.emit(m);
+  if (kind == TransferKind::rts) {
+    ctx.put(rendezvous_in_, PeerOp{src, send_op}, recv.request);
+    const std::int64_t lateness = ctx.now().ps() - arrived_ps;
+    queue_work({(mpi_.costs().o + mpi_.costs().o).ps(), lateness, recv.request, src, send_op,
+                WorkKind::rts_reply},
+               ctx);
+    return;
+  }
+  if (unexpected) ctx.add(unexpected_bytes_, -static_cast<std::int64_t>(send.bytes));
+  const bool long_direct = kind == TransferKind::direct && send.bytes > mpi_.protocol().eager_bytes;
+  SimTime cost = recv_cost(send.bytes, long_direct);
+  if (unexpected) cost = cost + per_byte(send.bytes, mpi_.costs().copy_fs_per_byte);
+  WorkItem w{cost.ps(), 0, recv.request, src, send_op, WorkKind::eager_copy};
+  w.credit = kind == TransferKind::eager && mpi_.credit_share() != 0 ? 1 : 0;
+  queue_work(w, ctx);
+}
+
+void MpiHostLp::on_credit(RankId peer, std::uint64_t bytes, EventCtx& ctx) {
+  const std::uint64_t* in_use = credit_in_use_.find(peer);
+  NW_CHECK(in_use != nullptr && *in_use >= bytes, "rank {}: credit of {} B from {} not owed", rank_,
+           bytes, peer);
+  ctx.put(credit_in_use_, peer, *in_use - bytes);
+  release_held(peer, ctx);
+}
+
+// Sends held envelopes to `peer` in order while eager credit allows.
+void MpiHostLp::release_held(RankId peer, EventCtx& ctx) {
+  for (auto it = held_.lower_bound(PeerSeq{peer, 0, 0});
+       it != held_.end() && it->first.rank == peer;) {
+    const Held h = it->second;
+    const Op& op = program().ops[h.send_op];
+    const std::uint64_t* stored = credit_in_use_.find(peer);
+    const std::uint64_t in_use = stored == nullptr ? 0 : *stored;
+    if (h.kind == TransferKind::eager && in_use + op.bytes > mpi_.credit_share()) return;
+    const PeerSeq key = it->first;
+    ++it;
+    ctx.erase(held_, key);
+    if (h.kind == TransferKind::eager) {
+      ctx.put(credit_in_use_, peer, in_use + op.bytes);
+      ctx.add(throttle_wait_ps_, ctx.now().ps() - h.since_ps);
+      inject(peer, h.kind, h.send_op, mpi_.protocol().envelope_bytes + op.bytes, 0, ctx);
+      complete_request(op.request, ctx);
+    } else {
+      inject(peer, h.kind, h.send_op, mpi_.protocol().envelope_bytes, 0, ctx);
+    }
+  }
+}
+
+}  // namespace netwarp::mpiemul

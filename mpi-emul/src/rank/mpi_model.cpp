@@ -1,0 +1,50 @@
+// make_mpi_model: checks the configuration against the program and topology, then builds a
+// NetworkModel whose hosts are MpiHostLps sharing one MpiContext.
+#include "netwarp/mpiemul/mpi_model.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+#include <stdexcept>
+
+#include "rank/mpi_context.hpp"
+#include "rank/mpi_host_lp.hpp"
+
+namespace netwarp::mpiemul {
+
+namespace {
+void check_config(const netmodels::NetworkSpec& spec, const Program& program,
+                  const MpiConfig& config) {
+  if (config.rank_hosts.size() != program.size())
+    throw std::invalid_argument(fmt::format("{} ranks placed but the program has {}",
+                                            config.rank_hosts.size(), program.size()));
+  std::set<netmodels::NodeId> used;
+  for (netmodels::NodeId h : config.rank_hosts) {
+    if (h >= spec.topology.nodes.size() || !spec.topology.is_host(h))
+      throw std::invalid_argument(fmt::format("rank placed on node {}, which is not a host", h));
+    if (!used.insert(h).second)
+      throw std::invalid_argument(fmt::format("two ranks placed on host {}", h));
+  }
+  const ProtocolConfig& p = config.protocol;
+  if (p.short_bytes > p.eager_bytes)
+    throw std::invalid_argument(fmt::format("short limit s = {} is above the eager limit S = {}",
+                                            p.short_bytes, p.eager_bytes));
+  if (p.envelope_bytes == 0) throw std::invalid_argument("envelope_bytes must be positive");
+  if (!spec.workload.messages.empty())
+    throw std::invalid_argument("an MPI run takes its traffic from the program, not a workload");
+}
+}  // namespace
+
+std::unique_ptr<netmodels::NetworkModel> make_mpi_model(netmodels::NetworkSpec spec,
+                                                        std::shared_ptr<const Program> program,
+                                                        MpiConfig config) {
+  check_config(spec, *program, config);
+  const std::size_t nodes = spec.topology.nodes.size();
+  auto context = std::make_shared<const MpiContext>(std::move(program), std::move(config), nodes);
+  auto factory = [context](netmodels::NodeId host, const netmodels::NetworkContext& net) {
+    return engine::make_lp<MpiHostLp>(host, net, *context);
+  };
+  return std::make_unique<netmodels::NetworkModel>(std::move(spec), std::move(factory));
+}
+
+}  // namespace netwarp::mpiemul

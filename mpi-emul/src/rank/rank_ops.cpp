@@ -1,0 +1,154 @@
+// MpiHostLp: what each operation does itself (its own overhead and action), and what it
+// waits for.
+#include "netwarp/engine/check.hpp"
+#include "rank/mpi_host_lp.hpp"
+
+namespace netwarp::mpiemul {
+
+using engine::EventCtx;
+
+void MpiHostLp::start_own_action(const Op& op, EventCtx& ctx) {
+  const SimTime o = mpi_.costs().o;
+  switch (op.kind) {
+    case OpKind::compute:
+      start_activity(Activity::compute, SimTime::from_ps(static_cast<SimTime::Rep>(op.bytes)), ctx);
+      return;
+    case OpKind::send: {
+      const bool direct = mpi_.protocol().sender_side_matching && take_receive_request(op, ctx);
+      Request r = requests_[op.request];
+      r.protocol = choose_protocol(op, direct);
+      r.phase = Phase::idle;
+      ctx.set(requests_, op.request, r);
+      note_protocol(r.protocol, ctx);
+      const bool long_message = op.bytes > mpi_.protocol().eager_bytes;
+      SimTime cost = o;
+      if (r.protocol != Protocol::rendezvous) cost = send_cost(op.bytes, long_message);
+      start_activity(Activity::own, cost, ctx);
+      return;
+    }
+    case OpKind::recv:
+      start_activity(Activity::own, op.blocking != 0 ? SimTime{} : o, ctx);
+      return;
+    case OpKind::wait:
+      if (!op_complete(op)) {  // nothing of its own: it only waits
+        Cpu c = cpu_.get();
+        c.op_started = 1;
+        ctx.set(cpu_, c);
+        return;
+      }
+      start_activity(Activity::own, o, ctx);
+      return;
+    case OpKind::test:
+      start_activity(Activity::own, o, ctx);
+      return;
+  }
+}
+
+void MpiHostLp::own_action_done(const Op& op, EventCtx& ctx) {
+  const std::uint32_t index = cpu_.get().op;
+  switch (op.kind) {
+    case OpKind::send: {
+      const Request& r = requests_[op.request];
+      if (r.protocol == Protocol::direct) {
+        inject(static_cast<RankId>(op.peer), TransferKind::direct, index,
+               mpi_.protocol().envelope_bytes + op.bytes, r.peer_op, ctx);
+        complete_request(op.request, ctx);
+      } else if (r.protocol == Protocol::rendezvous) {
+        set_phase(op.request, Phase::send_rts, ctx);
+        send_envelope(index, TransferKind::rts, ctx);
+      } else {
+        send_envelope(index, TransferKind::eager, ctx);
+      }
+      break;
+    }
+    case OpKind::recv:
+      post_receive(op, ctx);
+      break;
+    default:
+      finish_op(ctx);
+      return;
+  }
+  if (op.blocking != 0) {
+    Cpu c = cpu_.get();
+    c.op_started = 1;
+    ctx.set(cpu_, c);
+  } else {
+    finish_op(ctx);
+  }
+}
+
+bool MpiHostLp::op_complete(const Op& op) const {
+  switch (op.kind) {
+    case OpKind::send:
+    case OpKind::recv:
+      return requests_[op.request].phase == Phase::complete;
+    case OpKind::wait:
+    case OpKind::test:
+      for (std::uint32_t i = 0; i < op.count; ++i)
+        if (requests_[program().wait_list[op.request + i]].phase != Phase::complete) return false;
+      return true;
+    case OpKind::compute:
+      return true;
+  }
+  return true;
+}
+
+// What the first unfinished request the operation waits for is waiting for.
+MpiHostLp::Phase MpiHostLp::waiting_phase(const Op& op) const {
+  if (op.kind == OpKind::send || op.kind == OpKind::recv) return requests_[op.request].phase;
+  for (std::uint32_t i = 0; i < op.count; ++i) {
+    const Phase p = requests_[program().wait_list[op.request + i]].phase;
+    if (p != Phase::complete) return p;
+  }
+  return Phase::complete;
+}
+
+Protocol MpiHostLp::choose_protocol(const Op& op, bool direct) const {
+  if (direct) return Protocol::direct;
+  const ProtocolConfig& pc = mpi_.protocol();
+  if (op.bytes > pc.eager_bytes) return Protocol::rendezvous;
+  // A message larger than the whole eager credit toward one peer could never go eagerly.
+  if (mpi_.credit_share() != 0 && op.bytes > mpi_.credit_share()) return Protocol::rendezvous;
+  return op.bytes <= pc.short_bytes ? Protocol::short_msg : Protocol::eager;
+}
+
+// Sender-side matching: the first receive request from the destination that this send
+// matches, unless envelopes to it are held back (a direct write must not overtake them).
+bool MpiHostLp::take_receive_request(const Op& op, EventCtx& ctx) {
+  const auto peer = static_cast<RankId>(op.peer);
+  auto held = held_.lower_bound(PeerSeq{peer, 0, 0});
+  if (held != held_.end() && held->first.rank == peer) return false;
+  const RankProgram& receiver = mpi_.rank_program(peer);
+  for (auto it = receive_requests_.lower_bound(PeerSeq{peer, 0, 0});
+       it != receive_requests_.end() && it->first.rank == peer; ++it) {
+    const Op& recv = receiver.ops[it->second.recv_op];
+    if (recv.comm != op.comm || (recv.tag != kAnyTag && recv.tag != op.tag)) continue;
+    Request r = requests_[op.request];
+    r.peer_op = it->second.request;  // the receive the data is written to
+    ctx.set(requests_, op.request, r);
+    ctx.erase(receive_requests_, it->first);
+    return true;
+  }
+  return false;
+}
+
+// A receive is posted: the oldest unexpected envelope that matches is its message; otherwise
+// it waits in the posted queue (and, with sender-side matching, tells its source).
+void MpiHostLp::post_receive(const Op& op, EventCtx& ctx) {
+  const std::uint32_t index = cpu_.get().op;
+  for (const auto& [seq, e] : unexpected_) {
+    if (!matches(op, e.src, mpi_.rank_program(e.src).ops[e.send_op])) continue;
+    const Unexpected found = e;
+    ctx.erase(unexpected_, seq);
+    match_envelope(found.src, found.send_op, found.kind, index, true, found.arrived_ps, ctx);
+    return;
+  }
+  ctx.put(posted_, static_cast<std::uint64_t>(next_seq_.get()), index);
+  ctx.add(next_seq_, 1);
+  set_phase(op.request, Phase::recv_posted, ctx);
+  if (mpi_.protocol().sender_side_matching && op.peer != kAnySource)
+    inject(static_cast<RankId>(op.peer), TransferKind::receive_request, index,
+           mpi_.protocol().envelope_bytes, op.request, ctx);
+}
+
+}  // namespace netwarp::mpiemul

@@ -1,0 +1,157 @@
+// RankExpander: the action loop, checks, and the point-to-point and compute actions. A wait
+// names its request as trace.proto says; a test that matches no pending request is dropped,
+// as SimGrid's replay drops it (the request completed at an earlier test); requests still
+// pending after the last action get one final waitall, as SimGrid's replay does.
+#include "rank_expander.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace netwarp::mpiemul {
+
+RankExpander::RankExpander(const proto::Trace& trace, RankId rank, const CollectivePlan& plan,
+                           const TraceProgramOptions& options)
+    : trace_(trace),
+      rank_(rank),
+      plan_(plan),
+      options_(options),
+      builder_(rank, static_cast<RankId>(trace.ranks_size())) {}
+
+RankProgram RankExpander::expand() {
+  const auto& actions = trace_.ranks(static_cast<int>(rank_)).actions();
+  for (int i = 0; i < actions.size(); ++i) {
+    const ActionSite site(trace_, rank_, i);
+    try {
+      add(actions[i], site);
+    } catch (const std::invalid_argument& e) {
+      site.fail_action(e.what());  // from the builder or a collective algorithm
+    }
+  }
+  if (!pending_.empty()) builder_.waitall(pending_.take_all());
+  return builder_.take();
+}
+
+void RankExpander::add(const proto::Action& action, const ActionSite& site) {
+  if (is_collective(action)) {
+    add_collective(action, site);
+    ++collective_index_;
+  } else {
+    add_point_to_point(action, site);
+  }
+}
+
+void RankExpander::add_point_to_point(const proto::Action& action, const ActionSite& site) {
+  using Kind = proto::Action::KindCase;
+  switch (action.kind_case()) {
+    case Kind::kCompute:
+      return add_compute(action.compute().flops(), true, site);
+    case Kind::kSleep:
+      return add_compute(action.sleep().seconds(), false, site);
+    case Kind::kSend:
+      return add_send(action.send(), true, site);
+    case Kind::kIsend:
+      return add_send(action.isend(), false, site);
+    case Kind::kRecv:
+      return add_recv(action.recv(), true, site);
+    case Kind::kIrecv:
+      return add_recv(action.irecv(), false, site);
+    case Kind::kWait:
+      return add_wait(action.wait(), false, site);
+    case Kind::kTest:
+      return add_wait(action.test(), true, site);
+    case Kind::kWaitall:
+      if (!pending_.empty()) builder_.waitall(pending_.take_all());
+      return;
+    case Kind::kSendrecv:
+      return add_sendrecv(action.sendrecv(), site);
+    default:
+      site.fail("the action has no kind (an empty Action message)");
+  }
+}
+
+// Sleeps are seconds at "one per second": the same rounding as compute.
+void RankExpander::add_compute(double amount, bool is_flops, const ActionSite& site) {
+  const std::string_view unit = is_flops ? "flops" : "seconds";
+  const double per_second = is_flops ? options_.flops_per_second : 1.0;
+  if (!std::isfinite(amount) || amount < 0)
+    site.fail_action(fmt::format("{} {} is not a finite number >= 0", amount, unit));
+  try {
+    builder_.compute(compute_time(amount, per_second));
+  } catch (const std::invalid_argument&) {
+    site.fail_action(
+        fmt::format("{} {} last longer than the simulated time can count", amount, unit));
+  }
+}
+
+void RankExpander::add_send(const proto::Send& send, bool is_blocking, const ActionSite& site) {
+  const RankId dst = checked_rank(send.dst(), "destination", site);
+  const std::int32_t tag = checked_tag(send.tag(), false, site);
+  if (is_blocking) return builder_.send(dst, tag, send.bytes());
+  const std::uint32_t request = builder_.isend(dst, tag, send.bytes());
+  pending_.add(static_cast<std::int32_t>(rank_), send.dst(), tag, request);
+}
+
+void RankExpander::add_recv(const proto::Recv& recv, bool is_blocking, const ActionSite& site) {
+  const std::int32_t src = checked_source(recv.src(), "source", site);
+  const std::int32_t tag = checked_tag(recv.tag(), true, site);
+  if (is_blocking) return builder_.recv(src, tag, recv.bytes());
+  const std::uint32_t request = builder_.irecv(src, tag, recv.bytes());
+  pending_.add(src, static_cast<std::int32_t>(rank_), tag, request);
+}
+
+void RankExpander::add_wait(const proto::Wait& wait, bool is_test, const ActionSite& site) {
+  const bool has_key = wait.has_request();
+  const auto request = has_key ? pending_.find(wait.request()) : pending_.latest();
+  if (is_test) {
+    if (request) builder_.test(*request);
+    return;
+  }
+  if (!request && pending_.empty()) site.fail_action("no isend or irecv is pending");
+  if (!request)
+    site.fail_action(fmt::format(
+        "no pending isend or irecv has src {}, dst {}, tag {} "
+        "(pending: {})",
+        wait.request().src(), wait.request().dst(), wait.request().tag(), pending_.describe()));
+  builder_.wait(*request);
+  pending_.remove(*request);
+}
+
+void RankExpander::add_sendrecv(const proto::SendRecv& sr, const ActionSite& site) {
+  const RankId dst = checked_rank(sr.dst(), "destination", site);
+  const std::int32_t src = checked_source(sr.src(), "source", site);
+  builder_.sendrecv(dst, checked_tag(sr.send_tag(), false, site), sr.send_bytes(), src,
+                    checked_tag(sr.recv_tag(), true, site), sr.recv_bytes());
+}
+
+RankId RankExpander::checked_rank(std::int32_t value, std::string_view what,
+                                  const ActionSite& site) const {
+  if (value < 0 || static_cast<RankId>(value) >= builder_.size())
+    site.fail_action(fmt::format("{} rank {} is out of range (the trace has ranks 0 to {})", what,
+                                 value, builder_.size() - 1));
+  return static_cast<RankId>(value);
+}
+
+std::int32_t RankExpander::checked_source(std::int32_t value, std::string_view what,
+                                          const ActionSite& site) const {
+  if (value == kAnySource) return value;
+  return static_cast<std::int32_t>(checked_rank(value, what, site));
+}
+
+std::int32_t RankExpander::checked_tag(std::int32_t value, bool allow_any,
+                                       const ActionSite& site) const {
+  if (value >= 0 || (allow_any && value == kAnyTag)) return value;
+  site.fail_action(fmt::format("tag {} is negative{}", value, allow_any ? " (-1: any tag)" : ""));
+}
+
+std::span<const std::uint64_t> RankExpander::checked_list(
+    const google::protobuf::RepeatedField<std::uint64_t>& list, std::string_view what,
+    const ActionSite& site) const {
+  if (static_cast<RankId>(list.size()) != builder_.size())
+    site.fail_action(fmt::format("{} has {} entries; it needs one per rank ({})", what, list.size(),
+                                 builder_.size()));
+  return std::span<const std::uint64_t>(list.data(), static_cast<std::size_t>(list.size()));
+}
+
+}  // namespace netwarp::mpiemul

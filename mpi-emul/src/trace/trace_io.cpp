@@ -1,0 +1,114 @@
+// read_trace and write_trace: the format follows the file name (.pb binary protobuf,
+// .pbtxt/.txtpb text format, anything else TIT). Text parse errors keep protobuf's position
+// (counted from 0 by protobuf, from 1 here).
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/text_format.h>
+
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "netwarp/mpiemul/trace.hpp"
+
+namespace netwarp::mpiemul {
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace pb = google::protobuf;
+
+enum class TraceFormat { binary, text, tit };
+
+TraceFormat format_of(const fs::path& path) {
+  const std::string extension = path.extension().string();
+  if (extension == ".pb") return TraceFormat::binary;
+  if (extension == ".pbtxt" || extension == ".txtpb") return TraceFormat::text;
+  return TraceFormat::tit;
+}
+
+class FirstErrorCollector : public pb::io::ErrorCollector {
+ public:
+  void AddError(int line, pb::io::ColumnNumber column, const std::string& message) override {
+    if (!first_)
+      first_ = TraceError(file_, static_cast<std::uint32_t>(line + 1), message,
+                          static_cast<std::uint32_t>(column + 1));
+  }
+  void AddWarning(int, pb::io::ColumnNumber, const std::string&) override {}
+  explicit FirstErrorCollector(std::string file) : file_(std::move(file)) {}
+  const std::optional<TraceError>& first() const { return first_; }
+
+ private:
+  std::string file_;
+  std::optional<TraceError> first_;
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw TraceError(path.string(), 0, "cannot open the trace file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw TraceError(path.string(), 0, "cannot read the trace file");
+  return text.str();
+}
+
+proto::Trace read_text(const fs::path& path) {
+  const std::string text = read_file(path);
+  proto::Trace trace;
+  pb::TextFormat::Parser parser;
+  FirstErrorCollector errors(path.string());
+  parser.RecordErrorsTo(&errors);
+  if (!parser.ParseFromString(text, &trace))
+    throw errors.first().value_or(TraceError(path.string(), 0, "not a netwarp text trace"));
+  return trace;
+}
+
+proto::Trace read_binary(const fs::path& path) {
+  const std::string bytes = read_file(path);
+  proto::Trace trace;
+  if (!trace.ParseFromString(bytes))
+    throw TraceError(path.string(), 0, "not a netwarp binary trace (protobuf cannot parse it)");
+  return trace;
+}
+
+void write_file(const fs::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << bytes;
+  out.close();
+  if (!out) throw TraceError(path.string(), 0, "cannot write the trace file");
+}
+
+}  // namespace
+
+proto::Trace read_trace(const fs::path& path) {
+  std::error_code error;
+  if (fs::is_directory(path, error)) return read_tit(path);
+  switch (format_of(path)) {
+    case TraceFormat::binary:
+      return read_binary(path);
+    case TraceFormat::text:
+      return read_text(path);
+    case TraceFormat::tit:
+      break;
+  }
+  return read_tit(path);
+}
+
+void write_trace(const proto::Trace& trace, const fs::path& path) {
+  std::string bytes;
+  switch (format_of(path)) {
+    case TraceFormat::binary:
+      if (!trace.SerializeToString(&bytes))
+        throw TraceError(path.string(), 0, "cannot encode the trace");
+      break;
+    case TraceFormat::text:
+      if (!pb::TextFormat::PrintToString(trace, &bytes))
+        throw TraceError(path.string(), 0, "cannot encode the trace");
+      break;
+    case TraceFormat::tit:
+      throw TraceError(path.string(), 0,
+                       "cannot tell the output format: name it .pb (binary) or .pbtxt (text)");
+  }
+  write_file(path, bytes);
+}
+
+}  // namespace netwarp::mpiemul

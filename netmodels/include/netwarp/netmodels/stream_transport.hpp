@@ -1,0 +1,93 @@
+// StreamTransport: a host's NIC and persistent connections, one per peer, that carry
+// application transfers (MPI envelopes, data, control) in order. Lossless transport packetizes
+// a transfer onto the NIC at once; TCP appends it to the peer's NewReno connection, and never
+// puts bytes of two transfers in one packet. Every packet of a transfer carries the
+// application's tag; the receiver hands a transfer up once all of its bytes and all earlier
+// bytes of the connection are in, so transfers from one peer arrive in send order even after
+// loss and retransmission (MPI's non-overtaking rule needs nothing more).
+//
+// Part of an LP (like OutputPort): its state is reversible and visited by the owner.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <vector>
+
+#include "netwarp/engine/event_ctx.hpp"
+#include "netwarp/engine/lp.hpp"
+#include "netwarp/engine/rev_map.hpp"
+#include "netwarp/netmodels/network_context.hpp"
+#include "netwarp/netmodels/output_port.hpp"
+#include "netwarp/netmodels/tcp.hpp"
+
+namespace netwarp::netmodels {
+
+// What the application attaches to a transfer; the transport never interprets it.
+struct TransferTag {
+  std::uint64_t bytes = 0;  // payload bytes on the wire, > 0, under 4 GiB
+  std::int64_t aux = 0;
+  std::uint32_t word = 0;
+  std::uint8_t kind = 0;
+  std::uint8_t reserved[3] = {};
+};
+static_assert(std::has_unique_object_representations_v<TransferTag>);
+
+struct ReceivedTransfer {
+  NodeId from = 0;
+  TransferTag tag;
+};
+
+class StreamTransport {
+ public:
+  StreamTransport(NodeId self, const NetworkContext& net);
+
+  void send(NodeId to, const TransferTag& tag, engine::EventCtx& ctx);
+  // A packet addressed to this host: data (complete transfers are appended to `out`, in
+  // order) or a TCP acknowledgement.
+  void on_packet(const Packet& p, engine::EventCtx& ctx, std::vector<ReceivedTransfer>& out);
+  void on_credit(const CreditReturned& ev, engine::EventCtx& ctx);
+  void on_timer(const TimerFired& ev, engine::EventCtx& ctx);
+  // Port totals and, for TCP, one FlowRecord per connection (flow = the peer's node id).
+  void finish(engine::FinishCtx& ctx) const;
+  void visit_state(engine::StateVisitor& v) const;
+
+ private:
+  struct EndKey {  // a transfer by its connection and the stream offset just past its end
+    NodeId peer;
+    std::uint32_t end;
+    auto operator<=>(const EndKey&) const = default;
+  };
+
+  void send_lossless(NodeId to, const TransferTag& tag, engine::EventCtx& ctx);
+  void on_lossless_data(const Packet& p, engine::EventCtx& ctx, std::vector<ReceivedTransfer>& out);
+  static TransferTag tag_of_packet(const Packet& p);
+  void on_tcp_data(const Packet& p, engine::EventCtx& ctx, std::vector<ReceivedTransfer>& out);
+  void on_tcp_ack(const Packet& p, engine::EventCtx& ctx);
+  void apply_sender_actions(NodeId peer, const TcpSenderState& s, engine::EventCtx& ctx);
+  void apply_receiver_actions(NodeId peer, const TcpReceiverState& r, engine::EventCtx& ctx);
+  void send_segment(NodeId peer, const TcpSegment& seg, engine::EventCtx& ctx);
+  void forget_acknowledged(NodeId peer, std::uint32_t snd_una, engine::EventCtx& ctx);
+
+  void send_data(NodeId to, const TransferTag& tag, std::uint32_t seq, std::uint32_t length,
+                 bool last, bool retransmission, engine::EventCtx& ctx);
+  void send_packet(const Packet& p, engine::EventCtx& ctx);
+
+  const NodeId self_;
+  const NetworkContext& net_;
+  const TcpConfig tcp_config_;
+  const std::uint32_t mss_;
+  const bool is_tcp_;
+  const bool traced_;
+  OutputPort nic_;
+  engine::RevMap<NodeId, std::uint64_t> next_send_offset_;     // lossless, by peer
+  engine::RevMap<NodeId, std::uint64_t> next_receive_offset_;  // lossless, by peer
+  engine::RevMap<NodeId, TcpSenderState> tcp_senders_;
+  engine::RevMap<NodeId, TcpReceiverState> tcp_receivers_;
+  engine::RevMap<EndKey, TransferTag> unacknowledged_;  // sent, not all acknowledged
+  engine::RevMap<EndKey, TransferTag> arrived_ends_;    // last bytes in, earlier bytes missing
+  // Scratch for one handler call; never state.
+  TcpSenderActions sender_actions_;
+  TcpReceiverActions receiver_actions_;
+};
+
+}  // namespace netwarp::netmodels

@@ -1,0 +1,258 @@
+// StreamTransport: per-peer connections carrying application transfers in order.
+#include "netwarp/netmodels/stream_transport.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "netwarp/engine/check.hpp"
+#include "netwarp/netmodels/records.hpp"
+
+namespace netwarp::netmodels {
+
+using engine::EventCtx;
+
+namespace {
+std::uint32_t effective_mss(const NetworkSpec& spec) {
+  const std::uint32_t mss = spec.transport.tcp.mss_bytes;
+  return mss != 0 ? mss : spec.format.max_payload();
+}
+constexpr std::uint64_t kMaxStreamBytes = std::numeric_limits<std::uint32_t>::max();
+}  // namespace
+
+StreamTransport::StreamTransport(NodeId self, const NetworkContext& net)
+    : self_(self),
+      net_(net),
+      tcp_config_(net.spec().transport.tcp),
+      mss_(effective_mss(net.spec())),
+      is_tcp_(net.spec().transport.kind == TransportKind::tcp),
+      traced_(net.is_pcap_traced(self)),
+      nic_(net.port_settings(self, 0)) {}
+
+void StreamTransport::send(NodeId to, const TransferTag& tag, EventCtx& ctx) {
+  NW_CHECK(tag.bytes > 0 && tag.bytes < kMaxStreamBytes, "transfer of {} bytes", tag.bytes);
+  if (!is_tcp_) {
+    send_lossless(to, tag, ctx);
+    return;
+  }
+  const TcpSenderState* stored = tcp_senders_.find(to);
+  sender_actions_.clear();
+  TcpSenderState s;
+  if (stored == nullptr) {
+    s = tcp_open(tcp_config_, 0, mss_, ctx.now(), sender_actions_);
+  } else {
+    s = *stored;
+  }
+  NW_CHECK(s.total_bytes + tag.bytes <= kMaxStreamBytes,
+           "connection {} -> {} carried more than 4 GiB (32-bit TCP sequence numbers)", self_, to);
+  const auto end = static_cast<std::uint32_t>(s.total_bytes + tag.bytes);
+  ctx.put(unacknowledged_, EndKey{to, end}, tag);
+  tcp_append(s, tcp_config_, tag.bytes, ctx.now(), sender_actions_);
+  apply_sender_actions(to, s, ctx);
+}
+
+void StreamTransport::send_lossless(NodeId to, const TransferTag& tag, EventCtx& ctx) {
+  const std::uint64_t* stored = next_send_offset_.find(to);
+  const std::uint64_t offset = stored == nullptr ? 0 : *stored;
+  const std::uint32_t max_payload = net_.spec().format.max_payload();
+  for (std::uint64_t done = 0; done < tag.bytes; done += max_payload) {
+    const auto length =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(max_payload, tag.bytes - done));
+    send_data(to, tag, static_cast<std::uint32_t>(offset + done), length,
+              done + length == tag.bytes, false, ctx);
+  }
+  ctx.put(next_send_offset_, to, offset + tag.bytes);
+}
+
+void StreamTransport::on_packet(const Packet& p, EventCtx& ctx,
+                                std::vector<ReceivedTransfer>& out) {
+  if (p.kind == PacketKind::ack) {
+    on_tcp_ack(p, ctx);
+  } else if (is_tcp_) {
+    on_tcp_data(p, ctx, out);
+  } else {
+    on_lossless_data(p, ctx, out);
+  }
+}
+
+void StreamTransport::on_credit(const CreditReturned& ev, EventCtx& ctx) {
+  nic_.on_credit(ev.bytes, ev.vc, ctx);
+}
+
+// Lossless links keep a peer's packets in order (one route, FIFO queues): the last packet of a
+// transfer completes it. The offset check guards that assumption.
+void StreamTransport::on_lossless_data(const Packet& p, EventCtx& ctx,
+                                       std::vector<ReceivedTransfer>& out) {
+  const std::uint64_t* stored = next_receive_offset_.find(p.src);
+  const std::uint64_t expected = stored == nullptr ? 0 : *stored;
+  NW_CHECK(p.seq == static_cast<std::uint32_t>(expected),
+           "lossless stream {} -> {} out of order: byte {} arrived, {} expected", p.src, self_,
+           p.seq, expected);
+  ctx.put(next_receive_offset_, p.src, expected + p.payload_bytes);
+  if ((p.flags & packet_flags::last) != 0) out.push_back({p.src, tag_of_packet(p)});
+}
+
+void StreamTransport::on_tcp_data(const Packet& p, EventCtx& ctx,
+                                  std::vector<ReceivedTransfer>& out) {
+  const TcpReceiverState* stored = tcp_receivers_.find(p.src);
+  TcpReceiverState r = stored != nullptr ? *stored : tcp_accept(kMaxStreamBytes);
+  const std::uint32_t before = r.rcv_nxt;
+  receiver_actions_.clear();
+  tcp_on_segment(r, tcp_config_, p.seq, p.payload_bytes, (p.flags & packet_flags::ce) != 0,
+                 ctx.now(), receiver_actions_);
+  const std::uint32_t end = p.seq + p.payload_bytes;
+  if ((p.flags & packet_flags::last) != 0 && end > before)
+    ctx.put(arrived_ends_, EndKey{p.src, end}, tag_of_packet(p));
+  if (r.rcv_nxt > before) {
+    for (auto it = arrived_ends_.lower_bound(EndKey{p.src, before + 1});
+         it != arrived_ends_.end() && it->first.peer == p.src && it->first.end <= r.rcv_nxt;) {
+      const EndKey key = it->first;
+      out.push_back({p.src, it->second});
+      ++it;
+      ctx.erase(arrived_ends_, key);
+    }
+  }
+  apply_receiver_actions(p.src, r, ctx);
+}
+
+void StreamTransport::apply_receiver_actions(NodeId peer, const TcpReceiverState& r,
+                                             EventCtx& ctx) {
+  ctx.put(tcp_receivers_, peer, r);
+  const TcpReceiverActions& a = receiver_actions_;
+  if (a.send_ack) {
+    const PacketFormat& f = net_.spec().format;
+    Packet p;
+    p.ack = a.ack;
+    p.payload_bytes = f.control_bytes;
+    p.wire_bytes = f.wire_bytes(f.control_bytes);
+    p.src = self_;
+    p.dst = peer;
+    p.kind = PacketKind::ack;
+    p.flags = a.ece ? packet_flags::ece : 0;
+    send_packet(p, ctx);
+  }
+  if (a.timer.wanted)
+    ctx.send_self(std::max(a.timer.at - ctx.now(), engine::ps(1)),
+                  TimerFired{peer, a.timer.generation, 1});
+}
+
+void StreamTransport::on_tcp_ack(const Packet& p, EventCtx& ctx) {
+  const TcpSenderState* stored = tcp_senders_.find(p.src);
+  if (stored == nullptr) return;
+  TcpSenderState s = *stored;
+  sender_actions_.clear();
+  tcp_on_ack(s, tcp_config_, p.ack, (p.flags & packet_flags::ece) != 0, ctx.now(), sender_actions_);
+  apply_sender_actions(p.src, s, ctx);
+}
+
+void StreamTransport::on_timer(const TimerFired& ev, EventCtx& ctx) {
+  const NodeId peer = ev.flow;
+  if (ev.is_receiver != 0) {
+    TcpReceiverState r = *tcp_receivers_.find(peer);
+    receiver_actions_.clear();
+    tcp_on_delayed_ack_timer(r, tcp_config_, ev.generation, ctx.now(), receiver_actions_);
+    apply_receiver_actions(peer, r, ctx);
+    return;
+  }
+  TcpSenderState s = *tcp_senders_.find(peer);
+  sender_actions_.clear();
+  tcp_on_timer(s, tcp_config_, ev.generation, ctx.now(), sender_actions_);
+  apply_sender_actions(peer, s, ctx);
+}
+
+void StreamTransport::apply_sender_actions(NodeId peer, const TcpSenderState& s, EventCtx& ctx) {
+  ctx.put(tcp_senders_, peer, s);
+  for (const TcpSegment& seg : sender_actions_.segments) send_segment(peer, seg, ctx);
+  const TcpTimerRequest& timer = sender_actions_.timer;
+  if (timer.wanted)
+    ctx.send_self(std::max(timer.at - ctx.now(), engine::ps(1)),
+                  TimerFired{peer, timer.generation, 0});
+  forget_acknowledged(peer, s.snd_una, ctx);
+}
+
+// A TCP segment becomes one packet per transfer it touches, so no packet mixes two transfers.
+void StreamTransport::send_segment(NodeId peer, const TcpSegment& seg, EventCtx& ctx) {
+  std::uint32_t at = seg.seq;
+  const std::uint32_t stop = seg.seq + seg.length;
+  auto it = unacknowledged_.lower_bound(EndKey{peer, at + 1});
+  while (at < stop) {
+    NW_CHECK(it != unacknowledged_.end() && it->first.peer == peer,
+             "connection {} -> {}: byte {} belongs to no transfer", self_, peer, at);
+    const std::uint32_t piece_end = std::min(it->first.end, stop);
+    send_data(peer, it->second, at, piece_end - at, piece_end == it->first.end,
+              seg.is_retransmission, ctx);
+    at = piece_end;
+    ++it;
+  }
+}
+
+void StreamTransport::forget_acknowledged(NodeId peer, std::uint32_t snd_una, EventCtx& ctx) {
+  for (auto it = unacknowledged_.lower_bound(EndKey{peer, 0});
+       it != unacknowledged_.end() && it->first.peer == peer && it->first.end <= snd_una;) {
+    const EndKey key = it->first;
+    ++it;
+    ctx.erase(unacknowledged_, key);
+  }
+}
+
+void StreamTransport::send_data(NodeId to, const TransferTag& tag, std::uint32_t seq,
+                                std::uint32_t length, bool last, bool retransmission,
+                                EventCtx& ctx) {
+  Packet p;
+  p.flow = tag.word;
+  p.seq = seq;
+  p.ack = static_cast<std::uint32_t>(tag.bytes);  // data packets: the transfer's size
+  p.payload_bytes = length;
+  p.wire_bytes = net_.spec().format.wire_bytes(length);
+  p.src = self_;
+  p.dst = to;
+  p.kind = PacketKind::data;
+  p.flags = static_cast<std::uint8_t>((last ? packet_flags::last : 0) |
+                                      (is_tcp_ && tcp_config_.ecn ? packet_flags::ect : 0));
+  p.retransmission = retransmission ? 1 : 0;
+  p.app_kind = tag.kind;
+  p.app_aux = tag.aux;
+  send_packet(p, ctx);
+}
+
+void StreamTransport::send_packet(const Packet& p, EventCtx& ctx) {
+  if (traced_) ctx.emit(PacketTrace{ctx.now().ps(), self_, trace_direction::sent, p, 0});
+  nic_.offer(p, ctx);
+}
+
+TransferTag StreamTransport::tag_of_packet(const Packet& p) {
+  TransferTag t;
+  t.bytes = p.ack;
+  t.aux = p.app_aux;
+  t.word = p.flow;
+  t.kind = p.app_kind;
+  return t;
+}
+
+void StreamTransport::finish(engine::FinishCtx& ctx) const {
+  ctx.emit(nic_.totals());
+  nic_.finish(ctx);
+  for (const auto& [peer, s] : tcp_senders_) {
+    FlowRecord r;
+    r.flow = peer;
+    r.src = self_;
+    r.bytes = s.total_bytes;
+    r.segments_sent = s.segments_sent;
+    r.retransmitted_segments = s.retransmitted_segments;
+    r.duplicate_acks = s.duplicate_acks;
+    r.fast_retransmits = s.fast_retransmits;
+    r.timeouts = s.timeouts;
+    ctx.emit(r);
+  }
+}
+
+void StreamTransport::visit_state(engine::StateVisitor& v) const {
+  v("nic", nic_);
+  v("next_send_offset", next_send_offset_);
+  v("next_receive_offset", next_receive_offset_);
+  v("tcp_senders", tcp_senders_);
+  v("tcp_receivers", tcp_receivers_);
+  v("unacknowledged", unacknowledged_);
+  v("arrived_ends", arrived_ends_);
+}
+
+}  // namespace netwarp::netmodels

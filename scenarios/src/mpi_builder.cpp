@@ -1,0 +1,161 @@
+// build_mpi_run: the platform as for a network run (without a workload), the program from
+// its kernel or trace, the host costs in exact integer units, and ranks placed on hosts.
+#include "netwarp/scenarios/mpi_builder.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "builder_parts.hpp"
+#include "mpi_names.hpp"
+#include "netwarp/mpiemul/kernels.hpp"
+#include "netwarp/mpiemul/trace.hpp"
+#include "netwarp/scenarios/network_builder.hpp"
+#include "validate.hpp"
+
+namespace netwarp::scenarios {
+
+namespace {
+
+using namespace mpiemul;
+
+std::uint64_t fs_per_byte(double ns_per_byte) {
+  return static_cast<std::uint64_t>(std::llround(ns_per_byte * 1e6));
+}
+
+SimTime us_time(double us) {
+  return SimTime::from_ps(static_cast<SimTime::Rep>(std::llround(us * 1e6)));
+}
+
+HostCosts host_costs(const proto::MpiHost& h) {
+  HostCosts c;
+  c.o = SimTime::from_ps(static_cast<SimTime::Rep>(std::llround(h.o_ns() * 1000)));
+  c.send_eager_fs_per_byte = fs_per_byte(h.send_eager_ns_per_byte());
+  c.recv_eager_fs_per_byte = fs_per_byte(h.recv_eager_ns_per_byte());
+  c.send_rndv_fs_per_byte = fs_per_byte(h.send_rendezvous_ns_per_byte());
+  c.recv_rndv_fs_per_byte = fs_per_byte(h.recv_rendezvous_ns_per_byte());
+  // GB/s = bytes per ns: 1 / (GB/s) ns per byte.
+  if (h.copy_gbytes_per_s() > 0) c.copy_fs_per_byte = fs_per_byte(1.0 / h.copy_gbytes_per_s());
+  return c;
+}
+
+ProtocolConfig protocol_config(const proto::MpiProtocol& p) {
+  ProtocolConfig c;
+  c.short_bytes = p.short_bytes();
+  c.eager_bytes = p.eager_bytes();
+  c.rendezvous =
+      p.rendezvous() == proto::MpiProtocol::GET ? RendezvousMode::get : RendezvousMode::rts_cts;
+  c.sender_side_matching = p.sender_side_matching();
+  c.unexpected_buffer_bytes = p.unexpected_buffer_bytes();
+  c.envelope_bytes = p.envelope_bytes();
+  return c;
+}
+
+std::string resolve(const LoadedScenario& loaded, const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute()) return path;
+  const std::filesystem::path base = std::filesystem::path(loaded.path).parent_path();
+  if (base.empty() || !std::filesystem::exists(base)) return path;
+  return (base / p).string();
+}
+
+Program trace_program(const std::string& path, const proto::Mpi& mpi, RankId ranks) {
+  TraceProgramOptions options;
+  options.algorithms = collective_algorithms(mpi.collectives());
+  options.flops_per_second = mpi.host().flops();
+  Program program = program_from_trace(read_trace(path), options);
+  if (program.size() != ranks)
+    throw TraceError(path, 0,
+                     fmt::format("the trace has {} ranks but the scenario places {} (set "
+                                 "mpi.ranks or the placement to match)",
+                                 program.size(), ranks));
+  return program;
+}
+
+void kernel_program(const proto::Mpi& mpi, RankId ranks, MpiRunSpec& run) {
+  const CollectiveAlgorithms algorithms = collective_algorithms(mpi.collectives());
+  Program program;
+  switch (mpi.program_case()) {
+    case proto::Mpi::kPingpong: {
+      const proto::PingPong& p = mpi.pingpong();
+      PingPongKernel k{{p.sizes().begin(), p.sizes().end()}, us_time(p.w_us()), p.repetitions()};
+      program = pingpong_program(k, ranks);
+      run.program_name = "pingpong";
+      run.pingpong_sizes = k.sizes;
+      run.pingpong_repetitions = k.repetitions;
+      run.pingpong_has_compute = k.w.ps() > 0;
+      break;
+    }
+    case proto::Mpi::kAlltoall: {
+      const proto::AlltoallKernel& a = mpi.alltoall();
+      const AlltoallKernel k{alltoall_algorithm(a.algorithm()), a.bytes(), a.iterations(),
+                             us_time(a.compute_us())};
+      program = alltoall_program(k, ranks, algorithms);
+      run.program_name = "alltoall " + a.algorithm();
+      break;
+    }
+    case proto::Mpi::kRing:
+      program = ring_program(RingKernel{mpi.ring().bytes(), mpi.ring().iterations()}, ranks);
+      run.program_name = "ring";
+      break;
+    case proto::Mpi::kCollective: {
+      const proto::CollectiveKernel& c = mpi.collective();
+      const CollectiveKernel k{collective_kernel_kind(c.kind()), c.bytes(), c.root(),
+                               c.iterations(), us_time(c.compute_us())};
+      program = collective_program(k, ranks, algorithms);
+      run.program_name = "collective " + c.kind();
+      break;
+    }
+    default:
+      break;
+  }
+  run.program = std::make_shared<const Program>(std::move(program));
+}
+
+MpiRunSpec build(const LoadedScenario& loaded, const std::string& trace_path) {
+  const proto::Scenario& s = loaded.scenario;
+  const proto::Mpi& mpi = s.mpi();
+  const auto ranks = static_cast<RankId>(mpi_rank_count(s));
+  MpiRunSpec run;
+  run.network = build_network_spec(loaded);
+  if (!trace_path.empty()) {
+    run.program = std::make_shared<const Program>(trace_program(trace_path, mpi, ranks));
+    run.program_name = "trace " + trace_path;
+  } else if (mpi.has_trace()) {
+    const std::string path = resolve(loaded, mpi.trace().path());
+    run.program = std::make_shared<const Program>(trace_program(path, mpi, ranks));
+    run.program_name = "trace " + mpi.trace().path();
+  } else if (mpi.program_case() == proto::Mpi::PROGRAM_NOT_SET) {
+    throw loaded.error("mpi",
+                       "no program: set pingpong, alltoall, ring, collective or trace, "
+                       "or give `--trace FILE`");
+  } else {
+    kernel_program(mpi, ranks, run);
+  }
+  run.config.costs = host_costs(mpi.host());
+  run.config.protocol = protocol_config(mpi.protocol());
+  run.config.rank_hosts = place_ranks(placement_spec(s.placement()), ranks,
+                                      run.network.topology.host_count, "placement");
+  return run;
+}
+
+}  // namespace
+
+bool is_mpi_scenario(const LoadedScenario& loaded) {
+  return loaded.scenario.has_mpi();
+}
+
+MpiRunSpec build_mpi_run(const LoadedScenario& loaded, const std::string& trace_path) {
+  try {
+    return build(loaded, trace_path);
+  } catch (const ScenarioError&) {
+    throw;
+  } catch (const TraceError&) {
+    throw;
+  } catch (const netmodels::InputError& e) {
+    throw loaded.error(e.field(), e.message());
+  }
+}
+
+}  // namespace netwarp::scenarios

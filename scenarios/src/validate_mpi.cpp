@@ -1,0 +1,144 @@
+// Validators of an MPI scenario: rank count and placement, host costs, protocol thresholds
+// (a short message must fit one packet), collective algorithm names and the built-in kernels.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "mpi_names.hpp"
+#include "validate.hpp"
+
+namespace netwarp::scenarios {
+
+namespace {
+
+void require_non_negative(const std::string& field, double value) {
+  if (!std::isfinite(value) || value < 0) fail(field, fmt::format("must be >= 0, got {}", value));
+}
+
+void require_time_us(const std::string& field, double us) {
+  require_non_negative(field, us);
+  if (us * 1000 > static_cast<double>(kMaxTimeNs))
+    fail(field, fmt::format("must be <= {} us, got {}", kMaxTimeNs / 1000, us));
+}
+
+void validate_host(const proto::MpiHost& h) {
+  require_non_negative("mpi.host.o_ns", h.o_ns());
+  if (h.o_ns() > static_cast<double>(kMaxTimeNs)) fail("mpi.host.o_ns", "is too large");
+  require_non_negative("mpi.host.send_eager_ns_per_byte", h.send_eager_ns_per_byte());
+  require_non_negative("mpi.host.recv_eager_ns_per_byte", h.recv_eager_ns_per_byte());
+  require_non_negative("mpi.host.send_rendezvous_ns_per_byte", h.send_rendezvous_ns_per_byte());
+  require_non_negative("mpi.host.recv_rendezvous_ns_per_byte", h.recv_rendezvous_ns_per_byte());
+  require_non_negative("mpi.host.copy_gbytes_per_s", h.copy_gbytes_per_s());
+  if (!std::isfinite(h.flops()) || h.flops() <= 0)
+    fail("mpi.host.flops", fmt::format("must be > 0, got {}", h.flops()));
+}
+
+void validate_protocol(const proto::Scenario& scenario) {
+  const proto::MpiProtocol& p = scenario.mpi().protocol();
+  const proto::Links& links = scenario.links();
+  require_at_least("mpi.protocol.envelope_bytes", p.envelope_bytes(), 1);
+  const std::uint64_t payload = std::uint64_t{links.mtu_bytes()} - links.header_bytes();
+  if (p.short_bytes() + p.envelope_bytes() > payload)
+    fail("mpi.protocol.short_bytes",
+         fmt::format("a short message must fit one packet with its envelope: {} + {} B is more "
+                     "than the {} B a packet carries (links.mtu_bytes - links.header_bytes)",
+                     p.short_bytes(), p.envelope_bytes(), payload));
+  if (p.eager_bytes() < p.short_bytes())
+    fail("mpi.protocol.eager_bytes",
+         fmt::format("must be >= short_bytes ({}), got {}", p.short_bytes(), p.eager_bytes()));
+  require_at_most("mpi.protocol.eager_bytes", p.eager_bytes(), kMaxTcpMessageBytes / 2);
+}
+
+void validate_algorithm(const std::string& field, const std::string& name, RankCount ranks,
+                        CollectiveFamily family) {
+  try {
+    check_algorithm_name(family, name, ranks);
+  } catch (const std::invalid_argument& e) {
+    fail(field, e.what());
+  }
+}
+
+void validate_collectives(const proto::MpiCollectives& c, RankCount ranks) {
+  validate_algorithm("mpi.collectives.bcast", c.bcast(), ranks, CollectiveFamily::bcast);
+  validate_algorithm("mpi.collectives.reduce", c.reduce(), ranks, CollectiveFamily::reduce);
+  validate_algorithm("mpi.collectives.allreduce", c.allreduce(), ranks,
+                     CollectiveFamily::allreduce);
+  validate_algorithm("mpi.collectives.alltoall", c.alltoall(), ranks, CollectiveFamily::alltoall);
+  validate_algorithm("mpi.collectives.barrier", c.barrier(), ranks, CollectiveFamily::barrier);
+  validate_algorithm("mpi.collectives.gather", c.gather(), ranks, CollectiveFamily::gather);
+  validate_algorithm("mpi.collectives.allgather", c.allgather(), ranks,
+                     CollectiveFamily::allgather);
+}
+
+void validate_program(const proto::Scenario& scenario, RankCount ranks) {
+  const proto::Mpi& mpi = scenario.mpi();
+  switch (mpi.program_case()) {
+    case proto::Mpi::kPingpong:
+      if (mpi.pingpong().sizes_size() == 0)
+        fail("mpi.pingpong.sizes", "must list at least one message size");
+      for (int i = 0; i < mpi.pingpong().sizes_size(); ++i)
+        require_at_most(fmt::format("mpi.pingpong.sizes[{}]", i), mpi.pingpong().sizes(i),
+                        kMaxTcpMessageBytes - 1);
+      return require_time_us("mpi.pingpong.w_us", mpi.pingpong().w_us());
+    case proto::Mpi::kAlltoall:
+      validate_algorithm("mpi.alltoall.algorithm", mpi.alltoall().algorithm(), ranks,
+                         CollectiveFamily::alltoall);
+      require_at_least("mpi.alltoall.bytes", mpi.alltoall().bytes(), 1);
+      require_at_most("mpi.alltoall.bytes", mpi.alltoall().bytes(), kMaxTcpMessageBytes / 4);
+      return require_time_us("mpi.alltoall.compute_us", mpi.alltoall().compute_us());
+    case proto::Mpi::kRing:
+      require_at_least("mpi.ring.bytes", mpi.ring().bytes(), 1);
+      return require_at_most("mpi.ring.bytes", mpi.ring().bytes(), kMaxTcpMessageBytes / 4);
+    case proto::Mpi::kCollective:
+      if (!is_collective_kernel_kind(mpi.collective().kind()))
+        fail("mpi.collective.kind",
+             fmt::format("unknown collective '{}' (bcast, reduce, allreduce, barrier, "
+                         "allgather, gather, scatter)",
+                         mpi.collective().kind()));
+      if (mpi.collective().root() >= ranks)
+        fail("mpi.collective.root",
+             fmt::format("rank {} does not exist ({} ranks)", mpi.collective().root(), ranks));
+      require_at_most("mpi.collective.bytes", mpi.collective().bytes(), kMaxTcpMessageBytes / 4);
+      return require_time_us("mpi.collective.compute_us", mpi.collective().compute_us());
+    case proto::Mpi::kTrace:
+      if (mpi.trace().path().empty()) fail("mpi.trace.path", "must name a trace file or folder");
+      return;
+    case proto::Mpi::PROGRAM_NOT_SET:
+      return;  // --trace may give it; the builder reports a missing program
+  }
+}
+
+}  // namespace
+
+std::uint64_t mpi_rank_count(const proto::Scenario& scenario) {
+  if (scenario.mpi().ranks() != 0) return scenario.mpi().ranks();
+  if (scenario.placement().has_explicit_())
+    return static_cast<std::uint64_t>(scenario.placement().explicit_().hosts_size());
+  return topology_host_count(scenario.topology());
+}
+
+void validate_mpi(const proto::Scenario& scenario) {
+  const std::uint64_t hosts = topology_host_count(scenario.topology());
+  const proto::Mpi& mpi = scenario.mpi();
+  if (mpi.ranks() > hosts)
+    fail("mpi.ranks",
+         fmt::format("{} ranks do not fit on {} hosts (one rank per host)", mpi.ranks(), hosts));
+  if (scenario.placement().has_explicit_()) {
+    const auto listed = static_cast<std::uint64_t>(scenario.placement().explicit_().hosts_size());
+    if (mpi.ranks() != 0 && listed != mpi.ranks())
+      fail("placement.explicit.hosts",
+           fmt::format("must list one host per rank (mpi.ranks: {}), got {}", mpi.ranks(), listed));
+    validate_explicit_placement(scenario, hosts);
+  }
+  const std::uint64_t ranks = mpi_rank_count(scenario);
+  if (ranks < 2)
+    fail(mpi.ranks() != 0 ? "mpi.ranks" : "mpi",
+         fmt::format("needs at least 2 ranks, got {}", ranks));
+  validate_host(mpi.host());
+  validate_protocol(scenario);
+  validate_collectives(mpi.collectives(), static_cast<RankCount>(ranks));
+  validate_program(scenario, static_cast<RankCount>(ranks));
+}
+
+}  // namespace netwarp::scenarios
