@@ -75,7 +75,6 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
   j["scenario"] = in.loaded->scenario.name();
   j["scenario_file"] = in.loaded->path;
   j["program"] = spec.program_name;
-  j["ranks"] = spec.program->size();
   j["hosts"] = net.spec->topology.host_count;
   j["switches"] = net.spec->topology.switch_count();
   const nlohmann::ordered_json mpi = mpiemul::mpi_results_json(r, t, *spec.program);
@@ -89,7 +88,9 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
                   {"duplicate_acks", n.duplicate_acks},
                   {"ecn_marked", n.ecn_marked}};
   const nlohmann::ordered_json engine_stats = stats_to_json(*net.stats);
-  for (const auto& [key, value] : engine_stats.items()) j[key] = value;
+  // The engine's "ranks" (MPI processes of the run) would hide the simulated ranks' table.
+  for (const auto& [key, value] : engine_stats.items())
+    j[key == "ranks" ? "kernel_ranks" : key] = value;
   j["window_us"] = in.window_us;
   j["connections"] = connections_json(*net.spec, r.network);
   j["ports"] = ports_json(net, busy_span(r.network));

@@ -60,16 +60,27 @@ std::string resolve(const LoadedScenario& loaded, const std::string& path) {
   return (base / p).string();
 }
 
-Program trace_program(const std::string& path, const proto::Mpi& mpi, RankId ranks) {
+// A trace brings its own rank count, unless the scenario fixes one (mpi.ranks or an explicit
+// placement), which must then agree.
+Program trace_program(const std::string& path, const proto::Scenario& s, RankId& ranks) {
+  const proto::Mpi& mpi = s.mpi();
   TraceProgramOptions options;
   options.algorithms = collective_algorithms(mpi.collectives());
   options.flops_per_second = mpi.host().flops();
   Program program = program_from_trace(read_trace(path), options);
-  if (program.size() != ranks)
+  const bool fixed = mpi.ranks() != 0 || s.placement().has_explicit_();
+  const std::uint64_t hosts = topology_host_count(s.topology());
+  if (fixed && program.size() != ranks)
     throw TraceError(path, 0,
                      fmt::format("the trace has {} ranks but the scenario places {} (set "
                                  "mpi.ranks or the placement to match)",
                                  program.size(), ranks));
+  if (program.size() > hosts || program.size() < 1)
+    throw TraceError(path, 0,
+                     fmt::format("the trace has {} ranks; the platform has {} hosts (one rank "
+                                 "per host)",
+                                 program.size(), hosts));
+  ranks = program.size();
   return program;
 }
 
@@ -116,15 +127,15 @@ void kernel_program(const proto::Mpi& mpi, RankId ranks, MpiRunSpec& run) {
 MpiRunSpec build(const LoadedScenario& loaded, const std::string& trace_path) {
   const proto::Scenario& s = loaded.scenario;
   const proto::Mpi& mpi = s.mpi();
-  const auto ranks = static_cast<RankId>(mpi_rank_count(s));
+  auto ranks = static_cast<RankId>(mpi_rank_count(s));
   MpiRunSpec run;
   run.network = build_network_spec(loaded);
   if (!trace_path.empty()) {
-    run.program = std::make_shared<const Program>(trace_program(trace_path, mpi, ranks));
+    run.program = std::make_shared<const Program>(trace_program(trace_path, s, ranks));
     run.program_name = "trace " + trace_path;
   } else if (mpi.has_trace()) {
     const std::string path = resolve(loaded, mpi.trace().path());
-    run.program = std::make_shared<const Program>(trace_program(path, mpi, ranks));
+    run.program = std::make_shared<const Program>(trace_program(path, s, ranks));
     run.program_name = "trace " + mpi.trace().path();
   } else if (mpi.program_case() == proto::Mpi::PROGRAM_NOT_SET) {
     throw loaded.error("mpi",

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "netwarp/scenarios/mpi_builder.hpp"
 #include "netwarp/scenarios/network_builder.hpp"
 
 namespace netwarp::scenarios {
@@ -19,12 +20,36 @@ TEST(Library, EveryScenarioLoadsAndBuilds) {
     if (entry.path().extension() != ".pbtxt") continue;
     SCOPED_TRACE(entry.path().string());
     const LoadedScenario loaded = load_scenario(entry.path().string(), {});
-    const netmodels::NetworkSpec spec = build_network_spec(loaded);
-    EXPECT_FALSE(spec.workload.messages.empty());
-    EXPECT_NO_THROW(netmodels::check_topology(spec.topology));
+    if (is_mpi_scenario(loaded)) {
+      const MpiRunSpec mpi = build_mpi_run(loaded);
+      EXPECT_GE(mpi.program->size(), 2u);
+      EXPECT_EQ(mpi.config.rank_hosts.size(), mpi.program->size());
+      EXPECT_NO_THROW(netmodels::check_topology(mpi.network.topology));
+    } else {
+      const netmodels::NetworkSpec spec = build_network_spec(loaded);
+      EXPECT_FALSE(spec.workload.messages.empty());
+      EXPECT_NO_THROW(netmodels::check_topology(spec.topology));
+    }
     ++count;
   }
   EXPECT_GE(count, 4);
+}
+
+TEST(Library, MpiScenariosAreTheIssuesShapes) {
+  const MpiRunSpec pingpong = build_mpi_run(load_scenario(library("pingpong.pbtxt"), {}));
+  EXPECT_EQ(pingpong.network.topology.host_count, 2u);
+  EXPECT_FALSE(pingpong.pingpong_sizes.empty());
+  const MpiRunSpec b = build_mpi_run(load_scenario(
+      library("alltoall-ab.pbtxt"),
+      {"mpi.alltoall.algorithm=algorithm_b", "mpi.ranks=8", "mpi.alltoall.bytes=1000"}));
+  EXPECT_EQ(b.program->size(), 8u);
+  EXPECT_EQ(b.program_name, "alltoall algorithm_b");
+  EXPECT_EQ(b.program->ranks[0].calls.at(0).bytes, 1000u);
+  const LoadedScenario cluster = load_scenario(library("cluster.pbtxt"), {});
+  const MpiRunSpec c = build_mpi_run(cluster);
+  EXPECT_EQ(c.network.topology.host_count, 16u);
+  EXPECT_EQ(c.network.transport.kind, netmodels::TransportKind::tcp);
+  EXPECT_EQ(c.network.topology.nodes[0].ports[0].rate_bps, 1'000'000'000u);
 }
 
 TEST(Library, IncastIsBenchmarkA) {

@@ -92,10 +92,41 @@ const std::vector<BadCase> kBadCases = {
      "!workload { permutation { bytes: 1 } }\n",
      {},
      "F: topology: not set (set one of dragonfly, fat_tree, star, torus, tree)"},
+    {"mpi_ranks_exceed_hosts",
+     "!topology { star { hosts: 4 } }\nmpi { ranks: 8 pingpong { sizes: 1 } }\n",
+     {},
+     "F:2:7: mpi.ranks: 8 ranks do not fit on 4 hosts (one rank per host)"},
+    {"mpi_and_workload",
+     "mpi { ring { bytes: 1 } }\n",
+     {},
+     "F:3:1: mpi: a scenario runs either a workload or mpi ranks, not both"},
+    {"mpi_unknown_algorithm",
+     "!topology { star { hosts: 4 } }\nmpi { alltoall { algorithm: \"algorithm_c\" bytes: 1 } }\n",
+     {},
+     "F:2:18: mpi.alltoall.algorithm: unknown alltoall algorithm 'algorithm_c' (known: "
+     "algorithm_a, algorithm_b, pairwise, simple_spread, spread_2d, bruck)"},
+    {"mpi_pairwise_on_three_ranks",
+     "!topology { star { hosts: 3 } }\nmpi { alltoall { algorithm: \"pairwise\" bytes: 1 } }\n",
+     {},
+     "F:2:18: mpi.alltoall.algorithm: alltoall algorithm pairwise needs a power-of-two "
+     "number of ranks, got 3"},
+    {"mpi_short_above_eager",
+     "!topology { star { hosts: 2 } }\nmpi {\n  protocol { short_bytes: 512 eager_bytes: 100 }\n  "
+     "ring { bytes: 1 }\n}\n",
+     {},
+     "F:3:31: mpi.protocol.eager_bytes: must be >= short_bytes (512), got 100"},
+    {"mpi_short_does_not_fit_a_packet",
+     "!topology { star { hosts: 2 } }\nmpi {\n  protocol { short_bytes: 1500 eager_bytes: 4000 }\n "
+     " ring { bytes: 1 }\n}\n",
+     {},
+     "F:3:14: mpi.protocol.short_bytes: a short message must fit one packet with its "
+     "envelope: 1500 + 64 B is more than the 1460 B a packet carries (links.mtu_bytes - "
+     "links.header_bytes)"},
     {"workload_not_set",
      "!topology { star { hosts: 4 } }\n",
      {},
-     "F: workload: not set (set one of all_to_all, flows, incast, permutation, uniform_random)"},
+     "F: workload: not set (set one of all_to_all, flows, incast, permutation, uniform_random; "
+     "or an mpi section instead)"},
     {"more_ranks_than_hosts",
      "placement { explicit { hosts: [0, 1, 2, 3, 3] } }\n",
      {},
@@ -135,7 +166,7 @@ const std::vector<BadCase> kBadCases = {
      "",
      {"swich.buffer_bytes=5"},
      "F: --set swich.buffer_bytes=5: unknown field 'swich' (known: description, end_time_ns, "
-     "engine, links, name, nic, outputs, placement, seed, switch, topology, transport, "
+     "engine, links, mpi, name, nic, outputs, placement, seed, switch, topology, transport, "
      "workload)"},
     {"set_bad_value",
      "",

@@ -1,7 +1,7 @@
 // RankExpander: the action loop, checks, and the point-to-point and compute actions. A wait
-// names its request as trace.proto says; a test that matches no pending request is dropped,
-// as SimGrid's replay drops it (the request completed at an earlier test); requests still
-// pending after the last action get one final waitall, as SimGrid's replay does.
+// names its request as trace.proto says. As in SimGrid's replay, a test that matches no
+// pending request and a waitall with nothing pending are dropped, and requests still pending
+// after the last action get one final waitall.
 #include "rank_expander.hpp"
 
 #include <fmt/format.h>
@@ -111,9 +111,8 @@ void RankExpander::add_wait(const proto::Wait& wait, bool is_test, const ActionS
   if (!request && pending_.empty()) site.fail_action("no isend or irecv is pending");
   if (!request)
     site.fail_action(fmt::format(
-        "no pending isend or irecv has src {}, dst {}, tag {} "
-        "(pending: {})",
-        wait.request().src(), wait.request().dst(), wait.request().tag(), pending_.describe()));
+        "no pending isend or irecv has src {}, dst {}, tag {} (pending: {})", wait.request().src(),
+        wait.request().dst(), wait.request().tag(), pending_.describe()));
   builder_.wait(*request);
   pending_.remove(*request);
 }

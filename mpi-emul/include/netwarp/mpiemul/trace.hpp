@@ -65,10 +65,13 @@ struct TraceProgramOptions {
 };
 
 // Expands every rank's actions with RankProgramBuilder. Waits and tests name their requests
-// as described in trace.proto; requests still pending after a rank's last action are waited
-// for by one final waitall, as SimGrid's replay does. Throws TraceError for actions that
-// cannot be replayed (a wait with no matching request, a peer out of range, ranks whose
-// collective calls disagree), std::invalid_argument for bad options.
+// as described in trace.proto. As SimGrid's replay does, a test matching no pending request and
+// a waitall with nothing pending add nothing, and requests still pending after a rank's last
+// action are waited for by one final waitall. Sleeps are compute operations (the rank makes
+// no MPI progress either way); a reduction's flops follow its collective as a compute call.
+// Throws TraceError for actions that cannot be replayed (a wait with no matching request, a
+// peer out of range, ranks whose collective calls disagree, an algorithm that cannot run on
+// the rank count), std::invalid_argument for bad options.
 Program program_from_trace(const proto::Trace& trace, const TraceProgramOptions& options);
 
 // flops / flops_per_second in integer picoseconds, rounded to nearest with ties away from zero;

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `netwarp run` on MPI scenarios: the library's pingpong and alltoall-ab
+scenarios, trace replay with --trace on the default cluster platform, the outputs a person
+opens (results.json breakdowns, timeline.json for Perfetto, calls.csv), deadlock reporting,
+trace errors as one FILE:LINE line with exit status 2, and the same digest on 2 MPI ranks."""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+NETWARP = sys.argv[1] if len(sys.argv) > 1 else "build/bin/netwarp"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LIBRARY = os.path.join(ROOT, "scenarios")
+TRACE_DATA = os.path.join(ROOT, "tests", "mpi-emul", "data")
+BREAKDOWN = ["overhead_ps", "send_wait_ps", "recv_wait_ps", "sync_ps"]
+
+
+def run(args, mpi_ranks=0):
+    cmd = [NETWARP] + args
+    if mpi_ranks:
+        root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+        cmd = [shutil.which("mpirun") or "mpirun", "--oversubscribe", *root, "-np",
+               str(mpi_ranks)] + cmd
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+class MpiRunCase(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def run_mpi(self, args, expect=0, mpi_ranks=0, out="out"):
+        out_dir = os.path.join(self.dir, out)
+        r = run(["run", *args, "--out", out_dir], mpi_ranks)
+        self.assertEqual(r.returncode, expect, r.stderr)
+        with open(os.path.join(out_dir, "results.json")) as f:
+            return json.load(f), out_dir, r
+
+    def check_outputs(self, results, out_dir):
+        self.assertGreater(results["run_time_ps"], 0)
+        self.assertEqual(len(results["ranks"]), results["world_size"])
+        with open(os.path.join(out_dir, "calls.csv")) as f:
+            calls = list(csv.DictReader(f))
+        with open(os.path.join(out_dir, "timeline.json")) as f:
+            timeline = json.load(f)
+        slices = [e for e in timeline["traceEvents"] if e["ph"] == "X"]
+        self.assertEqual(len(slices), len(calls))
+        self.assertEqual({e["tid"] for e in slices}, {int(c["rank"]) for c in calls})
+        for c in calls:  # every call's time is exactly the sum of its parts
+            parts = sum(int(c[k]) for k in BREAKDOWN + ["compute_ps"])
+            self.assertEqual(int(c["duration_ps"]), parts)
+        # Per-rank totals in results.json are the sums of the rank's calls.
+        for rank in results["ranks"]:
+            mine = [c for c in calls if int(c["rank"]) == rank["rank"]]
+            for key in BREAKDOWN:
+                self.assertEqual(rank[key], sum(int(c[key]) for c in mine), key)
+        self.assertEqual(results["run_time_ps"], max(int(c["end_ps"]) for c in calls))
+        return calls
+
+    def test_pingpong_reports_rtt_per_size_and_rendezvous_jump(self):
+        results, out_dir, _ = self.run_mpi([os.path.join(LIBRARY, "pingpong.pbtxt"), "--set",
+                                            "mpi.pingpong.sizes=1024,16384,16385"])
+        self.check_outputs(results, out_dir)
+        rtt = {row["bytes"]: row["rtt_mean_ps"] for row in results["pingpong"]}
+        self.assertEqual(set(rtt), {1024, 16384, 16385})
+        # One byte past S switches to rendezvous: the handshake (4 o' and two control trips
+        # per direction) outweighs the cheaper per-byte costs of this scenario.
+        self.assertGreater(rtt[16385] - rtt[16384], 0)
+        self.assertGreater(rtt[16384], rtt[1024])
+
+    def test_pingpong_w_delays_the_round_trip(self):
+        base = ["mpi.pingpong.sizes=64", "mpi.pingpong.repetitions=1"]
+        fast, _, _ = self.run_mpi([os.path.join(LIBRARY, "pingpong.pbtxt"), "--set", base[0],
+                                   "--set", base[1]], out="w0")
+        slow, _, _ = self.run_mpi([os.path.join(LIBRARY, "pingpong.pbtxt"), "--set", base[0],
+                                   "--set", base[1], "--set", "mpi.pingpong.w_us=100"], out="w100")
+        self.assertGreater(slow["pingpong"][0]["rtt_mean_ps"], 100 * 10**6)
+        self.assertLess(fast["pingpong"][0]["rtt_mean_ps"], 100 * 10**6)
+
+    def test_alltoall_a_and_b_on_eight_ranks(self):
+        times = {}
+        for algorithm in ["algorithm_a", "algorithm_b"]:
+            results, out_dir, _ = self.run_mpi(
+                [os.path.join(LIBRARY, "alltoall-ab.pbtxt"), "--set", "mpi.ranks=8", "--set",
+                 f"mpi.alltoall.algorithm={algorithm}", "--set", "mpi.alltoall.bytes=32768"],
+                out=algorithm)
+            calls = self.check_outputs(results, out_dir)
+            self.assertEqual(len(results["ranks"]), 8)
+            self.assertEqual({c["kind"] for c in calls}, {"alltoall"})
+            times[algorithm] = results["run_time_ps"]
+        self.assertNotEqual(times["algorithm_a"], times["algorithm_b"])
+
+    def test_alltoall_b_gives_the_sequential_digest_on_two_mpi_ranks(self):
+        args = [os.path.join(LIBRARY, "alltoall-ab.pbtxt"), "--set", "mpi.ranks=8", "--set",
+                "mpi.alltoall.algorithm=algorithm_b", "--set", "mpi.alltoall.bytes=20000"]
+        seq, _, _ = self.run_mpi(args, out="seq")
+        opt, _, _ = self.run_mpi(args + ["--kernel", "optimistic"], mpi_ranks=2, out="opt")
+        self.assertEqual(opt["digest"], seq["digest"])
+        self.assertEqual(opt["run_time_ps"], seq["run_time_ps"])
+
+    def test_trace_replays_on_the_default_cluster(self):
+        results, out_dir, r = self.run_mpi(["--trace", os.path.join(TRACE_DATA, "collectives.tit")])
+        calls = self.check_outputs(results, out_dir)
+        self.assertEqual(len(results["ranks"]), 4)
+        self.assertIn("cluster", r.stdout)
+        self.assertIn("trace", results["program"])
+        kinds = [c["kind"] for c in calls if c["rank"] == "0"]
+        self.assertEqual(kinds[:3], ["barrier", "bcast", "reduce"])
+
+    def test_trace_error_is_one_line_with_file_and_line(self):
+        bad = self.write("bad.tit", "0 init\n1 init\n0 send 1 0 100\n1 frobnicate 3\n")
+        r = run(["run", "--trace", bad, "--out", os.path.join(self.dir, "x")])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, r.stderr)
+        self.assertTrue(lines[0].startswith(bad + ":4:"), lines[0])
+
+    def test_deadlock_names_the_stuck_ranks(self):
+        trace = self.write("deadlock.tit", "0 send 1 0 1000000\n0 recv 1 0 1000000\n"
+                                           "1 send 0 0 1000000\n1 recv 0 0 1000000\n")
+        results, _, r = self.run_mpi(["--trace", trace], expect=3)
+        self.assertFalse(results["finished"])
+        self.assertIn("deadlock: rank 0 blocked in send to 1", r.stderr)
+        self.assertIn("rank 1 blocked in send to 0", r.stderr)
+
+    def test_trace_on_a_scenario_without_mpi_is_a_usage_error(self):
+        r = run(["run", os.path.join(LIBRARY, "two-flows.pbtxt"), "--trace",
+                 os.path.join(TRACE_DATA, "collectives.tit"), "--out", os.path.join(self.dir, "x")])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no mpi section", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1])
