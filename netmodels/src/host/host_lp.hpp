@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "netwarp/engine/lp.hpp"
-#include "netwarp/netmodels/tcp.hpp"
 #include "netwarp/netmodels/network_context.hpp"
 #include "netwarp/netmodels/output_port.hpp"
+#include "netwarp/netmodels/tcp.hpp"
 
 namespace netwarp::netmodels {
 
