@@ -1,6 +1,8 @@
 // MpiResults: collecting committed records, their byte form for gathering, canonical order.
 #include "netwarp/mpiemul/mpi_results.hpp"
 
+#include "netwarp/engine/record_tables.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -8,36 +10,9 @@
 
 namespace netwarp::mpiemul {
 
-namespace {
-
-// Byte form: for each table, a 64-bit count, then the records; the network's byte form last.
-template <class R>
-std::size_t table_bytes(const std::vector<R>& table) {
-  return sizeof(std::uint64_t) + table.size() * sizeof(R);
-}
-
-template <class R>
-std::byte* put_table(std::byte* out, const std::vector<R>& table) {
-  const std::uint64_t n = table.size();
-  std::memcpy(out, &n, sizeof n);
-  if (n != 0) std::memcpy(out + sizeof n, table.data(), n * sizeof(R));
-  return out + table_bytes(table);
-}
-
-template <class R>
-std::span<const std::byte> take_table(std::span<const std::byte> in, std::vector<R>& table) {
-  std::uint64_t n = 0;
-  if (in.size() < sizeof n) throw std::runtime_error("mpi results: truncated bytes");
-  std::memcpy(&n, in.data(), sizeof n);
-  in = in.subspan(sizeof n);
-  if (in.size() / sizeof(R) < n) throw std::runtime_error("mpi results: truncated bytes");
-  const std::size_t at = table.size();
-  table.resize(at + n);
-  if (n != 0) std::memcpy(&table[at], in.data(), n * sizeof(R));
-  return in.subspan(n * sizeof(R));
-}
-
-}  // namespace
+using engine::put_table;
+using engine::table_bytes;
+using engine::take_table;
 
 void MpiResults::write(const engine::CommittedRecord& record) {
   if (record.holds<CallRecord>()) return calls.push_back(record.as<CallRecord>());

@@ -1,6 +1,8 @@
 // NetworkResults: collecting committed records, their byte form for gathering, canonical order.
 #include "netwarp/netmodels/network_results.hpp"
 
+#include "netwarp/engine/record_tables.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -15,32 +17,9 @@ void keep(const engine::CommittedRecord& record, std::vector<R>& table) {
   table.push_back(record.as<R>());
 }
 
-// Byte form: for each table, a 64-bit count, then the records.
-template <class R>
-std::size_t table_bytes(const std::vector<R>& table) {
-  return sizeof(std::uint64_t) + table.size() * sizeof(R);
-}
-
-template <class R>
-std::byte* put_table(std::byte* out, const std::vector<R>& table) {
-  const std::uint64_t n = table.size();
-  std::memcpy(out, &n, sizeof n);
-  if (n != 0) std::memcpy(out + sizeof n, table.data(), n * sizeof(R));
-  return out + table_bytes(table);
-}
-
-template <class R>
-std::span<const std::byte> take_table(std::span<const std::byte> in, std::vector<R>& table) {
-  std::uint64_t n = 0;
-  if (in.size() < sizeof n) throw std::runtime_error("network results: truncated bytes");
-  std::memcpy(&n, in.data(), sizeof n);
-  in = in.subspan(sizeof n);
-  if (in.size() < n * sizeof(R)) throw std::runtime_error("network results: truncated bytes");
-  const std::size_t at = table.size();
-  table.resize(at + n);
-  if (n != 0) std::memcpy(&table[at], in.data(), n * sizeof(R));
-  return in.subspan(n * sizeof(R));
-}
+using engine::put_table;
+using engine::table_bytes;
+using engine::take_table;
 
 }  // namespace
 
