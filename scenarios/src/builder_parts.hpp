@@ -1,11 +1,15 @@
 // Pieces of the network builder that the MPI builder shares.
 #pragma once
 
+#include <string>
+
 #include "netwarp/netmodels/workload.hpp"
 #include "netwarp/scenarios/proto/scenario.pb.h"
 
 namespace netwarp::scenarios {
 
 netmodels::PlacementSpec placement_spec(const proto::Placement& placement);
+// A file named in a scenario: relative paths are taken from the scenario's folder.
+std::string beside_scenario(const std::string& scenario_path, const std::string& file);
 
 }  // namespace netwarp::scenarios

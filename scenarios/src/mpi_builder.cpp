@@ -52,14 +52,6 @@ ProtocolConfig protocol_config(const proto::MpiProtocol& p) {
   return c;
 }
 
-std::string resolve(const LoadedScenario& loaded, const std::string& path) {
-  const std::filesystem::path p(path);
-  if (p.is_absolute()) return path;
-  const std::filesystem::path base = std::filesystem::path(loaded.path).parent_path();
-  if (base.empty() || !std::filesystem::exists(base)) return path;
-  return (base / p).string();
-}
-
 // A trace brings its own rank count, unless the scenario fixes one (mpi.ranks or an explicit
 // placement), which must then agree.
 Program trace_program(const std::string& path, const proto::Scenario& s, RankId& ranks) {
@@ -134,7 +126,7 @@ MpiRunSpec build(const LoadedScenario& loaded, const std::string& trace_path) {
     run.program = std::make_shared<const Program>(trace_program(trace_path, s, ranks));
     run.program_name = "trace " + trace_path;
   } else if (mpi.has_trace()) {
-    const std::string path = resolve(loaded, mpi.trace().path());
+    const std::string path = beside_scenario(loaded.path, mpi.trace().path());
     run.program = std::make_shared<const Program>(trace_program(path, s, ranks));
     run.program_name = "trace " + mpi.trace().path();
   } else if (mpi.program_case() == proto::Mpi::PROGRAM_NOT_SET) {

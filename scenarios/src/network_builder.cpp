@@ -96,10 +96,8 @@ std::vector<FlowSpec> flow_specs(const proto::Flows& flows, const std::string& s
                                engine::ns(static_cast<std::int64_t>(f.start_ns()))});
     return specs;
   }
-  const std::filesystem::path csv =
-      std::filesystem::path(scenario_path).parent_path() / flows.csv_file();
   try {
-    return read_flows_csv(csv.string());
+    return read_flows_csv(beside_scenario(scenario_path, flows.csv_file()));
   } catch (const InputError& e) {
     throw InputError("workload.flows.csv_file", e.what());
   }
@@ -136,6 +134,10 @@ Workload make_workload(const proto::Scenario& s, std::uint32_t ranks, const std:
 }
 
 }  // namespace
+
+std::string beside_scenario(const std::string& scenario_path, const std::string& file) {
+  return (std::filesystem::path(scenario_path).parent_path() / file).string();
+}
 
 PlacementSpec placement_spec(const proto::Placement& placement) {
   if (placement.has_random())

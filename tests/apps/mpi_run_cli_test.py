@@ -6,47 +6,23 @@ trace errors as one FILE:LINE line with exit status 2, and the same digest on 2 
 import csv
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import unittest
 
-NETWARP = sys.argv[1] if len(sys.argv) > 1 else "build/bin/netwarp"
+import netwarp_cli
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LIBRARY = os.path.join(ROOT, "scenarios")
 TRACE_DATA = os.path.join(ROOT, "tests", "mpi-emul", "data")
 BREAKDOWN = ["overhead_ps", "send_wait_ps", "recv_wait_ps", "sync_ps"]
 
 
-def run(args, mpi_ranks=0):
-    cmd = [NETWARP] + args
-    if mpi_ranks:
-        root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
-        cmd = [shutil.which("mpirun") or "mpirun", "--oversubscribe", *root, "-np",
-               str(mpi_ranks)] + cmd
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+run = netwarp_cli.run
 
 
-class MpiRunCase(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp()
-
-    def tearDown(self):
-        shutil.rmtree(self.dir)
-
-    def write(self, name, text):
-        path = os.path.join(self.dir, name)
-        with open(path, "w") as f:
-            f.write(text)
-        return path
-
+class MpiRunCase(netwarp_cli.ScratchCase):
     def run_mpi(self, args, expect=0, mpi_ranks=0, out="out"):
-        out_dir = os.path.join(self.dir, out)
-        r = run(["run", *args, "--out", out_dir], mpi_ranks)
-        self.assertEqual(r.returncode, expect, r.stderr)
-        with open(os.path.join(out_dir, "results.json")) as f:
-            return json.load(f), out_dir, r
+        return self.run_scenario(args, expect, mpi_ranks, out)
 
     def check_outputs(self, results, out_dir):
         self.assertGreater(results["run_time_ps"], 0)
@@ -143,4 +119,5 @@ class MpiRunCase(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=sys.argv[:1])
+    netwarp_cli.NETWARP = sys.argv.pop(1)
+    unittest.main(verbosity=2)

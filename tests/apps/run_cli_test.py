@@ -3,15 +3,14 @@
 --set overrides, the results.json fields, the same digest from mpirun with 2 ranks, and pcap files
 that tshark reads back with the right packet counts and TCP sequence numbers."""
 import csv
-import json
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
 
-NETWARP = None
+import netwarp_cli
+
 LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scenarios")
 SMALL_INCAST = ["--set", "workload.incast.senders=4", "--set", "workload.incast.bytes=65536",
                 "--set", "switch.buffer_bytes=16384"]
@@ -30,34 +29,12 @@ outputs {
 """
 
 
-def run(args, mpi_ranks=0, cwd=None):
-    cmd = [NETWARP] + args
-    if mpi_ranks:
-        root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
-        cmd = [shutil.which("mpirun") or "mpirun", "--oversubscribe", *root, "-np",
-               str(mpi_ranks)] + cmd
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=cwd)
+run = netwarp_cli.run
 
 
-class RunCase(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp()
-
-    def tearDown(self):
-        shutil.rmtree(self.dir)
-
-    def write(self, name, text):
-        path = os.path.join(self.dir, name)
-        with open(path, "w") as f:
-            f.write(text)
-        return path
-
+class RunCase(netwarp_cli.ScratchCase):
     def run_ok(self, args, mpi_ranks=0, out="out"):
-        out_dir = os.path.join(self.dir, out)
-        r = run(["run", *args, "--out", out_dir], mpi_ranks)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        with open(os.path.join(out_dir, "results.json")) as f:
-            return json.load(f), out_dir, r
+        return self.run_scenario(args, mpi_ranks=mpi_ranks, out=out)
 
 
 class ScenarioErrors(RunCase):
@@ -161,5 +138,5 @@ class PcapFiles(RunCase):
 
 
 if __name__ == "__main__":
-    NETWARP = sys.argv.pop(1)
+    netwarp_cli.NETWARP = sys.argv.pop(1)
     unittest.main(verbosity=2)

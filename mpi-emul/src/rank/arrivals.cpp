@@ -103,15 +103,9 @@ void MpiHostLp::match_envelope(RankId src, std::uint32_t send_op, TransferKind k
                                EventCtx& ctx) {
   const Op& send = mpi_.rank_program(src).ops[send_op];
   const Op& recv = program().ops[recv_op];
-  Request r = requests_[recv.request];
-  r.peer = src;
-  r.peer_op = send_op;
-  r.since_ps = arrived_ps;
-  r.unexpected = unexpected ? 1 : 0;
-  r.protocol = protocol_of(kind, send.bytes);
-  r.phase = Phase::recv_copy;
-  ctx.set(requests_, recv.request, r);
-  note_protocol(r.protocol, ctx);
+  const Protocol protocol = protocol_of(kind, send.bytes);
+  set_phase(recv.request, Phase::recv_copy, ctx);
+  note_protocol(protocol, ctx);
   MessageRecord m;
   m.src = src;
   m.dst = rank_;
@@ -120,8 +114,8 @@ void MpiHostLp::match_envelope(RankId src, std::uint32_t send_op, TransferKind k
   m.send_op = send_op;
   m.recv_op = recv_op;
   m.comm = send.comm;
-  m.protocol = r.protocol;
-  m.unexpected = r.unexpected;
+  m.protocol = protocol;
+  m.unexpected = unexpected ? 1 : 0;
   m.matched_ps = ctx.now().ps();
   ctx.emit(m);
   if (kind == TransferKind::rts) {

@@ -80,7 +80,6 @@ void MpiHostLp::start_activity(Activity a, SimTime cost, EventCtx& ctx) {
   Cpu c = cpu_.get();
   c.activity = a;
   c.activity_cost_ps = cost.ps();
-  c.busy_until_ps = (ctx.now() + cost).ps();
   if (cost.ps() == 0) {
     ctx.set(cpu_, c);
     activity_done(ctx);

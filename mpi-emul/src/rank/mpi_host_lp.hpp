@@ -63,7 +63,6 @@ class MpiHostLp {
   enum class WorkKind : std::uint8_t { eager_copy, rts_reply, cts_push, rndv_data, fin };
 
   struct Cpu {
-    std::int64_t busy_until_ps = 0;
     std::int64_t activity_cost_ps = 0;
     std::int64_t block_start_ps = 0;
     std::int64_t done_ps = -1;  // when the program's last call ended
@@ -86,15 +85,12 @@ class MpiHostLp {
     std::uint8_t started = 0;
     std::uint8_t reserved[6] = {};
   };
-  struct Request {
-    std::int64_t since_ps = 0;     // recv: when its message arrived; send: throttled since
-    std::int64_t lateness_ps = 0;  // send: how late the receiver matched (rendezvous)
-    RankId peer = 0;               // recv: the matched sender
-    std::uint32_t peer_op = 0;     // recv: the matched send op
+  struct Request {  // what completion and the send's own action need; the rest is records
+    std::int64_t lateness_ps = 0;  // send (get): how late the receiver matched
+    std::uint32_t target = 0;      // send (direct): the receiver's request written to
     Phase phase = Phase::idle;
-    Protocol protocol = Protocol::none;
-    std::uint8_t unexpected = 0;
-    std::uint8_t reserved[5] = {};
+    Protocol protocol = Protocol::none;  // send: chosen when it starts
+    std::uint8_t reserved[2] = {};
   };
   struct WorkItem {
     std::int64_t cost_ps = 0;

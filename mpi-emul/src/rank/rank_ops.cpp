@@ -51,7 +51,7 @@ void MpiHostLp::own_action_done(const Op& op, EventCtx& ctx) {
       const Request& r = requests_[op.request];
       if (r.protocol == Protocol::direct) {
         inject(static_cast<RankId>(op.peer), TransferKind::direct, index,
-               mpi_.protocol().envelope_bytes + op.bytes, r.peer_op, ctx);
+               mpi_.protocol().envelope_bytes + op.bytes, r.target, ctx);
         complete_request(op.request, ctx);
       } else if (r.protocol == Protocol::rendezvous) {
         set_phase(op.request, Phase::send_rts, ctx);
@@ -124,7 +124,7 @@ bool MpiHostLp::take_receive_request(const Op& op, EventCtx& ctx) {
     const Op& recv = receiver.ops[it->second.recv_op];
     if (recv.comm != op.comm || (recv.tag != kAnyTag && recv.tag != op.tag)) continue;
     Request r = requests_[op.request];
-    r.peer_op = it->second.request;  // the receive the data is written to
+    r.target = it->second.request;
     ctx.set(requests_, op.request, r);
     ctx.erase(receive_requests_, it->first);
     return true;

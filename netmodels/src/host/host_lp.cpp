@@ -7,18 +7,11 @@ namespace netwarp::netmodels {
 
 using engine::EventCtx;
 
-namespace {
-std::uint32_t effective_mss(const NetworkSpec& spec) {
-  const std::uint32_t mss = spec.transport.tcp.mss_bytes;
-  return mss != 0 ? mss : spec.format.max_payload();
-}
-}  // namespace
-
 HostLp::HostLp(NodeId self, const NetworkContext& net)
     : self_(self),
       net_(net),
       tcp_config_(net.spec().transport.tcp),
-      mss_(effective_mss(net.spec())),
+      mss_(net.tcp_mss()),
       is_tcp_(net.spec().transport.kind == TransportKind::tcp),
       traced_(net.is_pcap_traced(self)),
       nic_(net.port_settings(self, 0)),

@@ -23,8 +23,6 @@
 
 namespace netwarp::mpiemul {
 
-inline constexpr int kProtocolCount = 6;  // the values of Protocol
-
 // The split of call time LogGPS reports, summed over some calls.
 struct CallBreakdown {
   std::uint64_t calls = 0;

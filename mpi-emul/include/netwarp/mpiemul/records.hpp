@@ -10,6 +10,7 @@
 namespace netwarp::mpiemul {
 
 enum class Protocol : std::uint8_t { none, short_msg, eager, rendezvous, direct, mixed };
+inline constexpr int kProtocolCount = 6;
 
 // A finished call. duration = overhead + send_wait + recv_wait + sync + compute (compute is
 // only non-zero for compute calls).

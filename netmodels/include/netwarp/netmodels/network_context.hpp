@@ -23,6 +23,11 @@ class NetworkContext {
   // per-flow state in arrays indexed by these.
   std::uint32_t send_slot(MessageId id) const { return send_slot_[id]; }
   std::uint32_t receive_slot(MessageId id) const { return receive_slot_[id]; }
+  // TCP payload per segment: transport.tcp.mss_bytes, or all a packet carries when 0.
+  std::uint32_t tcp_mss() const {
+    const std::uint32_t mss = spec_.transport.tcp.mss_bytes;
+    return mss != 0 ? mss : spec_.format.max_payload();
+  }
   bool is_pcap_traced(NodeId node) const { return pcap_traced_[node] != 0; }
   // Fault injection (NetworkSpec::drops): is this arrival at a switch to be dropped?
   bool is_injected_drop(NodeId at, const Packet& p) const {
