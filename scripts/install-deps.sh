@@ -10,6 +10,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   tshark
+  libsimgrid-dev gnuplot-nox
 )
 
 missing=()

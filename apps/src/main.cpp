@@ -8,8 +8,10 @@
 
 #include "app_context.hpp"
 #include "cmd_bench.hpp"
+#include "cmd_model.hpp"
 #include "cmd_run.hpp"
 #include "cmd_trace.hpp"
+#include "cmd_validation.hpp"
 #include "netwarp/engine/log.hpp"
 #include "netwarp/mpiemul/trace.hpp"
 #include "netwarp/scenarios/scenario_error.hpp"
@@ -36,6 +38,14 @@ int run_main(int argc, char** argv, AppContext& context) {
   CLI::App* run = netwarp::apps::add_run_command(app, run_options);
   netwarp::apps::TraceOptions trace_options;
   CLI::App* trace = netwarp::apps::add_trace_command(app, trace_options);
+  netwarp::apps::ModelOptions model_options;
+  CLI::App* model = netwarp::apps::add_model_command(app, model_options);
+  netwarp::apps::FitOptions fit_options;
+  CLI::App* fit = netwarp::apps::add_fit_command(app, fit_options);
+  netwarp::apps::PredictOptions predict_options;
+  CLI::App* predict = netwarp::apps::add_predict_command(app, predict_options);
+  netwarp::apps::ValidateOptions validate_options;
+  CLI::App* validate = netwarp::apps::add_validate_command(app, validate_options);
 
   try {
     app.parse(argc, argv);
@@ -54,6 +64,10 @@ int run_main(int argc, char** argv, AppContext& context) {
   if (phold->parsed()) return netwarp::apps::bench_phold_command(phold_options, context);
   if (run->parsed()) return netwarp::apps::run_command(run_options, context);
   if (trace->parsed()) return netwarp::apps::trace_command(trace_options, context);
+  if (model->parsed()) return netwarp::apps::model_command(model_options, context);
+  if (fit->parsed()) return netwarp::apps::fit_command(fit_options, context);
+  if (predict->parsed()) return netwarp::apps::predict_command(predict_options, context);
+  if (validate->parsed()) return netwarp::apps::validate_command(validate_options, context);
   return 2;
 }
 

@@ -5,6 +5,8 @@
 // which a person would fix things.
 #include "validate.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <set>
 
@@ -151,6 +153,19 @@ std::uint64_t max_wire_packet_bytes(const proto::Links& links) {
   return std::uint64_t{links.mtu_bytes()} + links.frame_overhead_bytes();
 }
 
+// Model names are checked by `netwarp validate`, which knows them.
+void validate_validation(const proto::Validation& v) {
+  if (v.fit_w_us() < 0 || !std::isfinite(v.fit_w_us())) fail("validation.fit_w_us", "must be >= 0");
+  const proto::Sweep& sweep = v.sweep();
+  if (sweep.field().empty() && sweep.values_size() > 0)
+    fail("validation.sweep.field", "required when values are given");
+  if (!sweep.field().empty() && sweep.values_size() == 0)
+    fail("validation.sweep.values", "at least one value is required");
+  for (int i = 0; i < sweep.values_size(); ++i)
+    if (sweep.values(i).empty())
+      fail(fmt::format("validation.sweep.values[{}]", i), "must not be empty");
+}
+
 void validate_scenario(const proto::Scenario& scenario) {
   validate_engine(scenario);
   validate_links(scenario.links());
@@ -166,6 +181,7 @@ void validate_scenario(const proto::Scenario& scenario) {
     validate_workload(scenario);
   }
   validate_outputs(scenario.outputs());
+  validate_validation(scenario.validation());
 }
 
 }  // namespace netwarp::scenarios

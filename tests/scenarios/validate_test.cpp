@@ -110,6 +110,16 @@ const std::vector<BadCase> kBadCases = {
      {},
      "F:2:18: mpi.alltoall.algorithm: alltoall algorithm pairwise needs a power-of-two "
      "number of ranks, got 3"},
+    {"validation_sweep_without_values",
+     "!topology { star { hosts: 2 } }\nmpi { ring { bytes: 1 } }\n"
+     "validation { sweep { field: \"mpi.ring.bytes\" } }\n",
+     {},
+     "F: validation.sweep.values: at least one value is required"},
+    {"validation_sweep_empty_value",
+     "!topology { star { hosts: 2 } }\nmpi { ring { bytes: 1 } }\n"
+     "validation { sweep { field: \"mpi.ring.bytes\" values: [\"1\", \"\"] } }\n",
+     {},
+     "F: validation.sweep.values[1]: must not be empty"},
     {"mpi_short_above_eager",
      "!topology { star { hosts: 2 } }\nmpi {\n  protocol { short_bytes: 512 eager_bytes: 100 }\n  "
      "ring { bytes: 1 }\n}\n",
@@ -167,7 +177,7 @@ const std::vector<BadCase> kBadCases = {
      {"swich.buffer_bytes=5"},
      "F: --set swich.buffer_bytes=5: unknown field 'swich' (known: description, end_time_ns, "
      "engine, links, mpi, name, nic, outputs, placement, seed, switch, topology, transport, "
-     "workload)"},
+     "validation, workload)"},
     {"set_bad_value",
      "",
      {"switch.buffer_bytes=lots"},

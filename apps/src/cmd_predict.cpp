@@ -1,0 +1,132 @@
+// `netwarp predict [SCENARIO] [--trace FILE_OR_DIR] --model M [--params FILE]`.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "cmd_validation.hpp"
+#include "netwarp/scenarios/mpi_builder.hpp"
+#include "netwarp/scenarios/scenario_loader.hpp"
+#include "netwarp/validation/model_names.hpp"
+#include "netwarp/validation/model_prediction.hpp"
+#include "run_report.hpp"
+
+namespace netwarp::apps {
+namespace {
+
+nlohmann::ordered_json read_params(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError(fmt::format("--params: {}: cannot read", path));
+  try {
+    return nlohmann::ordered_json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw UsageError(fmt::format("{}: not JSON: {}", path, e.what()));
+  }
+}
+
+std::string ps_us(double ns) {
+  return fmt::format("{:.3f}", ns / 1e3);
+}
+
+void print_prediction(const validation::ModelPrediction& p, const std::string& program) {
+  const validation::Prediction& r = p.prediction;
+  std::printf("predicted_ps %lld\n", static_cast<long long>(std::llround(r.run_time_ns * 1e3)));
+  std::printf("model %s, %s on %zu ranks: %s us (%llu messages, %llu rendezvous)\n",
+              r.model.c_str(), program.c_str(), r.ranks.size(), ps_us(r.run_time_ns).c_str(),
+              static_cast<unsigned long long>(r.messages),
+              static_cast<unsigned long long>(r.rendezvous_messages));
+  if (!p.note.empty()) std::printf("note: %s\n", p.note.c_str());
+  std::printf("%6s %12s %12s %12s %12s %12s %12s  (us)\n", "rank", "end", "compute", "overhead",
+              "send_wait", "recv_wait", "sync");
+  for (std::size_t i = 0; i < r.ranks.size(); ++i) {
+    const auto& s = r.ranks[i].split;
+    std::printf("%6zu %12s %12s %12s %12s %12s %12s\n", i, ps_us(r.ranks[i].end_ns).c_str(),
+                ps_us(s.compute).c_str(), ps_us(s.overhead).c_str(), ps_us(s.send_wait).c_str(),
+                ps_us(s.recv_wait).c_str(), ps_us(s.sync).c_str());
+  }
+}
+
+nlohmann::ordered_json prediction_json(const validation::ModelPrediction& p) {
+  nlohmann::ordered_json j;
+  j["model"] = p.prediction.model;
+  j["predicted_ps"] = std::llround(p.prediction.run_time_ns * 1e3);
+  j["note"] = p.note;
+  j["wall_seconds"] = p.wall_seconds;
+  nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
+  for (const auto& r : p.prediction.ranks)
+    ranks.push_back({{"end_ps", std::llround(r.end_ns * 1e3)},
+                     {"compute_ps", std::llround(r.split.compute * 1e3)},
+                     {"overhead_ps", std::llround(r.split.overhead * 1e3)},
+                     {"send_wait_ps", std::llround(r.split.send_wait * 1e3)},
+                     {"recv_wait_ps", std::llround(r.split.recv_wait * 1e3)},
+                     {"sync_ps", std::llround(r.split.sync * 1e3)}});
+  j["ranks"] = ranks;
+  return j;
+}
+
+}  // namespace
+
+CLI::App* add_predict_command(CLI::App& app, PredictOptions& o) {
+  CLI::App* predict = app.add_subcommand(
+      "predict",
+      "Predict an MPI program's run time and per-rank breakdown from a model: a trace "
+      "(--trace) or the scenario's program, on the scenario's platform (default with --trace: "
+      "scenarios/cluster.pbtxt)");
+  predict->add_option("scenario", o.scenario, "MPI scenario (.pbtxt)");
+  predict->add_option("--trace", o.trace, "MPI trace: SimGrid TIT file or folder, .pb, .pbtxt");
+  predict->add_option("--model", o.model, "hockney | loggp | loggps | plogp | plogp-br | flow")
+      ->required();
+  predict->add_option("--params", o.params,
+                      "Parameter file from `netwarp fit` (flow: optional, default the "
+                      "scenario's MPI host costs)");
+  predict->add_option("--out", o.out, "Also write the prediction as JSON here");
+  predict->add_option("--set", o.sets, "Override a scenario field: path.to.field=value")
+      ->allow_extra_args(false);
+  return predict;
+}
+
+int predict_command(const PredictOptions& o, const AppContext& context) {
+  if (!context.is_root()) return 0;
+  if (o.scenario.empty() && o.trace.empty())
+    throw UsageError("predict needs a scenario, a --trace, or both");
+  try {
+    validation::parse_model_name(o.model);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("--model: {}", e.what()));
+  }
+  const std::string scenario =
+      o.scenario.empty() ? scenarios::scenario_library_dir() + "/cluster.pbtxt" : o.scenario;
+  const scenarios::LoadedScenario loaded = scenarios::load_scenario(scenario, o.sets);
+  if (!scenarios::is_mpi_scenario(loaded))
+    throw UsageError(
+        fmt::format("{}: predict needs an MPI scenario (an mpi section)", loaded.path));
+  const scenarios::MpiRunSpec spec = scenarios::build_mpi_run(loaded, o.trace);
+  nlohmann::ordered_json params;
+  if (!o.params.empty()) {
+    params = read_params(o.params);
+  } else if (o.model == "flow") {
+    params = validation::flow_params(spec);
+  } else {
+    throw UsageError(
+        fmt::format("--params is required for --model {} (see `netwarp fit`)", o.model));
+  }
+  const std::string file_model = params.value("model", std::string());
+  if (file_model != o.model)
+    throw UsageError(fmt::format("{}: model: the file holds '{}' parameters, not '{}'", o.params,
+                                 file_model, o.model));
+  if (!o.out.empty()) check_writable(o.out);
+  validation::ModelPrediction p;
+  try {
+    p = validation::predict_with(params, o.params.empty() ? "<flow>" : o.params, loaded, spec);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("predict --model {}: {}", o.model, e.what()));
+  } catch (const std::runtime_error& e) {
+    throw UsageError(fmt::format("predict --model {}: {}", o.model, e.what()));
+  }
+  print_prediction(p, spec.program_name);
+  if (!o.out.empty()) write_json_file(o.out, prediction_json(p));
+  return 0;
+}
+
+}  // namespace netwarp::apps

@@ -1,0 +1,106 @@
+// `netwarp validate SCENARIO --models LIST --out DIR`.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "cmd_validation.hpp"
+#include "netwarp/validation/validate_run.hpp"
+#include "progress_line.hpp"
+#include "run_report.hpp"
+
+namespace netwarp::apps {
+namespace {
+
+namespace fs = std::filesystem;
+
+// netwarp-simgrid is built next to netwarp when SimGrid is installed.
+std::string simgrid_program() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  const fs::path candidate = self.parent_path() / "netwarp-simgrid";
+  return fs::exists(candidate) ? candidate.string() : std::string();
+}
+
+void print_table(const validation::ValidationReport& r) {
+  std::printf("%-16s %14s", r.sweep_field.empty() ? "point" : r.sweep_field.c_str(), "packet_us");
+  for (const auto& m : r.models) std::printf(" %14s %9s", (m + "_us").c_str(), "err%");
+  std::printf("\n");
+  for (const auto& p : r.points) {
+    std::printf("%-16s %14.3f", p.value.empty() ? "-" : p.value.c_str(),
+                static_cast<double>(p.simulated_ps) / 1e6);
+    for (const auto& m : p.models) {
+      if (m.available)
+        std::printf(" %14.3f %+9.2f", static_cast<double>(m.predicted_ps) / 1e6, m.error_pct);
+      else
+        std::printf(" %14s %9s", "n/a", "n/a");
+    }
+    std::printf("\n");
+  }
+}
+
+}  // namespace
+
+CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
+  CLI::App* validate = app.add_subcommand(
+      "validate",
+      "Run a scenario's MPI program in the packet simulator, fit and predict it with each model "
+      "(and SimGrid), and write report.md, report.json and plots");
+  validate->add_option("scenario", o.scenario, "MPI scenario (.pbtxt)")->required();
+  validate->add_option("--models", o.models,
+                       "Comma-separated: hockney, loggp, loggps, plogp, plogp-br, flow, simgrid "
+                       "(default: the scenario's validation.models, else loggps)");
+  validate->add_option("--out", o.out, "Report folder")->default_str("out/validate-<scenario>");
+  validate->add_option("--trace", o.trace, "Replay this MPI trace instead of the program");
+  validate->add_option("--set", o.sets, "Override a scenario field: path.to.field=value")
+      ->allow_extra_args(false);
+  return validate;
+}
+
+int validate_command(const ValidateOptions& o, const AppContext& context) {
+  if (!context.is_root()) return 0;
+  validation::ValidateOptions v;
+  v.scenario = o.scenario;
+  v.sets = o.sets;
+  v.trace = o.trace;
+  if (!o.models.empty()) {
+    try {
+      v.models = validation::parse_model_list(o.models);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(fmt::format("--models: {}", e.what()));
+    }
+  }
+  v.out_dir = o.out.empty() ? "out/validate-" + fs::path(o.scenario).stem().string() : o.out;
+  std::error_code ec;
+  fs::create_directories(v.out_dir, ec);
+  if (ec) throw UsageError(fmt::format("--out: {}: {}", v.out_dir, ec.message()));
+  check_writable(v.out_dir + "/report.json");
+  v.simgrid_program = simgrid_program();
+  const bool quiet = !progress_wanted();
+  v.progress = [quiet](const std::string& line) {
+    if (!quiet) std::fprintf(stderr, "%s\n", line.c_str());
+  };
+  const validation::ValidationReport report = validation::run_validation(v);
+  write_json_file(v.out_dir + "/report.json", validation::report_json(report));
+  std::string plot_note;
+  const auto plots = validation::write_plots(report, v.out_dir, plot_note);
+  {
+    std::ofstream md(v.out_dir + "/report.md");
+    md << validation::report_markdown(report);
+    if (!plot_note.empty()) md << "\nNote: " << plot_note << "\n";
+  }
+  std::printf("netwarp validate: %s (%s), %s\n", report.scenario.c_str(),
+              report.scenario_file.c_str(), report.program.c_str());
+  print_table(report);
+  for (const auto& p : report.points)
+    for (const auto& m : p.models)
+      if (!m.available) std::printf("%s: %s\n", m.model.c_str(), m.note.c_str());
+  if (!plot_note.empty()) std::printf("note: %s\n", plot_note.c_str());
+  std::printf("report        %s/report.md, report.json (%zu plot files)\n", v.out_dir.c_str(),
+              plots.size());
+  return 0;
+}
+
+}  // namespace netwarp::apps

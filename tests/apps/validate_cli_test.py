@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `netwarp fit`, `netwarp predict` and `netwarp validate`: the report's
+files, its numbers equal to separate `run` and `predict` invocations, a sweep as one table and
+one plot, and one-line errors with exit status 2."""
+import json
+import os
+import sys
+import unittest
+
+import netwarp_cli
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LIBRARY = os.path.join(ROOT, "scenarios")
+ALLTOALL = os.path.join(LIBRARY, "alltoall-ab.pbtxt")
+PINGPONG = os.path.join(LIBRARY, "pingpong.pbtxt")
+TRACE_DATA = os.path.join(ROOT, "tests", "mpi-emul", "data")
+
+run = netwarp_cli.run
+
+
+def predicted_ps(stdout):
+    first = stdout.splitlines()[0].split()
+    assert first[0] == "predicted_ps", stdout
+    return int(first[1])
+
+
+class ValidateCase(netwarp_cli.ScratchCase):
+    def validate(self, args, out="report"):
+        out_dir = os.path.join(self.dir, out)
+        r = run(["validate", *args, "--out", out_dir])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out_dir, "report.json")) as f:
+            return json.load(f), out_dir, r
+
+    def test_report_numbers_equal_separate_run_and_predict(self):
+        sets = ["--set", "mpi.alltoall.bytes=4096", "--set", "validation.sweep.values=4096"]
+        report, out_dir, _ = self.validate([ALLTOALL, "--models", "loggps,plogp,flow", *sets])
+        for name in ("report.md", "report.json", "report.dat", "report.gp"):
+            self.assertTrue(os.path.exists(os.path.join(out_dir, name)), name)
+        results, _, _ = self.run_scenario([ALLTOALL, *sets])
+        for model in ("loggps", "plogp", "flow"):
+            row = report["results"][model][0]
+            self.assertEqual(row["simulated_ps"], results["run_time_ps"])
+            r = run(["predict", ALLTOALL, *sets, "--model", model, "--params",
+                     os.path.join(out_dir, row["params_file"])])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(predicted_ps(r.stdout), row["predicted_ps"], model)
+            expected = 100.0 * (row["predicted_ps"] - row["simulated_ps"]) / row["simulated_ps"]
+            self.assertAlmostEqual(row["error_pct"], expected, places=9)
+        with open(os.path.join(out_dir, "report.md")) as f:
+            md = f.read()
+        self.assertIn("| 4096 |", md)
+        self.assertIn("Where the time goes", md)
+
+    def test_sweep_is_one_table_and_one_plot(self):
+        report, out_dir, r = self.validate(
+            [ALLTOALL, "--models", "loggps", "--set", "validation.sweep.values=1024,65536"])
+        self.assertEqual([p["value"] for p in report["points"]], ["1024", "65536"])
+        self.assertEqual(len(report["results"]["loggps"]), 2)
+        small, large = report["points"]
+        self.assertLess(small["simulated_ps"], large["simulated_ps"])
+        with open(os.path.join(out_dir, "report.dat")) as f:
+            rows = [line.split() for line in f if not line.startswith("#")]
+        self.assertEqual([row[0] for row in rows], ["1024", "65536"])
+        self.assertIn("65536", r.stdout)
+
+    def test_unavailable_models_are_reported_not_fatal(self):
+        report, _, r = self.validate([PINGPONG, "--models", "plogp-br,simgrid,loggps",
+                                      "--set", "mpi.pingpong.sizes=1024"])
+        self.assertFalse(report["results"]["plogp-br"][0]["available"])
+        self.assertIn("all-to-all", report["results"]["plogp-br"][0]["note"])
+        simgrid = report["results"]["simgrid"][0]
+        if not simgrid["available"]:
+            self.assertIn("netwarp-simgrid", simgrid["note"])
+        self.assertTrue(report["results"]["loggps"][0]["available"])
+
+    def test_fit_writes_a_parameter_file_predict_reads(self):
+        params = os.path.join(self.dir, "loggps.json")
+        r = run(["fit", PINGPONG, "--model", "loggps", "--out", params])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(params) as f:
+            fitted = json.load(f)
+        self.assertEqual(fitted["model"], "loggps")
+        self.assertEqual(fitted["params"]["S"], 16384)  # from the scenario's protocol
+        self.assertLess(fitted["fit"]["max_abs_error_pct"], 2.0)
+        r = run(["predict", "--trace", os.path.join(TRACE_DATA, "p2p.tit"), "--model", "loggps",
+                 "--params", params])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertGreater(predicted_ps(r.stdout), 0)
+
+    def test_errors_are_one_line_with_status_2(self):
+        cases = [
+            (["validate", ALLTOALL, "--models", "loggps,nosuch"], "unknown model 'nosuch'"),
+            (["validate", os.path.join(LIBRARY, "incast.pbtxt")], "mpi section"),
+            (["fit", PINGPONG, "--model", "flow"], "no fitted parameters"),
+            (["predict", ALLTOALL, "--model", "loggps"], "--params is required"),
+            (["predict", ALLTOALL, "--model", "loggps", "--params",
+              self.write("bad.json", '{"model": "loggps", "params": {"L": 1}}')], "bad.json"),
+            (["validate", ALLTOALL, "--set", "validation.sweep.values=1024,"], "values"),
+        ]
+        for args, message in cases:
+            r = run(args + ["--out", os.path.join(self.dir, "x")] if args[0] == "validate"
+                    else args)
+            self.assertEqual(r.returncode, 2, (args, r.stdout, r.stderr))
+            self.assertIn(message, r.stderr, args)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+
+
+if __name__ == "__main__":
+    netwarp_cli.NETWARP = sys.argv.pop(1)
+    unittest.main(verbosity=2)

@@ -1,0 +1,19 @@
+// The models `netwarp fit`, `predict` and `validate` know, by the names users type.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace netwarp::validation {
+
+enum class ModelKind { hockney, logp, loggp, loggps, plogp, plogp_br, flow, simgrid };
+
+// "hockney", "logp", "loggp", "loggps", "plogp", "plogp-br", "flow", "simgrid".
+std::string_view model_name(ModelKind kind);
+// Throws std::invalid_argument listing the known names when `name` is none of them.
+ModelKind parse_model_name(std::string_view name);
+// A comma-separated list ("loggps,plogp-br,flow"); empty entries and repeats are errors.
+std::vector<ModelKind> parse_model_list(std::string_view list);
+
+}  // namespace netwarp::validation

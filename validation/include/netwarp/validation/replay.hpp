@@ -1,0 +1,105 @@
+// Trace-driven prediction (seed 000 §4.3, seed 004 §2.5): replays an MPI program (a trace
+// turned into an mpiemul::Program, or a built-in kernel) against a model of message costs and
+// predicts its run time and where each rank's time goes.
+//
+// The replay is a small discrete-event simulation in predicted time, in nanoseconds (double):
+// ranks execute their operations in order; messages match in MPI order (first posted receive
+// that fits, non-overtaking per sender); waits use the predicted call times, not the traced
+// ones (the digest's reading of §4.3).
+//
+// Message timing, for a message of k bytes sent at ts and received by a call at tr:
+//   eager (k <= eager_limit): the sender pays send_overhead(k) (LogGPS T1); the data enters
+//     the network then (no earlier than the sender's previous injection + gap) and arrives
+//     after wire(k) (T2 / T2'); the receive ends at max(arrival, tr) + recv_overhead(k) (T3).
+//   rendezvous: the request (REQ) costs o' and arrives after L; when the receive is posted the
+//     receiver pays o' and answers (T5 = o' + L + o'); then the sender pays the data overhead
+//     (T1'), the data travels (T2') and the receiver pays T3'. This is Table 4's (5) and (9).
+//   Non-blocking calls cost o' (eqs (6), (10)); a wait ends at max(tw + o', the requests'
+//   completion) (eq (11), sign corrected).
+// With a ReplayNetwork (the flow model), wire times come from the network's bandwidth sharing
+// instead of wire(k): the data is started as a flow and arrives when the flow completes plus
+// the network's latency.
+//
+// Where the time goes (per rank, sums exactly to the rank's end time):
+//   compute    compute operations;
+//   overhead   CPU costs of MPI: send/recv overheads, o' of non-blocking calls, REQ handling;
+//   recv_wait  a receiver waiting for its sender: eager data, or the REQ of a rendezvous;
+//   send_wait  a rendezvous sender waiting for a receiver that posted late;
+//   sync       the rest of a rendezvous: REQ latency, the answer, and for the receiver the
+//              sender's data overhead and the data's travel (the packet simulation's MPI
+//              ranks count the same way, so the two breakdowns compare).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "netwarp/mpiemul/program.hpp"
+
+namespace netwarp::validation {
+
+// What a model says about a message of k bytes while `senders` processes send to the same
+// receiver (contention; 1 when alone).
+struct MessageCosts {
+  double send_overhead = 0;  // sender CPU for the data (T1, T1')
+  double recv_overhead = 0;  // receiver CPU for the data (T3, T3')
+  double wire = 0;           // injection to arrival (T2, T2'), unless a ReplayNetwork times it
+  double gap = 0;            // least time between two injections of one sender (0: none)
+};
+
+class ReplayModel {
+ public:
+  virtual ~ReplayModel() = default;
+  virtual std::string name() const = 0;
+  // Largest message sent eagerly; larger ones use the rendezvous handshake.
+  virtual std::uint64_t eager_limit() const { return std::numeric_limits<std::uint64_t>::max(); }
+  virtual double control_overhead() const = 0;  // o': a non-blocking call, a REQ or its answer
+  virtual double latency() const = 0;           // L: travel of a control message
+  virtual MessageCosts costs(std::uint64_t bytes, std::uint32_t senders) const = 0;
+};
+
+// A network that shares bandwidth between transfers (the flow model). Transfers are started
+// at the current time; the replay advances it to the next completion.
+class ReplayNetwork {
+ public:
+  virtual ~ReplayNetwork() = default;
+  // Starts `bytes` from the host of rank `src` to that of rank `dst` at time `now_ns`.
+  virtual void start(std::uint64_t id, mpiemul::RankId src, mpiemul::RankId dst,
+                     std::uint64_t bytes, double now_ns) = 0;
+  // The earliest completion among the started transfers (infinity when none).
+  virtual double next_completion_ns() = 0;
+  // Advances to `now_ns` (<= next_completion_ns()) and returns the transfers finished then.
+  virtual std::vector<std::uint64_t> advance(double now_ns) = 0;
+  // Time from the end of a transfer to the data being at the receiver (route latency).
+  virtual double arrival_delay_ns(mpiemul::RankId src, mpiemul::RankId dst) const = 0;
+};
+
+struct TimeSplit {
+  double compute = 0;
+  double overhead = 0;
+  double send_wait = 0;
+  double recv_wait = 0;
+  double sync = 0;
+  double total() const { return compute + overhead + send_wait + recv_wait + sync; }
+};
+
+struct RankPrediction {
+  double end_ns = 0;
+  TimeSplit split;
+};
+
+struct Prediction {
+  std::string model;
+  double run_time_ns = 0;  // latest rank end
+  std::vector<RankPrediction> ranks;
+  std::uint64_t messages = 0;
+  std::uint64_t rendezvous_messages = 0;
+};
+
+// Throws std::runtime_error naming the stuck ranks when the program cannot finish (a receive
+// no send matches, a rendezvous send nobody receives).
+Prediction predict_program(const mpiemul::Program& program, const ReplayModel& model,
+                           ReplayNetwork* network = nullptr);
+
+}  // namespace netwarp::validation

@@ -1,0 +1,57 @@
+// The report of `netwarp validate`: per sweep point, the packet simulation's run time and
+// per-rank breakdown beside each model's prediction and error, as report.json, report.md and a
+// plot (gnuplot, PNG and SVG) of predicted vs simulated time over the sweep variable.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "netwarp/validation/replay.hpp"
+
+namespace netwarp::validation {
+
+struct ModelResult {
+  std::string model;
+  bool available = true;
+  std::string note;  // why unavailable, or what the model assumed
+  std::int64_t predicted_ps = 0;
+  double error_pct = 0;          // 100 x (predicted - simulated) / simulated
+  std::vector<TimeSplit> ranks;  // ns; empty when the model gives no breakdown
+  std::string params_file;       // relative to the report folder; empty when none
+  double wall_seconds = 0;       // fitting excluded
+};
+
+struct SweepPointResult {
+  std::string value;  // the sweep field's value; empty without a sweep
+  std::int64_t simulated_ps = 0;
+  std::vector<TimeSplit> simulated_ranks;  // ns
+  double simulated_wall_seconds = 0;
+  std::uint64_t simulated_events = 0;
+  std::vector<ModelResult> models;
+};
+
+struct ValidationReport {
+  std::string scenario;
+  std::string scenario_file;
+  std::string program;
+  std::string sweep_field;  // empty: no sweep
+  std::string sweep_label;
+  std::vector<std::string> models;
+  std::vector<SweepPointResult> points;
+};
+
+double error_pct(std::int64_t predicted_ps, std::int64_t simulated_ps);
+
+nlohmann::ordered_json report_json(const ValidationReport& report);
+std::string report_markdown(const ValidationReport& report);
+// Writes report.dat and report.gp into `dir` and runs gnuplot for report.png and report.svg.
+// Returns the files written; when gnuplot is missing or fails, `note` says so and only the
+// data and script are written.
+std::vector<std::filesystem::path> write_plots(const ValidationReport& report,
+                                               const std::filesystem::path& dir, std::string& note);
+
+}  // namespace netwarp::validation

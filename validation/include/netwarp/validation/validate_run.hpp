@@ -1,0 +1,29 @@
+// `netwarp validate`: for each sweep point of a scenario, the packet simulation (ground truth),
+// each requested model fitted on the same platform and predicting the same program, and the
+// SimGrid cross-check when asked for; the report of report.hpp.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "netwarp/validation/model_names.hpp"
+#include "netwarp/validation/report.hpp"
+
+namespace netwarp::validation {
+
+struct ValidateOptions {
+  std::string scenario;
+  std::vector<std::string> sets;
+  std::string trace;                                 // replaces the scenario's program
+  std::optional<std::vector<ModelKind>> models;      // default: the scenario's, else loggps
+  std::string out_dir;                               // parameter files go to out_dir/params/
+  std::string simgrid_program;                       // netwarp-simgrid; empty: not built
+  std::function<void(const std::string&)> progress;  // one line per step (may be empty)
+};
+
+// Runs everything and writes the parameter files; the caller writes the report.
+ValidationReport run_validation(const ValidateOptions& options);
+
+}  // namespace netwarp::validation

@@ -1,0 +1,156 @@
+// Fitting each model from benchmarks in the packet simulator (model_fitting.hpp).
+#include "netwarp/validation/model_fitting.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+#include "netwarp/validation/loggps_fit.hpp"
+#include "netwarp/validation/packet_bench.hpp"
+#include "netwarp/validation/params_json.hpp"
+#include "netwarp/validation/plogp_fit.hpp"
+#include "netwarp/validation/point_models_fit.hpp"
+
+namespace netwarp::validation {
+namespace {
+
+std::vector<SizePoint> size_points(const std::vector<Sample>& samples) {
+  std::vector<SizePoint> points;
+  for (const auto& [k, ns] : samples) points.push_back({k, ns});
+  return points;
+}
+
+// Sizes spanning the three regimes of LogGPS: up to s, (s, S], and beyond S up to 4 S.
+std::vector<std::uint64_t> loggps_sizes(std::uint64_t s, std::uint64_t S) {
+  std::set<std::uint64_t> sizes;
+  for (std::uint64_t i = 0; i <= 4; ++i) sizes.insert(s * i / 4);
+  if (S > s)
+    for (std::uint64_t i = 1; i <= 4; ++i) sizes.insert(s + 1 + (S - s - 1) * i / 4);
+  const std::uint64_t top = std::max<std::uint64_t>(4 * S, S + 4096);
+  for (std::uint64_t i = 0; i <= 4; ++i) sizes.insert(S + 1 + (top - S - 1) * i / 4);
+  return {sizes.begin(), sizes.end()};
+}
+
+LogGpsSamples measure_loggps(const scenarios::MpiRunSpec& spec, double w_ns) {
+  LogGpsSamples samples;
+  samples.s = spec.config.protocol.short_bytes;
+  samples.S = spec.config.protocol.eager_bytes;
+  const std::vector<std::uint64_t> sizes = loggps_sizes(samples.s, samples.S);
+  const PingPongCurve w0 = measure_pingpong(spec, sizes, 0);
+  samples.rtt_w0 = size_points(w0.rtt);
+  for (const auto& [k, ns] : w0.send_call)
+    if (k <= samples.S) samples.send.push_back({k, ns});
+  if (w_ns <= 0) {
+    double largest = 0;
+    for (const auto& [k, ns] : w0.rtt) largest = std::max(largest, ns);
+    w_ns = 4 * largest;
+  }
+  samples.W_ns = w_ns;
+  samples.rtt_wW = size_points(measure_pingpong(spec, sizes, w_ns).rtt);
+  return samples;
+}
+
+std::string platform_source(const scenarios::LoadedScenario& loaded, std::string_view what) {
+  return fmt::format("fitted by netwarp from {} in the packet simulator on {}", what, loaded.path);
+}
+
+// Kielmann's sizes: powers of four from 0 up past S, plus the scenario's own message size.
+std::vector<std::uint64_t> plogp_sizes(const scenarios::MpiRunSpec& spec, std::uint64_t extra) {
+  std::set<std::uint64_t> sizes{0, extra};
+  const std::uint64_t top = std::max<std::uint64_t>(4 * spec.config.protocol.eager_bytes, extra);
+  for (std::uint64_t m = 64; m <= top; m *= 4) sizes.insert(m);
+  sizes.insert(spec.config.protocol.eager_bytes);
+  sizes.insert(spec.config.protocol.eager_bytes + 1);
+  return {sizes.begin(), sizes.end()};
+}
+
+ModelFit<PlogpParams> fit_plogp_on(const scenarios::MpiRunSpec& spec, std::uint64_t extra) {
+  const KielmannData data = measure_kielmann(spec, plogp_sizes(spec, extra));
+  PlogpSamples samples;
+  samples.burst_count = data.burst_count;
+  samples.burst_ns = data.burst_ns;
+  samples.rtt0_ns = data.rtt0_ns;
+  for (std::size_t i = 0; i < data.rtt_m0.size(); ++i)
+    samples.sizes.push_back({data.rtt_m0[i].first, data.rtt_m0[i].second, data.send_call[i].second,
+                             data.recv_call[i].second});
+  return fit_plogp(samples);
+}
+
+// PlogP-BR on the scenario's all-to-all kernel: g(m, C_k) for the phases C_k = {r -> r XOR k}
+// of algorithms A and B (seed 002), q, T_RTO and flow control from the platform.
+ParamsDocument fit_plogp_br(const scenarios::LoadedScenario& loaded,
+                            const scenarios::MpiRunSpec& spec) {
+  const auto& mpi = loaded.scenario.mpi();
+  if (!mpi.has_alltoall())
+    throw std::invalid_argument(
+        "plogp-br is fitted for the all-to-all kernel (mpi.alltoall) of seed 002; this scenario "
+        "runs another program");
+  const std::uint64_t m = mpi.alltoall().bytes();
+  const mpiemul::RankId ranks = spec.program->size();
+  auto base = fit_plogp_on(spec, m);
+  PlogpBrParams br;
+  br.base = base.params;
+  const double t_ce = measure_concurrent_pingpong(spec, 2, {{0, 1}}, m);
+  for (mpiemul::RankId k = 1; k < ranks; ++k) {
+    std::vector<std::pair<mpiemul::RankId, mpiemul::RankId>> pattern;
+    for (mpiemul::RankId r = 0; r < ranks; ++r)
+      if ((r ^ k) < ranks && r < (r ^ k)) pattern.emplace_back(r, r ^ k);
+    if (pattern.empty()) continue;
+    const double t_c = measure_concurrent_pingpong(spec, ranks, pattern, m);
+    br.g_by_pattern[fmt::format("xor{}", k)] = fit_pattern_gap(br.base, {{m, t_c, t_ce}});
+  }
+  const auto& net = spec.network;
+  br.flow_control = net.transport.kind == netmodels::TransportKind::lossless ||
+                    net.switches.flow_control == netmodels::FlowControl::credit ||
+                    net.switches.buffer_bytes == 0;
+  br.q_bytes = static_cast<double>(net.switches.buffer_bytes);
+  br.rto_ns = static_cast<double>(net.transport.tcp.min_rto.ps()) / 1000.0;
+  base.report.notes.push_back(fmt::format(
+      "g(m, C_k) measured at m = {} for C_k = r -> r XOR k, k = 1..{}; q = switch.buffer_bytes; "
+      "T_RTO = the TCP minimum RTO; flow control when the transport is lossless, the switch uses "
+      "credits or its buffers are unlimited",
+      m, ranks - 1));
+  return {br, platform_source(loaded, "Kielmann's procedure and concurrent ping-pongs"),
+          base.report};
+}
+
+}  // namespace
+
+nlohmann::ordered_json fit_model(ModelKind kind, const scenarios::LoadedScenario& loaded,
+                                 const scenarios::MpiRunSpec& spec, const FitOptions& options) {
+  switch (kind) {
+    case ModelKind::loggps: {
+      const LogGpsFit fit = fit_loggps(measure_loggps(spec, options.w_ns));
+      return params_to_json(
+          {fit.params, platform_source(loaded, "ping-pong RTT curves"), fit.report});
+    }
+    case ModelKind::hockney: {
+      const auto fit = fit_hockney(measure_loggps(spec, options.w_ns));
+      return params_to_json(
+          {fit.params, platform_source(loaded, "ping-pong RTT curves"), fit.report});
+    }
+    case ModelKind::loggp: {
+      const auto fit = fit_loggp(measure_loggps(spec, options.w_ns));
+      return params_to_json(
+          {fit.params, platform_source(loaded, "ping-pong RTT curves"), fit.report});
+    }
+    case ModelKind::plogp: {
+      const auto fit = fit_plogp_on(spec, 0);
+      return params_to_json(
+          {fit.params, platform_source(loaded, "Kielmann's procedure"), fit.report});
+    }
+    case ModelKind::plogp_br:
+      return params_to_json(fit_plogp_br(loaded, spec));
+    case ModelKind::logp:
+    case ModelKind::flow:
+    case ModelKind::simgrid:
+      break;
+  }
+  throw std::invalid_argument(
+      fmt::format("{} has no fitted parameters (fit: loggps, loggp, hockney, plogp, plogp-br)",
+                  model_name(kind)));
+}
+
+}  // namespace netwarp::validation

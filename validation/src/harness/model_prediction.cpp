@@ -1,0 +1,138 @@
+// Predicting a scenario's program with a parameter set (model_prediction.hpp).
+#include "netwarp/validation/model_prediction.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <type_traits>
+#include <variant>
+
+#include "netwarp/mpiemul/mpi_config.hpp"
+#include "netwarp/validation/params_json.hpp"
+#include "netwarp/validation/replay_models.hpp"
+
+namespace netwarp::validation {
+namespace {
+
+double fs_to_ns(std::uint64_t fs_per_byte) {
+  return static_cast<double>(fs_per_byte) * 1e-6;
+}
+
+LogGpsParams host_params(const scenarios::MpiRunSpec& spec) {
+  const mpiemul::HostCosts& c = spec.config.costs;
+  LogGpsParams p;
+  p.o = static_cast<double>(c.o.ps()) / 1000.0;
+  p.Oss = fs_to_ns(c.send_eager_fs_per_byte);
+  p.Ors = fs_to_ns(c.recv_eager_fs_per_byte);
+  p.Osl = fs_to_ns(c.send_rndv_fs_per_byte);
+  p.Orl = fs_to_ns(c.recv_rndv_fs_per_byte);
+  p.s = spec.config.protocol.short_bytes;
+  p.S = spec.config.protocol.eager_bytes;
+  return p;
+}
+
+ParamsDocument parse(const nlohmann::ordered_json& json, const std::string& source) {
+  try {
+    return params_from_json(json);
+  } catch (const netmodels::InputError& e) {
+    throw ParamsFileError(source, e.field(), e.message());
+  }
+}
+
+// The all-to-all kernel's closed forms of seed 002, `iterations` times plus the compute
+// between iterations.
+Prediction predict_plogp_br(const PlogpBrParams& p, const scenarios::LoadedScenario& loaded,
+                            mpiemul::RankId ranks) {
+  const auto& mpi = loaded.scenario.mpi();
+  const std::string algorithm = mpi.has_alltoall() ? mpi.alltoall().algorithm() : "";
+  if (algorithm != "algorithm_a" && algorithm != "algorithm_b")
+    throw std::invalid_argument(
+        "plogp-br predicts the all-to-all kernel with algorithm_a or algorithm_b (seed 002); "
+        "use plogp or loggps for other programs");
+  const std::uint64_t m = mpi.alltoall().bytes();
+  std::vector<std::string> patterns;
+  for (mpiemul::RankId k = 1; k < ranks; ++k) patterns.push_back(fmt::format("xor{}", k));
+  const std::vector<double> gaps = plogp_br::phase_gaps(p, m, patterns);
+  const double once = algorithm == "algorithm_a" ? plogp_br::alltoall_a(p, m, gaps)
+                                                 : plogp_br::alltoall_b(p, m, gaps);
+  const std::uint32_t iterations = std::max<std::uint32_t>(mpi.alltoall().iterations(), 1);
+  const double compute_ns = mpi.alltoall().compute_us() * 1e3;
+  Prediction r;
+  r.model = "plogp-br";
+  r.run_time_ns = iterations * once + (iterations - 1) * compute_ns;
+  r.messages = std::uint64_t{iterations} * ranks * (ranks - 1);
+  return r;
+}
+
+Prediction predict_flow(const nlohmann::ordered_json& json, const std::string& source,
+                        const scenarios::MpiRunSpec& spec) {
+  FlowMode mode = FlowMode::max_min;
+  try {
+    mode = parse_flow_mode(json.value("mode", std::string("N")));
+  } catch (const std::invalid_argument& e) {
+    throw ParamsFileError(source, "mode", e.what());
+  }
+  const nlohmann::ordered_json host = {{"model", "loggps"}, {"params", json.at("host")}};
+  const auto host_doc = parse(host, source);
+  const auto& p = std::get<LogGpsParams>(host_doc.params);
+  auto network = flow_replay_network(spec.network.topology, spec.config.rank_hosts, mode,
+                                     spec.config.protocol.envelope_bytes);
+  const double latency = network->arrival_delay_ns(0, spec.program->size() > 1 ? 1 : 0);
+  const auto model = flow_host_model(p, latency);
+  return predict_program(*spec.program, *model, network.get());
+}
+
+}  // namespace
+
+nlohmann::ordered_json flow_params(const scenarios::MpiRunSpec& spec) {
+  ParamsDocument doc{host_params(spec), "", std::nullopt};
+  const nlohmann::ordered_json loggps = params_to_json(doc);
+  nlohmann::ordered_json j;
+  j["model"] = "flow";
+  j["mode"] = "N";
+  j["host"] = loggps.at("params");
+  j["source"] = "the platform's MPI host costs; network: max-min flow model on its topology";
+  return j;
+}
+
+ModelPrediction predict_with(const nlohmann::ordered_json& params, const std::string& source,
+                             const scenarios::LoadedScenario& loaded,
+                             const scenarios::MpiRunSpec& spec) {
+  if (!params.is_object() || !params.contains("model"))
+    throw ParamsFileError(source, "model", "missing");
+  const std::string model = params.at("model").get<std::string>();
+  ModelPrediction out;
+  const auto start = std::chrono::steady_clock::now();
+  if (model == "flow") {
+    out.prediction = predict_flow(params, source, spec);
+    out.note = "flow model (max-min) for the data, LogGPS host costs of the platform";
+  } else {
+    const ParamsDocument doc = parse(params, source);
+    const mpiemul::Program& program = *spec.program;
+    out.prediction = std::visit(
+        [&](const auto& p) -> Prediction {
+          using P = std::decay_t<decltype(p)>;
+          if constexpr (std::is_same_v<P, LogGpsParams>)
+            return predict_program(program, *loggps_replay_model(p));
+          else if constexpr (std::is_same_v<P, LogGpParams>)
+            return predict_program(program, *loggp_replay_model(p));
+          else if constexpr (std::is_same_v<P, HockneyParams>)
+            return predict_program(program, *hockney_replay_model(p));
+          else if constexpr (std::is_same_v<P, PlogpParams>)
+            return predict_program(program, *plogp_replay_model(p));
+          else if constexpr (std::is_same_v<P, PlogpBrParams>)
+            return predict_plogp_br(p, loaded, program.size());
+          else
+            throw std::invalid_argument(
+                fmt::format("{}: model {} does not predict programs", source, model));
+        },
+        doc.params);
+    if (model == "plogp-br") out.note = "closed form of seed 002 (no per-rank breakdown)";
+  }
+  out.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace netwarp::validation

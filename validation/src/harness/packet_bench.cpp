@@ -1,0 +1,188 @@
+// The benchmark programs of packet_bench.hpp and their measurements from call records.
+#include "netwarp/validation/packet_bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <limits>
+#include <stdexcept>
+
+#include "netwarp/engine/kernel.hpp"
+#include "netwarp/mpiemul/mpi_model.hpp"
+
+namespace netwarp::validation {
+namespace {
+
+using mpiemul::CallRecord;
+using mpiemul::Program;
+using mpiemul::RankId;
+using mpiemul::RankProgramBuilder;
+
+constexpr double kPsPerNs = 1000.0;
+
+// Calls of one rank, in call order.
+std::vector<const CallRecord*> calls_of(const mpiemul::MpiResults& r, RankId rank) {
+  std::vector<const CallRecord*> calls;
+  for (const auto& c : r.calls)
+    if (c.rank == rank) calls.push_back(&c);
+  return calls;
+}
+
+double span_ns(const CallRecord& first, const CallRecord& last) {
+  return static_cast<double>(last.end_ps - first.start_ps) / kPsPerNs;
+}
+
+double duration_ns(const CallRecord& c) {
+  return static_cast<double>(c.end_ps - c.start_ps) / kPsPerNs;
+}
+
+engine::SimTime ns_time(double ns) {
+  return engine::SimTime::from_ps(static_cast<engine::SimTime::Rep>(ns * kPsPerNs + 0.5));
+}
+
+std::shared_ptr<const Program> two_rank_program(
+    const std::function<void(RankProgramBuilder&, RankProgramBuilder&)>& build) {
+  RankProgramBuilder r0(0, 2), r1(1, 2);
+  build(r0, r1);
+  auto program = std::make_shared<Program>();
+  program->ranks.push_back(r0.take());
+  program->ranks.push_back(r1.take());
+  return program;
+}
+
+}  // namespace
+
+PacketRun run_on_platform(const scenarios::MpiRunSpec& platform,
+                          std::shared_ptr<const Program> program, std::uint64_t seed) {
+  mpiemul::MpiConfig config = platform.config;
+  if (config.rank_hosts.size() < program->size())
+    throw std::invalid_argument("the platform places fewer ranks than the benchmark needs");
+  config.rank_hosts.resize(program->size());
+  netmodels::NetworkSpec network = platform.network;
+  const auto model = mpiemul::make_mpi_model(std::move(network), program, config);
+  engine::KernelConfig kernel;
+  kernel.seed = seed;
+  PacketRun run;
+  const auto start = std::chrono::steady_clock::now();
+  const engine::RunResult result = engine::run_sequential(*model, kernel, &run.results);
+  run.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run.events = result.stats.events_committed;
+  run.results.sort();
+  run.totals = run.results.totals(*program);
+  if (!run.totals.finished)
+    throw std::runtime_error("benchmark program deadlocked: " +
+                             mpiemul::deadlock_message(run.totals));
+  return run;
+}
+
+PingPongCurve measure_pingpong(const scenarios::MpiRunSpec& platform,
+                               const std::vector<std::uint64_t>& sizes, double w_ns,
+                               std::uint32_t rounds) {
+  const auto program = two_rank_program([&](RankProgramBuilder& r0, RankProgramBuilder& r1) {
+    for (std::uint64_t k : sizes)
+      for (std::uint32_t i = 0; i < rounds; ++i) {
+        r0.send(1, 0, k);
+        if (w_ns > 0) r0.compute(ns_time(w_ns));
+        r0.recv(1, 0, k);
+        r1.recv(0, 0, k);
+        r1.send(0, 0, k);
+      }
+  });
+  const PacketRun run = run_on_platform(platform, program);
+  const auto calls = calls_of(run.results, 0);
+  const std::size_t per_round = w_ns > 0 ? 3 : 2;
+  PingPongCurve curve;
+  curve.w_ns = w_ns;
+  std::size_t c = 0;
+  for (std::uint64_t k : sizes) {
+    double rtt = std::numeric_limits<double>::infinity();
+    double send = rtt;
+    for (std::uint32_t i = 0; i < rounds; ++i, c += per_round) {
+      rtt = std::min(rtt, span_ns(*calls[c], *calls[c + per_round - 1]));
+      send = std::min(send, duration_ns(*calls[c]));
+    }
+    curve.rtt.emplace_back(k, rtt);
+    curve.send_call.emplace_back(k, send);
+  }
+  return curve;
+}
+
+KielmannData measure_kielmann(const scenarios::MpiRunSpec& platform,
+                              const std::vector<std::uint64_t>& sizes, std::uint32_t burst_count) {
+  KielmannData data;
+  data.burst_count = burst_count;
+  // Long enough for any message to be there before rank 1 calls MPI_Recv.
+  const double settle_ns = 1e6;
+  const auto program = two_rank_program([&](RankProgramBuilder& r0, RankProgramBuilder& r1) {
+    r0.send(1, 0, 0);  // RTT(0)
+    r0.recv(1, 0, 0);
+    r1.recv(0, 0, 0);
+    r1.send(0, 0, 0);
+    for (std::uint32_t i = 0; i < burst_count; ++i) r0.send(1, 1, 0);  // burst
+    r0.recv(1, 1, 0);
+    for (std::uint32_t i = 0; i < burst_count; ++i) r1.recv(0, 1, 0);
+    r1.send(0, 1, 0);
+    for (std::uint64_t m : sizes) {
+      r0.send(1, 2, m);  // RTT(m, 0)
+      r0.recv(1, 2, 0);
+      r1.recv(0, 2, m);
+      r1.send(0, 2, 0);
+      r0.send(1, 3, m);  // o_r(m): rank 1 receives after the message is there
+      r0.recv(1, 3, 0);
+      r1.compute(ns_time(settle_ns));
+      r1.recv(0, 3, m);
+      r1.send(0, 3, 0);
+    }
+  });
+  const PacketRun run = run_on_platform(platform, program);
+  const auto c0 = calls_of(run.results, 0);
+  const auto c1 = calls_of(run.results, 1);
+  data.rtt0_ns = span_ns(*c0[0], *c0[1]);
+  data.burst_ns = span_ns(*c0[2], *c0[2 + burst_count]) - data.rtt0_ns;
+  std::size_t i0 = 3 + burst_count, i1 = 3 + burst_count;
+  for (std::uint64_t m : sizes) {
+    data.rtt_m0.emplace_back(m, span_ns(*c0[i0], *c0[i0 + 1]));
+    data.send_call.emplace_back(m, duration_ns(*c0[i0]));
+    data.recv_call.emplace_back(m, duration_ns(*c1[i1 + 3]));  // after recv, send, compute
+    i0 += 4;
+    i1 += 5;
+  }
+  return data;
+}
+
+// Every rank posts all its receives first and sends without blocking, so rendezvous pairs that
+// share ranks (i -> i + 1 and i - 1 -> i) cannot deadlock; a responder echoes once its receive
+// is complete. A rank's time is from its first call to the end of its final waitall.
+double measure_concurrent_pingpong(const scenarios::MpiRunSpec& platform, RankId ranks,
+                                   const std::vector<std::pair<RankId, RankId>>& pattern,
+                                   std::uint64_t bytes) {
+  std::vector<RankProgramBuilder> builders;
+  for (RankId r = 0; r < ranks; ++r) builders.emplace_back(r, ranks);
+  std::vector<std::vector<std::uint32_t>> all(ranks);
+  std::vector<std::vector<std::pair<RankId, std::uint32_t>>> to_echo(ranks);
+  for (const auto& [a, b] : pattern) {
+    all[b].push_back(builders[b].irecv(static_cast<std::int32_t>(a), 7, bytes));
+    to_echo[b].emplace_back(a, all[b].back());
+    all[a].push_back(builders[a].irecv(static_cast<std::int32_t>(b), 8, bytes));
+  }
+  for (const auto& [a, b] : pattern) all[a].push_back(builders[a].isend(b, 7, bytes));
+  for (RankId r = 0; r < ranks; ++r) {
+    for (const auto& [peer, request] : to_echo[r]) {
+      builders[r].wait(request);
+      all[r].push_back(builders[r].isend(peer, 8, bytes));
+    }
+    if (!all[r].empty()) builders[r].waitall(all[r]);
+  }
+  auto program = std::make_shared<Program>();
+  for (auto& b : builders) program->ranks.push_back(b.take());
+  const PacketRun run = run_on_platform(platform, program);
+  double worst = 0;
+  for (RankId r = 0; r < ranks; ++r) {
+    const auto calls = calls_of(run.results, r);
+    if (!calls.empty()) worst = std::max(worst, span_ns(*calls.front(), *calls.back()));
+  }
+  return worst;
+}
+
+}  // namespace netwarp::validation

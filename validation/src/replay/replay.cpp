@@ -1,0 +1,426 @@
+// The replay of replay.hpp: ranks, messages and requests driven by one time-ordered event queue.
+#include "netwarp/validation/replay.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+#include <stdexcept>
+
+namespace netwarp::validation {
+namespace {
+
+using mpiemul::Op;
+using mpiemul::OpKind;
+using mpiemul::RankId;
+
+enum class Part : std::uint8_t { overhead, send_wait, recv_wait, sync };
+
+// Where a request's time went, as consecutive segments from its start: (segment end, part).
+struct Profile {
+  double start = 0;
+  std::vector<std::pair<double, Part>> segments;
+  void add(double end, Part part) {
+    const double from = segments.empty() ? start : segments.back().first;
+    if (end > from) segments.emplace_back(end, part);
+  }
+  double end() const { return segments.empty() ? start : segments.back().first; }
+};
+
+void add_part(TimeSplit& split, Part part, double amount) {
+  switch (part) {
+    case Part::overhead:
+      split.overhead += amount;
+      break;
+    case Part::send_wait:
+      split.send_wait += amount;
+      break;
+    case Part::recv_wait:
+      split.recv_wait += amount;
+      break;
+    case Part::sync:
+      split.sync += amount;
+      break;
+  }
+}
+
+// Adds the part of `profile` inside [from, to] to `split`.
+void add_clipped(TimeSplit& split, const Profile& profile, double from, double to) {
+  double seg_start = profile.start;
+  for (const auto& [seg_end, part] : profile.segments) {
+    const double overlap = std::min(seg_end, to) - std::max(seg_start, from);
+    if (overlap > 0) add_part(split, part, overlap);
+    seg_start = seg_end;
+  }
+}
+
+struct Request {
+  bool done = false;
+  Profile profile;
+};
+
+struct Message {
+  RankId src = 0;
+  RankId dst = 0;
+  std::int32_t tag = 0;
+  std::uint16_t comm = 0;
+  std::uint64_t bytes = 0;
+  std::uint32_t send_request = 0;
+  std::uint32_t recv_request = 0;
+  bool rendezvous = false;
+  bool matched = false;
+  bool arrived = false;
+  double ts = 0;
+  double tr = 0;
+  double req_arrival = 0;  // rendezvous: REQ at the receiver
+  double inject = 0;       // data leaves the sender
+  double arrival = 0;      // data at the receiver
+  MessageCosts costs;
+};
+
+struct PostedRecv {
+  std::int32_t src = 0;
+  std::int32_t tag = 0;
+  std::uint16_t comm = 0;
+  std::uint32_t request = 0;
+  double tr = 0;
+};
+
+enum class RankState : std::uint8_t { running, blocked, finished };
+
+struct Rank {
+  std::uint32_t pc = 0;
+  double now = 0;
+  RankState state = RankState::running;
+  std::vector<Request> requests;
+  TimeSplit split;
+  // While blocked: the operation's start and the requests it waits for.
+  double block_start = 0;
+  std::vector<std::uint32_t> waiting;
+  bool waiting_is_wait_op = false;
+  std::vector<std::uint64_t> unmatched_sends;  // messages to this rank, in send order
+  std::vector<PostedRecv> posted;              // receives not yet matched, in post order
+};
+
+enum class EventKind : std::uint8_t { step, inject, start_flow, arrive, request_done };
+
+struct Event {
+  double time = 0;
+  std::uint64_t seq = 0;
+  EventKind kind = EventKind::step;
+  std::uint64_t a = 0;  // rank or message
+  std::uint32_t b = 0;  // request
+  bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+};
+
+bool fits(const PostedRecv& r, const Message& m) {
+  return r.comm == m.comm &&
+         (r.src == mpiemul::kAnySource || static_cast<RankId>(r.src) == m.src) &&
+         (r.tag == mpiemul::kAnyTag || r.tag == m.tag);
+}
+
+class Replay {
+ public:
+  Replay(const mpiemul::Program& program, const ReplayModel& model, ReplayNetwork* network)
+      : program_(program),
+        model_(model),
+        network_(network),
+        ranks_(program.size()),
+        nic_free_(program.size(), 0.0),
+        inflight_(program.size(), 0) {
+    for (RankId r = 0; r < program.size(); ++r) {
+      ranks_[r].requests.resize(program.ranks[r].request_count);
+      schedule(0, EventKind::step, r);
+    }
+  }
+
+  Prediction run() {
+    while (true) {
+      const double net_next = network_ ? network_->next_completion_ns() : INFINITY;
+      if (queue_.empty() && !std::isfinite(net_next)) break;
+      if (std::isfinite(net_next) && (queue_.empty() || net_next < queue_.top().time)) {
+        for (std::uint64_t id : network_->advance(net_next)) {
+          const Message& m = messages_[id];
+          schedule(net_next + network_->arrival_delay_ns(m.src, m.dst), EventKind::arrive, id);
+        }
+        continue;
+      }
+      const Event e = queue_.top();
+      queue_.pop();
+      handle(e);
+    }
+    return finish();
+  }
+
+ private:
+  void schedule(double time, EventKind kind, std::uint64_t a, std::uint32_t b = 0) {
+    queue_.push(Event{time, seq_++, kind, a, b});
+  }
+
+  void handle(const Event& e) {
+    switch (e.kind) {
+      case EventKind::step:
+        step(static_cast<RankId>(e.a), e.time);
+        break;
+      case EventKind::inject:
+        inject(e.a, e.time);
+        break;
+      case EventKind::start_flow:
+        start_flow(e.a);
+        break;
+      case EventKind::arrive:
+        arrive(e.a, e.time);
+        break;
+      case EventKind::request_done:
+        request_done(static_cast<RankId>(e.a), e.b, e.time);
+        break;
+    }
+  }
+
+  // Executes rank r's operations from time t until it blocks or reschedules itself.
+  void step(RankId r, double t) {
+    Rank& rank = ranks_[r];
+    rank.now = t;
+    const auto& ops = program_.ranks[r].ops;
+    if (rank.pc >= ops.size()) {
+      rank.state = RankState::finished;
+      return;
+    }
+    const Op& op = ops[rank.pc++];
+    switch (op.kind) {
+      case OpKind::compute: {
+        const double d = static_cast<double>(op.bytes) * 1e-3;  // ps -> ns
+        rank.split.compute += d;
+        schedule(t + d, EventKind::step, r);
+        return;
+      }
+      case OpKind::send:
+        return post_send(r, op, t);
+      case OpKind::recv:
+        return post_recv(r, op, t);
+      case OpKind::wait:
+        return start_wait(r, op, t);
+      case OpKind::test: {
+        rank.split.overhead += model_.control_overhead();
+        schedule(t + model_.control_overhead(), EventKind::step, r);
+        return;
+      }
+    }
+  }
+
+  // A blocking operation waits for its request; a non-blocking one costs o'.
+  void after_post(RankId r, const Op& op, double t) {
+    Rank& rank = ranks_[r];
+    if (op.blocking) {
+      block(r, t, {op.request}, false);
+      return;
+    }
+    const double o = model_.control_overhead();
+    rank.split.overhead += o;
+    schedule(t + o, EventKind::step, r);
+  }
+
+  void post_send(RankId r, const Op& op, double t) {
+    const auto dst = static_cast<RankId>(op.peer);
+    Message m;
+    m.src = r;
+    m.dst = dst;
+    m.tag = op.tag;
+    m.comm = op.comm;
+    m.bytes = op.bytes;
+    m.send_request = op.request;
+    m.ts = t;
+    m.rendezvous = op.bytes > model_.eager_limit();
+    m.costs = model_.costs(op.bytes, inflight_[dst] + 1);
+    const std::uint64_t id = messages_.size();
+    Profile& profile = ranks_[r].requests[op.request].profile;
+    profile.start = t;
+    const double o = model_.control_overhead();
+    if (m.rendezvous) {
+      ++rendezvous_count_;
+      m.req_arrival = t + o + model_.latency();
+      profile.add(t + o, Part::overhead);
+      profile.add(m.req_arrival, Part::sync);
+    } else {
+      const double local_done = t + m.costs.send_overhead;
+      profile.add(local_done, Part::overhead);
+      schedule(local_done, EventKind::request_done, r, op.request);
+      schedule(local_done, EventKind::inject, id);
+    }
+    messages_.push_back(m);
+    Rank& receiver = ranks_[dst];
+    auto it = std::find_if(receiver.posted.begin(), receiver.posted.end(),
+                           [&](const PostedRecv& p) { return fits(p, messages_[id]); });
+    if (it != receiver.posted.end()) {
+      const PostedRecv p = *it;
+      receiver.posted.erase(it);
+      match(id, p.request, p.tr);
+    } else {
+      receiver.unmatched_sends.push_back(id);
+    }
+    after_post(r, op, t);
+  }
+
+  void post_recv(RankId r, const Op& op, double t) {
+    Rank& rank = ranks_[r];
+    rank.requests[op.request].profile.start = t;
+    const PostedRecv p{op.peer, op.tag, op.comm, op.request, t};
+    auto it = std::find_if(rank.unmatched_sends.begin(), rank.unmatched_sends.end(),
+                           [&](std::uint64_t id) { return fits(p, messages_[id]); });
+    if (it != rank.unmatched_sends.end()) {
+      const std::uint64_t id = *it;
+      rank.unmatched_sends.erase(it);
+      match(id, op.request, t);
+    } else {
+      rank.posted.push_back(p);
+    }
+    after_post(r, op, t);
+  }
+
+  void match(std::uint64_t id, std::uint32_t recv_request, double tr) {
+    Message& m = messages_[id];
+    m.matched = true;
+    m.recv_request = recv_request;
+    m.tr = tr;
+    if (m.rendezvous) return start_rendezvous_data(id);
+    if (m.arrived) complete_recv(id);
+  }
+
+  // The receive is posted: the receiver answers the REQ, the sender then sends the data.
+  void start_rendezvous_data(std::uint64_t id) {
+    Message& m = messages_[id];
+    const double o = model_.control_overhead();
+    const double matched = std::max(m.req_arrival, m.tr);
+    const double answered = matched + 3 * o + model_.latency();  // o' + T5 after the match
+    const double inject_at = answered + m.costs.send_overhead;
+    Profile& send = ranks_[m.src].requests[m.send_request].profile;
+    send.add(matched, Part::send_wait);
+    send.add(answered, Part::sync);
+    send.add(inject_at, Part::overhead);
+    Profile& recv = ranks_[m.dst].requests[m.recv_request].profile;
+    recv.add(matched, Part::recv_wait);
+    recv.add(matched + o, Part::overhead);
+    recv.add(inject_at, Part::sync);
+    schedule(inject_at, EventKind::request_done, m.src, m.send_request);
+    schedule(inject_at, EventKind::inject, id);
+  }
+
+  void inject(std::uint64_t id, double t) {
+    Message& m = messages_[id];
+    m.inject = std::max(t, nic_free_[m.src]);
+    nic_free_[m.src] = m.inject + m.costs.gap;
+    ++inflight_[m.dst];
+    if (!network_) return schedule(m.inject + m.costs.wire, EventKind::arrive, id);
+    if (m.inject > t) return schedule(m.inject, EventKind::start_flow, id);
+    start_flow(id);
+  }
+
+  void start_flow(std::uint64_t id) {
+    const Message& m = messages_[id];
+    network_->start(id, m.src, m.dst, m.bytes, m.inject);
+  }
+
+  void arrive(std::uint64_t id, double t) {
+    Message& m = messages_[id];
+    m.arrived = true;
+    m.arrival = t;
+    --inflight_[m.dst];
+    if (m.matched) complete_recv(id);
+  }
+
+  void complete_recv(std::uint64_t id) {
+    const Message& m = messages_[id];
+    Profile& recv = ranks_[m.dst].requests[m.recv_request].profile;
+    // As the packet simulation counts it: a rendezvous receive waits in its handshake (sync)
+    // until the data is in; an eager one waits for the data (receive wait).
+    recv.add(m.arrival, m.rendezvous ? Part::sync : Part::recv_wait);
+    const double done = std::max(m.arrival, m.tr) + m.costs.recv_overhead;
+    recv.add(done, Part::overhead);
+    schedule(done, EventKind::request_done, m.dst, m.recv_request);
+  }
+
+  void start_wait(RankId r, const Op& op, double t) {
+    const auto& list = program_.ranks[r].wait_list;
+    std::vector<std::uint32_t> requests(list.begin() + op.request,
+                                        list.begin() + op.request + op.count);
+    block(r, t, std::move(requests), true);
+  }
+
+  void block(RankId r, double t, std::vector<std::uint32_t> requests, bool is_wait_op) {
+    Rank& rank = ranks_[r];
+    rank.state = RankState::blocked;
+    rank.block_start = t;
+    rank.waiting = std::move(requests);
+    rank.waiting_is_wait_op = is_wait_op;
+    try_unblock(r, t);
+  }
+
+  void request_done(RankId r, std::uint32_t request, double t) {
+    ranks_[r].requests[request].done = true;
+    if (ranks_[r].state == RankState::blocked) try_unblock(r, t);
+  }
+
+  void try_unblock(RankId r, double t) {
+    Rank& rank = ranks_[r];
+    for (std::uint32_t q : rank.waiting)
+      if (!rank.requests[q].done) return;
+    const double start = rank.block_start;
+    const double floor = rank.waiting_is_wait_op ? start + model_.control_overhead() : start;
+    const double end = std::max(t, floor);
+    // The request that finished last decides where the blocked time went.
+    const Request* last = nullptr;
+    for (std::uint32_t q : rank.waiting)
+      if (!last || rank.requests[q].profile.end() > last->profile.end()) last = &rank.requests[q];
+    TimeSplit part;
+    if (last && last->profile.end() > floor) add_clipped(part, last->profile, start, end);
+    part.overhead += (end - start) - part.total();  // the o' floor of a wait
+    rank.split.overhead += part.overhead;
+    rank.split.send_wait += part.send_wait;
+    rank.split.recv_wait += part.recv_wait;
+    rank.split.sync += part.sync;
+    rank.state = RankState::running;
+    rank.waiting.clear();
+    schedule(end, EventKind::step, r);
+  }
+
+  Prediction finish() {
+    Prediction p;
+    p.model = model_.name();
+    p.messages = messages_.size();
+    p.rendezvous_messages = rendezvous_count_;
+    std::string stuck;
+    for (RankId r = 0; r < ranks_.size(); ++r) {
+      const Rank& rank = ranks_[r];
+      if (rank.state != RankState::finished)
+        stuck += fmt::format("{}rank {} at operation {}", stuck.empty() ? "" : ", ", r,
+                             rank.pc == 0 ? 0 : rank.pc - 1);
+      p.ranks.push_back({rank.now, rank.split});
+      p.run_time_ns = std::max(p.run_time_ns, rank.now);
+    }
+    if (!stuck.empty())
+      throw std::runtime_error(fmt::format(
+          "{}: the program cannot finish (unmatched communication): {}", p.model, stuck));
+    return p;
+  }
+
+  const mpiemul::Program& program_;
+  const ReplayModel& model_;
+  ReplayNetwork* network_;
+  std::vector<Rank> ranks_;
+  std::vector<Message> messages_;
+  std::vector<double> nic_free_;
+  std::vector<std::uint32_t> inflight_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
+  std::uint64_t seq_ = 0;
+  std::uint64_t rendezvous_count_ = 0;
+};
+
+}  // namespace
+
+Prediction predict_program(const mpiemul::Program& program, const ReplayModel& model,
+                           ReplayNetwork* network) {
+  return Replay(program, model, network).run();
+}
+
+}  // namespace netwarp::validation

@@ -1,0 +1,167 @@
+// Message costs of each model for the replay (see replay_models.hpp).
+#include "netwarp/validation/replay_models.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace netwarp::validation {
+namespace {
+
+class LogGpsReplay final : public ReplayModel {
+ public:
+  explicit LogGpsReplay(const LogGpsParams& p) : p_(p) {}
+  std::string name() const override { return "loggps"; }
+  std::uint64_t eager_limit() const override { return p_.S; }
+  double control_overhead() const override { return p_.o; }
+  double latency() const override { return p_.L; }
+  MessageCosts costs(std::uint64_t k, std::uint32_t senders) const override {
+    const LogGpsParams p = loggps::contended(p_, k, std::max<std::uint32_t>(senders, 1));
+    MessageCosts c;
+    if (k > p.S) {
+      c.send_overhead = loggps::t1_long(p, k);
+      c.wire = loggps::t2_long(p, k);
+      c.recv_overhead = loggps::t3_long(p, k);
+    } else {
+      c.send_overhead = loggps::t1(p, k);
+      c.wire = k <= p.s ? loggps::t2(p, k) : loggps::t2_long(p, k);
+      c.recv_overhead = loggps::t3(p, k);
+    }
+    return c;
+  }
+
+ private:
+  LogGpsParams p_;
+};
+
+class LogGpReplay final : public ReplayModel {
+ public:
+  explicit LogGpReplay(const LogGpParams& p) : p_(p) {}
+  std::string name() const override { return "loggp"; }
+  double control_overhead() const override { return p_.o; }
+  double latency() const override { return p_.L; }
+  MessageCosts costs(std::uint64_t k, std::uint32_t) const override {
+    MessageCosts c;
+    c.send_overhead = p_.o;
+    c.wire = message_time(p_, k) - 2 * p_.o;
+    c.recv_overhead = p_.o;
+    c.gap = loggp_send_gap(p_, k);
+    return c;
+  }
+
+ private:
+  LogGpParams p_;
+};
+
+class HockneyReplay final : public ReplayModel {
+ public:
+  explicit HockneyReplay(const HockneyParams& p) : p_(p) {}
+  std::string name() const override { return "hockney"; }
+  double control_overhead() const override { return 0; }
+  double latency() const override { return 0; }
+  MessageCosts costs(std::uint64_t k, std::uint32_t) const override {
+    MessageCosts c;
+    c.send_overhead = message_time(p_, k);
+    return c;
+  }
+
+ private:
+  HockneyParams p_;
+};
+
+class PlogpReplay final : public ReplayModel {
+ public:
+  explicit PlogpReplay(const PlogpParams& p) : p_(p) {}
+  std::string name() const override { return "plogp"; }
+  double control_overhead() const override { return p_.o_s(0); }
+  double latency() const override { return p_.L; }
+  MessageCosts costs(std::uint64_t k, std::uint32_t) const override {
+    MessageCosts c;
+    c.send_overhead = p_.o_s(k);
+    c.recv_overhead = p_.o_r(k);
+    c.wire = std::max(0.0, p_.L + p_.g(k) - c.send_overhead - c.recv_overhead);
+    c.gap = p_.g(k);
+    return c;
+  }
+
+ private:
+  PlogpParams p_;
+};
+
+class FlowHostModel final : public ReplayModel {
+ public:
+  FlowHostModel(const LogGpsParams& p, double latency_ns) : p_(p), latency_(latency_ns) {}
+  std::string name() const override { return "flow"; }
+  std::uint64_t eager_limit() const override { return p_.S; }
+  double control_overhead() const override { return p_.o; }
+  double latency() const override { return latency_; }
+  MessageCosts costs(std::uint64_t k, std::uint32_t) const override {
+    MessageCosts c;
+    c.send_overhead = k > p_.S ? loggps::t1_long(p_, k) : loggps::t1(p_, k);
+    c.recv_overhead = k > p_.S ? loggps::t3_long(p_, k) : loggps::t3(p_, k);
+    return c;
+  }
+
+ private:
+  LogGpsParams p_;
+  double latency_;
+};
+
+class FlowReplayNetwork final : public ReplayNetwork {
+ public:
+  FlowReplayNetwork(const netmodels::Topology& topology, std::vector<netmodels::NodeId> hosts,
+                    FlowMode mode, std::uint64_t envelope)
+      : network_(FlowNetwork::from_topology(topology)),
+        solver_(network_, mode),
+        hosts_(std::move(hosts)),
+        envelope_(envelope) {}
+
+  void start(std::uint64_t id, mpiemul::RankId src, mpiemul::RankId dst, std::uint64_t bytes,
+             double now_ns) override {
+    solver_.advance_to(now_ns * 1e-9);
+    solver_.add_flow(id, hosts_[src], hosts_[dst], static_cast<double>(bytes + envelope_));
+  }
+  double next_completion_ns() override {
+    const auto next = solver_.next_completion();
+    return next ? next->time_s * 1e9 : INFINITY;
+  }
+  std::vector<std::uint64_t> advance(double now_ns) override {
+    solver_.advance_to(now_ns * 1e-9);
+    std::vector<FlowId> done;
+    solver_.take_finished(done);
+    return {done.begin(), done.end()};
+  }
+  double arrival_delay_ns(mpiemul::RankId src, mpiemul::RankId dst) const override {
+    return network_.route_latency_s(hosts_[src], hosts_[dst]) * 1e9;
+  }
+
+ private:
+  FlowNetwork network_;
+  FlowSolver solver_;
+  std::vector<netmodels::NodeId> hosts_;
+  std::uint64_t envelope_;
+};
+
+}  // namespace
+
+std::unique_ptr<ReplayModel> loggps_replay_model(const LogGpsParams& p) {
+  return std::make_unique<LogGpsReplay>(p);
+}
+std::unique_ptr<ReplayModel> loggp_replay_model(const LogGpParams& p) {
+  return std::make_unique<LogGpReplay>(p);
+}
+std::unique_ptr<ReplayModel> hockney_replay_model(const HockneyParams& p) {
+  return std::make_unique<HockneyReplay>(p);
+}
+std::unique_ptr<ReplayModel> plogp_replay_model(const PlogpParams& p) {
+  return std::make_unique<PlogpReplay>(p);
+}
+std::unique_ptr<ReplayModel> flow_host_model(const LogGpsParams& host, double latency_ns) {
+  return std::make_unique<FlowHostModel>(host, latency_ns);
+}
+std::unique_ptr<ReplayNetwork> flow_replay_network(const netmodels::Topology& topology,
+                                                   std::vector<netmodels::NodeId> rank_hosts,
+                                                   FlowMode mode, std::uint64_t envelope_bytes) {
+  return std::make_unique<FlowReplayNetwork>(topology, std::move(rank_hosts), mode, envelope_bytes);
+}
+
+}  // namespace netwarp::validation
