@@ -54,13 +54,6 @@ std::string default_out_dir(const scenarios::LoadedScenario& loaded) {
   return "out/" + (name.empty() ? std::string("run") : name);
 }
 
-void prepare_out_dir(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw UsageError("--out: " + dir + ": " + ec.message());
-  check_writable(dir + "/results.json");
-}
-
 // Every rank's committed records at rank 0, in canonical order.
 netmodels::NetworkResults gather_results(const netmodels::NetworkResults& local,
                                          const AppContext& context) {
@@ -95,7 +88,7 @@ int run_mpi(const RunOptions& o, const AppContext& context, const scenarios::Loa
   in.config.seed = settings.seed;
   in.window_us = in.config.kind == engine::KernelKind::optimistic ? kernel.window_us : -1;
   in.out_dir = o.out_dir.empty() ? default_out_dir(loaded) : o.out_dir;
-  context.check_on_root([&] { prepare_out_dir(in.out_dir); });
+  context.check_on_root([&] { prepare_out_dir(in.out_dir, {"results.json"}); });
   return run_mpi_scenario(std::move(in), context);
 }
 
@@ -129,7 +122,7 @@ int run_command(RunOptions& o, const AppContext& context) {
   config.end_time = settings.end_time;
   config.seed = settings.seed;
   const std::string out_dir = o.out_dir.empty() ? default_out_dir(loaded) : o.out_dir;
-  context.check_on_root([&] { prepare_out_dir(out_dir); });
+  context.check_on_root([&] { prepare_out_dir(out_dir, {"results.json"}); });
 
   const netmodels::NetworkModel model(std::move(spec));
   netmodels::NetworkResults local;

@@ -73,10 +73,7 @@ int validate_command(const ValidateOptions& o, const AppContext& context) {
     }
   }
   v.out_dir = o.out.empty() ? "out/validate-" + fs::path(o.scenario).stem().string() : o.out;
-  std::error_code ec;
-  fs::create_directories(v.out_dir, ec);
-  if (ec) throw UsageError(fmt::format("--out: {}: {}", v.out_dir, ec.message()));
-  check_writable(v.out_dir + "/report.json");
+  prepare_out_dir(v.out_dir, {"report.json", "report.md"});
   v.simgrid_program = simgrid_program();
   const bool quiet = !progress_wanted();
   v.progress = [quiet](const std::string& line) {

@@ -8,6 +8,7 @@
 
 #include "app_context.hpp"
 #include "cmd_bench.hpp"
+#include "cmd_flow.hpp"
 #include "cmd_model.hpp"
 #include "cmd_run.hpp"
 #include "cmd_trace.hpp"
@@ -46,6 +47,8 @@ int run_main(int argc, char** argv, AppContext& context) {
   CLI::App* predict = netwarp::apps::add_predict_command(app, predict_options);
   netwarp::apps::ValidateOptions validate_options;
   CLI::App* validate = netwarp::apps::add_validate_command(app, validate_options);
+  netwarp::apps::FlowOptions flow_options;
+  CLI::App* flow = netwarp::apps::add_flow_command(app, flow_options);
 
   try {
     app.parse(argc, argv);
@@ -68,6 +71,7 @@ int run_main(int argc, char** argv, AppContext& context) {
   if (fit->parsed()) return netwarp::apps::fit_command(fit_options, context);
   if (predict->parsed()) return netwarp::apps::predict_command(predict_options, context);
   if (validate->parsed()) return netwarp::apps::validate_command(validate_options, context);
+  if (flow->parsed()) return netwarp::apps::flow_command(flow_options, context);
   return 2;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "app_context.hpp"
@@ -107,6 +108,13 @@ std::string format_summary(const engine::RunStats& s) {
 void check_writable(const std::string& path) {
   std::ofstream file(path, std::ios::app);
   if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+}
+
+void prepare_out_dir(const std::string& dir, std::initializer_list<std::string_view> files) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw UsageError(fmt::format("--out: {}: {}", dir, ec.message()));
+  for (std::string_view f : files) check_writable(fmt::format("{}/{}", dir, f));
 }
 
 void write_json_file(const std::string& path, const nlohmann::ordered_json& json) {

@@ -3,7 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "netwarp/engine/kernel.hpp"
 
@@ -16,6 +18,9 @@ std::string format_summary(const engine::RunStats& stats);
 // Fails early (UsageError naming the file) when `path` cannot be written, so a long run does
 // not end in a lost result.
 void check_writable(const std::string& path);
+// Creates the output folder `dir` (from --out) and checks that `files` can be written in it;
+// UsageError naming the folder or file otherwise.
+void prepare_out_dir(const std::string& dir, std::initializer_list<std::string_view> files);
 // Writes `json` to `path`; throws UsageError naming the file when it cannot.
 void write_json_file(const std::string& path, const nlohmann::ordered_json& json);
 

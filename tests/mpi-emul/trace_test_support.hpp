@@ -6,6 +6,8 @@
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -22,7 +24,9 @@ inline std::filesystem::path trace_data(const std::string& name) {
 
 // A fresh directory under the test temp directory (emptied if it exists).
 inline std::filesystem::path temp_dir(const std::string& name) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / ("netwarp_trace_" + name);
+  // The process id keeps tests that ctest runs at once (one process each) apart.
+  const auto dir = std::filesystem::path(::testing::TempDir()) /
+                   ("netwarp_trace_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

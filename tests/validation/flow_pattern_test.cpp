@@ -2,9 +2,10 @@
 // read, and errors that name FILE:LINE.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 #include <string>
 
 #include "netwarp/netmodels/input_error.hpp"
@@ -67,9 +68,9 @@ TEST_F(PatternFile, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of(h + "0,1,0,5,0\n0,1,0\n").rfind(path_ + ":3: expected 5 fields", 0), 0u);
   EXPECT_EQ(error_of(h + "0,x,0,5,0\n").rfind(path_ + ":2: dest is not a", 0), 0u);
   EXPECT_EQ(error_of(h + "0,-1,0,5,0\n").rfind(path_ + ":2: dest is not a", 0), 0u);
-  EXPECT_EQ(error_of(h + "0,4,0,5,0\n").rfind(path_ + ":2: dest 4 is not a host (hosts are 0..3)",
-                                              0),
-            0u);
+  EXPECT_EQ(
+      error_of(h + "0,4,0,5,0\n").rfind(path_ + ":2: dest 4 is not a host (hosts are 0..3)", 0),
+      0u);
   EXPECT_EQ(error_of(h + "2,2,0,5,0\n").rfind(path_ + ":2: dest must differ", 0), 0u);
   EXPECT_EQ(error_of(h + "1,2,3,5,0\n\n1,0,3,5,0\n")
                 .rfind(path_ + ":4: sender 1 already has order 3 (line 2)", 0),

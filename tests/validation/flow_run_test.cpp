@@ -42,16 +42,14 @@ TEST(MfsRun, SingleMessageTakesBytesOverBandwidth) {
 TEST(MfsRun, IncomingFlowsShareTheReceiverLink) {
   // Hosts 0 and 1 send to 2: 0.5 GB/s each on host 2's ejection link until the 10 kB message is
   // done at 20 us; the 20 kB one sends its last 10 kB alone: 30 us.
-  const MfsResult r =
-      run_mfs(star(3), FlowPattern{{msg(0, 2, 0, 10000), msg(1, 2, 0, 20000)}}, {});
+  const MfsResult r = run_mfs(star(3), FlowPattern{{msg(0, 2, 0, 10000), msg(1, 2, 0, 20000)}}, {});
   EXPECT_EQ(r.messages[0].end_ps, 20 * kUs);
   EXPECT_EQ(r.messages[1].end_ps, 30 * kUs);
 }
 
 TEST(MfsRun, SenderSendsOneMessageAtATimeInQueueOrder) {
   // Listed out of order: order 0 (to host 2) goes first, order 1 (to host 1) once it is sent.
-  const MfsResult r =
-      run_mfs(star(3), FlowPattern{{msg(0, 1, 1, 10000), msg(0, 2, 0, 10000)}}, {});
+  const MfsResult r = run_mfs(star(3), FlowPattern{{msg(0, 1, 1, 10000), msg(0, 2, 0, 10000)}}, {});
   EXPECT_EQ(r.messages[1].start_ps, 0);
   EXPECT_EQ(r.messages[1].end_ps, 10 * kUs);
   EXPECT_EQ(r.messages[0].start_ps, 10 * kUs);
@@ -151,10 +149,9 @@ TEST(MfsRun, FatTreeAllToAllWithRegularPlacementIsContentionFree) {
 
 TEST(MfsRun, FatTreeAllToAllWithRandomPlacementIsSlower) {
   using netmodels::AllToAllOrder;
-  const MfsResult f = fat_tree_all_to_all(6, AllToAllOrder::simple_spread, true,
-                                          FlowMode::fair_share);
-  const MfsResult n = fat_tree_all_to_all(6, AllToAllOrder::simple_spread, true,
-                                          FlowMode::max_min);
+  const MfsResult f =
+      fat_tree_all_to_all(6, AllToAllOrder::simple_spread, true, FlowMode::fair_share);
+  const MfsResult n = fat_tree_all_to_all(6, AllToAllOrder::simple_spread, true, FlowMode::max_min);
   EXPECT_GT(f.completion_ps, 53 * 20 * kUs * 11 / 10);
   EXPECT_GT(n.completion_ps, 53 * 20 * kUs * 11 / 10);
   // Max-min never leaves a link idle that Mode F fills, but the total may still differ either

@@ -2,6 +2,8 @@
 // completion times, lazy progress, and the incremental API's contract.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -122,6 +124,47 @@ TEST(FlowSolver, MaxMinWithThreeLevels) {
   EXPECT_DOUBLE_EQ(f.rate(2), 0.5);
   EXPECT_DOUBLE_EQ(f.rate(3), 2.0);
   EXPECT_DOUBLE_EQ(f.rate(4), 5.0);
+}
+
+// Max-min fairness by its definition, on seeded random link sets: no link is overfull, every
+// flow has a bottleneck (a full link on its route where no flow gets more than it does), and no
+// flow gets less than its Mode F rate (its least per-link even share).
+TEST(FlowSolver, MaxMinRatesHaveABottleneckForEveryFlow) {
+  std::mt19937 rng(12345);
+  for (int trial = 0; trial < 50; ++trial) {
+    const int link_count = 3 + static_cast<int>(rng() % 10);
+    std::vector<double> capacity;
+    for (int k = 0; k < link_count; ++k) capacity.push_back(1.0 + static_cast<double>(rng() % 8));
+    const FlowNetwork net = links_of(capacity);
+    FlowSolver n(net, FlowMode::max_min);
+    FlowSolver f(net, FlowMode::fair_share);
+    std::vector<Route> routes;
+    const int flow_count = 1 + static_cast<int>(rng() % 15);
+    for (int i = 0; i < flow_count; ++i) {
+      Route r;
+      for (FlowLinkId k = 0; k < capacity.size(); ++k)
+        if (rng() % 3 == 0) r.push_back(k);
+      if (r.empty()) r.push_back(static_cast<FlowLinkId>(rng() % capacity.size()));
+      routes.push_back(r);
+      n.add_flow(static_cast<FlowId>(i), r, 1);
+      f.add_flow(static_cast<FlowId>(i), r, 1);
+    }
+    std::vector<double> load(capacity.size(), 0), top(capacity.size(), 0);
+    for (int i = 0; i < flow_count; ++i)
+      for (const FlowLinkId k : routes[static_cast<std::size_t>(i)]) {
+        load[k] += n.rate(static_cast<FlowId>(i));
+        top[k] = std::max(top[k], n.rate(static_cast<FlowId>(i)));
+      }
+    for (std::size_t k = 0; k < capacity.size(); ++k) EXPECT_LE(load[k], capacity[k] * (1 + 1e-12));
+    for (int i = 0; i < flow_count; ++i) {
+      const double rate = n.rate(static_cast<FlowId>(i));
+      bool has_bottleneck = false;
+      for (const FlowLinkId k : routes[static_cast<std::size_t>(i)])
+        has_bottleneck |= load[k] >= capacity[k] * (1 - 1e-12) && rate >= top[k] * (1 - 1e-12);
+      EXPECT_TRUE(has_bottleneck) << "trial " << trial << " flow " << i;
+      EXPECT_GE(rate, f.rate(static_cast<FlowId>(i)) * (1 - 1e-12));
+    }
+  }
 }
 
 TEST(FlowSolver, SingleFlowFinishesAtBytesOverBandwidth) {

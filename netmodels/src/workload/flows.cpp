@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "netwarp/netmodels/csv_line.hpp"
 #include "netwarp/netmodels/workload.hpp"
 #include "workload/workload_checks.hpp"
 
@@ -36,25 +37,6 @@ void check_flow(const FlowSpec& f, std::uint32_t host_count, const std::string& 
   }
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
-// Splits on commas; fields are trimmed.
-std::vector<std::string_view> split(std::string_view line) {
-  std::vector<std::string_view> fields;
-  for (;;) {
-    const auto comma = line.find(',');
-    fields.push_back(trim(line.substr(0, comma)));
-    if (comma == std::string_view::npos) return fields;
-    line.remove_prefix(comma + 1);
-  }
-}
-
 // A non-negative integer no larger than `max`; `where` is "<file>:<line>".
 std::uint64_t parse_field(std::string_view text, std::string_view column, std::uint64_t max,
                           const std::string& where) {
@@ -74,7 +56,7 @@ std::uint64_t parse_field(std::string_view text, std::string_view column, std::u
 }
 
 FlowSpec parse_row(std::string_view line, const std::string& where) {
-  const auto fields = split(line);
+  const auto fields = split_csv_line(line);
   if (fields.size() != kColumns.size()) {
     throw InputError("", where + ": expected 4 fields (" + std::string(kHeader) + "), got " +
                              std::to_string(fields.size()));
@@ -110,13 +92,13 @@ std::vector<FlowSpec> read_flows_csv(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError("", path + ": cannot open the flows file");
   std::string line;
-  if (!std::getline(in, line) || trim(line) != kHeader) {
+  if (!std::getline(in, line) || trim_blanks(line) != kHeader) {
     throw InputError("", path + ":1: expected the header '" + std::string(kHeader) + "', got '" +
-                             std::string(trim(line)) + "'");
+                             std::string(trim_blanks(line)) + "'");
   }
   std::vector<FlowSpec> flows;
   for (int number = 2; std::getline(in, line); ++number) {
-    if (trim(line).empty()) continue;
+    if (trim_blanks(line).empty()) continue;
     flows.push_back(parse_row(line, path + ":" + std::to_string(number)));
   }
   return flows;

@@ -18,7 +18,8 @@ std::string describe_op(const mpiemul::Op& op) {
     case mpiemul::OpKind::send:
       return fmt::format("send to {}", op.peer);
     case mpiemul::OpKind::recv:
-      return op.peer == mpiemul::kAnySource ? "recv from any" : fmt::format("recv from {}", op.peer);
+      return op.peer == mpiemul::kAnySource ? "recv from any"
+                                            : fmt::format("recv from {}", op.peer);
     case mpiemul::OpKind::wait:
       return fmt::format("wait on {} requests", op.count);
     default:

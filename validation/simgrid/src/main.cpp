@@ -2,9 +2,9 @@
 // builds it) on the same platform through SimGrid's flow-level network model and reports the
 // predicted run time as JSON. Every user-facing failure is one line on stderr and exit status
 // 2; a deadlock (ranks that never finish) is exit status 3, as with `netwarp run`.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -52,9 +52,9 @@ void add_options(CLI::App& app, CliOptions& o) {
                  "scenario's program");
   app.add_option("--out", o.out, "JSON report to write")->required();
   app.add_option("--platform-out", o.platform_out, "Also keep the SimGrid platform XML here");
-  app.add_option("--network-model", o.network_model,
-                 fmt::format("SimGrid network model: {}",
-                             fmt::join(sgc::network_model_names(), ", ")))
+  app.add_option(
+         "--network-model", o.network_model,
+         fmt::format("SimGrid network model: {}", fmt::join(sgc::network_model_names(), ", ")))
       ->default_str(sgc::kDefaultNetworkModel);
   app.add_flag("--verbose", o.verbose, "Keep SimGrid's own log output on stderr");
 }
@@ -98,8 +98,8 @@ int run(const CliOptions& o) {
   const sgc::SimgridRunResult result =
       sgc::run_simgrid(spec, {o.network_model, o.platform_out, o.verbose});
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
-  const sgc::ReportContext context{loaded.path, spec.program_name, o.network_model,
-                                   o.platform_out, wall.count()};
+  const sgc::ReportContext context{loaded.path, spec.program_name, o.network_model, o.platform_out,
+                                   wall.count()};
   write_text(o.out, sgc::result_json(result, context));
   if (!result.finished()) {
     std::fprintf(stderr, "netwarp-simgrid: error: %s\n",

@@ -18,12 +18,23 @@ std::string xml_escaped(const std::string& text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -53,8 +64,8 @@ std::vector<std::string> route_links(const Topology& topology,
   return links;
 }
 
-void write_routes(std::string& xml, const Topology& topology,
-                  const std::vector<std::string>& names, const std::vector<NodeId>& hosts) {
+void write_routes(std::string& xml, const Topology& topology, const std::vector<std::string>& names,
+                  const std::vector<NodeId>& hosts) {
   for (const NodeId src : hosts) {
     for (const NodeId dst : hosts) {
       if (src == dst) continue;
@@ -85,8 +96,8 @@ std::string link_name(const std::vector<std::string>& node_names, NodeId node, P
   return fmt::format("{}-p{}", node_names[node], port);
 }
 
-std::string platform_xml(const Topology& topology, const std::vector<NodeId>& routed_hosts,
-                         const NetworkModelChoice& model) {
+std::string platform_xml(const Topology& topology, std::uint64_t nic_rate_bps,
+                         const std::vector<NodeId>& routed_hosts, const NetworkModelChoice& model) {
   const std::vector<std::string> names = simgrid_node_names(topology);
   std::string xml =
       "<?xml version='1.0'?>\n"
@@ -105,10 +116,12 @@ std::string platform_xml(const Topology& topology, const std::vector<NodeId>& ro
     xml += fmt::format("    <router id=\"{}\"/>\n", xml_escaped(names[n]));
   for (NodeId n = 0; n < topology.nodes.size(); ++n) {
     const auto& ports = topology.nodes[n].ports;
-    for (PortIndex p = 0; p < ports.size(); ++p)
+    for (PortIndex p = 0; p < ports.size(); ++p) {
+      const bool nic = topology.is_host(n) && nic_rate_bps != 0;
       xml += fmt::format("    <link id=\"{}\" bandwidth=\"{}bps\" latency=\"{}ps\"/>\n",
-                         xml_escaped(link_name(names, n, p)), ports[p].rate_bps,
-                         ports[p].latency.ps());
+                         xml_escaped(link_name(names, n, p)),
+                         nic ? nic_rate_bps : ports[p].rate_bps, ports[p].latency.ps());
+    }
   }
   write_routes(xml, topology, names, routed_hosts);
   xml += "  </zone>\n</platform>\n";

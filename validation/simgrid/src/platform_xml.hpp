@@ -4,9 +4,10 @@
 // independently, as in the packet network. One Full-routing zone holds an explicit route for
 // every ordered pair of routed hosts: the links of the path netwarp's routes take.
 //
-//   std::string xml = platform_xml(topology, rank_hosts, find_network_model("CM02"));
+//   std::string xml = platform_xml(topology, 0, rank_hosts, find_network_model("CM02"));
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,9 +24,11 @@ std::vector<std::string> simgrid_node_names(const netmodels::Topology& topology)
 std::string link_name(const std::vector<std::string>& node_names, netmodels::NodeId node,
                       netmodels::PortIndex port);
 
-// Routes are written between every two distinct hosts of `routed_hosts` (the hosts that run a
-// rank; routes between the others are never used). `model` gives the <config> block.
-std::string platform_xml(const netmodels::Topology& topology,
+// `nic_rate_bps` (NicConfig::rate_bps; 0: the link's rate) replaces the rate of every host's own
+// port, as the packet network's NIC does. Routes are written between every two distinct hosts
+// of `routed_hosts` (the hosts that run a rank; routes between the others are never used).
+// `model` gives the <config> block.
+std::string platform_xml(const netmodels::Topology& topology, std::uint64_t nic_rate_bps,
                          const std::vector<netmodels::NodeId>& routed_hosts,
                          const NetworkModelChoice& model);
 

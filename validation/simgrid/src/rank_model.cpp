@@ -5,8 +5,8 @@
 
 namespace netwarp::simgrid_check {
 
-RankModel::RankModel(RankId rank, const mpiemul::Program& program,
-                     const mpiemul::MpiConfig& config, TransferSink& network)
+RankModel::RankModel(RankId rank, const mpiemul::Program& program, const mpiemul::MpiConfig& config,
+                     TransferSink& network)
     : rank_(rank),
       program_(program),
       config_(config),

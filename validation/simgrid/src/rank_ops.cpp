@@ -47,8 +47,8 @@ void RankModel::own_action_done(const Op& op) {
                config_.protocol.envelope_bytes + op.bytes, r.target);
         requests_[op.request].complete = true;
       } else {
-        send_envelope(op_, r.protocol == Protocol::rendezvous ? TransferKind::rts
-                                                              : TransferKind::eager);
+        send_envelope(op_,
+                      r.protocol == Protocol::rendezvous ? TransferKind::rts : TransferKind::eager);
       }
       break;
     }

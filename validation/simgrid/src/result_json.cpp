@@ -14,7 +14,8 @@ std::string result_json(const SimgridRunResult& result, const ReportContext& con
   j["network_model"] = context.network_model;
   j["predicted_ps"] = result.predicted_ps();
   nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
-  for (const RankOutcome& r : result.ranks) ranks.push_back({{"rank", r.rank}, {"end_ps", r.end_ps}});
+  for (const RankOutcome& r : result.ranks)
+    ranks.push_back({{"rank", r.rank}, {"end_ps", r.end_ps}});
   j["ranks"] = ranks;
   j["wall_seconds"] = context.wall_seconds;
   j["platform"] = context.platform.empty() ? nlohmann::ordered_json(nullptr)
@@ -28,10 +29,11 @@ std::string result_json(const SimgridRunResult& result, const ReportContext& con
 
 std::string summary_line(const SimgridRunResult& result, const ReportContext& context,
                          const std::string& out_path) {
-  return fmt::format("simgrid {} ({}): predicted {:.3f} us for {} ranks, {} transfers, {:.2f} s wall -> {}",
-                     result.simgrid_version, context.network_model,
-                     static_cast<double>(result.predicted_ps()) * 1e-6, result.ranks.size(),
-                     result.transfers, context.wall_seconds, out_path);
+  return fmt::format(
+      "simgrid {} ({}): predicted {:.3f} us for {} ranks, {} transfers, {:.2f} s wall -> {}",
+      result.simgrid_version, context.network_model,
+      static_cast<double>(result.predicted_ps()) * 1e-6, result.ranks.size(), result.transfers,
+      context.wall_seconds, out_path);
 }
 
 }  // namespace netwarp::simgrid_check

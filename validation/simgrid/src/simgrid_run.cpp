@@ -2,10 +2,10 @@
 #include "simgrid_run.hpp"
 
 #include <fmt/format.h>
-#include <simgrid/s4u/Engine.hpp>
 #include <simgrid/version.h>
 #include <unistd.h>
 #include <xbt/log.h>
+#include <simgrid/s4u/Engine.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -28,7 +28,7 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
-  if (!out) throw std::runtime_error(fmt::format("--platform-out: {}: cannot write", path));
+  if (!out) throw std::runtime_error(fmt::format("{}: cannot write the platform", path));
 }
 
 // A private temporary file name for the platform when the user wants none.
@@ -78,7 +78,8 @@ std::vector<sg4::Host*> rank_hosts(const sg4::Engine& engine, const scenarios::M
 }  // namespace
 
 bool SimgridRunResult::finished() const {
-  return std::all_of(ranks.begin(), ranks.end(), [](const RankOutcome& r) { return r.end_ps >= 0; });
+  return std::all_of(ranks.begin(), ranks.end(),
+                     [](const RankOutcome& r) { return r.end_ps >= 0; });
 }
 
 std::int64_t SimgridRunResult::predicted_ps() const {
@@ -88,9 +89,11 @@ std::int64_t SimgridRunResult::predicted_ps() const {
   return last;
 }
 
-SimgridRunResult run_simgrid(const scenarios::MpiRunSpec& spec, const SimgridRunSettings& settings) {
+SimgridRunResult run_simgrid(const scenarios::MpiRunSpec& spec,
+                             const SimgridRunSettings& settings) {
   const NetworkModelChoice& model = find_network_model(settings.network_model);
-  const std::string xml = platform_xml(spec.network.topology, spec.config.rank_hosts, model);
+  const std::string xml =
+      platform_xml(spec.network.topology, spec.network.nic.rate_bps, spec.config.rank_hosts, model);
   const bool temporary = settings.platform_out.empty();
   const std::string path = temporary ? temporary_platform_path() : settings.platform_out;
   write_file(path, xml);

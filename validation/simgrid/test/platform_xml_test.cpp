@@ -18,8 +18,7 @@ bool contains(const std::string& text, const std::string& part) {
 
 std::size_t count(const std::string& text, const std::string& part) {
   std::size_t n = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
-    ++n;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
   return n;
 }
 
@@ -27,7 +26,7 @@ TEST(PlatformXml, StarHasEveryHostTheSwitchAndOneLinkPerCableDirection) {
   LinkLevels links;
   links.defaults = LinkSpec{10'000'000'000, engine::ns(500)};
   const auto topology = netmodels::build_star({3}, links, "topology.star");
-  const std::string xml = platform_xml(topology, {0, 1, 2}, find_network_model("CM02"));
+  const std::string xml = platform_xml(topology, 0, {0, 1, 2}, find_network_model("CM02"));
   for (const char* host : {"host0", "host1", "host2"})
     EXPECT_TRUE(contains(xml, std::string("<host id=\"") + host + "\"")) << host;
   EXPECT_TRUE(contains(xml, "<router id=\"sw0\"/>"));
@@ -48,7 +47,7 @@ TEST(PlatformXml, TreeRoutesCrossTheUplinksWithTheirOwnRateAndLatency) {
   links.defaults = LinkSpec{1'000'000'000, engine::us(1)};
   links.overrides.push_back({1, LinkSpec{4'000'000'000, engine::us(2)}});
   const auto topology = netmodels::build_tree({2, 2, 1}, links, "topology.tree");
-  const std::string xml = platform_xml(topology, {0, 3}, find_network_model("CM02"));
+  const std::string xml = platform_xml(topology, 0, {0, 3}, find_network_model("CM02"));
   // host0 on leaf0 to host3 on leaf1: up leaf0's uplink (port 2), down the root's port 1 to
   // leaf1, then leaf1's port 1 (host3 is its second host).
   EXPECT_TRUE(contains(xml,
@@ -61,6 +60,17 @@ TEST(PlatformXml, TreeRoutesCrossTheUplinksWithTheirOwnRateAndLatency) {
       contains(xml, "<link id=\"host0-p0\" bandwidth=\"1000000000bps\" latency=\"1000000ps\"/>"));
   EXPECT_EQ(count(xml, "<route "), 2u);  // only between the routed hosts
   EXPECT_EQ(count(xml, "<host id="), 4u);
+}
+
+TEST(PlatformXml, NicRateReplacesTheRateOfHostPortsOnly) {
+  LinkLevels links;
+  links.defaults = LinkSpec{10'000'000'000, engine::ns(500)};
+  const auto topology = netmodels::build_star({2}, links, "topology.star");
+  const std::string xml = platform_xml(topology, 2'000'000'000, {0, 1}, find_network_model("CM02"));
+  EXPECT_TRUE(
+      contains(xml, "<link id=\"host1-p0\" bandwidth=\"2000000000bps\" latency=\"500000ps\"/>"));
+  EXPECT_TRUE(
+      contains(xml, "<link id=\"sw0-p1\" bandwidth=\"10000000000bps\" latency=\"500000ps\"/>"));
 }
 
 TEST(PlatformXml, DuplicateOrEmptyNamesGetNodeIds) {

@@ -159,6 +159,44 @@ TEST(RankModel, GetModeReadsTheDataAndTellsTheSender) {
   EXPECT_EQ(end[0], 9192);
 }
 
+TEST(RankModel, SenderSideMatchingWritesALongMessageStraightIntoThePostedReceive) {
+  mpiemul::RankProgramBuilder zero(0, 2), one(1, 2);
+  zero.compute(SimTime::from_ps(1000));
+  zero.send(1, 0, 1000);
+  one.recv(0, 0, 1000);
+  mpiemul::Program program;
+  program.ranks.push_back(zero.take());
+  program.ranks.push_back(one.take());
+  auto c = config();
+  c.protocol.sender_side_matching = true;
+  // Rank 1's receive request (64 B) reaches rank 0 at 564, before its send starts at 1000:
+  // a direct write of 1064 B after o + 1000 * 1 (rendezvous per-byte cost), at 3000; it
+  // arrives at 4564 and costs the receiver o + 1000 * 1.
+  const auto end = EventLoop(program, c).run();
+  EXPECT_EQ(end[0], 3000);
+  EXPECT_EQ(end[1], 6564);
+}
+
+TEST(RankModel, BoundedUnexpectedBufferHoldsASendUntilCreditReturns) {
+  mpiemul::RankProgramBuilder zero(0, 2), one(1, 2);
+  zero.send(1, 0, 100);
+  zero.send(1, 1, 100);
+  one.compute(SimTime::from_ps(10000));
+  one.recv(0, 0, 100);
+  one.recv(0, 1, 100);
+  mpiemul::Program program;
+  program.ranks.push_back(zero.take());
+  program.ranks.push_back(one.take());
+  auto c = config();
+  c.protocol.unexpected_buffer_bytes = 150;  // one peer: 150 B of credit, room for one message
+  // The second send (ready at 2400) waits for credit: rank 1 copies the first message out at
+  // 10000 + o + 200 + 50 = 11250, the credit (64 B) is back at 11814 and the second message
+  // leaves then, arriving at 12478; rank 1 receives it in o + 200.
+  const auto end = EventLoop(program, c).run();
+  EXPECT_EQ(end[0], 11814);
+  EXPECT_EQ(end[1], 13678);
+}
+
 TEST(RankModel, ReceiveWithoutASenderNeverFinishes) {
   mpiemul::RankProgramBuilder zero(0, 2), one(1, 2);
   zero.recv(1, 0, 10);

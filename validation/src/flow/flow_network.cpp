@@ -31,8 +31,8 @@ FlowNetwork FlowNetwork::from_topology(const netmodels::Topology& topology,
       if (rate == 0)
         throw std::invalid_argument(
             fmt::format("{} port {}: rate_bps must be > 0", topology.nodes[n].name, p));
-      links.push_back(FlowLink{static_cast<double>(rate) / 8.0, ports[p].latency.to_seconds(),
-                               n, p});
+      links.push_back(
+          FlowLink{static_cast<double>(rate) / 8.0, ports[p].latency.to_seconds(), n, p});
     }
   }
   first.back() = static_cast<FlowLinkId>(links.size());
@@ -47,8 +47,7 @@ std::uint32_t FlowNetwork::host_count() const {
 }
 
 FlowLinkId FlowNetwork::link_of(NodeId node, PortIndex port) const {
-  if (!topology_ || node >= topology_->nodes.size() ||
-      port >= topology_->nodes[node].ports.size())
+  if (!topology_ || node >= topology_->nodes.size() || port >= topology_->nodes[node].ports.size())
     throw std::invalid_argument(fmt::format("no flow link for node {} port {}", node, port));
   return first_link_[node] + port;
 }

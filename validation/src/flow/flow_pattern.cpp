@@ -42,7 +42,8 @@ void check_message(const PatternMessage& m, std::size_t index, std::uint32_t hos
   if (m.sender >= host_count || m.dest >= host_count)
     throw InputError(at, fmt::format("{} -> {}: hosts are 0..{}", m.sender, m.dest,
                                      host_count == 0 ? 0 : host_count - 1));
-  if (m.sender == m.dest) throw InputError(at, fmt::format("sender and dest are both {}", m.sender));
+  if (m.sender == m.dest)
+    throw InputError(at, fmt::format("sender and dest are both {}", m.sender));
   if (m.not_before < netmodels::SimTime::zero() || m.delay < netmodels::SimTime::zero())
     throw InputError(at, "start time and delay must be >= 0");
 }
@@ -67,10 +68,10 @@ std::vector<std::vector<std::uint32_t>> sender_queues(const FlowPattern& pattern
       return messages[a].order == messages[b].order;
     });
     if (same != queue.end())
-      throw InputError(fmt::format("message {}", std::max(same[0], same[1])),
-                       fmt::format("sender {} already has order {} (message {})",
-                                   messages[*same].sender, messages[*same].order,
-                                   std::min(same[0], same[1])));
+      throw InputError(
+          fmt::format("message {}", std::max(same[0], same[1])),
+          fmt::format("sender {} already has order {} (message {})", messages[*same].sender,
+                      messages[*same].order, std::min(same[0], same[1])));
   }
   return queues;
 }

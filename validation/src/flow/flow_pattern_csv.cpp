@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "netwarp/netmodels/csv_line.hpp"
 #include "netwarp/netmodels/input_error.hpp"
 #include "netwarp/validation/flow_pattern.hpp"
 
@@ -18,31 +19,17 @@ namespace netwarp::validation {
 namespace {
 
 using netmodels::InputError;
+using netmodels::split_csv_line;
+using netmodels::trim_blanks;
 
 constexpr std::string_view kHeader = "sender,dest,order,bytes,delay_ns";
 constexpr std::string_view kShortHeader = "sender,dest,order,bytes";
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
-std::vector<std::string_view> split(std::string_view line) {
-  std::vector<std::string_view> fields;
-  for (;;) {
-    const auto comma = line.find(',');
-    fields.push_back(trim(line.substr(0, comma)));
-    if (comma == std::string_view::npos) return fields;
-    line.remove_prefix(comma + 1);
-  }
-}
-
 // The header without blanks around the commas.
 std::string normalised(std::string_view line) {
   std::string out;
-  for (const auto field : split(line)) out += fmt::format("{}{}", out.empty() ? "" : ",", field);
+  for (const auto field : split_csv_line(line))
+    out += fmt::format("{}{}", out.empty() ? "" : ",", field);
   return out;
 }
 
@@ -51,8 +38,8 @@ std::uint64_t parse_number(std::string_view text, std::string_view column, std::
   std::uint64_t value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec == std::errc::invalid_argument || end != text.data() + text.size())
-    throw InputError("", fmt::format("{}: {} is not a non-negative integer: '{}'", where, column,
-                                     text));
+    throw InputError(
+        "", fmt::format("{}: {} is not a non-negative integer: '{}'", where, column, text));
   if (ec == std::errc::result_out_of_range || value > max)
     throw InputError("", fmt::format("{}: {} is too large: {}", where, column, text));
   return value;
@@ -60,8 +47,8 @@ std::uint64_t parse_number(std::string_view text, std::string_view column, std::
 
 netmodels::NodeId parse_host(std::string_view text, std::string_view column,
                              std::uint32_t host_count, const std::string& where) {
-  const std::uint64_t host = parse_number(text, column, std::numeric_limits<std::uint32_t>::max(),
-                                          where);
+  const std::uint64_t host =
+      parse_number(text, column, std::numeric_limits<std::uint32_t>::max(), where);
   if (host >= host_count)
     throw InputError("", fmt::format("{}: {} {} is not a host (hosts are 0..{})", where, column,
                                      host, host_count - 1));
@@ -70,18 +57,18 @@ netmodels::NodeId parse_host(std::string_view text, std::string_view column,
 
 PatternMessage parse_row(std::string_view line, std::size_t columns, std::uint32_t host_count,
                          const std::string& where) {
-  const auto f = split(line);
+  const auto f = split_csv_line(line);
   if (f.size() != columns && !(columns == 5 && f.size() == 4))
     throw InputError("", fmt::format("{}: expected {} fields ({}), got {}", where, columns,
                                      columns == 5 ? kHeader : kShortHeader, f.size()));
-  constexpr auto kMaxNs = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) /
-                          1000;
+  constexpr auto kMaxNs =
+      static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) / 1000;
   PatternMessage m;
   m.sender = parse_host(f[0], "sender", host_count, where);
   m.dest = parse_host(f[1], "dest", host_count, where);
   if (m.sender == m.dest)
-    throw InputError("", fmt::format("{}: dest must differ from sender, got {} for both", where,
-                                     m.sender));
+    throw InputError(
+        "", fmt::format("{}: dest must differ from sender, got {} for both", where, m.sender));
   m.order = parse_number(f[2], "order", std::numeric_limits<std::uint64_t>::max(), where);
   m.bytes = parse_number(f[3], "bytes", std::numeric_limits<std::uint64_t>::max(), where);
   if (f.size() == 5 && !f[4].empty())
@@ -100,12 +87,12 @@ FlowPattern read_pattern_csv(const std::string& path, std::uint32_t host_count) 
   const std::string header = normalised(line);
   if (header != kHeader && header != kShortHeader)
     throw InputError("", fmt::format("{}:1: expected the header '{}', got '{}'", path, kHeader,
-                                     trim(line)));
+                                     trim_blanks(line)));
   const std::size_t columns = header == kHeader ? 5 : 4;
   FlowPattern pattern;
   std::map<std::pair<netmodels::NodeId, std::uint64_t>, int> line_of_order;
   for (int number = 2; std::getline(in, line); ++number) {
-    const std::string_view text = trim(line);
+    const std::string_view text = trim_blanks(line);
     if (text.empty() || text.front() == '#') continue;
     const std::string where = fmt::format("{}:{}", path, number);
     PatternMessage m = parse_row(text, columns, host_count, where);

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -182,8 +183,7 @@ void FlowSolver::add_flow(FlowId id, std::span<const FlowLinkId> route, double b
   st.mark_links(f.route);
 }
 
-void FlowSolver::add_flow(FlowId id, netmodels::NodeId src, netmodels::NodeId dst,
-                          double bytes) {
+void FlowSolver::add_flow(FlowId id, netmodels::NodeId src, netmodels::NodeId dst, double bytes) {
   State& st = *state_;
   st.route_buffer.clear();
   st.network->append_route(src, dst, st.route_buffer);

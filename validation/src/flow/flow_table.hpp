@@ -71,7 +71,7 @@ class FlowTable {
   std::vector<Slot> free_;
   std::vector<Slot> active_;
   std::vector<std::vector<LinkEntry>> on_link_;
-  std::vector<FlowLinkId> loaded_;          // links with at least one flow
+  std::vector<FlowLinkId> loaded_;           // links with at least one flow
   std::vector<std::uint32_t> loaded_index_;  // per link: index in loaded_
   std::unordered_map<FlowId, Slot> by_id_;
   std::vector<std::uint64_t> seen_;  // per link: stamp of the last route check that saw it

@@ -2,12 +2,12 @@
 #include "flow/max_min_filling.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <limits>
 
 namespace netwarp::validation::flow_detail {
 namespace {
 
+constexpr double kNoCap = std::numeric_limits<double>::infinity();
 // Two saturation levels closer than this (relative) count as one round.
 constexpr double kSameLevel = 1e-12;
 
@@ -15,18 +15,6 @@ constexpr double kSameLevel = 1e-12;
 
 double MaxMinFilling::share(FlowLinkId k) const {
   return std::max(residual_[k], 0.0) / unfrozen_[k];
-}
-
-void MaxMinFilling::push(Candidate c) {
-  heap_.push_back(c);
-  std::push_heap(heap_.begin(), heap_.end(), std::greater<>{});
-}
-
-MaxMinFilling::Candidate MaxMinFilling::pop() {
-  std::pop_heap(heap_.begin(), heap_.end(), std::greater<>{});
-  const Candidate c = heap_.back();
-  heap_.pop_back();
-  return c;
 }
 
 void MaxMinFilling::load(const FlowTable& table, std::span<const double> capacity) {
@@ -39,10 +27,10 @@ void MaxMinFilling::load(const FlowTable& table, std::span<const double> capacit
     rate_.resize(table.slot_count());
     cap_.resize(table.slot_count());
   }
-  heap_.clear();
+  queue_.clear();
   for (const Slot s : table.active()) {
     frozen_[s] = 0;
-    cap_[s] = std::numeric_limits<double>::infinity();
+    cap_[s] = kNoCap;
   }
   for (const FlowLinkId k : table.loaded_links()) {
     residual_[k] = capacity[k];
@@ -51,13 +39,11 @@ void MaxMinFilling::load(const FlowTable& table, std::span<const double> capacit
       const Slot s = table.on_link(k)[0].slot;
       cap_[s] = std::min(cap_[s], capacity[k]);
     } else {
-      heap_.push_back(Candidate{share(k), k, false});
+      queue_.push(share(k), Candidate{k, false});
     }
   }
   for (const Slot s : table.active())
-    if (cap_[s] != std::numeric_limits<double>::infinity())
-      heap_.push_back(Candidate{cap_[s], s, true});
-  std::make_heap(heap_.begin(), heap_.end(), std::greater<>{});
+    if (cap_[s] != kNoCap) queue_.push(cap_[s], Candidate{s, true});
 }
 
 void MaxMinFilling::freeze(const FlowTable& table, Slot slot, double rate) {
@@ -69,7 +55,7 @@ void MaxMinFilling::freeze(const FlowTable& table, Slot slot, double rate) {
   }
 }
 
-std::size_t MaxMinFilling::saturate(const FlowTable& table, const Candidate& c, double share) {
+std::size_t MaxMinFilling::saturate(const FlowTable& table, Candidate c, double share) {
   if (c.is_flow) {
     freeze(table, c.id, share);
     return 1;
@@ -88,13 +74,12 @@ std::uint32_t MaxMinFilling::solve(const FlowTable& table, std::span<const doubl
   std::size_t unfrozen_flows = table.active().size();
   std::uint32_t rounds = 0;
   double level = -1;
-  while (unfrozen_flows > 0 && !heap_.empty()) {
-    Candidate c = pop();
+  while (unfrozen_flows > 0 && !queue_.empty()) {
+    const auto [key, c] = queue_.pop();
     if (c.is_flow ? frozen_[c.id] != 0 : unfrozen_[c.id] == 0) continue;
-    const double current = c.is_flow ? c.share : share(c.id);
-    if (c.share < current) {  // a stale lower bound: back in at its current share
-      c.share = current;
-      push(c);
+    const double current = c.is_flow ? key : share(c.id);
+    if (key < current) {  // a stale lower bound: back in at its current share
+      queue_.push(current, c);
       continue;
     }
     if (rounds == 0 || current > level * (1 + kSameLevel)) {

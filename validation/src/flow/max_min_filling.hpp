@@ -3,10 +3,11 @@
 // fair share (residual bandwidth / flows not yet frozen on it), freezes those flows at that
 // share and takes it off the other links on their routes.
 //
-// A link's share only grows as flows freeze (they freeze at the global least share), so a heap
-// entry's key is a lower bound of its link's share: a popped entry whose share has grown goes
-// back in with the new key, one whose share is current is the bottleneck. Freezing touches no
-// heap entry, and the loop stops once every flow is frozen. A link carrying a single flow does
+// A link's share only grows as flows freeze (they freeze at the global least share), so the
+// levels popped only rise (a monotone queue: RadixHeap) and a queued key is a lower bound of its
+// link's share: a popped entry whose share has grown goes back in with the new key, one whose
+// share is current is the bottleneck. Freezing touches no queue entry, and the loop stops once
+// every flow is frozen. A link carrying a single flow does
 // not couple flows: it only caps that flow, so those links enter as one entry per flow (its
 // least such capacity) instead of one per link. Scratch vectors persist between solves.
 #pragma once
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "flow/flow_table.hpp"
+#include "flow/radix_heap.hpp"
 
 namespace netwarp::validation::flow_detail {
 
@@ -29,28 +31,22 @@ class MaxMinFilling {
  private:
   // A shared link, or (is_flow) the private cap of one flow.
   struct Candidate {
-    double share;
     std::uint32_t id;  // link id, or slot if is_flow
     bool is_flow;
-    bool operator>(const Candidate& o) const {
-      return share > o.share || (share == o.share && id > o.id);
-    }
   };
 
   void load(const FlowTable& table, std::span<const double> capacity);
   double share(FlowLinkId k) const;
-  void push(Candidate c);
-  Candidate pop();
   void freeze(const FlowTable& table, Slot slot, double rate);
   // Freezes what `c` bounds at `share`; returns the number of flows frozen.
-  std::size_t saturate(const FlowTable& table, const Candidate& c, double share);
+  std::size_t saturate(const FlowTable& table, Candidate c, double share);
 
   std::vector<double> residual_;         // per link: bandwidth not yet given to frozen flows
   std::vector<std::uint32_t> unfrozen_;  // per link: flows on it not yet frozen
   std::vector<std::uint8_t> frozen_;     // per slot
   std::vector<double> rate_;             // per slot
   std::vector<double> cap_;              // per slot: least capacity of its single-flow links
-  std::vector<Candidate> heap_;          // min-heap by share
+  RadixHeap<Candidate> queue_;           // by share
 };
 
 }  // namespace netwarp::validation::flow_detail

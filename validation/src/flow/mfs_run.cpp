@@ -50,7 +50,7 @@ class MfsRun {
   void start_due();
   void finish(std::uint32_t m);
   void release_blocked(netmodels::NodeId node);
-  double next_event() ;
+  double next_event();
 
   const FlowNetwork& network_;
   const std::vector<PatternMessage>& messages_;
@@ -187,8 +187,7 @@ MfsResult run_mfs(const FlowNetwork& network, const FlowPattern& pattern,
   const auto started = std::chrono::steady_clock::now();
   if (!network.has_topology())
     throw std::invalid_argument("run_mfs: the flow network needs a topology to route messages");
-  if (!(options.resolution_s >= 0))
-    throw std::invalid_argument("run_mfs: resolution must be >= 0");
+  if (!(options.resolution_s >= 0)) throw std::invalid_argument("run_mfs: resolution must be >= 0");
   MfsResult result = MfsRun(network, pattern, options).run();
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -53,9 +53,9 @@ struct FlowCompletion {
 };
 
 struct FlowSolverStats {
-  std::uint64_t rate_solves = 0;     // rate recomputations (one per change of the flow set)
-  std::uint64_t rate_updates = 0;    // flows whose rate was recomputed, summed
-  std::uint64_t max_min_rounds = 0;  // Mode N: progressive-filling rounds, summed over solves
+  std::uint64_t rate_solves = 0;         // rate recomputations (one per change of the flow set)
+  std::uint64_t rate_updates = 0;        // flows whose rate was recomputed, summed
+  std::uint64_t max_min_rounds = 0;      // Mode N: progressive-filling rounds, summed over solves
   std::uint32_t max_min_rounds_max = 0;  // Mode N: most rounds in one solve
 };
 
