@@ -18,7 +18,8 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
       "platform (ping-pong RTT curves, Kielmann's procedure, concurrent ping-pongs)");
   fit->add_option("scenario", o.scenario, "MPI scenario (.pbtxt) whose platform is measured")
       ->required();
-  fit->add_option("--model", o.model, "loggps | loggp | hockney | plogp | plogp-br")->required();
+  fit->add_option("--model", o.model, "loggps | loggp | hockney | plogp | plogp-br | mpiete")
+      ->required();
   fit->add_option("--out", o.out, "Parameter file to write (JSON); default: print it");
   fit->add_option("--set", o.sets, "Override a scenario field: path.to.field=value (repeatable)")
       ->allow_extra_args(false);

@@ -21,7 +21,7 @@ using validation::LogGpsParams;
 using validation::ModelParams;
 using Lines = std::vector<std::pair<const char*, double>>;  // name, ns
 
-constexpr const char* kModels = "loggps, hockney, logp, loggp, plogp";
+constexpr const char* kModels = "loggps, hockney, logp, loggp, plogp, mpiete";
 constexpr double kLargestNs = 9e15;  // 9e18 ps still fits a signed 64-bit picosecond count
 
 Lines loggps_lines(const LogGpsParams& p, std::uint64_t k, double w_ns) {
@@ -41,6 +41,8 @@ Lines point_lines(const ModelParams& params, std::uint64_t k) {
         if constexpr (std::is_same_v<T, LogGpsParams> ||
                       std::is_same_v<T, validation::PlogpBrParams>) {
           throw std::logic_error("not a point model");
+        } else if constexpr (std::is_same_v<T, validation::MpieteParams>) {
+          return {{"t_comm", validation::t_comm(p, k)}};
         } else {
           return {{"message_time", validation::message_time(p, k)},
                   {"send", validation::send_time(p, k)},
@@ -96,7 +98,7 @@ CLI::App* add_model_command(CLI::App& app, ModelOptions& o) {
 
 int model_command(const ModelOptions& o, const AppContext& context) {
   if (o.model != "loggps" && o.model != "hockney" && o.model != "logp" && o.model != "loggp" &&
-      o.model != "plogp")
+      o.model != "plogp" && o.model != "mpiete")
     throw UsageError(fmt::format("model: unknown model '{}' (known: {})", o.model, kModels));
   if (!std::isfinite(o.w_ns) || o.w_ns < 0)
     throw UsageError(fmt::format("--w: must be >= 0 ns, got {}", o.w_ns));

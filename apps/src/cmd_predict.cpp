@@ -75,7 +75,9 @@ CLI::App* add_predict_command(CLI::App& app, PredictOptions& o) {
       "scenarios/cluster.pbtxt)");
   predict->add_option("scenario", o.scenario, "MPI scenario (.pbtxt)");
   predict->add_option("--trace", o.trace, "MPI trace: SimGrid TIT file or folder, .pb, .pbtxt");
-  predict->add_option("--model", o.model, "hockney | loggp | loggps | plogp | plogp-br | flow")
+  predict
+      ->add_option("--model", o.model,
+                   "hockney | loggp | loggps | plogp | plogp-br | mpiete | flow")
       ->required();
   predict->add_option("--params", o.params,
                       "Parameter file from `netwarp fit` (flow: optional, default the "

@@ -49,9 +49,10 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
       "Run a scenario's MPI program in the packet simulator, fit and predict it with each model "
       "(and SimGrid), and write report.md, report.json and plots");
   validate->add_option("scenario", o.scenario, "MPI scenario (.pbtxt)")->required();
-  validate->add_option("--models", o.models,
-                       "Comma-separated: hockney, loggp, loggps, plogp, plogp-br, flow, simgrid "
-                       "(default: the scenario's validation.models, else loggps)");
+  validate->add_option(
+      "--models", o.models,
+      "Comma-separated: hockney, loggp, loggps, plogp, plogp-br, mpiete, flow, simgrid "
+      "(default: the scenario's validation.models, else loggps)");
   validate->add_option("--out", o.out, "Report folder")->default_str("out/validate-<scenario>");
   validate->add_option("--trace", o.trace, "Replay this MPI trace instead of the program");
   validate->add_option("--set", o.sets, "Override a scenario field: path.to.field=value")

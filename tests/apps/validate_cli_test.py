@@ -34,11 +34,12 @@ class ValidateCase(netwarp_cli.ScratchCase):
 
     def test_report_numbers_equal_separate_run_and_predict(self):
         sets = ["--set", "mpi.alltoall.bytes=4096", "--set", "validation.sweep.values=4096"]
-        report, out_dir, _ = self.validate([ALLTOALL, "--models", "loggps,plogp,flow", *sets])
+        report, out_dir, _ = self.validate([ALLTOALL, "--models", "loggps,plogp,mpiete,flow",
+                                            *sets])
         for name in ("report.md", "report.json", "report.dat", "report.gp"):
             self.assertTrue(os.path.exists(os.path.join(out_dir, name)), name)
         results, _, _ = self.run_scenario([ALLTOALL, *sets])
-        for model in ("loggps", "plogp", "flow"):
+        for model in ("loggps", "plogp", "mpiete", "flow"):
             row = report["results"][model][0]
             self.assertEqual(row["simulated_ps"], results["run_time_ps"])
             r = run(["predict", ALLTOALL, *sets, "--model", model, "--params",

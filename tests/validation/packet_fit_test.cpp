@@ -8,6 +8,7 @@
 #include "netwarp/validation/model_fitting.hpp"
 #include "netwarp/validation/packet_bench.hpp"
 #include "netwarp/validation/params_json.hpp"
+#include "netwarp/validation/replay_models.hpp"
 
 namespace netwarp::validation {
 namespace {
@@ -80,6 +81,28 @@ TEST(PacketFit, PlogpBrNeedsAnAlltoallAndReadsQAndRtoFromTheScenario) {
   EXPECT_DOUBLE_EQ(br.q_bytes, 65536);
   EXPECT_DOUBLE_EQ(br.rto_ns, 1e6);
   EXPECT_EQ(br.g_by_pattern.size(), 3u);  // xor1, xor2, xor3
+}
+
+TEST(PacketFit, MpieteTableReproducesAnIsolatedMessageExactly) {
+  const Platform platform = library_platform("pingpong.pbtxt");
+  const nlohmann::ordered_json json = fit_model(ModelKind::mpiete, platform.loaded, platform.spec);
+  const ParamsDocument doc = params_from_json(json);  // the file reads back
+  const auto& p = std::get<MpieteParams>(doc.params);
+  for (std::uint64_t k : {std::uint64_t{0}, std::uint64_t{16385}}) {  // measured sizes
+    mpiemul::RankProgramBuilder r0(0, 2), r1(1, 2);
+    r0.send(1, 0, k);
+    r1.recv(0, 0, k);
+    auto program = std::make_shared<mpiemul::Program>();
+    program->ranks = {r0.take(), r1.take()};
+    const PacketRun run = run_on_platform(platform.spec, program);
+    const auto model = mpiete_replay_model(p);
+    // Programs start at 1 ps in the packet simulation, at 0 in the replay.
+    EXPECT_NEAR(predict_program(*program, *model).run_time_ns,
+                static_cast<double>(run.totals.run_time_ps - 1) / 1000.0, 1e-6)
+        << "k = " << k;
+  }
+  // A rendezvous message takes longer to receive than the largest eager one.
+  EXPECT_GT(t_comm(p, 16385), t_comm(p, 16384));
 }
 
 }  // namespace

@@ -73,6 +73,7 @@ TEST_F(ParamsJson, EveryModelRoundTrips) {
       HockneyParams{5000, 0.1},
       LogPParams{1000, 2000, 1500, 4},
       LogGpParams{1000, 2000, 3000, 0.5, 16},
+      MpieteParams{Table({{0, 9000}, {65536, 600000}})},
   };
   for (const ModelParams& set : sets) {
     const ParamsDocument back = params_from_json(params_to_json({set, "", std::nullopt}));
@@ -128,7 +129,7 @@ TEST_F(ParamsJson, ErrorsNameTheFileAndTheField) {
   path = write("model.json", j.dump());
   EXPECT_EQ(error_of(path), path +
                                 ": model: unknown model 'logpgs' (known: hockney, logp, loggp, "
-                                "loggps, plogp, plogp-br)");
+                                "loggps, plogp, plogp-br, mpiete)");
 
   j = myrinet_json();
   j["params"]["Gx"] = 1;

@@ -155,3 +155,40 @@ TEST(Replay, UnmatchedReceiveIsReported) {
 
 }  // namespace
 }  // namespace netwarp::validation
+
+namespace netwarp::validation {
+namespace {
+
+TEST(Replay, MpieteReceiveEndsTCommAfterTheLaterOfTheTwoCalls) {
+  const MpieteParams p{Table({{0, 500}, {1000, 1500}})};  // T_comm(100) = 600
+  const auto model = mpiete_replay_model(p);
+  const auto ps = [](double ns) { return engine::SimTime::from_ps(std::llround(ns * 1000)); };
+  // Late sender: the receive posted at 0 ends at 1000 + 600 (rule (6) with our dependency).
+  const Program late_sender = two_ranks([&](RankProgramBuilder& r0, RankProgramBuilder& r1) {
+    r0.compute(ps(1000));
+    r0.send(1, 0, 100);
+    r1.recv(0, 0, 100);
+  });
+  const Prediction a = predict_program(late_sender, *model);
+  EXPECT_DOUBLE_EQ(a.ranks[0].end_ns, 1000);  // sending costs nothing (rule (4))
+  EXPECT_DOUBLE_EQ(a.ranks[1].end_ns, 1600);
+  EXPECT_DOUBLE_EQ(a.ranks[1].split.recv_wait, 1600);
+  // Late receiver: 5000 + 600, however early the send was.
+  const Program late_receiver = two_ranks([&](RankProgramBuilder& r0, RankProgramBuilder& r1) {
+    r0.send(1, 0, 100);
+    r1.compute(ps(5000));
+    r1.recv(0, 0, 100);
+  });
+  EXPECT_DOUBLE_EQ(predict_program(late_receiver, *model).run_time_ns, 5600);
+  // Non-blocking calls and a wait on a send take nothing (rules (4), (5)).
+  const Program nonblocking = two_ranks([&](RankProgramBuilder& r0, RankProgramBuilder& r1) {
+    r0.wait(r0.isend(1, 0, 1000));
+    r1.wait(r1.irecv(0, 0, 1000));
+  });
+  const Prediction c = predict_program(nonblocking, *model);
+  EXPECT_DOUBLE_EQ(c.ranks[0].end_ns, 0);
+  EXPECT_DOUBLE_EQ(c.ranks[1].end_ns, 1500);
+}
+
+}  // namespace
+}  // namespace netwarp::validation

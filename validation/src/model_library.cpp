@@ -9,13 +9,14 @@
 namespace netwarp::validation {
 namespace {
 
-constexpr std::array<std::pair<ModelKind, std::string_view>, 8> kNames{{
+constexpr std::array<std::pair<ModelKind, std::string_view>, 9> kNames{{
     {ModelKind::hockney, "hockney"},
     {ModelKind::logp, "logp"},
     {ModelKind::loggp, "loggp"},
     {ModelKind::loggps, "loggps"},
     {ModelKind::plogp, "plogp"},
     {ModelKind::plogp_br, "plogp-br"},
+    {ModelKind::mpiete, "mpiete"},
     {ModelKind::flow, "flow"},
     {ModelKind::simgrid, "simgrid"},
 }};

@@ -93,6 +93,8 @@ ModelParams read_params(ModelKind kind, JsonObjectReader& in) {
       return read_plogp(in);
     case ModelKind::plogp_br:
       return read_plogp_br(in);
+    case ModelKind::mpiete:
+      return MpieteParams{read_table(in.value("t_comm"), in.child("t_comm"))};
     default:
       break;
   }
@@ -101,10 +103,8 @@ ModelParams read_params(ModelKind kind, JsonObjectReader& in) {
 
 ModelKind read_model(JsonObjectReader& in) {
   const std::string name = in.string("model");
-  constexpr ModelKind kinds[] = {ModelKind::hockney, ModelKind::logp,  ModelKind::loggp,
-                                 ModelKind::loggps,  ModelKind::plogp, ModelKind::plogp_br};
   std::vector<std::string_view> known;
-  for (const ModelKind kind : kinds) {
+  for (const ModelKind kind : kParamsModels) {
     if (model_name(kind) == name) return kind;
     known.push_back(model_name(kind));
   }

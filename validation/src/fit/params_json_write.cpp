@@ -38,6 +38,8 @@ Json params_json(const ModelParams& params) {
                   {"Orl", p.Orl}, {"Gs", p.Gs}, {"Gl", p.Gl},   {"s", p.s},     {"S", p.S}};
         } else if constexpr (std::is_same_v<T, PlogpParams>) {
           return plogp_json(p);
+        } else if constexpr (std::is_same_v<T, MpieteParams>) {
+          return {{"t_comm", table_json(p.t_comm)}};
         } else {
           Json j = plogp_json(p.base);
           Json patterns = Json::object();
@@ -67,9 +69,7 @@ Json fit_json(const FitReport& fit) {
 }  // namespace
 
 std::string_view params_model_name(const ModelParams& params) {
-  constexpr ModelKind kinds[] = {ModelKind::hockney, ModelKind::logp,  ModelKind::loggp,
-                                 ModelKind::loggps,  ModelKind::plogp, ModelKind::plogp_br};
-  return model_name(kinds[params.index()]);
+  return model_name(kParamsModels[params.index()]);
 }
 
 nlohmann::ordered_json params_to_json(const ParamsDocument& document) {

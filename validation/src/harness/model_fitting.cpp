@@ -116,6 +116,27 @@ ParamsDocument fit_plogp_br(const scenarios::LoadedScenario& loaded,
           base.report};
 }
 
+// MPIETE's T_comm table at the LogGPS sizes (every protocol regime) and the scenario's own
+// all-to-all size, if any; measured exactly, so there are no residuals.
+ParamsDocument fit_mpiete(const scenarios::LoadedScenario& loaded,
+                          const scenarios::MpiRunSpec& spec) {
+  std::vector<std::uint64_t> sizes =
+      loggps_sizes(spec.config.protocol.short_bytes, spec.config.protocol.eager_bytes);
+  const auto& mpi = loaded.scenario.mpi();
+  if (mpi.has_alltoall() &&
+      std::find(sizes.begin(), sizes.end(), mpi.alltoall().bytes()) == sizes.end())
+    sizes.push_back(mpi.alltoall().bytes());
+  std::vector<TablePoint> points;
+  for (const auto& [k, ns] : measure_receive_times(spec, sizes)) points.push_back({k, ns});
+  FitReport report;
+  report.notes.push_back(fmt::format(
+      "T_comm measured from rank 0 to rank 1 at {} sizes, both calls at the same instant; "
+      "linear in between",
+      points.size()));
+  return {MpieteParams{Table(std::move(points))},
+          platform_source(loaded, "MPI_Recv times (MPIETE's communication data)"), report};
+}
+
 }  // namespace
 
 nlohmann::ordered_json fit_model(ModelKind kind, const scenarios::LoadedScenario& loaded,
@@ -143,6 +164,8 @@ nlohmann::ordered_json fit_model(ModelKind kind, const scenarios::LoadedScenario
     }
     case ModelKind::plogp_br:
       return params_to_json(fit_plogp_br(loaded, spec));
+    case ModelKind::mpiete:
+      return params_to_json(fit_mpiete(loaded, spec));
     case ModelKind::logp:
     case ModelKind::flow:
     case ModelKind::simgrid:

@@ -121,6 +121,8 @@ ModelPrediction predict_with(const nlohmann::ordered_json& params, const std::st
             return predict_program(program, *hockney_replay_model(p));
           else if constexpr (std::is_same_v<P, PlogpParams>)
             return predict_program(program, *plogp_replay_model(p));
+          else if constexpr (std::is_same_v<P, MpieteParams>)
+            return predict_program(program, *mpiete_replay_model(p));
           else if constexpr (std::is_same_v<P, PlogpBrParams>)
             return predict_plogp_br(p, loaded, program.size());
           else

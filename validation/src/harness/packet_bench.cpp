@@ -151,6 +151,20 @@ KielmannData measure_kielmann(const scenarios::MpiRunSpec& platform,
   return data;
 }
 
+std::vector<Sample> measure_receive_times(const scenarios::MpiRunSpec& platform,
+                                          const std::vector<std::uint64_t>& sizes) {
+  std::vector<Sample> times;
+  for (std::uint64_t k : sizes) {
+    const auto program = two_rank_program([&](RankProgramBuilder& r0, RankProgramBuilder& r1) {
+      r0.send(1, 0, k);
+      r1.recv(0, 0, k);
+    });
+    const PacketRun run = run_on_platform(platform, program);
+    times.emplace_back(k, duration_ns(*calls_of(run.results, 1).front()));
+  }
+  return times;
+}
+
 // Every rank posts all its receives first and sends without blocking, so rendezvous pairs that
 // share ranks (i -> i + 1 and i - 1 -> i) cannot deadlock; a responder echoes once its receive
 // is complete. A rank's time is from its first call to the end of its final waitall.

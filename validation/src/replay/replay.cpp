@@ -336,7 +336,7 @@ class Replay {
     // until the data is in; an eager one waits for the data (receive wait).
     recv.add(m.arrival, m.rendezvous ? Part::sync : Part::recv_wait);
     const double done = std::max(m.arrival, m.tr) + m.costs.recv_overhead;
-    recv.add(done, Part::overhead);
+    recv.add(done, m.costs.recv_time_is_wait ? Part::recv_wait : Part::overhead);
     schedule(done, EventKind::request_done, m.dst, m.recv_request);
   }
 

@@ -87,6 +87,24 @@ class PlogpReplay final : public ReplayModel {
   PlogpParams p_;
 };
 
+// No wire time: the whole T_comm is the receiver's, counted from the later of the two calls.
+class MpieteReplay final : public ReplayModel {
+ public:
+  explicit MpieteReplay(const MpieteParams& p) : p_(p) {}
+  std::string name() const override { return "mpiete"; }
+  double control_overhead() const override { return 0; }
+  double latency() const override { return 0; }
+  MessageCosts costs(std::uint64_t k, std::uint32_t) const override {
+    MessageCosts c;
+    c.recv_overhead = t_comm(p_, k);
+    c.recv_time_is_wait = true;
+    return c;
+  }
+
+ private:
+  MpieteParams p_;
+};
+
 class FlowHostModel final : public ReplayModel {
  public:
   FlowHostModel(const LogGpsParams& p, double latency_ns) : p_(p), latency_(latency_ns) {}
@@ -154,6 +172,9 @@ std::unique_ptr<ReplayModel> hockney_replay_model(const HockneyParams& p) {
 }
 std::unique_ptr<ReplayModel> plogp_replay_model(const PlogpParams& p) {
   return std::make_unique<PlogpReplay>(p);
+}
+std::unique_ptr<ReplayModel> mpiete_replay_model(const MpieteParams& p) {
+  return std::make_unique<MpieteReplay>(p);
 }
 std::unique_ptr<ReplayModel> flow_host_model(const LogGpsParams& host, double latency_ns) {
   return std::make_unique<FlowHostModel>(host, latency_ns);

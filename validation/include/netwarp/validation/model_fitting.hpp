@@ -4,6 +4,7 @@
 //             MPI_Send call times (LOGGPS.md §4.1-4.2, least squares);
 //   hockney, loggp   the same w = 0 curve and send-call times;
 //   plogp     Kielmann's procedure (burst g(0), RTT(0), RTT(m, 0), o_s(m), o_r(m));
+//   mpiete    the MPI_Recv time T_comm(size) from rank 0 to rank 1 (seed 004);
 //   plogp-br  plogp, plus g(m, C_k) from concurrent ping-pongs for the phases of the scenario's
 //             all-to-all, and q, T_RTO and flow control from the scenario.
 #pragma once

@@ -7,9 +7,9 @@
 
 namespace netwarp::validation {
 
-enum class ModelKind { hockney, logp, loggp, loggps, plogp, plogp_br, flow, simgrid };
+enum class ModelKind { hockney, logp, loggp, loggps, plogp, plogp_br, mpiete, flow, simgrid };
 
-// "hockney", "logp", "loggp", "loggps", "plogp", "plogp-br", "flow", "simgrid".
+// "hockney", "logp", "loggp", "loggps", "plogp", "plogp-br", "mpiete", "flow", "simgrid".
 std::string_view model_name(ModelKind kind);
 // Throws std::invalid_argument listing the known names when `name` is none of them.
 ModelKind parse_model_name(std::string_view name);

@@ -58,6 +58,12 @@ KielmannData measure_kielmann(const scenarios::MpiRunSpec& platform,
                               const std::vector<std::uint64_t>& sizes,
                               std::uint32_t burst_count = 16);
 
+// MPIETE's communication data (seed 004): per size, rank 1's MPI_Recv call time when rank 0
+// calls MPI_Send at the same instant, each size in a run of its own so both calls start
+// together.
+std::vector<Sample> measure_receive_times(const scenarios::MpiRunSpec& platform,
+                                          const std::vector<std::uint64_t>& sizes);
+
 // Concurrent ping-pongs of m bytes between every pair of `pattern` at once (seed 002 eq. (3)):
 // the largest per-pair RTT, in ns.
 double measure_concurrent_pingpong(

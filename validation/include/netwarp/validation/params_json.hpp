@@ -14,12 +14,14 @@
 //   plogp     L, o_s, o_r, g; tables are arrays of {"m": bytes, "value": ns}
 //   plogp-br  the plogp ones plus g_by_pattern ({"name": table, ...}), q_bytes, flow_control,
 //             rto_ns
+//   mpiete    t_comm (a table)
 // Every parameter is required, numbers must be >= 0, s, S, m, P are integers, s <= S, and
 // unknown keys are errors.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,13 +30,20 @@
 #include "netwarp/netmodels/input_error.hpp"
 #include "netwarp/validation/fit_samples.hpp"
 #include "netwarp/validation/loggps.hpp"
+#include "netwarp/validation/model_names.hpp"
+#include "netwarp/validation/mpiete.hpp"
 #include "netwarp/validation/plogp_br.hpp"
 #include "netwarp/validation/point_models.hpp"
 
 namespace netwarp::validation {
 
-using ModelParams =
-    std::variant<HockneyParams, LogPParams, LogGpParams, LogGpsParams, PlogpParams, PlogpBrParams>;
+using ModelParams = std::variant<HockneyParams, LogPParams, LogGpParams, LogGpsParams, PlogpParams,
+                                 PlogpBrParams, MpieteParams>;
+// The model of each ModelParams alternative, in the variant's order.
+inline constexpr ModelKind kParamsModels[] = {
+    ModelKind::hockney, ModelKind::logp,     ModelKind::loggp, ModelKind::loggps,
+    ModelKind::plogp,   ModelKind::plogp_br, ModelKind::mpiete};
+static_assert(std::size(kParamsModels) == std::variant_size_v<ModelParams>);
 
 struct ParamsDocument {
   ModelParams params;
@@ -42,7 +51,7 @@ struct ParamsDocument {
   std::optional<FitReport> fit;  // present for fitted sets
 };
 
-// "hockney", "logp", "loggp", "loggps", "plogp", "plogp-br" (model_names.hpp spelling).
+// "hockney", "logp", "loggp", "loggps", "plogp", "plogp-br", "mpiete" (model_names.hpp).
 std::string_view params_model_name(const ModelParams& params);
 
 nlohmann::ordered_json params_to_json(const ParamsDocument& document);

@@ -46,6 +46,9 @@ struct MessageCosts {
   double recv_overhead = 0;  // receiver CPU for the data (T3, T3')
   double wire = 0;           // injection to arrival (T2, T2'), unless a ReplayNetwork times it
   double gap = 0;            // least time between two injections of one sender (0: none)
+  // The receive's time after the data is there counts as receive wait, not overhead (a model
+  // whose receive time is one measured figure, as MPIETE's T_comm).
+  bool recv_time_is_wait = false;
 };
 
 class ReplayModel {

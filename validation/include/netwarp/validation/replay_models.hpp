@@ -8,6 +8,8 @@
 //   PlogP    o_s(m) to send, o_r(m) to receive, a message takes L + g(m) from send call to
 //            receive end when the receiver waits (RTT(m, 0) = L + g(m) + L + g(0)); one
 //            sender's injections are g(m) apart.
+//   MPIETE   seed 004's replay (mpiete.hpp): sends, starts and waits on sends cost nothing; a
+//            receive ends at max(receive posted, send posted) + T_comm(size).
 //   flow     the host costs of LogGPS (o', Oss, Ors, Osl, Orl, s, S from the platform) with
 //            the data of every message shared max-min (or Mode F) on the scenario's topology;
 //            control messages take the route latency.
@@ -18,6 +20,7 @@
 #include "netwarp/netmodels/topology.hpp"
 #include "netwarp/validation/flow_solver.hpp"
 #include "netwarp/validation/loggps.hpp"
+#include "netwarp/validation/mpiete.hpp"
 #include "netwarp/validation/plogp.hpp"
 #include "netwarp/validation/point_models.hpp"
 #include "netwarp/validation/replay.hpp"
@@ -28,6 +31,7 @@ std::unique_ptr<ReplayModel> loggps_replay_model(const LogGpsParams& p);
 std::unique_ptr<ReplayModel> loggp_replay_model(const LogGpParams& p);
 std::unique_ptr<ReplayModel> hockney_replay_model(const HockneyParams& p);
 std::unique_ptr<ReplayModel> plogp_replay_model(const PlogpParams& p);
+std::unique_ptr<ReplayModel> mpiete_replay_model(const MpieteParams& p);
 
 // LogGPS host costs with `latency_ns` for control messages and no wire time of their own: the
 // data's time comes from the network.
