@@ -124,6 +124,23 @@ std::string notes_markdown(const ValidationReport& r) {
   return md;
 }
 
+// Times over two decades or more read better on a log scale.
+bool spans_decades(const ValidationReport& r) {
+  double least = 0, most = 0;
+  const auto see = [&](std::int64_t ps) {
+    if (ps <= 0) return;
+    const auto v = static_cast<double>(ps);
+    least = least == 0 ? v : std::min(least, v);
+    most = std::max(most, v);
+  };
+  for (const auto& p : r.points) {
+    see(p.simulated_ps);
+    for (const auto& m : p.models)
+      if (m.available) see(m.predicted_ps);
+  }
+  return least > 0 && most / least >= 100;
+}
+
 }  // namespace
 
 double error_pct(std::int64_t predicted_ps, std::int64_t simulated_ps) {
@@ -235,6 +252,7 @@ std::vector<std::filesystem::path> write_plots(const ValidationReport& r,
       "set ylabel \"run time (us)\"\nset key top left\nset grid\n{}",
       r.scenario, label.empty() ? "point" : label, numeric ? "set logscale x 2\n" : "");
   if (numeric && r.points.size() < 2) script += "unset logscale x\n";
+  if (spans_decades(r)) script += "set logscale y\n";
   script += fmt::format("set terminal png size 900,600\nset output 'report.png'\nplot {}\n", plot);
   script += fmt::format("set terminal svg size 900,600\nset output 'report.svg'\nplot {}\n", plot);
   write_text(dir / "report.dat", data);
