@@ -10,6 +10,7 @@
 #include "netwarp/scenarios/scenario_loader.hpp"
 #include "netwarp/validation/model_names.hpp"
 #include "netwarp/validation/model_prediction.hpp"
+#include "netwarp/validation/report.hpp"
 #include "run_report.hpp"
 
 namespace netwarp::apps {
@@ -54,13 +55,12 @@ nlohmann::ordered_json prediction_json(const validation::ModelPrediction& p) {
   j["note"] = p.note;
   j["wall_seconds"] = p.wall_seconds;
   nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
-  for (const auto& r : p.prediction.ranks)
-    ranks.push_back({{"end_ps", std::llround(r.end_ns * 1e3)},
-                     {"compute_ps", std::llround(r.split.compute * 1e3)},
-                     {"overhead_ps", std::llround(r.split.overhead * 1e3)},
-                     {"send_wait_ps", std::llround(r.split.send_wait * 1e3)},
-                     {"recv_wait_ps", std::llround(r.split.recv_wait * 1e3)},
-                     {"sync_ps", std::llround(r.split.sync * 1e3)}});
+  for (const auto& r : p.prediction.ranks) {
+    nlohmann::ordered_json row{{"end_ps", std::llround(r.end_ns * 1e3)}};
+    const nlohmann::ordered_json split = validation::time_split_json(r.split);
+    for (const auto& [key, value] : split.items()) row[key] = value;
+    ranks.push_back(row);
+  }
   j["ranks"] = ranks;
   return j;
 }

@@ -71,8 +71,13 @@ class ValidateCase(netwarp_cli.ScratchCase):
         self.assertFalse(report["results"]["plogp-br"][0]["available"])
         self.assertIn("all-to-all", report["results"]["plogp-br"][0]["note"])
         simgrid = report["results"]["simgrid"][0]
-        if not simgrid["available"]:
-            self.assertIn("netwarp-simgrid", simgrid["note"])
+        built = os.path.exists(os.path.join(os.path.dirname(netwarp_cli.NETWARP),
+                                            "netwarp-simgrid"))
+        self.assertEqual(simgrid["available"], built, simgrid)
+        if built:
+            self.assertGreater(simgrid["predicted_ps"], 0)
+        else:
+            self.assertIn("netwarp-simgrid was not built", simgrid["note"])
         self.assertTrue(report["results"]["loggps"][0]["available"])
 
     def test_fit_writes_a_parameter_file_predict_reads(self):

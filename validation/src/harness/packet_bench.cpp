@@ -36,10 +36,6 @@ double duration_ns(const CallRecord& c) {
   return static_cast<double>(c.end_ps - c.start_ps) / kPsPerNs;
 }
 
-engine::SimTime ns_time(double ns) {
-  return engine::SimTime::from_ps(static_cast<engine::SimTime::Rep>(ns * kPsPerNs + 0.5));
-}
-
 std::shared_ptr<const Program> two_rank_program(
     const std::function<void(RankProgramBuilder&, RankProgramBuilder&)>& build) {
   RankProgramBuilder r0(0, 2), r1(1, 2);
@@ -83,7 +79,7 @@ PingPongCurve measure_pingpong(const scenarios::MpiRunSpec& platform,
     for (std::uint64_t k : sizes)
       for (std::uint32_t i = 0; i < rounds; ++i) {
         r0.send(1, 0, k);
-        if (w_ns > 0) r0.compute(ns_time(w_ns));
+        if (w_ns > 0) r0.compute(engine::SimTime::from_us(w_ns / 1000));
         r0.recv(1, 0, k);
         r1.recv(0, 0, k);
         r1.send(0, 0, k);
@@ -130,7 +126,7 @@ KielmannData measure_kielmann(const scenarios::MpiRunSpec& platform,
       r1.send(0, 2, 0);
       r0.send(1, 3, m);  // o_r(m): rank 1 receives after the message is there
       r0.recv(1, 3, 0);
-      r1.compute(ns_time(settle_ns));
+      r1.compute(engine::SimTime::from_us(settle_ns / 1000));
       r1.recv(0, 3, m);
       r1.send(0, 3, 0);
     }

@@ -13,18 +13,9 @@
 namespace netwarp::validation {
 namespace {
 
-nlohmann::ordered_json split_json(const TimeSplit& s) {
-  const auto ps = [](double ns) { return std::llround(ns * 1000.0); };
-  return {{"compute_ps", ps(s.compute)},
-          {"overhead_ps", ps(s.overhead)},
-          {"send_wait_ps", ps(s.send_wait)},
-          {"recv_wait_ps", ps(s.recv_wait)},
-          {"sync_ps", ps(s.sync)}};
-}
-
 nlohmann::ordered_json ranks_json(const std::vector<TimeSplit>& ranks) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const auto& r : ranks) rows.push_back(split_json(r));
+  for (const auto& r : ranks) rows.push_back(time_split_json(r));
   return rows;
 }
 
@@ -142,6 +133,15 @@ bool spans_decades(const ValidationReport& r) {
 }
 
 }  // namespace
+
+nlohmann::ordered_json time_split_json(const TimeSplit& s) {
+  const auto ps = [](double ns) { return std::llround(ns * 1000.0); };
+  return {{"compute_ps", ps(s.compute)},
+          {"overhead_ps", ps(s.overhead)},
+          {"send_wait_ps", ps(s.send_wait)},
+          {"recv_wait_ps", ps(s.recv_wait)},
+          {"sync_ps", ps(s.sync)}};
+}
 
 double error_pct(std::int64_t predicted_ps, std::int64_t simulated_ps) {
   if (simulated_ps == 0) return 0;

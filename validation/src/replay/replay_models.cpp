@@ -3,19 +3,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
 
 namespace netwarp::validation {
 namespace {
 
+// LogGPS costs. As the `flow` model's hosts it takes the network's latency for control
+// messages and no contention rule: the flow network shares the bandwidth (and sets the wire).
 class LogGpsReplay final : public ReplayModel {
  public:
-  explicit LogGpsReplay(const LogGpsParams& p) : p_(p) {}
-  std::string name() const override { return "loggps"; }
+  LogGpsReplay(const LogGpsParams& p, std::string name, double latency_ns, bool contention)
+      : p_(p), name_(std::move(name)), latency_(latency_ns), contention_(contention) {}
+  std::string name() const override { return name_; }
   std::uint64_t eager_limit() const override { return p_.S; }
   double control_overhead() const override { return p_.o; }
-  double latency() const override { return p_.L; }
+  double latency() const override { return latency_; }
   MessageCosts costs(std::uint64_t k, std::uint32_t senders) const override {
-    const LogGpsParams p = loggps::contended(p_, k, std::max<std::uint32_t>(senders, 1));
+    const LogGpsParams p =
+        contention_ ? loggps::contended(p_, k, std::max<std::uint32_t>(senders, 1)) : p_;
     MessageCosts c;
     if (k > p.S) {
       c.send_overhead = loggps::t1_long(p, k);
@@ -31,6 +37,9 @@ class LogGpsReplay final : public ReplayModel {
 
  private:
   LogGpsParams p_;
+  std::string name_;
+  double latency_;
+  bool contention_;
 };
 
 class LogGpReplay final : public ReplayModel {
@@ -105,25 +114,6 @@ class MpieteReplay final : public ReplayModel {
   MpieteParams p_;
 };
 
-class FlowHostModel final : public ReplayModel {
- public:
-  FlowHostModel(const LogGpsParams& p, double latency_ns) : p_(p), latency_(latency_ns) {}
-  std::string name() const override { return "flow"; }
-  std::uint64_t eager_limit() const override { return p_.S; }
-  double control_overhead() const override { return p_.o; }
-  double latency() const override { return latency_; }
-  MessageCosts costs(std::uint64_t k, std::uint32_t) const override {
-    MessageCosts c;
-    c.send_overhead = k > p_.S ? loggps::t1_long(p_, k) : loggps::t1(p_, k);
-    c.recv_overhead = k > p_.S ? loggps::t3_long(p_, k) : loggps::t3(p_, k);
-    return c;
-  }
-
- private:
-  LogGpsParams p_;
-  double latency_;
-};
-
 class FlowReplayNetwork final : public ReplayNetwork {
  public:
   FlowReplayNetwork(const netmodels::Topology& topology, std::vector<netmodels::NodeId> hosts,
@@ -162,7 +152,7 @@ class FlowReplayNetwork final : public ReplayNetwork {
 }  // namespace
 
 std::unique_ptr<ReplayModel> loggps_replay_model(const LogGpsParams& p) {
-  return std::make_unique<LogGpsReplay>(p);
+  return std::make_unique<LogGpsReplay>(p, "loggps", p.L, true);
 }
 std::unique_ptr<ReplayModel> loggp_replay_model(const LogGpParams& p) {
   return std::make_unique<LogGpReplay>(p);
@@ -177,7 +167,7 @@ std::unique_ptr<ReplayModel> mpiete_replay_model(const MpieteParams& p) {
   return std::make_unique<MpieteReplay>(p);
 }
 std::unique_ptr<ReplayModel> flow_host_model(const LogGpsParams& host, double latency_ns) {
-  return std::make_unique<FlowHostModel>(host, latency_ns);
+  return std::make_unique<LogGpsReplay>(host, "flow", latency_ns, false);
 }
 std::unique_ptr<ReplayNetwork> flow_replay_network(const netmodels::Topology& topology,
                                                    std::vector<netmodels::NodeId> rank_hosts,

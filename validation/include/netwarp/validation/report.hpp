@@ -46,6 +46,9 @@ struct ValidationReport {
 
 double error_pct(std::int64_t predicted_ps, std::int64_t simulated_ps);
 
+// {"compute_ps", "overhead_ps", "send_wait_ps", "recv_wait_ps", "sync_ps"}, rounded to ps.
+nlohmann::ordered_json time_split_json(const TimeSplit& split);
+
 nlohmann::ordered_json report_json(const ValidationReport& report);
 std::string report_markdown(const ValidationReport& report);
 // Writes report.dat and report.gp into `dir` and runs gnuplot for report.png and report.svg.
