@@ -70,7 +70,7 @@ void MpiHostLp::on_envelope(RankId src, const netmodels::TransferTag& tag, Event
   const Op& send = mpi_.rank_program(src).ops[tag.word];
   for (const auto& [seq, recv_op] : posted_) {
     const Op& recv = program().ops[recv_op];
-    if (!matches(recv, src, send)) continue;
+    if (!receive_matches(recv, src, send)) continue;
     const std::uint32_t index = recv_op;
     ctx.erase(posted_, seq);
     if (kind == TransferKind::direct)
@@ -89,12 +89,6 @@ void MpiHostLp::on_envelope(RankId src, const netmodels::TransferTag& tag, Event
     const auto now_bytes = static_cast<std::uint64_t>(unexpected_bytes_.get());
     if (now_bytes > unexpected_peak_bytes_.get()) ctx.set(unexpected_peak_bytes_, now_bytes);
   }
-}
-
-bool MpiHostLp::matches(const Op& recv, RankId src, const Op& send) const {
-  return recv.comm == send.comm &&
-         (recv.peer == kAnySource || static_cast<RankId>(recv.peer) == src) &&
-         (recv.tag == kAnyTag || recv.tag == send.tag);
 }
 
 // Receive op `recv_op` takes the message of (src, send_op): record it and queue its work.

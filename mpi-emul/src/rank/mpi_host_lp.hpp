@@ -166,7 +166,6 @@ class MpiHostLp {
   void on_envelope(RankId src, const netmodels::TransferTag& tag, engine::EventCtx& ctx);
   void match_envelope(RankId src, std::uint32_t send_op, TransferKind kind, std::uint32_t recv_op,
                       bool unexpected, std::int64_t arrived_ps, engine::EventCtx& ctx);
-  bool matches(const Op& recv, RankId src, const Op& send) const;
   void on_credit(RankId peer, std::uint64_t bytes, engine::EventCtx& ctx);
   void release_held(RankId peer, engine::EventCtx& ctx);
 

@@ -137,7 +137,7 @@ bool MpiHostLp::take_receive_request(const Op& op, EventCtx& ctx) {
 void MpiHostLp::post_receive(const Op& op, EventCtx& ctx) {
   const std::uint32_t index = cpu_.get().op;
   for (const auto& [seq, e] : unexpected_) {
-    if (!matches(op, e.src, mpi_.rank_program(e.src).ops[e.send_op])) continue;
+    if (!receive_matches(op, e.src, mpi_.rank_program(e.src).ops[e.send_op])) continue;
     const Unexpected found = e;
     ctx.erase(unexpected_, seq);
     match_envelope(found.src, found.send_op, found.kind, index, true, found.arrived_ps, ctx);

@@ -116,13 +116,11 @@ Protocol MpiHostLp::protocol_of(TransferKind kind, std::uint64_t bytes) const {
 }
 
 SimTime MpiHostLp::send_cost(std::uint64_t bytes, bool rendezvous) const {
-  const HostCosts& c = mpi_.costs();
-  return c.o + per_byte(bytes, rendezvous ? c.send_rndv_fs_per_byte : c.send_eager_fs_per_byte);
+  return mpiemul::send_cost(mpi_.costs(), bytes, rendezvous);
 }
 
 SimTime MpiHostLp::recv_cost(std::uint64_t bytes, bool rendezvous) const {
-  const HostCosts& c = mpi_.costs();
-  return c.o + per_byte(bytes, rendezvous ? c.recv_rndv_fs_per_byte : c.recv_eager_fs_per_byte);
+  return mpiemul::recv_cost(mpi_.costs(), bytes, rendezvous);
 }
 
 }  // namespace netwarp::mpiemul

@@ -56,19 +56,13 @@ void RankModel::on_transfer(const Transfer& t) {
 void RankModel::on_envelope(const Transfer& t) {
   const Op& send = peer_op(t.src, t.word);
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
-    if (!matches(program().ops[*it], t.src, send)) continue;
+    if (!mpiemul::receive_matches(program().ops[*it], t.src, send)) continue;
     const std::uint32_t recv_op = *it;
     posted_.erase(it);
     match_envelope(t.src, t.word, t.kind, recv_op, false);
     return;
   }
   unexpected_.push_back({t.src, t.word, t.kind});
-}
-
-bool RankModel::matches(const Op& recv, RankId src, const Op& send) const {
-  return recv.comm == send.comm &&
-         (recv.peer == mpiemul::kAnySource || static_cast<RankId>(recv.peer) == src) &&
-         (recv.tag == mpiemul::kAnyTag || recv.tag == send.tag);
 }
 
 // Receive op `recv_op` takes the message of (src, send_op): queue its work.

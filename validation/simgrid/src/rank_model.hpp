@@ -97,7 +97,6 @@ class RankModel {
 
   // Arrivals and matching (rank_arrivals.cpp).
   void on_envelope(const Transfer& t);
-  bool matches(const mpiemul::Op& recv, RankId src, const mpiemul::Op& send) const;
   void match_envelope(RankId src, std::uint32_t send_op, TransferKind kind, std::uint32_t recv_op,
                       bool unexpected);
   void on_credit(RankId peer, std::uint64_t bytes);

@@ -112,7 +112,7 @@ bool RankModel::take_receive_request(const Op& op) {
 // it waits in the posted queue (and, with sender-side matching, tells its source).
 void RankModel::post_receive(const Op& op) {
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
-    if (!matches(op, it->src, peer_op(it->src, it->send_op))) continue;
+    if (!mpiemul::receive_matches(op, it->src, peer_op(it->src, it->send_op))) continue;
     const Envelope found = *it;
     unexpected_.erase(it);
     match_envelope(found.src, found.send_op, found.kind, op_, true);

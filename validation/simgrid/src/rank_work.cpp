@@ -66,15 +66,11 @@ void RankModel::work_done(const WorkItem& w) {
 }
 
 SimTime RankModel::send_cost(std::uint64_t bytes, bool rendezvous) const {
-  const mpiemul::HostCosts& c = config_.costs;
-  return c.o +
-         mpiemul::per_byte(bytes, rendezvous ? c.send_rndv_fs_per_byte : c.send_eager_fs_per_byte);
+  return mpiemul::send_cost(config_.costs, bytes, rendezvous);
 }
 
 SimTime RankModel::recv_cost(std::uint64_t bytes, bool rendezvous) const {
-  const mpiemul::HostCosts& c = config_.costs;
-  return c.o +
-         mpiemul::per_byte(bytes, rendezvous ? c.recv_rndv_fs_per_byte : c.recv_eager_fs_per_byte);
+  return mpiemul::recv_cost(config_.costs, bytes, rendezvous);
 }
 
 }  // namespace netwarp::simgrid_check

@@ -115,9 +115,7 @@ struct Event {
 };
 
 bool fits(const PostedRecv& r, const Message& m) {
-  return r.comm == m.comm &&
-         (r.src == mpiemul::kAnySource || static_cast<RankId>(r.src) == m.src) &&
-         (r.tag == mpiemul::kAnyTag || r.tag == m.tag);
+  return mpiemul::receive_matches(r.src, r.tag, r.comm, m.src, m.tag, m.comm);
 }
 
 class Replay {

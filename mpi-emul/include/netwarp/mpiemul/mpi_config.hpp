@@ -32,6 +32,15 @@ inline SimTime per_byte(std::uint64_t bytes, std::uint64_t fs_per_byte) {
   return SimTime::from_ps(static_cast<SimTime::Rep>(U128{bytes} * fs_per_byte / 1000));
 }
 
+// CPU time of one data-carrying protocol message: o plus the per-byte cost of its side and
+// protocol (eager Oss/Ors, rendezvous Osl/Orl).
+inline SimTime send_cost(const HostCosts& c, std::uint64_t bytes, bool rendezvous) {
+  return c.o + per_byte(bytes, rendezvous ? c.send_rndv_fs_per_byte : c.send_eager_fs_per_byte);
+}
+inline SimTime recv_cost(const HostCosts& c, std::uint64_t bytes, bool rendezvous) {
+  return c.o + per_byte(bytes, rendezvous ? c.recv_rndv_fs_per_byte : c.recv_eager_fs_per_byte);
+}
+
 enum class RendezvousMode : std::uint8_t {
   rts_cts,  // REQ, clear-to-send back when matched, then the sender pushes the data
   get,      // REQ; when matched the receiver reads the data (remote read), then tells the sender

@@ -74,6 +74,19 @@ struct Op {
   std::uint64_t bytes = 0;    // send/recv: message bytes; compute: duration in ps
 };
 
+// MPI matching: a receive posted for (recv_peer, recv_tag) on recv_comm takes a message sent by
+// `src` with `tag` on `comm`; kAnySource and kAnyTag match any. (Among the matches, the first
+// posted receive and the first sent message win: that order is the caller's.)
+constexpr bool receive_matches(std::int32_t recv_peer, std::int32_t recv_tag,
+                               std::uint16_t recv_comm, RankId src, std::int32_t tag,
+                               std::uint16_t comm) {
+  return recv_comm == comm && (recv_peer == kAnySource || static_cast<RankId>(recv_peer) == src) &&
+         (recv_tag == kAnyTag || recv_tag == tag);
+}
+constexpr bool receive_matches(const Op& recv, RankId src, const Op& send) {
+  return receive_matches(recv.peer, recv.tag, recv.comm, src, send.tag, send.comm);
+}
+
 // One call as the user wrote it, covering ops [first_op, first_op + op_count).
 struct Call {
   CallKind kind = CallKind::compute;
