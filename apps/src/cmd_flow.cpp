@@ -13,6 +13,7 @@
 #include "netwarp/scenarios/scenario_loader.hpp"
 #include "netwarp/validation/flow_report.hpp"
 #include "netwarp/validation/flow_run.hpp"
+#include "network_outputs.hpp"
 #include "run_report.hpp"
 
 namespace netwarp::apps {
@@ -47,18 +48,6 @@ validation::FlowPattern load_pattern(const FlowOptions& o, const scenarios::Load
         "{}: no network workload to run (an mpi scenario?); give an MFS pattern with --pattern",
         loaded.path));
   return validation::pattern_from_workload(spec.workload);
-}
-
-std::string out_dir_of(const FlowOptions& o, const scenarios::LoadedScenario& loaded) {
-  if (!o.out_dir.empty()) return o.out_dir;
-  const std::string& name = loaded.scenario.name();
-  return "out/" + (name.empty() ? std::string("flow") : name);
-}
-
-std::ofstream open_for_writing(const std::string& path) {
-  std::ofstream file(path);
-  if (!file) throw UsageError(fmt::format("{}: cannot write", path));
-  return file;
 }
 
 struct FlowReport {
@@ -142,7 +131,7 @@ int flow_command(const FlowOptions& o, const AppContext& context) {
   const validation::FlowNetwork network =
       validation::FlowNetwork::from_topology(spec.topology, spec.nic.rate_bps);
   const validation::FlowPattern pattern = load_pattern(o, loaded, spec);
-  const std::string dir = out_dir_of(o, loaded);
+  const std::string dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "flow");
   context.check_on_root([&] { prepare_out_dir(dir, {"flow.json", "flow_messages.csv"}); });
   const validation::MfsResult result = validation::run_mfs(network, pattern, mfs);
   if (!context.is_root()) return 0;

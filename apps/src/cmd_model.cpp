@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -21,7 +22,19 @@ using validation::LogGpsParams;
 using validation::ModelParams;
 using Lines = std::vector<std::pair<const char*, double>>;  // name, ns
 
-constexpr const char* kModels = "loggps, hockney, logp, loggp, plogp, mpiete";
+// The models with a parameter file and times for one message size (all but plogp-br, whose
+// times need a communication pattern).
+bool has_model_times(validation::ModelKind kind) {
+  return kind != validation::ModelKind::plogp_br;
+}
+
+std::string known_models() {
+  std::string names;
+  for (validation::ModelKind kind : validation::kParamsModels)
+    if (has_model_times(kind))
+      names += fmt::format("{}{}", names.empty() ? "" : ", ", validation::model_name(kind));
+  return names;
+}
 constexpr double kLargestNs = 9e15;  // 9e18 ps still fits a signed 64-bit picosecond count
 
 Lines loggps_lines(const LogGpsParams& p, std::uint64_t k, double w_ns) {
@@ -78,7 +91,7 @@ CLI::App* add_model_command(CLI::App& app, ModelOptions& o) {
       "model",
       "Print an analytic model's times for one message size, one 'name picoseconds' line each "
       "(loggps: comm_time, send, isend, recv, irecv for an isolated message, rtt)");
-  model->add_option("MODEL", o.model, fmt::format("Model: {}", kModels))->required();
+  model->add_option("MODEL", o.model, fmt::format("Model: {}", known_models()))->required();
   model->add_option("--preset", o.preset,
                     "LogGPS parameters of Table 5: myrinet, fast-ethernet, cenju4");
   model->add_option("--params", o.params_file, "Parameter file (JSON, as `netwarp fit` writes)");
@@ -97,9 +110,13 @@ CLI::App* add_model_command(CLI::App& app, ModelOptions& o) {
 }
 
 int model_command(const ModelOptions& o, const AppContext& context) {
-  if (o.model != "loggps" && o.model != "hockney" && o.model != "logp" && o.model != "loggp" &&
-      o.model != "plogp" && o.model != "mpiete")
-    throw UsageError(fmt::format("model: unknown model '{}' (known: {})", o.model, kModels));
+  const auto known =
+      std::find_if(std::begin(validation::kParamsModels), std::end(validation::kParamsModels),
+                   [&](validation::ModelKind k) {
+                     return has_model_times(k) && validation::model_name(k) == o.model;
+                   });
+  if (known == std::end(validation::kParamsModels))
+    throw UsageError(fmt::format("model: unknown model '{}' (known: {})", o.model, known_models()));
   if (!std::isfinite(o.w_ns) || o.w_ns < 0)
     throw UsageError(fmt::format("--w: must be >= 0 ns, got {}", o.w_ns));
   if (o.w_ns != 0 && o.model != "loggps") throw UsageError("--w: only loggps has a dummy loop");

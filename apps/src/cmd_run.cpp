@@ -49,11 +49,6 @@ KernelOptions merged_kernel_options(const RunOptions& o, const scenarios::Engine
   return k;
 }
 
-std::string default_out_dir(const scenarios::LoadedScenario& loaded) {
-  const std::string& name = loaded.scenario.name();
-  return "out/" + (name.empty() ? std::string("run") : name);
-}
-
 // Every rank's committed records at rank 0, in canonical order.
 netmodels::NetworkResults gather_results(const netmodels::NetworkResults& local,
                                          const AppContext& context) {
@@ -87,7 +82,7 @@ int run_mpi(const RunOptions& o, const AppContext& context, const scenarios::Loa
   in.config.end_time = settings.end_time;
   in.config.seed = settings.seed;
   in.window_us = in.config.kind == engine::KernelKind::optimistic ? kernel.window_us : -1;
-  in.out_dir = o.out_dir.empty() ? default_out_dir(loaded) : o.out_dir;
+  in.out_dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "run");
   context.check_on_root([&] { prepare_out_dir(in.out_dir, {"results.json"}); });
   return run_mpi_scenario(std::move(in), context);
 }
@@ -121,7 +116,7 @@ int run_command(RunOptions& o, const AppContext& context) {
   engine::KernelConfig config = make_kernel_config(kernel, context);
   config.end_time = settings.end_time;
   config.seed = settings.seed;
-  const std::string out_dir = o.out_dir.empty() ? default_out_dir(loaded) : o.out_dir;
+  const std::string out_dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "run");
   context.check_on_root([&] { prepare_out_dir(out_dir, {"results.json"}); });
 
   const netmodels::NetworkModel model(std::move(spec));

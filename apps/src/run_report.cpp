@@ -110,6 +110,12 @@ void check_writable(const std::string& path) {
   if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
 }
 
+std::string out_dir_or_default(const std::string& given, const std::string& scenario_name,
+                               const std::string& fallback) {
+  if (!given.empty()) return given;
+  return "out/" + (scenario_name.empty() ? fallback : scenario_name);
+}
+
 void prepare_out_dir(const std::string& dir, std::initializer_list<std::string_view> files) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);

@@ -18,6 +18,9 @@ std::string format_summary(const engine::RunStats& stats);
 // Fails early (UsageError naming the file) when `path` cannot be written, so a long run does
 // not end in a lost result.
 void check_writable(const std::string& path);
+// The --out folder: `given`, else out/<scenario name> (out/<fallback> for a nameless one).
+std::string out_dir_or_default(const std::string& given, const std::string& scenario_name,
+                               const std::string& fallback);
 // Creates the output folder `dir` (from --out) and checks that `files` can be written in it;
 // UsageError naming the folder or file otherwise.
 void prepare_out_dir(const std::string& dir, std::initializer_list<std::string_view> files);

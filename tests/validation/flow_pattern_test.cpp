@@ -67,7 +67,7 @@ TEST_F(PatternFile, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of("src,dst,bytes\n0,1,5\n").rfind(path_ + ":1: expected the header", 0), 0u);
   EXPECT_EQ(error_of(h + "0,1,0,5,0\n0,1,0\n").rfind(path_ + ":3: expected 5 fields", 0), 0u);
   EXPECT_EQ(error_of(h + "0,x,0,5,0\n").rfind(path_ + ":2: dest is not a", 0), 0u);
-  EXPECT_EQ(error_of(h + "0,-1,0,5,0\n").rfind(path_ + ":2: dest is not a", 0), 0u);
+  EXPECT_EQ(error_of(h + "0,-1,0,5,0\n"), path_ + ":2: dest must not be negative, got -1");
   EXPECT_EQ(
       error_of(h + "0,4,0,5,0\n").rfind(path_ + ":2: dest 4 is not a host (hosts are 0..3)", 0),
       0u);

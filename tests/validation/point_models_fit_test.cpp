@@ -35,6 +35,26 @@ TEST(LogGpFit, OverheadFromSendCallsAndLatencyAndGFromTheRoundTrip) {
   EXPECT_NEAR(fit.params.g, 3500, kTol);
 }
 
+TEST(LogGpFit, NegativeLatencyIsFixedAtZeroAndTheFileReadsBack) {
+  // o = 2000 from the send calls; RTT/2 - 2o = -500 + 1.0 (k - 1) would need L = -500. With
+  // L = 0 the weighted refit of G alone stays close to 1 and positive.
+  LogGpsSamples in{.s = 1024, .S = 16384, .W_ns = 1e6, .rtt_w0 = {}, .rtt_wW = {}, .send = {}};
+  in.send = {{0, 2000}, {512, 2000}};
+  for (const std::uint64_t k : {1001, 5001, 20001})
+    in.rtt_w0.push_back({k, 2 * (4000 - 500 + static_cast<double>(k - 1))});
+  const auto fit = fit_loggp(in);
+  EXPECT_EQ(fit.params.L, 0);
+  EXPECT_GT(fit.params.G, 0.9);
+  EXPECT_LT(fit.params.G, 1.0);
+  EXPECT_NE(fit.report.notes.front().find("L came out negative"), std::string::npos);
+  // Hockney on a curve falling with k: beta is fixed at 0, alpha is the weighted mean.
+  LogGpsSamples falling{.s = 1024, .S = 16384, .W_ns = 1e6, .rtt_w0 = {}, .rtt_wW = {}, .send = {}};
+  falling.rtt_w0 = {{0, 2000}, {1000, 2000 - 1e-3}};
+  const auto h = fit_hockney(falling);
+  EXPECT_EQ(h.params.beta, 0);
+  EXPECT_NEAR(h.params.alpha, 1000, 1e-3);
+}
+
 TEST(PointModelsFit, TooFewPointsIsAClearError) {
   LogGpsSamples in{
       .s = 1024, .S = 16384, .W_ns = 1e6, .rtt_w0 = {{64, 9000}}, .rtt_wW = {}, .send = {}};

@@ -37,24 +37,6 @@ void check_flow(const FlowSpec& f, std::uint32_t host_count, const std::string& 
   }
 }
 
-// A non-negative integer no larger than `max`; `where` is "<file>:<line>".
-std::uint64_t parse_field(std::string_view text, std::string_view column, std::uint64_t max,
-                          const std::string& where) {
-  const std::string name(column);
-  if (!text.empty() && text.front() == '-') {
-    throw InputError("", where + ": " + name + " must not be negative, got " + std::string(text));
-  }
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec == std::errc::invalid_argument || end != text.data() + text.size()) {
-    throw InputError("", where + ": " + name + " is not a number: '" + std::string(text) + "'");
-  }
-  if (ec == std::errc::result_out_of_range || value > max) {
-    throw InputError("", where + ": " + name + " is too large: " + std::string(text));
-  }
-  return value;
-}
-
 FlowSpec parse_row(std::string_view line, const std::string& where) {
   const auto fields = split_csv_line(line);
   if (fields.size() != kColumns.size()) {
@@ -65,10 +47,11 @@ FlowSpec parse_row(std::string_view line, const std::string& where) {
   constexpr auto kMaxNs =
       static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) / 1000;
   FlowSpec f;
-  f.src = static_cast<NodeId>(parse_field(fields[0], kColumns[0], kMaxNode, where));
-  f.dst = static_cast<NodeId>(parse_field(fields[1], kColumns[1], kMaxNode, where));
-  f.bytes = parse_field(fields[2], kColumns[2], std::numeric_limits<std::uint64_t>::max(), where);
-  const auto start_ns = parse_field(fields[3], kColumns[3], kMaxNs, where);
+  f.src = static_cast<NodeId>(parse_csv_count(fields[0], kColumns[0], kMaxNode, where));
+  f.dst = static_cast<NodeId>(parse_csv_count(fields[1], kColumns[1], kMaxNode, where));
+  f.bytes =
+      parse_csv_count(fields[2], kColumns[2], std::numeric_limits<std::uint64_t>::max(), where);
+  const auto start_ns = parse_csv_count(fields[3], kColumns[3], kMaxNs, where);
   f.start = engine::ns(static_cast<std::int64_t>(start_ns));
   return f;
 }

@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "least_squares.hpp"
 #include "sample_checks.hpp"
@@ -33,6 +36,33 @@ Line fit_line(const std::vector<double>& x, const std::vector<double>& y,
   return {solution.x[0], solution.x[1]};
 }
 
+// The same line with neither coefficient below 0 (parameter files hold no negative times):
+// a negative one is fixed at 0, the other refitted alone, and `notes` says so.
+Line fit_non_negative_line(const std::vector<double>& x, const std::vector<double>& y,
+                           const std::vector<double>& weight, std::string_view intercept_name,
+                           std::string_view slope_name, std::vector<std::string>& notes) {
+  Line line = fit_line(x, y, weight);
+  double xx = 0, xy = 0, ww = 0, wy = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double w2 = 1.0 / (weight[i] * weight[i]);
+    xx += x[i] * x[i] * w2;
+    xy += x[i] * y[i] * w2;
+    ww += w2;
+    wy += y[i] * w2;
+  }
+  if (line.intercept < 0) {
+    notes.push_back(
+        fmt::format("{} came out negative ({:.6g}): fixed at 0", intercept_name, line.intercept));
+    line = {0, xx > 0 ? xy / xx : 0};
+  }
+  if (line.slope < 0) {
+    notes.push_back(
+        fmt::format("{} came out negative ({:.6g}): fixed at 0", slope_name, line.slope));
+    line = {std::max(0.0, wy / ww), 0};
+  }
+  return line;
+}
+
 }  // namespace
 
 ModelFit<HockneyParams> fit_hockney(const LogGpsSamples& samples) {
@@ -45,8 +75,8 @@ ModelFit<HockneyParams> fit_hockney(const LogGpsSamples& samples) {
     y.push_back(p.ns / 2.0);
     weight.push_back(p.ns / 2.0);
   }
-  const Line line = fit_line(x, y, weight);
   ModelFit<HockneyParams> result;
+  const Line line = fit_non_negative_line(x, y, weight, "alpha", "beta", result.report.notes);
   result.params = {line.intercept, line.slope};
   for (const SizePoint& p : samples.rtt_w0)
     add_residual(result.report, "w0", p.k, p.ns, rtt(result.params, p.k));
@@ -55,7 +85,7 @@ ModelFit<HockneyParams> fit_hockney(const LogGpsSamples& samples) {
 
 namespace {
 
-double fit_send_overhead(const LogGpsSamples& samples) {
+double fit_send_overhead(const LogGpsSamples& samples, std::vector<std::string>& notes) {
   const auto short_k = [&](std::uint64_t k) { return k <= samples.s; };
   fit::require_sizes("loggp fit", fmt::format("MPI_Send with k <= s ({})", samples.s),
                      fit::distinct_sizes(samples.send, short_k), 2);
@@ -66,7 +96,7 @@ double fit_send_overhead(const LogGpsSamples& samples) {
     y.push_back(p.ns);
     weight.push_back(p.ns);
   }
-  return fit_line(x, y, weight).intercept;
+  return fit_non_negative_line(x, y, weight, "o", "the send calls' slope", notes).intercept;
 }
 
 }  // namespace
@@ -77,14 +107,14 @@ ModelFit<LogGpParams> fit_loggp(const LogGpsSamples& samples, std::optional<Burs
                      fit::distinct_sizes(samples.rtt_w0, [](std::uint64_t) { return true; }), 2);
   ModelFit<LogGpParams> result;
   LogGpParams& p = result.params;
-  p.o = fit_send_overhead(samples);
+  p.o = fit_send_overhead(samples, result.report.notes);
   std::vector<double> x, y, weight;
   for (const SizePoint& pt : samples.rtt_w0) {
     x.push_back(pt.k == 0 ? 0.0 : static_cast<double>(pt.k - 1));
     y.push_back(pt.ns / 2.0 - 2.0 * p.o);
     weight.push_back(pt.ns / 2.0);
   }
-  const Line line = fit_line(x, y, weight);
+  const Line line = fit_non_negative_line(x, y, weight, "L", "G", result.report.notes);
   p.L = line.intercept;
   p.G = line.slope;
   if (burst) {
@@ -98,9 +128,6 @@ ModelFit<LogGpParams> fit_loggp(const LogGpsSamples& samples, std::optional<Burs
     result.report.notes.push_back("no burst measured: g = o");
   }
   p.P = 2;
-  if (p.L < 0)
-    result.report.notes.push_back(
-        fmt::format("L came out negative ({:.6g} ns): LogGP cannot follow these round trips", p.L));
   for (const SizePoint& pt : samples.rtt_w0)
     add_residual(result.report, "w0", pt.k, pt.ns, rtt(p, pt.k));
   for (const SizePoint& pt : samples.send)

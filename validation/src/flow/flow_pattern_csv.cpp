@@ -19,6 +19,7 @@ namespace netwarp::validation {
 namespace {
 
 using netmodels::InputError;
+using netmodels::parse_csv_count;
 using netmodels::split_csv_line;
 using netmodels::trim_blanks;
 
@@ -33,22 +34,10 @@ std::string normalised(std::string_view line) {
   return out;
 }
 
-std::uint64_t parse_number(std::string_view text, std::string_view column, std::uint64_t max,
-                           const std::string& where) {
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec == std::errc::invalid_argument || end != text.data() + text.size())
-    throw InputError(
-        "", fmt::format("{}: {} is not a non-negative integer: '{}'", where, column, text));
-  if (ec == std::errc::result_out_of_range || value > max)
-    throw InputError("", fmt::format("{}: {} is too large: {}", where, column, text));
-  return value;
-}
-
 netmodels::NodeId parse_host(std::string_view text, std::string_view column,
                              std::uint32_t host_count, const std::string& where) {
   const std::uint64_t host =
-      parse_number(text, column, std::numeric_limits<std::uint32_t>::max(), where);
+      parse_csv_count(text, column, std::numeric_limits<std::uint32_t>::max(), where);
   if (host >= host_count)
     throw InputError("", fmt::format("{}: {} {} is not a host (hosts are 0..{})", where, column,
                                      host, host_count - 1));
@@ -69,11 +58,11 @@ PatternMessage parse_row(std::string_view line, std::size_t columns, std::uint32
   if (m.sender == m.dest)
     throw InputError(
         "", fmt::format("{}: dest must differ from sender, got {} for both", where, m.sender));
-  m.order = parse_number(f[2], "order", std::numeric_limits<std::uint64_t>::max(), where);
-  m.bytes = parse_number(f[3], "bytes", std::numeric_limits<std::uint64_t>::max(), where);
+  m.order = parse_csv_count(f[2], "order", std::numeric_limits<std::uint64_t>::max(), where);
+  m.bytes = parse_csv_count(f[3], "bytes", std::numeric_limits<std::uint64_t>::max(), where);
   if (f.size() == 5 && !f[4].empty())
     m.delay = netmodels::SimTime::from_ps(
-        static_cast<std::int64_t>(parse_number(f[4], "delay_ns", kMaxNs, where)) * 1000);
+        static_cast<std::int64_t>(parse_csv_count(f[4], "delay_ns", kMaxNs, where)) * 1000);
   return m;
 }
 

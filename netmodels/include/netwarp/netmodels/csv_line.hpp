@@ -2,6 +2,8 @@
 // per line, fields separated by commas, blanks around a field ignored, no quoting.
 #pragma once
 
+#include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -12,5 +14,11 @@ std::string_view trim_blanks(std::string_view s);
 
 // The fields of one line, each trimmed; an empty line is one empty field.
 std::vector<std::string_view> split_csv_line(std::string_view line);
+
+// A field holding a non-negative integer no larger than `max`; anything else throws InputError
+// "<where>: <column> must not be negative / is not a number / is too large". `where` is
+// "<file>:<line>".
+std::uint64_t parse_csv_count(std::string_view text, std::string_view column, std::uint64_t max,
+                              const std::string& where);
 
 }  // namespace netwarp::netmodels

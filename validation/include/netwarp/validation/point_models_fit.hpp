@@ -10,6 +10,8 @@
 //   g     from a burst of n back-to-back 0-byte sends taking total_ns: g = total_ns / n, else
 //         g = o (the paper found g folded into o' for MPI).
 //   Residuals: "w0" against 2 message_time(k), "send" against o.
+// A coefficient that comes out negative (no parameter file holds a negative time) is fixed at 0
+// and the other coefficient of its line refitted alone; the notes say so.
 // Throws std::invalid_argument when there are too few points (2 sizes for each line).
 #pragma once
 
