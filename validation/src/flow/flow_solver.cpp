@@ -54,8 +54,7 @@ struct FlowSolver::State {
   std::vector<std::uint8_t> link_changed;
   std::vector<Slot> dirty;  // Mode F: flows to recompute
   std::vector<std::uint8_t> slot_dirty;
-  std::vector<FlowLinkId> route_scratch;  // the route of a flow being removed
-  std::vector<FlowLinkId> route_buffer;   // a route being looked up for add_flow
+  std::vector<FlowLinkId> route_buffer;  // a route being looked up for add_flow
   FlowSolverStats stats;
 
   void mark_links(const std::vector<FlowLinkId>& route) {
@@ -129,10 +128,9 @@ struct FlowSolver::State {
   }
 
   void remove(Slot s) {
-    route_scratch = table.flow(s).route;
+    mark_links(table.flow(s).route);  // only records link ids: the table may change after
     heap.erase(s);
     table.remove(s);
-    mark_links(route_scratch);
   }
 };
 

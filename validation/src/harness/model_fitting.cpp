@@ -153,7 +153,10 @@ nlohmann::ordered_json fit_model(ModelKind kind, const scenarios::LoadedScenario
           {fit.params, platform_source(loaded, "ping-pong RTT curves"), fit.report});
     }
     case ModelKind::loggp: {
-      const auto fit = fit_loggp(measure_loggps(spec, options.w_ns));
+      // g from the packet rate of a burst of empty sends, as Kielmann measures g(0).
+      const KielmannData burst = measure_kielmann(spec, {});
+      const auto fit = fit_loggp(measure_loggps(spec, options.w_ns),
+                                 BurstSample{burst.burst_count, burst.burst_ns});
       return params_to_json(
           {fit.params, platform_source(loaded, "ping-pong RTT curves"), fit.report});
     }

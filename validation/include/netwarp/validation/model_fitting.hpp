@@ -2,7 +2,8 @@
 // scenario's platform (validation principles in DESIGN.md), as the JSON of params_json.hpp.
 //   loggps    ping-pong RTT curves at w = 0 and w = W over sizes spanning s and S, and the
 //             MPI_Send call times (LOGGPS.md §4.1-4.2, least squares);
-//   hockney, loggp   the same w = 0 curve and send-call times;
+//   hockney, loggp   the same w = 0 curve and send-call times; LogGP's g from a burst of
+//             empty sends (Kielmann's g(0));
 //   plogp     Kielmann's procedure (burst g(0), RTT(0), RTT(m, 0), o_s(m), o_r(m));
 //   mpiete    the MPI_Recv time T_comm(size) from rank 0 to rank 1 (seed 004);
 //   plogp-br  plogp, plus g(m, C_k) from concurrent ping-pongs for the phases of the scenario's
