@@ -46,17 +46,21 @@ void print_table(const validation::ValidationReport& r) {
 CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
   CLI::App* validate = app.add_subcommand(
       "validate",
-      "Run a scenario's MPI program in the packet simulator, fit and predict it with each model "
-      "(and SimGrid), and write report.md, report.json and plots");
-  validate->add_option("scenario", o.scenario, "MPI scenario (.pbtxt)")->required();
+      "Run a scenario's MPI program (or network workload) in the packet simulator, fit and "
+      "predict it with each model (and SimGrid), and write report.md, report.json and plots");
+  validate->add_option("scenario", o.scenario, "Scenario (.pbtxt)")->required();
   validate->add_option(
       "--models", o.models,
-      "Comma-separated: hockney, loggp, loggps, plogp, plogp-br, mpiete, flow, simgrid "
-      "(default: the scenario's validation.models, else loggps)");
+      "Comma-separated: hockney, loggp, loggps, plogp, plogp-br, mpiete, flow (max-min), flow-f "
+      "(MFS Mode F), simgrid; a network workload takes flow and flow-f only (default: the "
+      "scenario's validation.models, else loggps for MPI and flow for a workload)");
   validate->add_option("--out", o.out, "Report folder")->default_str("out/validate-<scenario>");
   validate->add_option("--trace", o.trace, "Replay this MPI trace instead of the program");
   validate->add_option("--set", o.sets, "Override a scenario field: path.to.field=value")
       ->allow_extra_args(false);
+  validate->add_option("--sweep", o.sweep,
+                       "Sweep this field over these values instead of the scenario's sweep: "
+                       "path.to.field=v1,v2,...");
   return validate;
 }
 
@@ -66,6 +70,14 @@ int validate_command(const ValidateOptions& o, const AppContext& context) {
   v.scenario = o.scenario;
   v.sets = o.sets;
   v.trace = o.trace;
+  v.sweep = o.sweep;
+  if (!v.sweep.empty()) {
+    try {
+      validation::parse_sweep_option(v.sweep);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(fmt::format("--sweep: {}", e.what()));
+    }
+  }
   if (!o.models.empty()) {
     try {
       v.models = validation::parse_model_list(o.models);

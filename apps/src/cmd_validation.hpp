@@ -39,6 +39,7 @@ struct ValidateOptions {
   std::string out;
   std::string trace;
   std::vector<std::string> sets;
+  std::string sweep;
 };
 CLI::App* add_validate_command(CLI::App& app, ValidateOptions& options);
 int validate_command(const ValidateOptions& options, const AppContext& context);

@@ -11,6 +11,7 @@
 #include "cmd_flow.hpp"
 #include "cmd_model.hpp"
 #include "cmd_run.hpp"
+#include "cmd_scenarios.hpp"
 #include "cmd_trace.hpp"
 #include "cmd_validation.hpp"
 #include "netwarp/engine/log.hpp"
@@ -49,6 +50,8 @@ int run_main(int argc, char** argv, AppContext& context) {
   CLI::App* validate = netwarp::apps::add_validate_command(app, validate_options);
   netwarp::apps::FlowOptions flow_options;
   CLI::App* flow = netwarp::apps::add_flow_command(app, flow_options);
+  netwarp::apps::ScenariosOptions scenarios_options;
+  CLI::App* scenarios = netwarp::apps::add_scenarios_command(app, scenarios_options);
 
   try {
     app.parse(argc, argv);
@@ -72,6 +75,7 @@ int run_main(int argc, char** argv, AppContext& context) {
   if (predict->parsed()) return netwarp::apps::predict_command(predict_options, context);
   if (validate->parsed()) return netwarp::apps::validate_command(validate_options, context);
   if (flow->parsed()) return netwarp::apps::flow_command(flow_options, context);
+  if (scenarios->parsed()) return netwarp::apps::scenarios_command(scenarios_options, context);
   return 2;
 }
 

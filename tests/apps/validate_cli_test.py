@@ -13,6 +13,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 LIBRARY = os.path.join(ROOT, "scenarios")
 ALLTOALL = os.path.join(LIBRARY, "alltoall-ab.pbtxt")
 PINGPONG = os.path.join(LIBRARY, "pingpong.pbtxt")
+INCAST = os.path.join(LIBRARY, "incast.pbtxt")
+TORUS = os.path.join(LIBRARY, "torus-alltoall.pbtxt")
 TRACE_DATA = os.path.join(ROOT, "tests", "mpi-emul", "data")
 
 run = netwarp_cli.run
@@ -80,6 +82,61 @@ class ValidateCase(netwarp_cli.ScratchCase):
             self.assertIn("netwarp-simgrid was not built", simgrid["note"])
         self.assertTrue(report["results"]["loggps"][0]["available"])
 
+    def test_workload_scenario_packet_and_flow_equal_run_and_flow_commands(self):
+        sets = ["--set", "topology.torus.dims=4,4"]
+        report, out_dir, _ = self.validate([TORUS, "--models", "flow,flow-f", *sets])
+        self.assertEqual(report["program"], "workload all_to_all")
+        results, _, _ = self.run_scenario([TORUS, *sets])
+        self.assertEqual(report["points"][0]["simulated_ps"], results["completion_time_ps"])
+        for model, mode in (("flow", "N"), ("flow-f", "F")):
+            flow_dir = os.path.join(self.dir, "flow-" + mode)
+            r = run(["flow", TORUS, *sets, "--mode", mode, "--out", flow_dir])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(flow_dir, "flow.json")) as f:
+                flow = json.load(f)
+            self.assertEqual(report["results"][model][0]["predicted_ps"],
+                             flow["completion_time_ps"], model)
+        with open(os.path.join(out_dir, "report.md")) as f:
+            md = f.read()
+        self.assertIn("Run times", md)
+        self.assertNotIn("Where the time goes", md)  # no MPI ranks in a workload
+
+    def test_losses_and_timeouts_per_point_equal_run(self):
+        sets = ["--set", "workload.incast.senders=8", "--set", "workload.incast.bytes=131072"]
+        report, out_dir, _ = self.validate(
+            [INCAST, *sets, "--sweep", "switch.buffer_bytes=16384,1048576"])
+        self.assertEqual([p["value"] for p in report["points"]], ["16384", "1048576"])
+        for point in report["points"]:
+            results, _, _ = self.run_scenario(
+                [INCAST, *sets, "--set", "switch.buffer_bytes=" + point["value"]])
+            for key in ("packets_dropped", "retransmission_timeouts", "retransmitted_segments",
+                        "fast_retransmits"):
+                self.assertEqual(point[key], results[key], (point["value"], key))
+        small, large = report["points"]
+        self.assertGreater(small["packets_dropped"], 0)
+        self.assertEqual(large["packets_dropped"], 0)  # 1 MiB holds all 8 x 128 KiB
+        with open(os.path.join(out_dir, "report.md")) as f:
+            self.assertIn("losses and recovery", f.read())
+
+    def test_scenarios_lists_and_checks_the_library(self):
+        r = run(["scenarios"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        files = sorted(os.path.relpath(os.path.join(d, f), LIBRARY)
+                       for d, _, names in os.walk(LIBRARY) for f in names
+                       if f.endswith(".pbtxt"))
+        lines = r.stdout.splitlines()
+        self.assertEqual([line.split()[0] for line in lines[:-1]], files)
+        self.assertIn("incast.pbtxt  ", r.stdout)
+        self.assertIn(f"{len(files)} scenarios", lines[-1])
+        self.write("good.pbtxt", 'name: "g" description: "a good one"\n'
+                   "topology { star { hosts: 2 } }\n"
+                   "workload { flows { flow { src: 0 dst: 1 bytes: 10 } } }\n")
+        self.write("bad.pbtxt", "topology { star { hosts: 1 } }\n")
+        r = run(["scenarios", "--dir", self.dir])
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("good.pbtxt  g: a good one", r.stdout)
+        self.assertRegex(r.stdout, r"bad.pbtxt +BROKEN: .*bad.pbtxt.*hosts")
+
     def test_fit_writes_a_parameter_file_predict_reads(self):
         params = os.path.join(self.dir, "loggps.json")
         r = run(["fit", PINGPONG, "--model", "loggps", "--out", params])
@@ -97,7 +154,10 @@ class ValidateCase(netwarp_cli.ScratchCase):
     def test_errors_are_one_line_with_status_2(self):
         cases = [
             (["validate", ALLTOALL, "--models", "loggps,nosuch"], "unknown model 'nosuch'"),
-            (["validate", os.path.join(LIBRARY, "incast.pbtxt")], "mpi section"),
+            (["validate", INCAST, "--models", "loggps"], "validation.models"),
+            (["validate", ALLTOALL, "--sweep", "mpi.alltoall.bytes"], "--sweep"),
+            (["validate", ALLTOALL, "--sweep", "mpi.alltoall.bytes=1024,,2048"], "empty value"),
+            (["validate", ALLTOALL, "--sweep", "mpi.alltoall.bites=1024"], "bites"),
             (["fit", PINGPONG, "--model", "flow"], "no fitted parameters"),
             (["predict", ALLTOALL, "--model", "loggps"], "--params is required"),
             (["predict", ALLTOALL, "--model", "loggps", "--params",

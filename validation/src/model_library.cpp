@@ -9,7 +9,7 @@
 namespace netwarp::validation {
 namespace {
 
-constexpr std::array<std::pair<ModelKind, std::string_view>, 9> kNames{{
+constexpr std::array<std::pair<ModelKind, std::string_view>, 10> kNames{{
     {ModelKind::hockney, "hockney"},
     {ModelKind::logp, "logp"},
     {ModelKind::loggp, "loggp"},
@@ -18,6 +18,7 @@ constexpr std::array<std::pair<ModelKind, std::string_view>, 9> kNames{{
     {ModelKind::plogp_br, "plogp-br"},
     {ModelKind::mpiete, "mpiete"},
     {ModelKind::flow, "flow"},
+    {ModelKind::flow_f, "flow-f"},
     {ModelKind::simgrid, "simgrid"},
 }};
 

@@ -171,6 +171,7 @@ nlohmann::ordered_json fit_model(ModelKind kind, const scenarios::LoadedScenario
       return params_to_json(fit_mpiete(loaded, spec));
     case ModelKind::logp:
     case ModelKind::flow:
+    case ModelKind::flow_f:
     case ModelKind::simgrid:
       break;
   }

@@ -85,14 +85,15 @@ Prediction predict_flow(const nlohmann::ordered_json& json, const std::string& s
 
 }  // namespace
 
-nlohmann::ordered_json flow_params(const scenarios::MpiRunSpec& spec) {
+nlohmann::ordered_json flow_params(const scenarios::MpiRunSpec& spec, FlowMode mode) {
   ParamsDocument doc{host_params(spec), "", std::nullopt};
   const nlohmann::ordered_json loggps = params_to_json(doc);
   nlohmann::ordered_json j;
   j["model"] = "flow";
-  j["mode"] = "N";
+  j["mode"] = flow_mode_name(mode);
   j["host"] = loggps.at("params");
-  j["source"] = "the platform's MPI host costs; network: max-min flow model on its topology";
+  j["source"] = fmt::format("the platform's MPI host costs; network: {} flow model on its topology",
+                            mode == FlowMode::max_min ? "max-min" : "Mode F (fair share per link)");
   return j;
 }
 
@@ -106,7 +107,8 @@ ModelPrediction predict_with(const nlohmann::ordered_json& params, const std::st
   const auto start = std::chrono::steady_clock::now();
   if (model == "flow") {
     out.prediction = predict_flow(params, source, spec);
-    out.note = "flow model (max-min) for the data, LogGPS host costs of the platform";
+    out.note = fmt::format("flow model (Mode {}) for the data, LogGPS host costs of the platform",
+                           params.value("mode", std::string("N")));
   } else {
     const ParamsDocument doc = parse(params, source);
     const mpiemul::Program& program = *spec.program;

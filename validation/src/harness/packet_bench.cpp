@@ -1,6 +1,8 @@
 // The benchmark programs of packet_bench.hpp and their measurements from call records.
 #include "netwarp/validation/packet_bench.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -9,6 +11,7 @@
 
 #include "netwarp/engine/kernel.hpp"
 #include "netwarp/mpiemul/mpi_model.hpp"
+#include "netwarp/netmodels/network_model.hpp"
 
 namespace netwarp::validation {
 namespace {
@@ -69,6 +72,25 @@ PacketRun run_on_platform(const scenarios::MpiRunSpec& platform,
   if (!run.totals.finished)
     throw std::runtime_error("benchmark program deadlocked: " +
                              mpiemul::deadlock_message(run.totals));
+  return run;
+}
+
+WorkloadRun run_workload(netmodels::NetworkSpec spec, std::uint64_t seed) {
+  const netmodels::NetworkModel model(std::move(spec));
+  engine::KernelConfig kernel;
+  kernel.seed = seed;
+  netmodels::NetworkResults results;
+  WorkloadRun run;
+  const auto start = std::chrono::steady_clock::now();
+  const engine::RunResult result = engine::run_sequential(model, kernel, &results);
+  run.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run.events = result.stats.events_committed;
+  results.sort();
+  run.totals = results.totals(model.spec().workload);
+  if (run.totals.messages_delivered != run.totals.messages)
+    throw std::runtime_error(fmt::format("the workload did not finish: {} of {} messages delivered",
+                                         run.totals.messages_delivered, run.totals.messages));
   return run;
 }
 

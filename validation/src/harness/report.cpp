@@ -132,6 +132,45 @@ bool spans_decades(const ValidationReport& r) {
   return least > 0 && most / least >= 100;
 }
 
+std::string point_label(const SweepPointResult& p) {
+  return p.value.empty() ? std::string("-") : p.value;
+}
+
+// Losses and TCP recovery per point; nothing when the network lost nothing anywhere.
+std::string counters_markdown(const ValidationReport& r) {
+  const bool any = std::any_of(r.points.begin(), r.points.end(), [](const SweepPointResult& p) {
+    return p.counters.packets_dropped + p.counters.retransmission_timeouts > 0;
+  });
+  if (!any) return "";
+  std::string md = fmt::format(
+      "\n## Packet network: losses and recovery\n\n| {} | packets dropped | retransmission "
+      "timeouts | segments retransmitted | fast retransmits |\n|---|---:|---:|---:|---:|\n",
+      r.sweep_field.empty() ? "point" : r.sweep_field);
+  for (const auto& p : r.points)
+    md += fmt::format("| {} | {} | {} | {} | {} |\n", point_label(p), p.counters.packets_dropped,
+                      p.counters.retransmission_timeouts, p.counters.retransmitted_segments,
+                      p.counters.fast_retransmits);
+  return md;
+}
+
+// Wall-clock seconds of the packet simulation and of each model's prediction (fitting excluded).
+std::string run_times_markdown(const ValidationReport& r) {
+  std::string md = fmt::format("\n## Run times (wall-clock seconds)\n\n| {} | packet | events |",
+                               r.sweep_field.empty() ? "point" : r.sweep_field);
+  for (const auto& m : r.models) md += fmt::format(" {} |", m);
+  md += "\n|---|---:|---:|";
+  for (std::size_t i = 0; i < r.models.size(); ++i) md += "---:|";
+  md += "\n";
+  for (const auto& p : r.points) {
+    md += fmt::format("| {} | {:.3f} | {} |", point_label(p), p.simulated_wall_seconds,
+                      p.simulated_events);
+    for (const auto& m : p.models)
+      md += m.available ? fmt::format(" {:.4f} |", m.wall_seconds) : std::string(" n/a |");
+    md += "\n";
+  }
+  return md;
+}
+
 }  // namespace
 
 nlohmann::ordered_json time_split_json(const TimeSplit& s) {
@@ -164,6 +203,10 @@ nlohmann::ordered_json report_json(const ValidationReport& r) {
     pj["simulated_wall_seconds"] = p.simulated_wall_seconds;
     pj["simulated_events"] = p.simulated_events;
     pj["simulated_ranks"] = ranks_json(p.simulated_ranks);
+    pj["packets_dropped"] = p.counters.packets_dropped;
+    pj["retransmission_timeouts"] = p.counters.retransmission_timeouts;
+    pj["retransmitted_segments"] = p.counters.retransmitted_segments;
+    pj["fast_retransmits"] = p.counters.fast_retransmits;
     points.push_back(pj);
   }
   j["points"] = points;
@@ -212,8 +255,13 @@ std::string report_markdown(const ValidationReport& r) {
     md += "\n";
   }
   md += notes_markdown(r);
-  md += "\n## Where the time goes (mean over ranks, us)\n";
+  md += counters_markdown(r);
+  md += run_times_markdown(r);
+  if (std::any_of(r.points.begin(), r.points.end(),
+                  [](const SweepPointResult& p) { return !p.simulated_ranks.empty(); }))
+    md += "\n## Where the time goes (mean over ranks, us)\n";
   for (const auto& p : r.points) {
+    if (p.simulated_ranks.empty()) continue;
     md += fmt::format(
         "\n### {}\n\n| source | compute | overhead | send wait | receive wait | "
         "sync |\n|---|---:|---:|---:|---:|---:|\n",

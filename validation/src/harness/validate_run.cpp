@@ -10,6 +10,8 @@
 #include <fstream>
 
 #include "netwarp/scenarios/network_builder.hpp"
+#include "netwarp/validation/flow_report.hpp"
+#include "netwarp/validation/flow_run.hpp"
 #include "netwarp/validation/model_fitting.hpp"
 #include "netwarp/validation/model_prediction.hpp"
 #include "netwarp/validation/packet_bench.hpp"
@@ -19,11 +21,22 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using proto_sweep = scenarios::proto::Sweep;
+
+void say(const ValidateOptions& o, const std::string& line) {
+  if (o.progress) o.progress(line);
+}
+
+FlowMode flow_mode_of(ModelKind kind) {
+  return kind == ModelKind::flow_f ? FlowMode::fair_share : FlowMode::max_min;
+}
+
+// The models asked for: --models, else the scenario's, else loggps (MPI) or flow (workload).
 std::vector<ModelKind> chosen_models(const ValidateOptions& o,
-                                     const scenarios::LoadedScenario& loaded) {
+                                     const scenarios::LoadedScenario& loaded, bool mpi) {
   if (o.models) return *o.models;
   const auto& names = loaded.scenario.validation().models();
-  if (names.empty()) return {ModelKind::loggps};
+  if (names.empty()) return {mpi ? ModelKind::loggps : ModelKind::flow};
   std::vector<ModelKind> models;
   for (int i = 0; i < names.size(); ++i) {
     try {
@@ -93,8 +106,8 @@ ModelResult run_model(ModelKind kind, const scenarios::LoadedScenario& loaded,
   m.model = std::string(model_name(kind));
   try {
     const nlohmann::ordered_json params =
-        kind == ModelKind::flow
-            ? flow_params(spec)
+        kind == ModelKind::flow || kind == ModelKind::flow_f
+            ? flow_params(spec, flow_mode_of(kind))
             : fit_model(kind, loaded, spec,
                         {.w_ns = loaded.scenario.validation().fit_w_us() * 1e3});
     write_json(params_path, params);
@@ -111,54 +124,153 @@ ModelResult run_model(ModelKind kind, const scenarios::LoadedScenario& loaded,
   return m;
 }
 
+// The flow model on a network workload: MFS with every host's messages in order, as the packet
+// workload sends them (each after the previous one is delivered).
+ModelResult run_workload_flow(ModelKind kind, const netmodels::NetworkSpec& spec,
+                              const fs::path& params_path) {
+  ModelResult m;
+  m.model = std::string(model_name(kind));
+  const FlowNetwork network = FlowNetwork::from_topology(spec.topology, spec.nic.rate_bps);
+  const FlowPattern pattern = pattern_from_workload(spec.workload);
+  MfsOptions options;
+  options.mode = flow_mode_of(kind);
+  const MfsResult result = run_mfs(network, pattern, options);
+  write_json(params_path, mfs_summary_json(options, result, pattern.messages.size()));
+  m.params_file = fs::path("params") / params_path.filename();
+  m.predicted_ps = result.completion_ps;
+  m.wall_seconds = result.wall_seconds;
+  m.note = fmt::format("MFS Mode {} on the topology's own routes, {} cycles",
+                       flow_mode_name(options.mode), result.cycles);
+  return m;
+}
+
+PacketCounters counters_of(const netmodels::NetworkTotals& t) {
+  return {t.packets_dropped, t.retransmission_timeouts, t.retransmitted_segments,
+          t.fast_retransmits};
+}
+
+proto_sweep chosen_sweep(const ValidateOptions& o, const scenarios::LoadedScenario& base) {
+  if (o.sweep.empty()) return base.scenario.validation().sweep();
+  const auto [field, values] = parse_sweep_option(o.sweep);
+  proto_sweep sweep;
+  sweep.set_field(field);
+  for (const auto& v : values) sweep.add_values(v);
+  return sweep;
+}
+
+std::vector<std::string> values_of(const proto_sweep& sweep) {
+  std::vector<std::string> values(sweep.values().begin(), sweep.values().end());
+  if (values.empty()) values.emplace_back();
+  return values;
+}
+
+std::vector<std::string> sets_for(const ValidateOptions& o, const ValidationReport& report,
+                                  const std::string& value) {
+  std::vector<std::string> sets = o.sets;
+  if (!report.sweep_field.empty()) sets.push_back(report.sweep_field + "=" + value);
+  return sets;
+}
+
+fs::path params_path(const ValidateOptions& o, ModelKind kind, const std::string& tag) {
+  return fs::path(o.out_dir) / "params" / fmt::format("{}-{}.json", model_name(kind), tag);
+}
+
+SweepPointResult mpi_point(const ValidateOptions& o, ValidationReport& report,
+                           const std::vector<ModelKind>& models, const std::string& value,
+                           const std::string& tag) {
+  const std::vector<std::string> sets = sets_for(o, report, value);
+  const scenarios::LoadedScenario loaded = scenarios::load_scenario(o.scenario, sets);
+  const scenarios::MpiRunSpec spec = scenarios::build_mpi_run(loaded, o.trace);
+  report.program = spec.program_name;
+  SweepPointResult point;
+  point.value = value;
+  const PacketRun truth =
+      run_on_platform(spec, spec.program, scenarios::engine_settings(loaded).seed);
+  point.simulated_ps = truth.totals.run_time_ps;
+  point.simulated_ranks = packet_ranks(truth.totals);
+  point.simulated_wall_seconds = truth.wall_seconds;
+  point.simulated_events = truth.events;
+  point.counters = counters_of(truth.results.network.totals(spec.network.workload));
+  for (ModelKind kind : models) {
+    say(o, fmt::format("validate: {}: model {}", tag, model_name(kind)));
+    point.models.push_back(
+        kind == ModelKind::simgrid
+            ? run_simgrid(o, sets, fs::path(o.out_dir) / fmt::format("simgrid-{}.json", tag))
+            : run_model(kind, loaded, spec, params_path(o, kind, tag)));
+  }
+  return point;
+}
+
+SweepPointResult workload_point(const ValidateOptions& o, ValidationReport& report,
+                                const std::vector<ModelKind>& models, const std::string& value,
+                                const std::string& tag) {
+  const scenarios::LoadedScenario loaded =
+      scenarios::load_scenario(o.scenario, sets_for(o, report, value));
+  const netmodels::NetworkSpec spec = scenarios::build_network_spec(loaded);
+  report.program = "workload " + spec.workload.kind;
+  SweepPointResult point;
+  point.value = value;
+  const WorkloadRun truth = run_workload(spec, scenarios::engine_settings(loaded).seed);
+  point.simulated_ps = truth.totals.completion_time_ps;
+  point.simulated_wall_seconds = truth.wall_seconds;
+  point.simulated_events = truth.events;
+  point.counters = counters_of(truth.totals);
+  for (ModelKind kind : models) {
+    say(o, fmt::format("validate: {}: model {}", tag, model_name(kind)));
+    point.models.push_back(run_workload_flow(kind, spec, params_path(o, kind, tag)));
+  }
+  return point;
+}
+
+void check_workload_models(const scenarios::LoadedScenario& base,
+                           const std::vector<ModelKind>& models) {
+  for (ModelKind kind : models)
+    if (kind != ModelKind::flow && kind != ModelKind::flow_f)
+      throw base.error("validation.models",
+                       fmt::format("model '{}' predicts MPI programs; a network workload is "
+                                   "compared with flow and flow-f only",
+                                   model_name(kind)));
+}
+
 }  // namespace
 
+std::pair<std::string, std::vector<std::string>> parse_sweep_option(const std::string& text) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw std::invalid_argument(fmt::format("'{}': expected field=value,value,...", text));
+  std::vector<std::string> values;
+  std::size_t start = eq + 1;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma == start) throw std::invalid_argument(fmt::format("'{}': empty value", text));
+    values.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return {text.substr(0, eq), values};
+}
+
 ValidationReport run_validation(const ValidateOptions& o) {
-  const auto say = [&](const std::string& line) {
-    if (o.progress) o.progress(line);
-  };
   const scenarios::LoadedScenario base = scenarios::load_scenario(o.scenario, o.sets);
-  if (!scenarios::is_mpi_scenario(base))
-    throw base.error("mpi", "validate compares MPI programs: the scenario needs an mpi section");
+  const bool mpi = scenarios::is_mpi_scenario(base) || !o.trace.empty();
   ValidationReport report;
   report.scenario = base.scenario.name();
   report.scenario_file = base.path;
-  const auto& sweep = base.scenario.validation().sweep();
+  const proto_sweep sweep = chosen_sweep(o, base);
   report.sweep_field = sweep.field();
   report.sweep_label = sweep.label().empty() ? sweep.field() : sweep.label();
-  const std::vector<ModelKind> models = chosen_models(o, base);
+  const std::vector<ModelKind> models = chosen_models(o, base, mpi);
+  if (!mpi) check_workload_models(base, models);
   for (ModelKind k : models) report.models.emplace_back(model_name(k));
-  std::vector<std::string> values(sweep.values().begin(), sweep.values().end());
-  if (values.empty()) values.emplace_back();
+  const std::vector<std::string> values = values_of(sweep);
   fs::create_directories(fs::path(o.out_dir) / "params");
   for (std::size_t i = 0; i < values.size(); ++i) {
-    std::vector<std::string> sets = o.sets;
-    if (!report.sweep_field.empty()) sets.push_back(report.sweep_field + "=" + values[i]);
-    const scenarios::LoadedScenario loaded = scenarios::load_scenario(o.scenario, sets);
-    const scenarios::MpiRunSpec spec = scenarios::build_mpi_run(loaded, o.trace);
-    report.program = spec.program_name;
-    SweepPointResult point;
-    point.value = values[i];
     const std::string tag = values[i].empty() ? std::string("run") : fmt::format("p{}", i);
-    say(fmt::format("validate: {}{}: packet simulation", report.scenario,
-                    values[i].empty() ? "" : " " + report.sweep_field + "=" + values[i]));
-    const PacketRun truth =
-        run_on_platform(spec, spec.program, scenarios::engine_settings(loaded).seed);
-    point.simulated_ps = truth.totals.run_time_ps;
-    point.simulated_ranks = packet_ranks(truth.totals);
-    point.simulated_wall_seconds = truth.wall_seconds;
-    point.simulated_events = truth.events;
-    for (ModelKind kind : models) {
-      say(fmt::format("validate: {}: model {}", tag, model_name(kind)));
-      const fs::path params_path =
-          fs::path(o.out_dir) / "params" / fmt::format("{}-{}.json", model_name(kind), tag);
-      ModelResult m =
-          kind == ModelKind::simgrid
-              ? run_simgrid(o, sets, fs::path(o.out_dir) / fmt::format("simgrid-{}.json", tag))
-              : run_model(kind, loaded, spec, params_path);
+    say(o, fmt::format("validate: {}{}: packet simulation", report.scenario,
+                       values[i].empty() ? "" : " " + report.sweep_field + "=" + values[i]));
+    SweepPointResult point = mpi ? mpi_point(o, report, models, values[i], tag)
+                                 : workload_point(o, report, models, values[i], tag);
+    for (ModelResult& m : point.models)
       if (m.available) m.error_pct = error_pct(m.predicted_ps, point.simulated_ps);
-      point.models.push_back(std::move(m));
-    }
     report.points.push_back(std::move(point));
   }
   return report;

@@ -7,9 +7,20 @@
 
 namespace netwarp::validation {
 
-enum class ModelKind { hockney, logp, loggp, loggps, plogp, plogp_br, mpiete, flow, simgrid };
+enum class ModelKind {
+  hockney,
+  logp,
+  loggp,
+  loggps,
+  plogp,
+  plogp_br,
+  mpiete,
+  flow,    // max-min fair shares (MFS Mode N)
+  flow_f,  // each link split evenly, a flow takes its least share (MFS Mode F)
+  simgrid
+};
 
-// "hockney", "logp", "loggp", "loggps", "plogp", "plogp-br", "mpiete", "flow", "simgrid".
+// "hockney", "logp", "loggp", "loggps", "plogp", "plogp-br", "mpiete", "flow", "flow-f", "simgrid".
 std::string_view model_name(ModelKind kind);
 // Throws std::invalid_argument listing the known names when `name` is none of them.
 ModelKind parse_model_name(std::string_view name);

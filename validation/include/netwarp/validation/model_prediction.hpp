@@ -12,6 +12,7 @@
 
 #include "netwarp/scenarios/mpi_builder.hpp"
 #include "netwarp/scenarios/scenario_loader.hpp"
+#include "netwarp/validation/flow_solver.hpp"
 #include "netwarp/validation/replay.hpp"
 
 namespace netwarp::validation {
@@ -31,7 +32,8 @@ ModelPrediction predict_with(const nlohmann::ordered_json& params, const std::st
                              const scenarios::MpiRunSpec& spec);
 
 // The flow model needs no fitted parameters: its parameter set is the platform's own (the
-// scenario's MPI host costs); this builds that set.
-nlohmann::ordered_json flow_params(const scenarios::MpiRunSpec& spec);
+// scenario's MPI host costs); this builds that set, for Mode N (max-min) or Mode F.
+nlohmann::ordered_json flow_params(const scenarios::MpiRunSpec& spec,
+                                   FlowMode mode = FlowMode::max_min);
 
 }  // namespace netwarp::validation

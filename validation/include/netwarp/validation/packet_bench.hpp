@@ -10,6 +10,8 @@
 
 #include "netwarp/mpiemul/mpi_results.hpp"
 #include "netwarp/mpiemul/program.hpp"
+#include "netwarp/netmodels/network_results.hpp"
+#include "netwarp/netmodels/network_spec.hpp"
 #include "netwarp/scenarios/mpi_builder.hpp"
 
 namespace netwarp::validation {
@@ -25,6 +27,14 @@ struct PacketRun {
 // its first program.size() rank hosts). Throws std::runtime_error when the program deadlocks.
 PacketRun run_on_platform(const scenarios::MpiRunSpec& platform,
                           std::shared_ptr<const mpiemul::Program> program, std::uint64_t seed = 1);
+
+// A network workload (no MPI) run to its end: every message delivered, or std::runtime_error.
+struct WorkloadRun {
+  netmodels::NetworkTotals totals;
+  double wall_seconds = 0;
+  std::uint64_t events = 0;
+};
+WorkloadRun run_workload(netmodels::NetworkSpec spec, std::uint64_t seed = 1);
 
 // One point of a measured curve: message size and time in ns.
 using Sample = std::pair<std::uint64_t, double>;

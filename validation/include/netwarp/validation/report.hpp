@@ -25,19 +25,28 @@ struct ModelResult {
   double wall_seconds = 0;       // fitting excluded
 };
 
+// What the packet network did besides finishing: losses and TCP's recovery from them.
+struct PacketCounters {
+  std::uint64_t packets_dropped = 0;
+  std::uint64_t retransmission_timeouts = 0;
+  std::uint64_t retransmitted_segments = 0;
+  std::uint64_t fast_retransmits = 0;
+};
+
 struct SweepPointResult {
   std::string value;  // the sweep field's value; empty without a sweep
   std::int64_t simulated_ps = 0;
   std::vector<TimeSplit> simulated_ranks;  // ns
   double simulated_wall_seconds = 0;
   std::uint64_t simulated_events = 0;
+  PacketCounters counters;
   std::vector<ModelResult> models;
 };
 
 struct ValidationReport {
   std::string scenario;
   std::string scenario_file;
-  std::string program;
+  std::string program;      // the MPI program, or "workload <kind>" for a network workload
   std::string sweep_field;  // empty: no sweep
   std::string sweep_label;
   std::vector<std::string> models;

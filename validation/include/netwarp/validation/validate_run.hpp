@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "netwarp/validation/model_names.hpp"
@@ -16,12 +17,16 @@ namespace netwarp::validation {
 struct ValidateOptions {
   std::string scenario;
   std::vector<std::string> sets;
-  std::string trace;                                 // replaces the scenario's program
+  std::string sweep;  // "field=v1,v2,...": replaces the scenario's validation.sweep; empty: keep
+  std::string trace;  // replaces the scenario's program
   std::optional<std::vector<ModelKind>> models;      // default: the scenario's, else loggps
   std::string out_dir;                               // parameter files go to out_dir/params/
   std::string simgrid_program;                       // netwarp-simgrid; empty: not built
   std::function<void(const std::string&)> progress;  // one line per step (may be empty)
 };
+
+// "field=v1,v2,..." as (field, values); std::invalid_argument when malformed.
+std::pair<std::string, std::vector<std::string>> parse_sweep_option(const std::string& text);
 
 // Runs everything and writes the parameter files; the caller writes the report.
 ValidationReport run_validation(const ValidateOptions& options);
