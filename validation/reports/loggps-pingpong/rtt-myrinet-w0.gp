@@ -1,0 +1,73 @@
+$d0 << EOD
+1 29.014222
+256 40.355437
+1024 74.512506
+4096 211.140784
+8191 393.267347
+8192 393.299368
+12288 524.460052
+16383 655.588714
+16384 677.496445
+24576 921.785921
+32768 1166.075396
+49152 1654.654347
+65536 2143.233298
+EOD
+$d1 << EOD
+1 30.9013
+256 40.526621
+1024 69.515822
+4096 185.472626
+8191 340.043952
+8192 340.081699
+12288 494.690771
+16383 649.262097
+16384 649.299844
+24576 958.517989
+32768 1267.736134
+49152 1886.172424
+65536 2504.608713
+EOD
+$d2 << EOD
+1 30.936678
+256 40.561332
+1024 69.548526
+4096 185.497302
+8191 340.057927
+8192 340.09567
+12288 494.694038
+16383 649.254663
+16384 649.292406
+24576 958.489143
+32768 1267.685879
+49152 1886.079351
+65536 2504.472823
+EOD
+$d3 << EOD
+1 29.014481
+256 40.356881
+1024 74.517521
+4096 211.160081
+8191 393.305681
+8192 393.462661
+12288 524.452741
+16383 655.410841
+16384 677.193381
+24576 921.603821
+32768 1166.014261
+49152 1654.835141
+65536 2143.656021
+EOD
+set title "Myrinet: RTT, w = 0" noenhanced
+set xlabel "message size k (bytes)" noenhanced
+set ylabel "RTT (us)" noenhanced
+set key top left
+set grid
+set logscale x 2
+set logscale y
+set terminal png size 900,560
+set output 'rtt-myrinet-w0.png'
+plot $d0 using 1:2 with linespoints lw 2 title 'LogGPS', $d1 using 1:2 with linespoints lw 2 title 'LogGP', $d2 using 1:2 with linespoints lw 2 title 'Hockney', $d3 using 1:2 with linespoints lw 2 title 'packet'
+set terminal svg size 900,560
+set output 'rtt-myrinet-w0.svg'
+plot $d0 using 1:2 with linespoints lw 2 title 'LogGPS', $d1 using 1:2 with linespoints lw 2 title 'LogGP', $d2 using 1:2 with linespoints lw 2 title 'Hockney', $d3 using 1:2 with linespoints lw 2 title 'packet'
