@@ -1,9 +1,12 @@
-// `netwarp trace convert` and `netwarp trace info`.
+// `netwarp trace convert`, `netwarp trace info` and `netwarp trace generate`.
 #include "cmd_trace.hpp"
+
+#include <fmt/format.h>
 
 #include <cstdio>
 #include <map>
 
+#include "netwarp/mpiemul/generators.hpp"
 #include "netwarp/mpiemul/trace.hpp"
 
 namespace netwarp::apps {
@@ -46,6 +49,69 @@ void print_info(const std::string& input, const mpiemul::proto::Trace& trace) {
                 trace.ranks(least).actions_size(), least, trace.ranks(most).actions_size(), most);
 }
 
+// Options given to an application they do not apply to are usage errors, not silently unused.
+void check_generate_options(const CLI::App& generate, const std::string& app) {
+  const bool is_gauss = app == "gauss";
+  for (const char* name : {"--n", "--fragment", "--forward"})
+    if (!is_gauss && generate.count(name) > 0)
+      throw UsageError(fmt::format("trace generate {}: {} applies to gauss only", app, name));
+  for (const char* name : {"--class", "--iterations"})
+    if (is_gauss && generate.count(name) > 0)
+      throw UsageError(fmt::format("trace generate gauss: {} applies to cg and lu only", name));
+}
+
+mpiemul::proto::Trace generate_trace(const TraceGenerateOptions& o) {
+  try {
+    if (o.app == "gauss")
+      return mpiemul::gauss_trace({o.n, o.fragment_bytes, mpiemul::gauss_forward(o.forward)},
+                                  o.ranks);
+    const mpiemul::NpbParams npb{mpiemul::npb_class(o.app, o.size_class), o.iterations};
+    return o.app == "cg" ? mpiemul::npb_cg_trace(npb, o.ranks)
+                         : mpiemul::npb_lu_trace(npb, o.ranks);
+  } catch (const mpiemul::GeneratorError& e) {
+    throw UsageError(fmt::format("trace generate: {}", e.what()));
+  }
+}
+
+int generate_command(const TraceOptions& options, const AppContext& context) {
+  const TraceGenerateOptions& o = options.generate_options;
+  check_generate_options(*options.generate, o.app);
+  const mpiemul::proto::Trace trace = generate_trace(o);
+  if (!context.is_root()) return 0;
+  mpiemul::write_trace(trace, o.out);
+  const mpiemul::TraceTotals totals = mpiemul::trace_totals(trace);
+  fmt::print("netwarp trace generate: {}, {} ranks, {} actions, {} messages, {} bytes sent -> {}\n",
+             o.app, o.ranks, totals.actions, totals.messages, totals.bytes, o.out);
+  return 0;
+}
+
+void add_generate_command(CLI::App& trace, TraceOptions& options) {
+  TraceGenerateOptions& o = options.generate_options;
+  CLI::App* g = trace.add_subcommand(
+      "generate",
+      "Write a synthetic application's trace (mpi-emul/GENERATORS.md): gauss (seed 000's "
+      "Gaussian elimination), cg or lu (NPB-like) to OUT (.tit/.txt TIT, .pb, .pbtxt)");
+  g->add_option("APP", o.app, "gauss | cg | lu")
+      ->required()
+      ->check(CLI::IsMember({"gauss", "cg", "lu"}));
+  g->add_option("--ranks", o.ranks, "MPI ranks (cg, lu: a power of two)")->required();
+  g->add_option("--out", o.out, "Output trace: .tit or .txt (TIT), .pb or .pbtxt")->required();
+  g->add_option("--n", o.n, "gauss: matrix order, >= ranks")->capture_default_str();
+  g->add_option("--fragment", o.fragment_bytes,
+                "gauss: send every message in pieces of at most this many bytes; 0: whole")
+      ->capture_default_str();
+  g->add_option("--forward", o.forward, "gauss: blocking (MPI_Send) or isend")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"blocking", "isend"}));
+  g->add_option("--class", o.size_class, "cg, lu: NPB class S, W, A or B")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"S", "W", "A", "B"}));
+  g->add_option("--iterations", o.iterations,
+                "cg, lu: outer iterations (CG niter, LU itmax); 0: the class's")
+      ->capture_default_str();
+  options.generate = g;
+}
+
 }  // namespace
 
 CLI::App* add_trace_command(CLI::App& app, TraceOptions& o) {
@@ -54,15 +120,17 @@ CLI::App* add_trace_command(CLI::App& app, TraceOptions& o) {
   o.convert = trace->add_subcommand(
       "convert",
       "Convert IN (a SimGrid time-independent trace: one file, a replay list or a directory of "
-      "per-rank files; or a .pb/.pbtxt trace) to OUT (.pb binary or .pbtxt text)");
+      "per-rank files; or a .pb/.pbtxt trace) to OUT (.pb binary, .pbtxt text or .tit TIT)");
   o.convert->add_option("IN", o.input, "Input trace")->required();
-  o.convert->add_option("OUT", o.output, "Output trace: .pb or .pbtxt")->required();
+  o.convert->add_option("OUT", o.output, "Output trace: .pb, .pbtxt, or .tit/.txt")->required();
   o.info = trace->add_subcommand("info", "Print a trace's rank count and actions per kind");
   o.info->add_option("IN", o.input, "Input trace (as for convert)")->required();
+  add_generate_command(*trace, o);
   return trace;
 }
 
 int trace_command(const TraceOptions& options, const AppContext& context) {
+  if (options.generate->parsed()) return generate_command(options, context);
   const mpiemul::proto::Trace trace = mpiemul::read_trace(options.input);
   if (!context.is_root()) return 0;
   if (options.info->parsed()) {

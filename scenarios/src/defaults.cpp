@@ -112,6 +112,9 @@ void fill_mpi_program(proto::Mpi& mpi) {
   if (mpi.has_ring() && mpi.ring().iterations() == 0) mpi.mutable_ring()->set_iterations(1);
   if (mpi.has_collective() && mpi.collective().iterations() == 0)
     mpi.mutable_collective()->set_iterations(1);
+  if (mpi.has_gauss() && mpi.gauss().forward().empty())
+    mpi.mutable_gauss()->set_forward("blocking");
+  if (mpi.has_npb() && mpi.npb().size_class().empty()) mpi.mutable_npb()->set_size_class("S");
 }
 
 void fill_mpi(proto::Mpi& mpi, const proto::Links& links) {

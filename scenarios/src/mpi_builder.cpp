@@ -9,6 +9,7 @@
 
 #include "builder_parts.hpp"
 #include "mpi_names.hpp"
+#include "netwarp/mpiemul/generators.hpp"
 #include "netwarp/mpiemul/kernels.hpp"
 #include "netwarp/mpiemul/trace.hpp"
 #include "netwarp/scenarios/network_builder.hpp"
@@ -76,6 +77,26 @@ Program trace_program(const std::string& path, const proto::Scenario& s, RankId&
   return program;
 }
 
+// A generated application: its trace becomes the program as a trace file's would, with the
+// scenario's collective algorithms and flop rate.
+Program generated_program(const proto::Mpi& mpi, RankId ranks, std::string& name) {
+  mpiemul::proto::Trace trace;
+  if (mpi.has_gauss()) {
+    const proto::GaussKernel& g = mpi.gauss();
+    trace = gauss_trace({g.n(), g.fragment_bytes(), gauss_forward(g.forward())}, ranks);
+    name = "gauss";
+  } else {
+    const proto::NpbKernel& k = mpi.npb();
+    const NpbParams params{npb_class(k.app(), k.size_class()), k.iterations()};
+    trace = k.app() == "cg" ? npb_cg_trace(params, ranks) : npb_lu_trace(params, ranks);
+    name = "npb-" + k.app();
+  }
+  TraceProgramOptions options;
+  options.algorithms = collective_algorithms(mpi.collectives());
+  options.flops_per_second = mpi.host().flops();
+  return program_from_trace(trace, options);
+}
+
 void kernel_program(const proto::Mpi& mpi, RankId ranks, MpiRunSpec& run) {
   const CollectiveAlgorithms algorithms = collective_algorithms(mpi.collectives());
   Program program;
@@ -110,6 +131,10 @@ void kernel_program(const proto::Mpi& mpi, RankId ranks, MpiRunSpec& run) {
       run.program_name = "collective " + c.kind();
       break;
     }
+    case proto::Mpi::kGauss:
+    case proto::Mpi::kNpb:
+      program = generated_program(mpi, ranks, run.program_name);
+      break;
     default:
       break;
   }
@@ -131,8 +156,8 @@ MpiRunSpec build(const LoadedScenario& loaded, const std::string& trace_path) {
     run.program_name = "trace " + mpi.trace().path();
   } else if (mpi.program_case() == proto::Mpi::PROGRAM_NOT_SET) {
     throw loaded.error("mpi",
-                       "no program: set pingpong, alltoall, ring, collective or trace, "
-                       "or give `--trace FILE`");
+                       "no program: set pingpong, alltoall, ring, collective, gauss, npb or "
+                       "trace, or give `--trace FILE`");
   } else {
     kernel_program(mpi, ranks, run);
   }

@@ -1,11 +1,13 @@
 // Validators of an MPI scenario: rank count and placement, host costs, protocol thresholds
-// (a short message must fit one packet), collective algorithm names and the built-in kernels.
+// (a short message must fit one packet), collective algorithm names and the built-in kernels
+// (the generated applications through their generators' own checks).
 #include <fmt/format.h>
 
 #include <cmath>
 #include <stdexcept>
 
 #include "mpi_names.hpp"
+#include "netwarp/mpiemul/generators.hpp"
 #include "validate.hpp"
 
 namespace netwarp::scenarios {
@@ -71,6 +73,40 @@ void validate_collectives(const proto::MpiCollectives& c, RankCount ranks) {
                      CollectiveFamily::allgather);
 }
 
+// A generator's parameter error at its scenario field: "ranks" is mpi.ranks (or mpi when the
+// rank count comes from the hosts), "class" the kernel's size_class.
+template <class Check>
+void validate_generator(const proto::Scenario& scenario, const std::string& kernel, Check check) {
+  try {
+    check();
+  } catch (const mpiemul::GeneratorError& e) {
+    if (e.parameter() == "ranks")
+      fail(scenario.mpi().ranks() != 0 ? "mpi.ranks" : "mpi",
+           fmt::format("{} ({})", e.message(), e.app()));
+    fail(kernel + "." + (e.parameter() == "class" ? "size_class" : e.parameter()), e.message());
+  }
+}
+
+void validate_gauss(const proto::Scenario& scenario, RankCount ranks) {
+  const proto::GaussKernel& g = scenario.mpi().gauss();
+  validate_generator(scenario, "mpi.gauss", [&] {
+    const mpiemul::GaussParams params{g.n(), g.fragment_bytes(),
+                                      mpiemul::gauss_forward(g.forward())};
+    mpiemul::check_gauss(params, ranks);
+  });
+}
+
+void validate_npb(const proto::Scenario& scenario, RankCount ranks) {
+  const proto::NpbKernel& k = scenario.mpi().npb();
+  if (k.app() != "cg" && k.app() != "lu")
+    fail("mpi.npb.app", fmt::format("must be cg or lu, got '{}'", k.app()));
+  validate_generator(scenario, "mpi.npb", [&] {
+    const mpiemul::NpbParams params{mpiemul::npb_class(k.app(), k.size_class()), k.iterations()};
+    if (k.app() == "cg") mpiemul::check_npb_cg(params, ranks);
+    if (k.app() == "lu") mpiemul::check_npb_lu(params, ranks);
+  });
+}
+
 void validate_program(const proto::Scenario& scenario, RankCount ranks) {
   const proto::Mpi& mpi = scenario.mpi();
   switch (mpi.program_case()) {
@@ -101,6 +137,10 @@ void validate_program(const proto::Scenario& scenario, RankCount ranks) {
              fmt::format("rank {} does not exist ({} ranks)", mpi.collective().root(), ranks));
       require_at_most("mpi.collective.bytes", mpi.collective().bytes(), kMaxTcpMessageBytes / 4);
       return require_time_us("mpi.collective.compute_us", mpi.collective().compute_us());
+    case proto::Mpi::kGauss:
+      return validate_gauss(scenario, ranks);
+    case proto::Mpi::kNpb:
+      return validate_npb(scenario, ranks);
     case proto::Mpi::kTrace:
       if (mpi.trace().path().empty()) fail("mpi.trace.path", "must name a trace file or folder");
       return;

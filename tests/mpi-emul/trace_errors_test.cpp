@@ -191,8 +191,9 @@ TEST(ProtoTraceErrors, BinaryThatIsNotATrace) {
 }
 
 TEST(ProtoTraceErrors, OutputNeedsAKnownExtension) {
-  EXPECT_EQ(trace_error([&] { write_trace(proto::Trace{}, "out.tit"); }),
-            "out.tit: cannot tell the output format: name it .pb (binary) or .pbtxt (text)");
+  EXPECT_EQ(trace_error([&] { write_trace(proto::Trace{}, "out.json"); }),
+            "out.json: cannot tell the output format: name it .pb (binary), .pbtxt (text) or "
+            ".tit (SimGrid TIT)");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // read_trace and write_trace: the format follows the file name (.pb binary protobuf,
-// .pbtxt/.txtpb text format, anything else TIT). Text parse errors keep protobuf's position
-// (counted from 0 by protobuf, from 1 here).
+// .pbtxt/.txtpb text format; anything else reads as TIT, and .tit/.txt writes it). Text parse
+// errors keep protobuf's position (counted from 0 by protobuf, from 1 here).
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
@@ -94,6 +94,8 @@ proto::Trace read_trace(const fs::path& path) {
 }
 
 void write_trace(const proto::Trace& trace, const fs::path& path) {
+  const std::string extension = path.extension().string();
+  if (extension == ".tit" || extension == ".txt") return write_tit(trace, path);
   std::string bytes;
   switch (format_of(path)) {
     case TraceFormat::binary:
@@ -106,7 +108,8 @@ void write_trace(const proto::Trace& trace, const fs::path& path) {
       break;
     case TraceFormat::tit:
       throw TraceError(path.string(), 0,
-                       "cannot tell the output format: name it .pb (binary) or .pbtxt (text)");
+                       "cannot tell the output format: name it .pb (binary), .pbtxt (text) or "
+                       ".tit (SimGrid TIT)");
   }
   write_file(path, bytes);
 }

@@ -1,5 +1,5 @@
 // Trace replay inputs: reading SimGrid time-independent traces (TIT) and netwarp's own trace
-// format (mpi-emul/proto/trace.proto), writing the latter, and turning a trace into a Program.
+// format (mpi-emul/proto/trace.proto), writing both, and turning a trace into a Program.
 //
 //   proto::Trace trace = read_trace("lu.B.8/");  // a TIT directory, a .pb or a .pbtxt
 //   Program program = program_from_trace(trace, {.flops_per_second = 2e9});
@@ -55,8 +55,14 @@ proto::Trace read_tit(const std::filesystem::path& path);
 // directory too) TIT.
 proto::Trace read_trace(const std::filesystem::path& path);
 
-// By name: ".pb" binary, ".pbtxt" or ".txtpb" text. Throws TraceError for any other name or
-// when the file cannot be written.
+// One TIT file holding every rank's lines, in the grammar read_tit reads (sizes in bytes,
+// MPI_BYTE), so read_tit(path) gives the same actions back. Throws TraceError for actions TIT
+// cannot express (sendrecv; list fields without one entry per rank), a trace without ranks,
+// or when the file cannot be written.
+void write_tit(const proto::Trace& trace, const std::filesystem::path& path);
+
+// By name: ".pb" binary, ".pbtxt" or ".txtpb" text, ".tit" or ".txt" TIT (write_tit). Throws
+// TraceError for any other name or when the file cannot be written.
 void write_trace(const proto::Trace& trace, const std::filesystem::path& path);
 
 struct TraceProgramOptions {

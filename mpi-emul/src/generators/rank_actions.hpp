@@ -1,0 +1,43 @@
+// RankActions: appends one rank's actions to a generated trace. Computation is gathered until
+// the next MPI action (or finish()), so consecutive compute phases become one compute action
+// and phases of zero flops none. Waits name their request as SimGrid 3.32 writes them
+// ("wait SRC DST TAG").
+#pragma once
+
+#include <cstdint>
+
+#include "netwarp/mpiemul/program.hpp"
+#include "netwarp/mpiemul/proto/trace.pb.h"
+
+namespace netwarp::mpiemul::generators {
+
+class RankActions {
+ public:
+  RankActions(proto::Trace& trace, RankId rank);
+  RankId rank() const { return rank_; }
+
+  void compute(double flops);
+  void send(RankId dst, std::int32_t tag, std::uint64_t bytes);
+  void isend(RankId dst, std::int32_t tag, std::uint64_t bytes);
+  void recv(RankId src, std::int32_t tag, std::uint64_t bytes);
+  void irecv(RankId src, std::int32_t tag, std::uint64_t bytes);
+  void wait_recv(RankId src, std::int32_t tag);  // the oldest pending irecv from src with tag
+  void waitall();
+  void allreduce(std::uint64_t bytes);
+  void barrier();
+  void finish();  // appends the computation still gathered
+
+ private:
+  proto::Action& add();  // flushes the computation first
+  proto::Send& add_send(bool is_blocking);
+  proto::Recv& add_recv(bool is_blocking);
+
+  proto::RankTrace& trace_;
+  RankId rank_;
+  double pending_flops_ = 0;
+};
+
+// A trace of `ranks` ranks without actions.
+proto::Trace empty_trace(RankId ranks);
+
+}  // namespace netwarp::mpiemul::generators
