@@ -35,42 +35,36 @@ void RankActions::finish() {
   }
 }
 
-proto::Send& RankActions::add_send(bool is_blocking) {
+void RankActions::add_send(bool is_blocking, RankId dst, std::int32_t tag, std::uint64_t bytes) {
   proto::Action& action = add();
-  return is_blocking ? *action.mutable_send() : *action.mutable_isend();
+  proto::Send& send = is_blocking ? *action.mutable_send() : *action.mutable_isend();
+  send.set_dst(static_cast<std::int32_t>(dst));
+  send.set_tag(tag);
+  send.set_bytes(bytes);
 }
 
-proto::Recv& RankActions::add_recv(bool is_blocking) {
+void RankActions::add_recv(bool is_blocking, RankId src, std::int32_t tag, std::uint64_t bytes) {
   proto::Action& action = add();
-  return is_blocking ? *action.mutable_recv() : *action.mutable_irecv();
+  proto::Recv& recv = is_blocking ? *action.mutable_recv() : *action.mutable_irecv();
+  recv.set_src(static_cast<std::int32_t>(src));
+  recv.set_tag(tag);
+  recv.set_bytes(bytes);
 }
 
 void RankActions::send(RankId dst, std::int32_t tag, std::uint64_t bytes) {
-  proto::Send& send = add_send(true);
-  send.set_dst(static_cast<std::int32_t>(dst));
-  send.set_tag(tag);
-  send.set_bytes(bytes);
+  add_send(true, dst, tag, bytes);
 }
 
 void RankActions::isend(RankId dst, std::int32_t tag, std::uint64_t bytes) {
-  proto::Send& send = add_send(false);
-  send.set_dst(static_cast<std::int32_t>(dst));
-  send.set_tag(tag);
-  send.set_bytes(bytes);
+  add_send(false, dst, tag, bytes);
 }
 
 void RankActions::recv(RankId src, std::int32_t tag, std::uint64_t bytes) {
-  proto::Recv& recv = add_recv(true);
-  recv.set_src(static_cast<std::int32_t>(src));
-  recv.set_tag(tag);
-  recv.set_bytes(bytes);
+  add_recv(true, src, tag, bytes);
 }
 
 void RankActions::irecv(RankId src, std::int32_t tag, std::uint64_t bytes) {
-  proto::Recv& recv = add_recv(false);
-  recv.set_src(static_cast<std::int32_t>(src));
-  recv.set_tag(tag);
-  recv.set_bytes(bytes);
+  add_recv(false, src, tag, bytes);
 }
 
 void RankActions::wait_recv(RankId src, std::int32_t tag) {

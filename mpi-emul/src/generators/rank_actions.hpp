@@ -29,8 +29,8 @@ class RankActions {
 
  private:
   proto::Action& add();  // flushes the computation first
-  proto::Send& add_send(bool is_blocking);
-  proto::Recv& add_recv(bool is_blocking);
+  void add_send(bool is_blocking, RankId dst, std::int32_t tag, std::uint64_t bytes);
+  void add_recv(bool is_blocking, RankId src, std::int32_t tag, std::uint64_t bytes);
 
   proto::RankTrace& trace_;
   RankId rank_;

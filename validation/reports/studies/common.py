@@ -30,6 +30,14 @@ class Study:
         self.models = models  # model names compared with the packet simulation, in order
 
 
+def scenario_args(sets, trace):
+    """--set for each override, --trace when a trace replaces the program."""
+    args = []
+    for s in sets:
+        args += ["--set", s]
+    return args + (["--trace", trace] if trace else [])
+
+
 class Context:
     def __init__(self, netwarp, out_dir, smoke, verbose=True):
         self.netwarp = netwarp
@@ -70,13 +78,9 @@ class Context:
         """`netwarp validate`; returns report.json. Its errors go to the summary unless
         count=False, and its packet run time is added to the study's."""
         out = self.work(name)
-        args = ["validate", scenario_path, "--out", out]
-        for s in sets:
-            args += ["--set", s]
+        args = ["validate", scenario_path, "--out", out] + scenario_args(sets, trace)
         if models:
             args += ["--models", ",".join(models)]
-        if trace:
-            args += ["--trace", trace]
         if sweep:
             args += ["--sweep", sweep]
         self._netwarp(args)
@@ -94,12 +98,7 @@ class Context:
     def run(self, scenario_path, name, sets=(), trace=None):
         """`netwarp run`; returns results.json (its wall time goes to the study's)."""
         out = self.work(name)
-        args = ["run", scenario_path, "--out", out]
-        for s in sets:
-            args += ["--set", s]
-        if trace:
-            args += ["--trace", trace]
-        self._netwarp(args)
+        self._netwarp(["run", scenario_path, "--out", out] + scenario_args(sets, trace))
         with open(os.path.join(out, "results.json")) as f:
             results = json.load(f)
         self.packet_seconds += results.get("wall_seconds", 0.0)
