@@ -6,8 +6,9 @@
   make_reports.py --netwarp ... --only incast-rto          # one study
   make_reports.py --netwarp ... --smoke --out /tmp/smoke   # CI size: exit 1 if a finding fails
 
-A study's findings are checked at both sizes; at full size a finding that does not hold is
-reported as "NOT confirmed" (and the exit status is 1), never hidden."""
+A study's findings are checked at both sizes. At full size a finding that does not hold is a
+result: the report says "NOT confirmed" and the script lists it (exit status 0). At the smoke
+size CI runs, every finding must hold (exit status 1 otherwise)."""
 import argparse
 import importlib
 import json
@@ -121,8 +122,7 @@ def main():
     write_summary(a.out, a.smoke)
     if failed:
         print("findings not confirmed:\n  " + "\n  ".join(failed), file=sys.stderr)
-        return 1
-    return 0
+    return 1 if failed and a.smoke else 0
 
 
 if __name__ == "__main__":
