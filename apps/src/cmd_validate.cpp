@@ -60,7 +60,8 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
       ->allow_extra_args(false);
   validate->add_option("--sweep", o.sweep,
                        "Sweep this field over these values instead of the scenario's sweep: "
-                       "path.to.field=v1,v2,...");
+                       "path.to.field=v1,v2,... (';' between values that are lists: "
+                       "topology.torus.dims=10,10;12,12)");
   return validate;
 }
 

@@ -101,6 +101,13 @@ class ValidateCase(netwarp_cli.ScratchCase):
         self.assertIn("Run times", md)
         self.assertNotIn("Where the time goes", md)  # no MPI ranks in a workload
 
+    def test_sweep_of_a_list_field_separates_values_with_semicolons(self):
+        report, _, _ = self.validate([TORUS, "--models", "flow-f",
+                                      "--sweep", "topology.torus.dims=3,3; 4,4"])
+        self.assertEqual([p["value"] for p in report["points"]], ["3,3", "4,4"])
+        small, large = report["points"]
+        self.assertLess(small["simulated_ps"], large["simulated_ps"])
+
     def test_losses_and_timeouts_per_point_equal_run(self):
         sets = ["--set", "workload.incast.senders=8", "--set", "workload.incast.bytes=131072"]
         report, out_dir, _ = self.validate(

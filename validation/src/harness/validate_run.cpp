@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "netwarp/netmodels/csv_line.hpp"
 #include "netwarp/scenarios/network_builder.hpp"
 #include "netwarp/validation/flow_report.hpp"
 #include "netwarp/validation/flow_run.hpp"
@@ -238,13 +239,17 @@ std::pair<std::string, std::vector<std::string>> parse_sweep_option(const std::s
   const std::size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
     throw std::invalid_argument(fmt::format("'{}': expected field=value,value,...", text));
+  // ';' separates the values when a value is itself a list ("dims=10,10;12,12").
+  const char separator = text.find(';', eq) != std::string::npos ? ';' : ',';
   std::vector<std::string> values;
   std::size_t start = eq + 1;
   while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    if (comma == start) throw std::invalid_argument(fmt::format("'{}': empty value", text));
-    values.push_back(text.substr(start, comma - start));
-    start = comma + 1;
+    const std::size_t end = std::min(text.find(separator, start), text.size());
+    const std::string_view value =
+        netmodels::trim_blanks(std::string_view(text).substr(start, end - start));
+    if (value.empty()) throw std::invalid_argument(fmt::format("'{}': empty value", text));
+    values.emplace_back(value);
+    start = end + 1;
   }
   return {text.substr(0, eq), values};
 }

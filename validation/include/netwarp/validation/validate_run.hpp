@@ -25,7 +25,8 @@ struct ValidateOptions {
   std::function<void(const std::string&)> progress;  // one line per step (may be empty)
 };
 
-// "field=v1,v2,..." as (field, values); std::invalid_argument when malformed.
+// "field=v1,v2,..." (or "field=v1;v2;..." when a value is a list, e.g. torus dims "10,10") as
+// (field, values), each value trimmed; std::invalid_argument when malformed.
 std::pair<std::string, std::vector<std::string>> parse_sweep_option(const std::string& text);
 
 // Runs everything and writes the parameter files; the caller writes the report.
