@@ -51,10 +51,11 @@ PortSettings NetworkContext::port_settings(NodeId node, PortIndex port) const {
 }
 
 bool NetworkContext::is_injected_drop_slow(NodeId at, const Packet& p) const {
-  if (p.kind != PacketKind::data || p.retransmission != 0) return false;
+  if (p.retransmission != 0) return false;
   if (!topology().is_host(topology().nodes[at].ports[p.in_port].peer)) return false;
-  return std::any_of(spec_.drops.begin(), spec_.drops.end(),
-                     [&](const PacketDrop& d) { return d.flow == p.flow && d.seq == p.seq; });
+  return std::any_of(spec_.drops.begin(), spec_.drops.end(), [&](const PacketDrop& d) {
+    return d.flow == p.flow && d.kind == p.kind && (p.kind != PacketKind::data || d.seq == p.seq);
+  });
 }
 
 }  // namespace netwarp::netmodels

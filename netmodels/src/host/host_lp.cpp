@@ -13,6 +13,7 @@ HostLp::HostLp(NodeId self, const NetworkContext& net)
       tcp_config_(net.spec().transport.tcp),
       mss_(net.tcp_mss()),
       is_tcp_(net.spec().transport.kind == TransportKind::tcp),
+      uses_handshake_(is_tcp_ && tcp_config_.handshake),
       traced_(net.is_pcap_traced(self)),
       nic_(net.port_settings(self, 0)),
       senders_(net.messages_of(self).size(), SenderFlow{-1, -1}),
@@ -20,9 +21,11 @@ HostLp::HostLp(NodeId self, const NetworkContext& net)
       tcp_receivers_(is_tcp_ ? net.messages_to(self).size() : 0, TcpReceiverState{}),
       received_bytes_(is_tcp_ ? 0 : net.messages_to(self).size(), 0) {}
 
+// With the handshake every message's connection opens at 0, also the after_previous ones.
 void HostLp::init(engine::InitCtx& ctx) {
   for (MessageId id : net_.messages_of(self_)) {
     const Message& m = net_.message(id);
+    if (uses_handshake_) ctx.send_self(SimTime::zero(), MessageDue{id, 1});
     if (!m.after_previous) ctx.send_self(m.start, MessageDue{id});
   }
   // A chain that begins with an after_previous message has nothing to wait for.
@@ -32,7 +35,11 @@ void HostLp::init(engine::InitCtx& ctx) {
 }
 
 void HostLp::on(const MessageDue& ev, EventCtx& ctx) {
-  start_message(ev.message, ctx);
+  if (ev.opens_connection != 0) {
+    open_connection(ev.message, ctx);
+  } else {
+    start_message(ev.message, ctx);
+  }
 }
 
 void HostLp::on(const CreditReturned& ev, EventCtx& ctx) {
@@ -56,6 +63,14 @@ void HostLp::on(const PacketArrived& ev, EventCtx& ctx) {
     case PacketKind::control:
       complete_flow(p.flow, ctx);
       break;
+    case PacketKind::syn:  // the receiver keeps no state for a SYN: it answers every one
+      send_handshake(net_.message(p.flow), PacketKind::syn_ack, p.retransmission != 0, ctx);
+      break;
+    case PacketKind::syn_ack:
+      on_tcp_syn_ack(p, ctx);
+      break;
+    case PacketKind::handshake_ack:  // nothing to do: data is accepted without it
+      break;
   }
 }
 
@@ -75,6 +90,7 @@ void HostLp::on(const TimerFired& ev, EventCtx& ctx) {
 
 // --- sending side -------------------------------------------------------------------------
 
+// Data given to TCP before the handshake completes waits in the connection.
 void HostLp::start_message(MessageId id, EventCtx& ctx) {
   const Message& m = net_.message(id);
   ctx.set(senders_, net_.send_slot(id), SenderFlow{ctx.now().ps(), -1});
@@ -82,9 +98,30 @@ void HostLp::start_message(MessageId id, EventCtx& ctx) {
     start_lossless(m, ctx);
     return;
   }
-  sender_actions_.clear();
-  const TcpSenderState s = tcp_open(tcp_config_, m.bytes, mss_, ctx.now(), sender_actions_);
+  if (!uses_handshake_) {
+    sender_actions_.clear();
+    const TcpSenderState s = tcp_open(tcp_config_, m.bytes, mss_, ctx.now(), sender_actions_);
+    apply_sender_actions(id, s, ctx);
+    return;
+  }
+  open_connection(id, ctx);  // data due at the same instant as the connection may come first
+  TcpSenderState s = tcp_senders_[net_.send_slot(id)];
+  tcp_append(s, tcp_config_, m.bytes, ctx.now(), sender_actions_);
   apply_sender_actions(id, s, ctx);
+}
+
+void HostLp::open_connection(MessageId id, EventCtx& ctx) {
+  if (tcp_senders_[net_.send_slot(id)].connection != TcpConnection::closed) return;
+  sender_actions_.clear();
+  const TcpSenderState s = tcp_connect(tcp_config_, mss_, ctx.now(), sender_actions_);
+  apply_sender_actions(id, s, ctx);
+}
+
+void HostLp::on_tcp_syn_ack(const Packet& p, EventCtx& ctx) {
+  TcpSenderState s = tcp_senders_[net_.send_slot(p.flow)];
+  sender_actions_.clear();
+  tcp_on_syn_ack(s, tcp_config_, ctx.now(), sender_actions_);
+  apply_sender_actions(p.flow, s, ctx);
 }
 
 void HostLp::start_lossless(const Message& m, EventCtx& ctx) {
@@ -110,6 +147,9 @@ void HostLp::apply_sender_actions(MessageId flow, const TcpSenderState& s, Event
   ctx.set(tcp_senders_, net_.send_slot(flow), s);
   const Message& m = net_.message(flow);
   const std::uint8_t flags = tcp_config_.ecn ? packet_flags::ect : 0;
+  if (sender_actions_.send_syn)
+    send_handshake(m, PacketKind::syn, sender_actions_.syn_is_retransmission, ctx);
+  if (sender_actions_.send_handshake_ack) send_handshake(m, PacketKind::handshake_ack, false, ctx);
   for (const TcpSegment& seg : sender_actions_.segments)
     send_data(m, seg.seq, seg.length, seg.is_retransmission, flags, ctx);
   const TcpTimerRequest& timer = sender_actions_.timer;
@@ -211,6 +251,20 @@ void HostLp::send_control(const Message& m, PacketKind kind, std::uint32_t ack, 
   send_packet(p, ctx);
 }
 
+// A segment of the handshake: SYN and its ACK from the sender, SYN-ACK back from the receiver.
+void HostLp::send_handshake(const Message& m, PacketKind kind, bool retransmission, EventCtx& ctx) {
+  const PacketFormat& f = net_.spec().format;
+  Packet p;
+  p.flow = m.id;
+  p.payload_bytes = f.control_bytes;
+  p.wire_bytes = f.wire_bytes(f.control_bytes);
+  p.src = self_;
+  p.dst = kind == PacketKind::syn_ack ? m.src : m.dst;
+  p.kind = kind;
+  p.retransmission = retransmission ? 1 : 0;
+  send_packet(p, ctx);
+}
+
 // --- results ------------------------------------------------------------------------------
 
 FlowRecord HostLp::flow_record(MessageId flow) const {
@@ -228,6 +282,9 @@ FlowRecord HostLp::flow_record(MessageId flow) const {
     r.duplicate_acks = s.duplicate_acks;
     r.fast_retransmits = s.fast_retransmits;
     r.timeouts = s.timeouts;
+    r.syns_sent = s.syns_sent;
+    r.syn_retransmissions = s.syn_retransmissions;
+    r.limited_transmits = s.limited_transmits;
   } else if (r.start_ps >= 0) {
     const std::uint32_t max_payload = net_.spec().format.max_payload();
     r.segments_sent = (r.bytes + max_payload - 1) / max_payload;

@@ -1,8 +1,10 @@
 // HostLp: a host's NIC, its transport (lossless or TCP NewReno) and its share of the workload.
 // It starts its messages (each at its start time, or once the previous one is delivered),
 // segments them into packets, and on the receiving side reassembles, acknowledges and records
-// deliveries. One flow per message; flow ids are message ids. Per-flow state lives in arrays
-// sized at construction, indexed by the message's send or receive slot (NetworkContext).
+// deliveries. One flow per message; flow ids are message ids. With the TCP handshake each
+// message's connection opens at time 0 and its data joins it at the message's start. Per-flow state
+// lives in arrays sized at construction, indexed by the message's send or receive slot
+// (NetworkContext).
 #pragma once
 
 #include <vector>
@@ -35,6 +37,10 @@ class HostLp {
 
   // Sending side.
   void start_message(MessageId id, engine::EventCtx& ctx);
+  void open_connection(MessageId id, engine::EventCtx& ctx);
+  void on_tcp_syn_ack(const Packet& p, engine::EventCtx& ctx);
+  void send_handshake(const Message& m, PacketKind kind, bool retransmission,
+                      engine::EventCtx& ctx);
   void start_lossless(const Message& m, engine::EventCtx& ctx);
   void on_tcp_ack(const Packet& p, engine::EventCtx& ctx);
   void apply_sender_actions(MessageId flow, const TcpSenderState& s, engine::EventCtx& ctx);
@@ -55,6 +61,7 @@ class HostLp {
   const TcpConfig tcp_config_;
   const std::uint32_t mss_;
   const bool is_tcp_;
+  const bool uses_handshake_;
   const bool traced_;
   OutputPort nic_;
   engine::RevVector<SenderFlow> senders_;              // by send slot

@@ -2,7 +2,10 @@
 // section 3.1, appropriate byte counting with L = 1 SMSS), fast retransmit and NewReno fast
 // recovery (RFC 6582 section 3.2, "impatient" timer variant), the retransmission timer of
 // RFC 6298 section 5 kept lazily (tcp_timer.hpp), go-back-N after a timeout, and the ECN
-// reaction of RFC 3168 section 6.1.2. Sequence numbers are byte offsets in the flow; `recover`
+// reaction of RFC 3168 section 6.1.2; the three-way handshake (RFC 793 3.4) with the SYN's own
+// retransmission timer (RFC 6298 section 5 and 5.7) and limited transmit (RFC 3042). The
+// policy choices of TcpConfig (SsthreshBase, RecoveryExitCwnd, RtoBackoffReset) default to the
+// RFC reading. Sequence numbers are byte offsets in the flow; `recover`
 // holds one past the RFC's "highest sequence number transmitted", i.e. snd_max.
 #include <algorithm>
 #include <cstdint>
@@ -27,9 +30,26 @@ std::uint32_t segment_length(const TcpSenderState& s, std::uint32_t seq) {
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(s.mss, s.total_bytes - seq));
 }
 
+// The window equation (4) of RFC 5681 halves, without `not_counted` bytes of FlightSize.
+// bytes_in_flight: less one SMSS per duplicate ACK, a segment that left the network.
+std::uint64_t loss_window(const TcpSenderState& s, const TcpConfig& config,
+                          std::uint64_t not_counted) {
+  const std::uint64_t flight = flight_size(s);
+  if (config.ssthresh_base == SsthreshBase::bytes_in_flight)
+    not_counted = std::uint64_t{s.dupacks} * s.mss;
+  return flight - std::min(flight, not_counted);
+}
+
 // Equation (4) of RFC 5681: ssthresh = max(FlightSize / 2, 2 * SMSS).
-std::uint64_t reduced_ssthresh(const TcpSenderState& s) {
-  return std::max<std::uint64_t>(flight_size(s) / 2, 2 * std::uint64_t{s.mss});
+std::uint64_t reduced_ssthresh(const TcpSenderState& s, const TcpConfig& config,
+                               std::uint64_t not_counted = 0) {
+  return std::max<std::uint64_t>(loss_window(s, config, not_counted) / 2, 2 * std::uint64_t{s.mss});
+}
+
+// RFC 6298 5.5 (and 5 for the SYN): double the RTO, at most max_rto.
+void back_off_rto(TcpSenderState& s, const TcpConfig& config) {
+  s.rto_ps = s.rto_ps > config.max_rto.ps() / 2 ? config.max_rto.ps() : s.rto_ps * 2;
+  ++s.backoff_count;
 }
 
 void restart_timer(TcpSenderState& s, SimTime now, TcpSenderActions& out) {
@@ -61,6 +81,14 @@ void emit_segment(TcpSenderState& s, std::uint32_t seq, SimTime now, TcpSenderAc
   if (s.rto_deadline_ps == -1) restart_timer(s, now, out);
 }
 
+// Sends the segment at snd_nxt (new data) and moves snd_nxt past it.
+void emit_new_segment(TcpSenderState& s, SimTime now, TcpSenderActions& out) {
+  const std::uint32_t length = segment_length(s, s.snd_nxt);
+  emit_segment(s, s.snd_nxt, now, out);
+  s.snd_nxt += length;
+  s.snd_max = std::max(s.snd_max, s.snd_nxt);
+}
+
 std::uint64_t send_window(const TcpSenderState& s, const TcpConfig& config) {
   if (config.receive_window_bytes == 0) return s.cwnd;
   return std::min(s.cwnd, config.receive_window_bytes);
@@ -70,21 +98,38 @@ std::uint64_t send_window(const TcpSenderState& s, const TcpConfig& config) {
 // so a receive window below one MSS cannot stall the flow (no persist timer here).
 void send_available(TcpSenderState& s, const TcpConfig& config, SimTime now,
                     TcpSenderActions& out) {
+  if (s.connection != TcpConnection::established) return;  // data waits for the handshake
   const std::uint64_t window = send_window(s, config);
   while (s.snd_nxt < s.total_bytes) {
     const std::uint32_t length = segment_length(s, s.snd_nxt);
     if (flight_size(s) > 0 && flight_size(s) + length > window) break;
-    emit_segment(s, s.snd_nxt, now, out);
-    s.snd_nxt += length;
-    s.snd_max = std::max(s.snd_max, s.snd_nxt);
+    emit_new_segment(s, now, out);
   }
 }
 
+// RFC 3042 / RFC 5681 3.2 step 1: on the first and second duplicate ACK, one segment of new
+// data if FlightSize stays <= cwnd + 2 * SMSS and the receive window allows; cwnd unchanged.
+void limited_transmit(TcpSenderState& s, const TcpConfig& config, SimTime now,
+                      TcpSenderActions& out) {
+  if (!config.limited_transmit || s.in_fast_recovery != 0 || s.dupacks > 2 ||
+      s.dupacks >= config.dupack_threshold)
+    return;
+  if (s.snd_nxt != s.snd_max || s.snd_nxt >= s.total_bytes) return;  // no new data
+  const std::uint32_t length = segment_length(s, s.snd_nxt);
+  const std::uint64_t flight_after = flight_size(s) + length;
+  if (flight_after > s.cwnd + 2 * std::uint64_t{s.mss}) return;
+  if (config.receive_window_bytes != 0 && flight_after > config.receive_window_bytes) return;
+  emit_new_segment(s, now, out);
+  s.limited_transmit_bytes += length;
+  ++s.limited_transmits;
+}
+
 // RFC 6582 3.2 step 2: ssthresh from eq. (4), retransmit, cwnd = ssthresh + 3 * SMSS (the
-// segments that left the network, one per duplicate ACK), recover = highest sent.
+// segments that left the network, one per duplicate ACK), recover = highest sent. Data sent
+// by limited transmit is not part of FlightSize here (RFC 5681 3.2 step 2).
 void enter_fast_recovery(TcpSenderState& s, const TcpConfig& config, SimTime now,
                          TcpSenderActions& out) {
-  s.ssthresh = reduced_ssthresh(s);
+  s.ssthresh = reduced_ssthresh(s, config, s.limited_transmit_bytes);
   s.cwnd = s.ssthresh + std::uint64_t{config.dupack_threshold} * s.mss;
   s.recover = s.snd_max;
   s.in_fast_recovery = 1;
@@ -104,14 +149,21 @@ void on_duplicate_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t 
     s.cwnd += s.mss;  // step 3: inflate, a segment has left the network
   } else if (s.dupacks == config.dupack_threshold && ack >= s.recover) {
     enter_fast_recovery(s, config, now, out);
+  } else {
+    limited_transmit(s, config, now, out);
   }
 }
 
 // RFC 6582 3.2 steps 5 and 6, after snd_una moved by `acked` bytes.
-void on_recovery_ack(TcpSenderState& s, std::uint64_t acked, SimTime now, TcpSenderActions& out) {
+void on_recovery_ack(TcpSenderState& s, const TcpConfig& config, std::uint64_t acked, SimTime now,
+                     TcpSenderActions& out) {
   const std::uint64_t mss = s.mss;
-  if (s.snd_una >= s.recover) {  // full ACK, step 6 option 1
-    s.cwnd = std::min(s.ssthresh, std::max(flight_size(s), mss) + mss);
+  if (s.snd_una >= s.recover) {  // full ACK, step 6
+    if (config.recovery_exit_cwnd == RecoveryExitCwnd::ssthresh) {
+      s.cwnd = s.ssthresh;  // option 2
+    } else {
+      s.cwnd = std::min(s.ssthresh, std::max(flight_size(s), mss) + mss);  // option 1
+    }
     s.in_fast_recovery = 0;
     return;
   }
@@ -137,7 +189,7 @@ void grow_cwnd(TcpSenderState& s, std::uint64_t acked) {
 // RFC 3168 6.1.2: halve at most once per window of data, and not again inside loss recovery.
 bool react_to_ecn(TcpSenderState& s, const TcpConfig& config, bool ece) {
   if (!config.ecn || !ece || s.in_fast_recovery != 0 || s.snd_una <= s.ecn_recover) return false;
-  s.ssthresh = reduced_ssthresh(s);
+  s.ssthresh = reduced_ssthresh(s, config);
   s.cwnd = s.ssthresh;
   s.ecn_recover = s.snd_max;
   return true;
@@ -163,13 +215,17 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, b
   s.snd_una = ack;
   s.snd_nxt = std::max(s.snd_nxt, ack);  // after go-back-N the receiver may hold more
   s.dupacks = 0;
+  s.limited_transmit_bytes = 0;
   if (s.rtt_timing != 0 && ack >= s.rtt_seq) {
     s.rtt_timing = 0;
     tcp_detail::take_rtt_sample(s, config, now.ps() - s.rtt_start_ps);
+  } else if (config.rto_backoff_reset == RtoBackoffReset::on_new_ack) {
+    s.rto_ps = tcp_detail::unbacked_rto(s, config);
+    s.backoff_count = 0;
   }
   const bool was_in_recovery = s.in_fast_recovery != 0;
   if (was_in_recovery) {
-    on_recovery_ack(s, acked, now, out);
+    on_recovery_ack(s, config, acked, now, out);
   } else if (!react_to_ecn(s, config, ece)) {
     grow_cwnd(s, acked);  // RFC 3168 6.1.2: no increase on the ACK that reduces
   }
@@ -189,32 +245,88 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, b
 void on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSenderActions& out) {
   const bool is_repeat = s.timeouts > 0 && s.timeout_una == s.snd_una;
   ++s.timeouts;
-  if (!is_repeat) s.ssthresh = reduced_ssthresh(s);
+  if (!is_repeat) s.ssthresh = reduced_ssthresh(s, config);
   s.cwnd = s.mss;
   s.snd_nxt = s.snd_una;
   s.rtt_timing = 0;
   s.in_fast_recovery = 0;
   s.dupacks = 0;
+  s.limited_transmit_bytes = 0;
   s.recover = s.snd_max;
   s.timeout_una = s.snd_una;
-  s.rto_ps = s.rto_ps > config.max_rto.ps() / 2 ? config.max_rto.ps() : s.rto_ps * 2;
-  ++s.backoff_count;
+  back_off_rto(s, config);
   restart_timer(s, now, out);
   send_available(s, config, now, out);
   out.cwnd_changed = true;
 }
 
-}  // namespace
+void send_syn(TcpSenderState& s, bool is_retransmission, SimTime now, TcpSenderActions& out) {
+  out.send_syn = true;
+  out.syn_is_retransmission = is_retransmission;
+  ++s.syns_sent;
+  restart_timer(s, now, out);
+}
 
-TcpSenderState tcp_open(const TcpConfig& config, std::uint64_t bytes, std::uint32_t mss,
-                        SimTime now, TcpSenderActions& out) {
-  out.clear();
+// RFC 6298 section 5 applied to the SYN: retransmit it with the RTO doubled.
+void on_syn_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now,
+                    TcpSenderActions& out) {
+  ++s.syn_retransmissions;
+  back_off_rto(s, config);
+  send_syn(s, true, now, out);
+}
+
+// After a retransmitted SYN the SYN-ACK gives no RTT sample (Karn, RFC 6298 section 3); RFC
+// 6298 5.7: an RTO below 3 s is raised to 3 s for the data; RFC 5681 3.1: the initial window
+// is one segment.
+void after_syn_timeout(TcpSenderState& s, const TcpConfig& config) {
+  const std::int64_t floor_ps = std::min(config.rto_after_syn_timeout.ps(), config.max_rto.ps());
+  s.rto_ps = std::max(s.rto_ps, floor_ps);
+  s.cwnd = s.mss;
+}
+
+TcpSenderState new_sender(const TcpConfig& config, std::uint64_t bytes, std::uint32_t mss) {
   TcpSenderState s;
   s.total_bytes = bytes;
   s.mss = mss;
   s.cwnd = std::uint64_t{config.initial_window_segments} * mss;
   s.ssthresh = kInfiniteSsthresh;
   s.rto_ps = tcp_detail::initial_rto(config);
+  return s;
+}
+
+}  // namespace
+
+TcpSenderState tcp_connect(const TcpConfig& config, std::uint32_t mss, SimTime now,
+                           TcpSenderActions& out) {
+  out.clear();
+  TcpSenderState s = new_sender(config, 0, mss);
+  s.completed = 1;  // nothing to send yet
+  s.connection = TcpConnection::syn_sent;
+  s.syn_sent_ps = now.ps();
+  send_syn(s, false, now, out);
+  return s;
+}
+
+void tcp_on_syn_ack(TcpSenderState& s, const TcpConfig& config, SimTime now,
+                    TcpSenderActions& out) {
+  out.clear();
+  if (s.connection != TcpConnection::syn_sent) return;  // a late duplicate
+  s.connection = TcpConnection::established;
+  stop_timer(s);
+  out.send_handshake_ack = true;
+  if (s.syn_retransmissions == 0) {
+    tcp_detail::take_rtt_sample(s, config, now.ps() - s.syn_sent_ps);  // RFC 6298 2.2
+  } else {
+    after_syn_timeout(s, config);
+  }
+  send_available(s, config, now, out);
+}
+
+TcpSenderState tcp_open(const TcpConfig& config, std::uint64_t bytes, std::uint32_t mss,
+                        SimTime now, TcpSenderActions& out) {
+  out.clear();
+  TcpSenderState s = new_sender(config, bytes, mss);
+  s.connection = TcpConnection::established;
   if (bytes == 0) {
     s.completed = 1;
     out.completed = true;
@@ -261,6 +373,8 @@ void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t gene
       generation, s.rto_deadline_ps, s.timer_pending_ps, s.timer_generation, now);
   if (event == TimerEvent::early) {
     arm_lazy_timer(s.rto_deadline_ps, s.timer_pending_ps, s.timer_generation, out.timer);
+  } else if (event == TimerEvent::due && s.connection == TcpConnection::syn_sent) {
+    on_syn_timeout(s, config, now, out);
   } else if (event == TimerEvent::due && s.completed == 0) {
     on_timeout(s, config, now, out);
   }

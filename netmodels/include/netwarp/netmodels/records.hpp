@@ -29,6 +29,9 @@ struct FlowRecord {
   std::uint64_t duplicate_acks = 0;
   std::uint64_t fast_retransmits = 0;
   std::uint64_t timeouts = 0;
+  std::uint64_t syns_sent = 0;  // the first SYN included
+  std::uint64_t syn_retransmissions = 0;
+  std::uint64_t limited_transmits = 0;  // segments sent by limited transmit (RFC 3042)
 };
 
 // One output port's totals at the end of the run.
