@@ -85,6 +85,19 @@ TransportConfig transport_config(const proto::Transport& transport) {
                          tcp.delayed_ack(),
                          engine::us(static_cast<std::int64_t>(tcp.delayed_ack_timeout_us())),
                          tcp.ecn()};
+  config.tcp.handshake = tcp.handshake();
+  config.tcp.rto_after_syn_timeout =
+      engine::us(static_cast<std::int64_t>(tcp.syn_timeout_rto_us()));
+  config.tcp.limited_transmit = tcp.limited_transmit();
+  config.tcp.ssthresh_base = tcp.ssthresh_on_loss() == proto::Tcp::BYTES_IN_FLIGHT
+                                 ? SsthreshBase::bytes_in_flight
+                                 : SsthreshBase::flight_size;
+  config.tcp.recovery_exit_cwnd = tcp.recovery_exit_cwnd() == proto::Tcp::SSTHRESH
+                                      ? RecoveryExitCwnd::ssthresh
+                                      : RecoveryExitCwnd::bounded_by_flight;
+  config.tcp.rto_backoff_reset = tcp.rto_backoff_reset() == proto::Tcp::ON_NEW_ACK
+                                     ? RtoBackoffReset::on_new_ack
+                                     : RtoBackoffReset::on_rtt_sample;
   return config;
 }
 

@@ -1,4 +1,5 @@
-// Determinism of packet-network runs across kernels and rank counts: an incast with TCP losses,
+// Determinism of packet-network runs across kernels and rank counts: an incast with TCP losses
+// (also with lost SYN and SYN-ACK and the ns-3 policy readings),
 // a lossless torus all-to-all with unlimited buffers and a fat-tree all-to-all under credit
 // flow control give the sequential kernel's digest and records with the optimistic kernel on
 // every rank of the job.
@@ -21,6 +22,16 @@ NetworkSpec incast() {
   spec.transport.kind = TransportKind::tcp;
   spec.transport.tcp.min_rto = engine::ms(1);
   spec.workload = make_incast(IncastSpec{8, 8, 128 * 1024, {}}, 9, "workload");
+  return spec;
+}
+
+// The incast with a lost SYN (flow 0) and a lost SYN-ACK (flow 1), and ns-3's policy readings.
+NetworkSpec incast_with_handshake_loss() {
+  NetworkSpec spec = incast();
+  spec.drops = {PacketDrop{0, 0, PacketKind::syn}, PacketDrop{1, 0, PacketKind::syn_ack}};
+  spec.transport.tcp.ssthresh_base = SsthreshBase::bytes_in_flight;
+  spec.transport.tcp.recovery_exit_cwnd = RecoveryExitCwnd::ssthresh;
+  spec.transport.tcp.rto_backoff_reset = RtoBackoffReset::on_new_ack;
   return spec;
 }
 
@@ -47,7 +58,8 @@ NetworkSpec fat_tree_all_to_all() {
 class NetworkAcrossRanks : public ::testing::TestWithParam<int> {};
 
 TEST_P(NetworkAcrossRanks, OptimisticMatchesSequential) {
-  const NetworkSpec specs[] = {incast(), torus_all_to_all(), fat_tree_all_to_all()};
+  const NetworkSpec specs[] = {incast(), torus_all_to_all(), fat_tree_all_to_all(),
+                               incast_with_handshake_loss()};
   const NetworkModel model(specs[GetParam()]);
   auto exchange = engine::make_mpi_exchange();
   engine::KernelConfig config;
@@ -70,13 +82,18 @@ TEST_P(NetworkAcrossRanks, OptimisticMatchesSequential) {
   EXPECT_EQ(merged.to_bytes(), reference.to_bytes());
   const NetworkTotals totals = reference.totals(model.spec().workload);
   EXPECT_EQ(totals.messages_delivered, totals.messages);
-  if (GetParam() == 0) {
+  if (GetParam() == 0 || GetParam() == 3) {
     EXPECT_GT(totals.packets_dropped, 0u);  // the incast really exercises loss recovery
+  }
+  if (GetParam() == 3) {
+    std::uint64_t syn_retransmissions = 0;
+    for (const FlowRecord& f : reference.flows) syn_retransmissions += f.syn_retransmissions;
+    EXPECT_EQ(syn_retransmissions, 2u);
   }
   EXPECT_GT(run.stats.remote_events_sent, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Scenarios, NetworkAcrossRanks, ::testing::Values(0, 1, 2));
+INSTANTIATE_TEST_SUITE_P(Scenarios, NetworkAcrossRanks, ::testing::Values(0, 1, 2, 3));
 
 }  // namespace
 }  // namespace netwarp::netmodels

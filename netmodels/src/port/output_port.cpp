@@ -38,6 +38,11 @@ bool OutputPort::fits(std::uint32_t wire_bytes) const {
   return settings_.buffer_packets == 0 || buffered_packets() + 1 <= settings_.buffer_packets;
 }
 
+void OutputPort::count_injected_drop(const Packet& packet, EventCtx& ctx) {
+  ctx.add(packets_dropped_, 1);
+  ctx.add(bytes_dropped_, packet.wire_bytes);
+}
+
 bool OutputPort::offer(Packet packet, EventCtx& ctx, TransmitObserver* observer) {
   expire(ctx);
   if (!fits(packet.wire_bytes)) {
