@@ -64,7 +64,10 @@ nlohmann::ordered_json connections_json(const netmodels::NetworkSpec& spec,
                     {"retransmitted_segments", f.retransmitted_segments},
                     {"duplicate_acks", f.duplicate_acks},
                     {"fast_retransmits", f.fast_retransmits},
-                    {"retransmission_timeouts", f.timeouts}});
+                    {"retransmission_timeouts", f.timeouts},
+                    {"syns_sent", f.syns_sent},
+                    {"syn_retransmissions", f.syn_retransmissions},
+                    {"limited_transmits", f.limited_transmits}});
   return rows;
 }
 
@@ -86,6 +89,8 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
                   {"retransmitted_segments", n.retransmitted_segments},
                   {"fast_retransmits", n.fast_retransmits},
                   {"duplicate_acks", n.duplicate_acks},
+                  {"syn_retransmissions", n.syn_retransmissions},
+                  {"limited_transmits", n.limited_transmits},
                   {"ecn_marked", n.ecn_marked}};
   const nlohmann::ordered_json engine_stats = stats_to_json(*net.stats);
   // The engine's "ranks" (MPI processes of the run) would hide the simulated ranks' table.

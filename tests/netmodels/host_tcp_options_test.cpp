@@ -187,5 +187,54 @@ TEST(HostTcpPolicy, RtoBackoffResetChangesOnlyTheSecondTimeout) {
   EXPECT_EQ(difference, ms(200).ps());
 }
 
+std::uint64_t total_syns(const testing::NetworkRun& run) {
+  std::uint64_t syns = 0;
+  for (const FlowRecord& f : run.results.flows) syns += f.syns_sent;
+  return syns;
+}
+
+// Three messages host0 -> host1 at 0, 1 ms and 2 ms, and one host1 -> host0.
+NetworkSpec three_messages_one_pair(bool persistent) {
+  NetworkSpec spec = one_flow(1);
+  spec.workload.messages = {message(0, 0, 1, 30 * kMss), message(1, 0, 1, 20 * kMss, ms(1)),
+                            message(2, 1, 0, 5 * kMss), message(3, 0, 1, 10 * kMss, ms(2))};
+  spec.workload.persistent_connections = persistent;
+  return spec;
+}
+
+TEST(HostTcpPersistent, MessagesOfAPairShareOneConnection) {
+  const auto shared = run_network(three_messages_one_pair(true));
+  const auto separate = run_network(three_messages_one_pair(false));
+  EXPECT_EQ(shared.totals.messages_delivered, 4u);
+  EXPECT_EQ(separate.totals.messages_delivered, 4u);
+  EXPECT_EQ(total_syns(shared), 2u);  // one per ordered pair
+  EXPECT_EQ(total_syns(separate), 4u);
+  ASSERT_EQ(shared.results.flows.size(), 4u);
+  for (const FlowRecord& f : shared.results.flows) {
+    EXPECT_EQ(f.start_ps, three_messages_one_pair(true).workload.messages[f.flow].start.ps());
+    EXPECT_GT(f.completed_ps, f.start_ps);
+  }
+  // The connection's counters are on its last message: 60 segments in all, none lost.
+  EXPECT_EQ(shared.results.flows[0].segments_sent, 0u);
+  EXPECT_EQ(shared.results.flows[3].segments_sent, 60u);
+  EXPECT_EQ(shared.results.flows[3].syns_sent, 1u);
+}
+
+// A message due before the previous one of its pair waits for it, then follows it.
+TEST(HostTcpPersistent, AMessageDueEarlyFollowsThePreviousOneOfItsPair) {
+  NetworkSpec spec = one_flow(1);
+  spec.workload.messages = {message(0, 0, 1, 10 * kMss, us(500)), message(1, 0, 1, 10 * kMss)};
+  spec.workload.persistent_connections = true;
+  const auto run = run_network(spec);
+  ASSERT_EQ(run.results.flows.size(), 2u);
+  const FlowRecord& first = run.results.flows[0];
+  const FlowRecord& second = run.results.flows[1];
+  EXPECT_EQ(second.start_ps, 0);
+  EXPECT_GT(second.completed_ps, first.completed_ps);
+  ASSERT_EQ(run.results.deliveries.size(), 2u);
+  EXPECT_GT(run.results.deliveries[0].delivered_ps, us(500).ps());
+  EXPECT_GT(run.results.deliveries[1].delivered_ps, run.results.deliveries[0].delivered_ps);
+}
+
 }  // namespace
 }  // namespace netwarp::netmodels

@@ -2,8 +2,10 @@
 // It starts its messages (each at its start time, or once the previous one is delivered),
 // segments them into packets, and on the receiving side reassembles, acknowledges and records
 // deliveries. One flow per message; flow ids are message ids. With the TCP handshake each
-// message's connection opens at time 0 and its data joins it at the message's start. Per-flow state
-// lives in arrays sized at construction, indexed by the message's send or receive slot
+// connection opens at time 0 and a message's data joins it at the message's start. With
+// persistent connections the messages of one (src, dst) pair share the connection named by
+// the first of them (NetworkContext::connection_of): per-flow TCP state lives at its slot. Per-flow
+// state lives in arrays sized at construction, indexed by the message's send or receive slot
 // (NetworkContext).
 #pragma once
 
@@ -33,11 +35,15 @@ class HostLp {
   struct SenderFlow {
     std::int64_t start_ps;      // -1: not started
     std::int64_t completed_ps;  // -1: not completed
+    std::uint32_t handed_over;  // TCP: its bytes joined the connection
+    std::uint32_t reserved;
   };
 
   // Sending side.
   void start_message(MessageId id, engine::EventCtx& ctx);
+  void hand_over(MessageId id, engine::EventCtx& ctx);
   void open_connection(MessageId id, engine::EventCtx& ctx);
+  void complete_acknowledged(MessageId connection, std::uint64_t snd_una, engine::EventCtx& ctx);
   void on_tcp_syn_ack(const Packet& p, engine::EventCtx& ctx);
   void send_handshake(const Message& m, PacketKind kind, bool retransmission,
                       engine::EventCtx& ctx);
