@@ -14,7 +14,9 @@ bits / rate rounded to the nearest picosecond (DataRate::CalculateBytesTxTime), 
 1 Gbit/s links used here (8000 ps per byte)."""
 import json
 import os
+import shutil
 import struct
+import subprocess
 import sys
 import unittest
 
@@ -33,6 +35,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 LIBRARY = os.path.join(ROOT, "scenarios")
 
 run = netwarp_cli.run
+NETWARP = None  # the packet simulator, for `netwarp validate --models ns3`
 
 
 def tx(frame_bytes):
@@ -218,8 +221,56 @@ class BadInput(Ns3Case):
         self.assert_one_line_error(r, "--out is required")
 
 
+class ValidateWithNs3(Ns3Case):
+    SETS = ["--set", "workload.incast.senders=4", "--set", "workload.incast.bytes=65536"]
+
+    def validate(self, netwarp, args):
+        out = os.path.join(self.dir, "report")
+        r = subprocess.run([netwarp, "validate", os.path.join(LIBRARY, "incast.pbtxt"), *args,
+                            "--out", out], capture_output=True, text=True, timeout=300)
+        return r, out
+
+    def test_report_sets_ns3_beside_the_packet_run(self):
+        r, out = self.validate(NETWARP, ["--models", "ns3", *self.SETS])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "report.json")) as f:
+            report = json.load(f)
+        point = report["points"][0]
+        row = report["results"]["ns3"][0]
+        self.assertTrue(row["available"])
+        with open(os.path.join(out, row["params_file"])) as f:
+            ns3 = json.load(f)
+        self.assertEqual(row["predicted_ps"], ns3["completion_time_ps"])
+        self.assertEqual(point["ns3"]["packets_dropped"],
+                         [point["packets_dropped"], ns3["packets_dropped"]])
+        self.assertEqual(len(point["ns3"]["flows"]), 4)
+        self.assertEqual(set(point["ns3"]["fct_ps"]), {"p50", "p90", "p99", "max"})
+        with open(os.path.join(out, "report.md")) as f:
+            md = f.read()
+        self.assertIn("## ns-3 cross-check", md)
+        self.assertIn("| FCT p99 (us) |", md)
+
+    def test_without_the_binary_the_cross_check_is_unavailable(self):
+        lone = os.path.join(self.dir, "bin")
+        os.makedirs(lone)
+        netwarp = shutil.copy(NETWARP, lone)  # no netwarp-ns3 beside this copy
+        r, out = self.validate(netwarp, ["--models", "ns3", *self.SETS])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("ns3: cross-check unavailable: netwarp-ns3 was not built", r.stdout)
+        with open(os.path.join(out, "report.json")) as f:
+            self.assertFalse(json.load(f)["results"]["ns3"][0]["available"])
+
+    def test_mpi_scenario_is_refused(self):
+        out = os.path.join(self.dir, "report")
+        r = subprocess.run([NETWARP, "validate", os.path.join(LIBRARY, "pingpong.pbtxt"),
+                            "--models", "ns3", "--out", out], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("model 'ns3' cross-checks network workloads", r.stderr)
+
+
 if __name__ == "__main__":
     binary = sys.argv.pop(1)
+    NETWARP = sys.argv.pop(1)
     if not binary or not os.path.exists(binary):
         print("netwarp-ns3 was not built (libns3-dev 3.37 not found): skipped")
         sys.exit(77)
