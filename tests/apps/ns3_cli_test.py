@@ -2,7 +2,9 @@
 """End-to-end tests of netwarp-ns3, the ns-3 cross-check: a single flow over an idle two-host
 star completes at the picosecond worked out by hand (handshake, PPP framing, store and forward,
 ns-3's one-time-step delay of data handed to an established socket), a sender's messages
-marked after_previous start when its previous one is acknowledged, an incast small enough to
+marked after_previous start when its previous one is acknowledged, every port of a tree, a fat
+tree and a torus carries exactly what netwarp's carries plus the handshake (same static
+routes), an incast small enough to
 overflow the bottleneck reports drops and retransmissions that agree with each other, pcap
 files are written per port, and bad input gets a one-line error with exit status 2.
 
@@ -187,6 +189,56 @@ workload {{ incast {{ senders: {self.SENDERS} receiver: 0 bytes: 131072 }} }}
             self.assertGreater(f["completed_ps"], f["delivered_ps"])
             if f["retransmitted_segments"] > 0:
                 self.assertGreater(f["fast_retransmits"] + f["retransmission_timeouts"], 0, f)
+
+
+class SamePathsAsNetwarp(Ns3Case):
+    """Without losses every port carries, per flow whose data crosses it (a) or whose ACKs do
+    (b), the same segments in both simulators, plus in ns-3 the handshake: SYN and ACK forward,
+    SYN-ACK back. (a, b) per port come from netwarp's packet and byte counts; ns-3's counts must
+    follow from them, which holds only if every flow takes the same ports."""
+    BYTES = 100_000
+    NETWARP_FRAME = 40 + 38  # header_bytes + frame_overhead_bytes (defaults)
+
+    def check_topology(self, topology):
+        s = self.write("t.pbtxt", f"""
+name: "paths"
+topology {{ {topology} }}
+links {{ rate_bps: 10000000000 latency_ns: 500 }}
+transport {{ kind: TCP }}
+workload {{ permutation {{ bytes: {self.BYTES} }} }}
+""")
+        ns3, _ = self.ns3([s])
+        out = os.path.join(self.dir, "nw")
+        r = subprocess.run([NETWARP, "run", s, "--out", out], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "results.json")) as f:
+            nw = json.load(f)
+        self.assertEqual(nw["packets_dropped"] + ns3["packets_dropped"], 0)
+        frames = data_frames(self.BYTES)
+        segments = len(frames)
+        data_nw = sum(f - IP_TCP - PPP + self.NETWARP_FRAME for f in frames)
+        ack_nw = self.NETWARP_FRAME
+        ports_ns3 = {(p["node"], p["port"]): p for p in ns3["ports"]}
+        self.assertEqual(len(ports_ns3), len(nw["ports"]))
+        for p in nw["ports"]:
+            flows, rest = divmod(p["packets_sent"], segments)
+            self.assertEqual(rest, 0, p)
+            forward = (p["bytes_sent"] - flows * segments * ack_nw) // (data_nw - segments * ack_nw)
+            back = flows - forward
+            q = ports_ns3[(p["node"], p["port"])]
+            self.assertEqual(q["packets_sent"], flows * segments + 2 * forward + back, p)
+            self.assertEqual(q["bytes_sent"],
+                             forward * (sum(frames) + SYN_IP + PPP + IP_TCP + PPP)
+                             + back * (segments * (IP_TCP + PPP) + SYN_IP + PPP), p)
+
+    def test_two_level_tree_with_parallel_uplinks(self):
+        self.check_topology("tree { leaves: 3 hosts_per_leaf: 4 uplinks: 2 }")
+
+    def test_fat_tree(self):
+        self.check_topology("fat_tree { p: 2 }")
+
+    def test_torus(self):
+        self.check_topology("torus { dims: 4 dims: 4 }")
 
 
 class BadInput(Ns3Case):
