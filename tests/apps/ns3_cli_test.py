@@ -191,6 +191,18 @@ workload {{ incast {{ senders: {self.SENDERS} receiver: 0 bytes: 131072 }} }}
                 self.assertGreater(f["fast_retransmits"] + f["retransmission_timeouts"], 0, f)
 
 
+class Notes(Ns3Case):
+    def test_settings_ns3_cannot_follow_are_noted_not_fatal(self):
+        s = self.write("s.pbtxt", star_scenario(10_000, 0))
+        j, r = self.ns3([s, "--set", "switch.ecn_threshold_bytes=30000", "--verbose"])
+        self.assertEqual(len(j["notes"]), 1, j["notes"])
+        self.assertIn("switch.ecn_threshold_bytes ignored", j["notes"][0])
+        self.assertIn("netwarp-ns3: note: switch.ecn_threshold_bytes ignored", r.stderr)
+        j, r = self.ns3([s], name="plain.json")
+        self.assertEqual(j["notes"], [])
+        self.assertEqual(r.stderr, "")
+
+
 class SamePathsAsNetwarp(Ns3Case):
     """Without losses every port carries, per flow whose data crosses it (a) or whose ACKs do
     (b), the same segments in both simulators, plus in ns-3 the handshake: SYN and ACK forward,
