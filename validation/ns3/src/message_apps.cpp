@@ -43,11 +43,15 @@ FlowLedger::FlowLedger(const netmodels::Workload& workload)
     : workload_(workload),
       outcomes_(workload.messages.size()),
       senders_(workload.messages.size(), nullptr),
-      next_of_(workload.messages.size(), kNoMessage) {
+      next_of_(workload.messages.size(), kNoMessage),
+      has_previous_(workload.messages.size(), false) {
   std::map<netmodels::NodeId, MessageId> last_of_host;
   for (const auto& m : workload.messages) {
     const auto it = last_of_host.find(m.src);
-    if (it != last_of_host.end()) next_of_[it->second] = m.id;
+    if (it != last_of_host.end()) {
+      next_of_[it->second] = m.id;
+      has_previous_[m.id] = true;
+    }
     last_of_host[m.src] = m.id;
   }
 }
@@ -84,13 +88,11 @@ void FlowLedger::stop_when_done() {
 
 MessageSender::MessageSender(FlowLedger& ledger, MessageId id, ns3::Ipv4Address peer,
                              std::uint16_t peer_port)
-    : ledger_(ledger), id_(id), peer_(peer), peer_port_(peer_port) {
-  const netmodels::Message& m = ledger_.message(id_);
-  bool has_previous = false;
-  for (MessageId i = 0; i < id_ && !has_previous; ++i)
-    has_previous = ledger_.message(i).src == m.src;
-  previous_done_ = !m.after_previous || !has_previous;
-}
+    : ledger_(ledger),
+      id_(id),
+      peer_(peer),
+      peer_port_(peer_port),
+      previous_done_(!ledger.waits_for_previous(id)) {}
 
 void MessageSender::StartApplication() {
   const netmodels::Message& m = ledger_.message(id_);

@@ -54,6 +54,10 @@ class FlowLedger {
   // message `id` is told when that one completes.
   void set_sender(netmodels::MessageId id, MessageSender* sender) { senders_[id] = sender; }
   MessageSender* next_of(netmodels::MessageId id) const;
+  // Whether an after_previous message waits: false for a host's first message.
+  bool waits_for_previous(netmodels::MessageId id) const {
+    return workload_.messages[id].after_previous && has_previous_[id];
+  }
 
   void mark_delivered(netmodels::MessageId id);
   void mark_completed(netmodels::MessageId id);
@@ -64,7 +68,8 @@ class FlowLedger {
   const netmodels::Workload& workload_;
   std::vector<FlowOutcome> outcomes_;
   std::vector<MessageSender*> senders_;
-  std::vector<netmodels::MessageId> next_of_;  // the host's next message; self when none
+  std::vector<netmodels::MessageId> next_of_;  // the host's next message; kNoMessage when none
+  std::vector<bool> has_previous_;             // the host sent an earlier message
   std::map<std::pair<std::uint32_t, std::uint16_t>, netmodels::MessageId> endpoints_;
   std::size_t finished_ = 0;  // delivered + completed events seen
 };
