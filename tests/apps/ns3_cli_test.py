@@ -203,6 +203,15 @@ class Notes(Ns3Case):
         self.assertEqual(r.stderr, "")
 
 
+class EndTime(Ns3Case):
+    def test_end_time_stops_ns3_and_unfinished_messages_exit_3(self):
+        s = self.write("s.pbtxt", "end_time_ns: 50000\n" + star_scenario(1_000_000, 0))
+        j, r = self.ns3([s], expect=3)
+        self.assertEqual(j["messages_delivered"], 0)
+        self.assertEqual(j["flows"][0]["completed_ps"], -1)
+        self.assertIn("0/1 messages", r.stdout)
+
+
 class SamePathsAsNetwarp(Ns3Case):
     """Without losses every port carries, per flow whose data crosses it (a) or whose ACKs do
     (b), the same segments in both simulators, plus in ns-3 the handshake: SYN and ACK forward,

@@ -79,6 +79,12 @@ netwarp::netmodels::NetworkSpec network_of(const scenarios::LoadedScenario& load
   return spec;
 }
 
+// The scenario's end_time_ns in ps, -1 when it runs until the workload is done.
+std::int64_t end_of(const scenarios::LoadedScenario& loaded) {
+  const netwarp::netmodels::SimTime end = scenarios::engine_settings(loaded).end_time;
+  return end == netwarp::netmodels::SimTime::max() ? -1 : end.ps();
+}
+
 int run(const CliOptions& o) {
   const auto started = std::chrono::steady_clock::now();
   const scenarios::LoadedScenario loaded = scenarios::load_scenario(o.scenario, o.sets);
@@ -91,7 +97,7 @@ int run(const CliOptions& o) {
       std::fprintf(stderr, "netwarp-ns3: note: %s\n", note.c_str());
   nc::Ns3RunResult result;
   try {
-    result = nc::run_ns3(spec, {o.pcap_dir, {o.limited_transmit}});
+    result = nc::run_ns3(spec, {o.pcap_dir, end_of(loaded), {o.limited_transmit}});
   } catch (const std::invalid_argument& e) {
     throw UsageError(fmt::format("{}: {}", loaded.path, e.what()));
   }

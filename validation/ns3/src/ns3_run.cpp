@@ -67,6 +67,7 @@ Ns3RunResult run_ns3(const netmodels::NetworkSpec& spec, const Ns3RunSettings& s
   FlowLedger ledger(spec.workload);
   install_sinks(spec, net, ledger);
   install_senders(spec, net, ledger);
+  if (settings.end_ps >= 0) ns3::Simulator::Stop(ns3::PicoSeconds(settings.end_ps));
   ns3::Simulator::Run();
   Ns3RunResult result;
   result.ns3_version = library_version();

@@ -17,6 +17,8 @@ namespace netwarp::ns3_check {
 
 struct Ns3RunSettings {
   std::string pcap_dir;  // empty: no pcap
+  // The scenario's end_time_ns: stop there, finished or not; -1: when every message is.
+  std::int64_t end_ps = -1;
   Ns3Choices choices;
 };
 
