@@ -179,7 +179,8 @@ std::string ns3_comparison_markdown(const ValidationReport& r) {
     if (md.empty())
       md = "\n## ns-3 cross-check (netwarp-ns3)\n\nThe same workload in ns-3 "
            "(validation/ns3/README.md). FCT: from the hand-over of a message to TCP until its last "
-           "byte is acknowledged; in report.json each pair is [netwarp, ns-3].\n";
+           "byte is acknowledged (in ns-3 a message handed over at 0 also waits for its "
+           "connection's handshake); in report.json each pair is [netwarp, ns-3].\n";
     md += p.value.empty() ? "\n" : fmt::format("\n### {} = {}\n\n", r.sweep_field, p.value);
     md += totals_table(p, *p.ns3) + "\n" + flow_table(*p.ns3);
   }
