@@ -247,6 +247,12 @@ void HostLp::finish(engine::FinishCtx& ctx) {
   nic_.finish(ctx);
   for (MessageId id : net_.messages_of(self_))
     if (senders_[net_.send_slot(id)].completed_ps < 0) ctx.emit(flow_record(id));
+  if (!is_tcp_) return;
+  for (MessageId id : net_.messages_to(self_)) {
+    const TcpReceiverState& r = tcp_receivers_[net_.receive_slot(id)];
+    if (r.discarded_segments != 0)
+      ctx.emit(ReceiverRecord{id, net_.message(id).src, self_, 0, r.discarded_segments});
+  }
 }
 
 void HostLp::visit_state(engine::StateVisitor& v) const {

@@ -244,6 +244,9 @@ void StreamTransport::finish(engine::FinishCtx& ctx) const {
     r.timeouts = s.timeouts;
     ctx.emit(r);
   }
+  for (const auto& [peer, r] : tcp_receivers_)  // named as the peer's FlowRecord names it
+    if (r.discarded_segments != 0)
+      ctx.emit(ReceiverRecord{self_, peer, self_, 0, r.discarded_segments});
 }
 
 void StreamTransport::visit_state(engine::StateVisitor& v) const {
