@@ -88,7 +88,9 @@ TEST_P(NetworkAcrossRanks, OptimisticMatchesSequential) {
   if (GetParam() == 0 || GetParam() >= 3) {
     EXPECT_GT(totals.packets_dropped, 0u);  // the incast really exercises loss recovery
   }
-  if (GetParam() == 5) EXPECT_GT(totals.ooo_discarded_segments, 0u);
+  if (GetParam() == 5) {
+    EXPECT_GT(totals.ooo_discarded_segments, 0u);  // the cap really discards
+  }
   EXPECT_GT(run.stats.remote_events_sent, 0u);
 }
 
