@@ -170,6 +170,24 @@ bool on_cumulative_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t
   return false;
 }
 
+// RFC 6675 section 5 outside recovery: count a duplicate ACK, then steps (1) and (2) may enter
+// recovery (section 5.1: not before HighACK reaches the RecoveryPoint of a timeout).
+void on_ack_outside_recovery(TcpSenderState& s, const TcpConfig& config, bool is_same_ack, bool ece,
+                             bool is_duplicate, std::uint64_t delivered,
+                             const TcpRangeStore& scoreboard, SimTime now, TcpSenderActions& out) {
+  if (is_duplicate) {
+    ++s.dupacks;
+    if (is_same_ack) react_to_ecn(s, config, ece);
+  }
+  const bool loss_seen = s.dupacks >= config.dupack_threshold ||
+                         tcp_is_lost(view_of(s, config, scoreboard), s.snd_una);
+  if (is_duplicate && loss_seen && s.snd_una >= s.recover) {
+    enter_recovery(s, config, scoreboard, delivered, now, out);
+  } else {
+    send_outside_recovery(s, config, scoreboard, now, out);
+  }
+}
+
 }  // namespace
 
 bool uses_scoreboard(const TcpConfig& config) {
@@ -210,18 +228,8 @@ void on_ack_with_scoreboard(TcpSenderState& s, const TcpConfig& config, std::uin
     if (config.recovery == TcpRecovery::prr) set_prr_cwnd(s, config, pipe, delivered);
     send_in_recovery(s, config, scoreboard, pipe, now, out);
   } else {
-    if (is_duplicate) {
-      ++s.dupacks;
-      if (ack == una_before) react_to_ecn(s, config, ece);
-    }
-    // Section 5 steps (1) and (2); section 5.1: not again before HighACK reaches RecoveryPoint.
-    const bool loss_seen = s.dupacks >= config.dupack_threshold ||
-                           tcp_is_lost(view_of(s, config, scoreboard), s.snd_una);
-    if (is_duplicate && loss_seen && s.snd_una >= s.recover) {
-      enter_recovery(s, config, scoreboard, delivered, now, out);
-    } else {
-      send_outside_recovery(s, config, scoreboard, now, out);
-    }
+    on_ack_outside_recovery(s, config, ack == una_before, ece, is_duplicate, delivered, scoreboard,
+                            now, out);
   }
   out.cwnd_changed = s.cwnd != cwnd_before || s.ssthresh != ssthresh_before;
 }

@@ -4,6 +4,11 @@
 // actions into packets and timer events. Sequence numbers are byte offsets from the start of
 // the flow (a flow is one message, under 4 GiB).
 //
+// Byte ranges of any number (the receiver's out-of-order data, the sender's SACK scoreboard)
+// do not fit the fixed-size states: the caller hands them in as a TcpRangeStore
+// (tcp_ranges.hpp), which the LPs back with a RevMap. With SACK (RFC 2018) the receiver puts
+// blocks on its ACKs, and the sender recovers by RFC 6675 or RFC 6937 (TcpConfig::recovery).
+//
 // Timers are lazy, so an ACK does not cost a timer event: the state holds the RTO deadline;
 // an action asks for a timer event only when none is pending at or before the deadline. When a
 // timer event fires (with its generation), tcp_on_timer re-arms if the deadline moved later,

@@ -37,7 +37,6 @@ struct TcpRangeInsert {
   TcpRange merged;                // the stored range that now holds the inserted bytes
   std::uint64_t added_bytes = 0;  // bytes not stored before
   std::int32_t range_delta = 0;   // change in the number of ranges (1, 0 or negative)
-  std::uint32_t reserved = 0;
 };
 
 // Stores [range.begin, range.end), merged with every range it overlaps or touches.
@@ -50,7 +49,6 @@ std::optional<TcpRange> tcp_range_containing(const TcpRangeStore& store, std::ui
 struct TcpRangeTrim {
   std::uint64_t removed_bytes = 0;
   std::uint32_t removed_ranges = 0;
-  std::uint32_t reserved = 0;
 };
 TcpRangeTrim tcp_trim_ranges_below(TcpRangeStore& store, std::uint32_t seq);
 
