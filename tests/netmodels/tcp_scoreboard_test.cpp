@@ -2,6 +2,7 @@
 // Update(), IsLost(), SetPipe() and NextSeg() rules 1-4, with SMSS 1000 and DupThresh 3.
 #include <gtest/gtest.h>
 
+#include "netwarp/netmodels/packet.hpp"
 #include "netwarp/netmodels/tcp_sack.hpp"
 
 namespace netwarp::netmodels {
@@ -97,6 +98,17 @@ TEST_F(ScoreboardTest, NextSegRule4RescuesTheHighestUnsackedSegmentOnce) {
   EXPECT_EQ(next.range, (TcpRange{9000, 10'000}));
   sb.rescue_rxt = 10'000;  // RescueRxt = RecoveryPoint
   EXPECT_EQ(tcp_next_segment(view(), sb, false).rule, 0u);
+}
+
+TEST(SackBlocks, TravelInTheAcksFieldsUnchanged) {
+  const TcpSackBlocks sent = blocks({{7000, 8000}, {3000, 6000}, {1000, 2000}});
+  Packet p;
+  p.kind = PacketKind::ack;
+  set_sack_blocks(p, sent);
+  const TcpSackBlocks got = sack_blocks_of(p);
+  ASSERT_EQ(got.count, 3u);
+  for (std::uint32_t i = 0; i < 3; ++i) EXPECT_EQ(got.block[i], sent.block[i]);
+  EXPECT_EQ(sack_blocks_of(Packet{}).count, 0u);
 }
 
 }  // namespace
