@@ -67,7 +67,8 @@ nlohmann::ordered_json connections_json(const netmodels::NetworkSpec& spec,
                     {"retransmission_timeouts", f.timeouts},
                     {"syns_sent", f.syns_sent},
                     {"syn_retransmissions", f.syn_retransmissions},
-                    {"limited_transmits", f.limited_transmits}});
+                    {"limited_transmits", f.limited_transmits},
+                    {"ooo_discarded_segments", f.ooo_discarded_segments}});
   return rows;
 }
 
@@ -91,7 +92,8 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
                   {"duplicate_acks", n.duplicate_acks},
                   {"syn_retransmissions", n.syn_retransmissions},
                   {"limited_transmits", n.limited_transmits},
-                  {"ecn_marked", n.ecn_marked}};
+                  {"ecn_marked", n.ecn_marked},
+                  {"ooo_discarded_segments", n.ooo_discarded_segments}};
   const nlohmann::ordered_json engine_stats = stats_to_json(*net.stats);
   // The engine's "ranks" (MPI processes of the run) would hide the simulated ranks' table.
   for (const auto& [key, value] : engine_stats.items())

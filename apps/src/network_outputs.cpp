@@ -58,7 +58,8 @@ nlohmann::ordered_json flows_json(const NetworkRunReport& rep) {
                     {"retransmission_timeouts", f.timeouts},
                     {"syns_sent", f.syns_sent},
                     {"syn_retransmissions", f.syn_retransmissions},
-                    {"limited_transmits", f.limited_transmits}});
+                    {"limited_transmits", f.limited_transmits},
+                    {"ooo_discarded_segments", f.ooo_discarded_segments}});
   }
   return rows;
 }
@@ -119,6 +120,7 @@ nlohmann::ordered_json results_json(const NetworkRunReport& rep) {
   j["syn_retransmissions"] = t.syn_retransmissions;
   j["limited_transmits"] = t.limited_transmits;
   j["ecn_marked"] = t.ecn_marked;
+  j["ooo_discarded_segments"] = t.ooo_discarded_segments;
   j["hosts"] = rep.spec->topology.host_count;
   j["switches"] = rep.spec->topology.switch_count();
   const nlohmann::ordered_json engine_stats = stats_to_json(*rep.stats);

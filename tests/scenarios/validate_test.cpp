@@ -33,7 +33,9 @@ const std::vector<BadCase> kBadCases = {
      "engine { gvt_interval: 4294967295 }\n",
      {},
      "F:3:10: engine.gvt_interval: must be <= 1048576, got 4294967295"},
-    {"batch_out_of_range", "engine { batch: 2000000 }\n", {},
+    {"batch_out_of_range",
+     "engine { batch: 2000000 }\n",
+     {},
      "F:3:10: engine.batch: must be <= 1048576, got 2000000"},
     {"syntax_missing_brace", "links { rate_bps: 100\n", {}, "F:4:1: Expected identifier, got: "},
     {"syntax_missing_colon", "seed 5\n", {}, "F:3:6: Expected \":\", found \"5\"."},
@@ -182,6 +184,16 @@ const std::vector<BadCase> kBadCases = {
      "F:3:3: workload.persistent_connections: the messages from rank 0 to rank 1 total "
      "6000000000 bytes: a connection carries < 4 GiB (32-bit TCP sequence numbers)",
      true},
+    {"tcp_sack_recovery_without_sack",
+     "transport { kind: TCP tcp { recovery: PRR } }\n",
+     {},
+     "F:3:29: transport.tcp.recovery: PRR needs transport.tcp.sack: true (RFC 6675 recovery "
+     "works on SACK blocks)"},
+    {"tcp_prr_bound_without_prr",
+     "transport { kind: TCP tcp { sack: true recovery: SACK_6675 prr_conservative_bound: true } "
+     "}\n",
+     {},
+     "F:3:60: transport.tcp.prr_conservative_bound: only applies with recovery: PRR"},
     {"tcp_message_4gib",
      "transport { kind: TCP }\n",
      {"workload.incast.bytes=4GiB"},

@@ -13,12 +13,11 @@
 #include "netwarp/engine/check.hpp"
 #include "netwarp/netmodels/tcp.hpp"
 #include "transport/tcp_rtt.hpp"
+#include "transport/tcp_sender_steps.hpp"
 #include "transport/tcp_timer.hpp"
 
 namespace netwarp::netmodels {
-namespace {
-
-using tcp_detail::arm_lazy_timer;
+namespace tcp_detail {
 
 constexpr std::uint64_t kInfiniteSsthresh = UINT64_MAX / 2;
 
@@ -40,10 +39,16 @@ std::uint64_t loss_window(const TcpSenderState& s, const TcpConfig& config,
   return flight - std::min(flight, not_counted);
 }
 
-// Equation (4) of RFC 5681: ssthresh = max(FlightSize / 2, 2 * SMSS).
-std::uint64_t reduced_ssthresh(const TcpSenderState& s, const TcpConfig& config,
-                               std::uint64_t not_counted = 0) {
+// Equation (4) of RFC 5681: ssthresh = max(FlightSize / 2, 2 * SMSS), with FlightSize read as
+// config.ssthresh_base says (NewReno recovery, timeouts, ECN).
+std::uint64_t policy_ssthresh(const TcpSenderState& s, const TcpConfig& config,
+                              std::uint64_t not_counted = 0) {
   return std::max<std::uint64_t>(loss_window(s, config, not_counted) / 2, 2 * std::uint64_t{s.mss});
+}
+
+// Equation (4) with FlightSize itself (RFC 6675 recovery, whose pipe is the scoreboard's).
+std::uint64_t reduced_ssthresh(const TcpSenderState& s) {
+  return std::max<std::uint64_t>(flight_size(s) / 2, 2 * std::uint64_t{s.mss});
 }
 
 // RFC 6298 5.5 (and 5 for the SYN): double the RTO, at most max_rto.
@@ -65,8 +70,8 @@ void stop_timer(TcpSenderState& s) {
 // Puts one segment on the wire. Karn's rule (RFC 6298 section 3): time only a segment sent for
 // the first time, and stop timing when a retransmission covers the timed one. RFC 6298 5.1:
 // sending data starts the timer if it is not running.
-void emit_segment(TcpSenderState& s, std::uint32_t seq, SimTime now, TcpSenderActions& out) {
-  const std::uint32_t length = segment_length(s, seq);
+void emit_range(TcpSenderState& s, std::uint32_t seq, std::uint32_t length, SimTime now,
+                TcpSenderActions& out) {
   const bool is_retransmission = seq < s.snd_max;
   out.segments.push_back(TcpSegment{seq, length, is_retransmission});
   ++s.segments_sent;
@@ -79,6 +84,10 @@ void emit_segment(TcpSenderState& s, std::uint32_t seq, SimTime now, TcpSenderAc
     s.rtt_start_ps = now.ps();
   }
   if (s.rto_deadline_ps == -1) restart_timer(s, now, out);
+}
+
+void emit_segment(TcpSenderState& s, std::uint32_t seq, SimTime now, TcpSenderActions& out) {
+  emit_range(s, seq, segment_length(s, seq), now, out);
 }
 
 // Sends the segment at snd_nxt (new data) and moves snd_nxt past it.
@@ -129,7 +138,7 @@ void limited_transmit(TcpSenderState& s, const TcpConfig& config, SimTime now,
 // by limited transmit is not part of FlightSize here (RFC 5681 3.2 step 2).
 void enter_fast_recovery(TcpSenderState& s, const TcpConfig& config, SimTime now,
                          TcpSenderActions& out) {
-  s.ssthresh = reduced_ssthresh(s, config, s.limited_transmit_bytes);
+  s.ssthresh = policy_ssthresh(s, config, s.limited_transmit_bytes);
   s.cwnd = s.ssthresh + std::uint64_t{config.dupack_threshold} * s.mss;
   s.recover = s.snd_max;
   s.in_fast_recovery = 1;
@@ -189,7 +198,7 @@ void grow_cwnd(TcpSenderState& s, std::uint64_t acked) {
 // RFC 3168 6.1.2: halve at most once per window of data, and not again inside loss recovery.
 bool react_to_ecn(TcpSenderState& s, const TcpConfig& config, bool ece) {
   if (!config.ecn || !ece || s.in_fast_recovery != 0 || s.snd_una <= s.ecn_recover) return false;
-  s.ssthresh = reduced_ssthresh(s, config);
+  s.ssthresh = policy_ssthresh(s, config);
   s.cwnd = s.ssthresh;
   s.ecn_recover = s.snd_max;
   return true;
@@ -209,6 +218,19 @@ void update_timer_on_new_ack(TcpSenderState& s, bool was_in_recovery, SimTime no
   }
 }
 
+// The timed segment acknowledged: an RTT sample (RFC 6298 2.2-2.3), which ends the backoff;
+// otherwise the backoff ends here only with RtoBackoffReset::on_new_ack.
+void update_rto_on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack,
+                           SimTime now) {
+  if (s.rtt_timing != 0 && ack >= s.rtt_seq) {
+    s.rtt_timing = 0;
+    take_rtt_sample(s, config, now.ps() - s.rtt_start_ps);
+  } else if (config.rto_backoff_reset == RtoBackoffReset::on_new_ack) {
+    s.rto_ps = unbacked_rto(s, config);
+    s.backoff_count = 0;
+  }
+}
+
 void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
                 SimTime now, TcpSenderActions& out) {
   const std::uint64_t acked = ack - s.snd_una;
@@ -216,13 +238,7 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, b
   s.snd_nxt = std::max(s.snd_nxt, ack);  // after go-back-N the receiver may hold more
   s.dupacks = 0;
   s.limited_transmit_bytes = 0;
-  if (s.rtt_timing != 0 && ack >= s.rtt_seq) {
-    s.rtt_timing = 0;
-    tcp_detail::take_rtt_sample(s, config, now.ps() - s.rtt_start_ps);
-  } else if (config.rto_backoff_reset == RtoBackoffReset::on_new_ack) {
-    s.rto_ps = tcp_detail::unbacked_rto(s, config);
-    s.backoff_count = 0;
-  }
+  update_rto_on_new_ack(s, config, ack, now);
   const bool was_in_recovery = s.in_fast_recovery != 0;
   if (was_in_recovery) {
     on_recovery_ack(s, config, acked, now, out);
@@ -245,7 +261,7 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, b
 void on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSenderActions& out) {
   const bool is_repeat = s.timeouts > 0 && s.timeout_una == s.snd_una;
   ++s.timeouts;
-  if (!is_repeat) s.ssthresh = reduced_ssthresh(s, config);
+  if (!is_repeat) s.ssthresh = policy_ssthresh(s, config);
   s.cwnd = s.mss;
   s.snd_nxt = s.snd_una;
   s.rtt_timing = 0;
@@ -259,6 +275,12 @@ void on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSend
   send_available(s, config, now, out);
   out.cwnd_changed = true;
 }
+
+}  // namespace tcp_detail
+
+using namespace tcp_detail;
+
+namespace {
 
 void send_syn(TcpSenderState& s, bool is_retransmission, SimTime now, TcpSenderActions& out) {
   out.send_syn = true;
@@ -378,6 +400,24 @@ void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t gene
   } else if (event == TimerEvent::due && s.completed == 0) {
     on_timeout(s, config, now, out);
   }
+}
+
+void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
+                const TcpSackBlocks& sack, TcpRangeStore* scoreboard, SimTime now,
+                TcpSenderActions& out) {
+  if (scoreboard == nullptr || !uses_scoreboard(config)) {
+    tcp_on_ack(s, config, ack, ece, now, out);
+    return;
+  }
+  out.clear();
+  on_ack_with_scoreboard(s, config, ack, ece, sack, *scoreboard, now, out);
+}
+
+void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t generation,
+                  TcpRangeStore* scoreboard, SimTime now, TcpSenderActions& out) {
+  const std::uint64_t timeouts_before = s.timeouts;
+  tcp_on_timer(s, config, generation, now, out);
+  if (scoreboard != nullptr && s.timeouts != timeouts_before) forget_scoreboard(s, *scoreboard);
 }
 
 }  // namespace netwarp::netmodels

@@ -27,6 +27,7 @@ struct NetworkTotals {
   std::uint64_t syn_retransmissions = 0;
   std::uint64_t limited_transmits = 0;
   std::uint64_t ecn_marked = 0;
+  std::uint64_t ooo_discarded_segments = 0;  // TCP receivers' max_ooo_ranges discards
 };
 
 class NetworkResults final : public engine::RecordSink {
@@ -39,6 +40,7 @@ class NetworkResults final : public engine::RecordSink {
   // Sorts every table into a canonical order (by id, then time), so output does not depend on
   // the kernel or the rank count.
   void sort();
+  void join_receivers();
   NetworkTotals totals(const Workload& workload) const;
 
   std::vector<DeliveryRecord> deliveries;
@@ -47,6 +49,7 @@ class NetworkResults final : public engine::RecordSink {
   std::vector<QueueSample> queue_samples;
   std::vector<PacketTrace> packet_traces;
   std::vector<CwndSample> cwnd_samples;
+  std::vector<ReceiverRecord> receivers;
 };
 
 }  // namespace netwarp::netmodels
