@@ -58,7 +58,8 @@ enum class TransportKind : std::uint8_t { lossless, tcp };
 
 // Choices the RFCs leave open, each with the RFC reading first (the default) and the reading
 // of ns-3.37 (src/internet/model/tcp-socket-base.cc), so `emulate: NS3` can select it.
-// ssthresh on loss (RFC 5681 eq. 4): FlightSize, less the data sent by limited transmit when the
+// ssthresh on loss (RFC 5681 eq. 4; NewReno recovery, timeouts and ECN; RFC 6675 recovery keeps
+// FlightSize): FlightSize, less the data sent by limited transmit when the
 // third duplicate ACK arrives (RFC 5681 3.2 step 2); or bytes in flight: data sent and not
 // acknowledged less one SMSS per duplicate ACK, which showed a segment left the network
 // (ns-3.37 with limited transmit: BytesInFlight() + SMSS at NewReno recovery entry).
