@@ -168,6 +168,16 @@ const std::vector<BadCase> kBadCases = {
      "transport { kind: TCP tcp { min_rto_us: 5000 max_rto_us: 1000 } }\n",
      {},
      "F:3:29: transport.tcp.min_rto_us: must be <= transport.tcp.max_rto_us (1000), got 5000"},
+    {"tcp_sack_recovery_without_sack",
+     "transport { kind: TCP tcp { recovery: PRR } }\n",
+     {},
+     "F:3:29: transport.tcp.recovery: PRR needs transport.tcp.sack: true (RFC 6675 recovery "
+     "works on SACK blocks)"},
+    {"tcp_prr_bound_without_prr",
+     "transport { kind: TCP tcp { sack: true recovery: SACK_6675 prr_conservative_bound: true } "
+     "}\n",
+     {},
+     "F:3:60: transport.tcp.prr_conservative_bound: only applies with recovery: PRR"},
     {"tcp_message_4gib",
      "transport { kind: TCP }\n",
      {"workload.incast.bytes=4GiB"},

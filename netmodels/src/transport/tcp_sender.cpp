@@ -10,12 +10,11 @@
 #include "netwarp/engine/check.hpp"
 #include "netwarp/netmodels/tcp.hpp"
 #include "transport/tcp_rtt.hpp"
+#include "transport/tcp_sender_steps.hpp"
 #include "transport/tcp_timer.hpp"
 
 namespace netwarp::netmodels {
-namespace {
-
-using tcp_detail::arm_lazy_timer;
+namespace tcp_detail {
 
 constexpr std::uint64_t kInfiniteSsthresh = UINT64_MAX / 2;
 
@@ -45,8 +44,8 @@ void stop_timer(TcpSenderState& s) {
 // Puts one segment on the wire. Karn's rule (RFC 6298 section 3): time only a segment sent for
 // the first time, and stop timing when a retransmission covers the timed one. RFC 6298 5.1:
 // sending data starts the timer if it is not running.
-void emit_segment(TcpSenderState& s, std::uint32_t seq, SimTime now, TcpSenderActions& out) {
-  const std::uint32_t length = segment_length(s, seq);
+void emit_range(TcpSenderState& s, std::uint32_t seq, std::uint32_t length, SimTime now,
+                TcpSenderActions& out) {
   const bool is_retransmission = seq < s.snd_max;
   out.segments.push_back(TcpSegment{seq, length, is_retransmission});
   ++s.segments_sent;
@@ -59,6 +58,10 @@ void emit_segment(TcpSenderState& s, std::uint32_t seq, SimTime now, TcpSenderAc
     s.rtt_start_ps = now.ps();
   }
   if (s.rto_deadline_ps == -1) restart_timer(s, now, out);
+}
+
+void emit_segment(TcpSenderState& s, std::uint32_t seq, SimTime now, TcpSenderActions& out) {
+  emit_range(s, seq, segment_length(s, seq), now, out);
 }
 
 std::uint64_t send_window(const TcpSenderState& s, const TcpConfig& config) {
@@ -204,7 +207,9 @@ void on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSend
   out.cwnd_changed = true;
 }
 
-}  // namespace
+}  // namespace tcp_detail
+
+using namespace tcp_detail;
 
 TcpSenderState tcp_open(const TcpConfig& config, std::uint64_t bytes, std::uint32_t mss,
                         SimTime now, TcpSenderActions& out) {
@@ -264,6 +269,24 @@ void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t gene
   } else if (event == TimerEvent::due && s.completed == 0) {
     on_timeout(s, config, now, out);
   }
+}
+
+void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
+                const TcpSackBlocks& sack, TcpRangeStore* scoreboard, SimTime now,
+                TcpSenderActions& out) {
+  if (scoreboard == nullptr || !uses_scoreboard(config)) {
+    tcp_on_ack(s, config, ack, ece, now, out);
+    return;
+  }
+  out.clear();
+  on_ack_with_scoreboard(s, config, ack, ece, sack, *scoreboard, now, out);
+}
+
+void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t generation,
+                  TcpRangeStore* scoreboard, SimTime now, TcpSenderActions& out) {
+  const std::uint64_t timeouts_before = s.timeouts;
+  tcp_on_timer(s, config, generation, now, out);
+  if (scoreboard != nullptr && s.timeouts != timeouts_before) forget_scoreboard(s, *scoreboard);
 }
 
 }  // namespace netwarp::netmodels

@@ -57,6 +57,13 @@ struct NicConfig {
 enum class TransportKind : std::uint8_t { lossless, tcp };
 
 // TCP NewReno (RFC 5681, 6582), RTO per RFC 6298.
+// Loss recovery of the TCP sender (tcp_sack_recovery.cpp). The SACK-based ones need sack.
+enum class TcpRecovery : std::uint8_t {
+  newreno,    // RFC 6582 fast recovery, SACK blocks ignored
+  sack_6675,  // RFC 6675: scoreboard, pipe and NextSeg()
+  prr,        // RFC 6937 proportional rate reduction on the RFC 6675 scoreboard
+};
+
 struct TcpConfig {
   std::uint32_t mss_bytes = 0;  // 0: PacketFormat::max_payload()
   std::uint32_t initial_window_segments = 10;
@@ -67,7 +74,11 @@ struct TcpConfig {
   std::uint32_t dupack_threshold = 3;
   bool delayed_ack = false;
   SimTime delayed_ack_timeout = engine::ms(40);
-  bool ecn = false;  // react to ECN echoes (halve cwnd once per window)
+  bool ecn = false;   // react to ECN echoes (halve cwnd once per window)
+  bool sack = false;  // RFC 2018: the receiver sends SACK blocks
+  TcpRecovery recovery = TcpRecovery::newreno;
+  bool prr_conservative = false;     // RFC 6937 PRR-CRB instead of PRR-SSRB
+  std::uint32_t max_ooo_ranges = 0;  // receiver's out-of-order ranges; 0: unlimited
 };
 
 struct TransportConfig {
