@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -59,6 +61,8 @@ void StagedFolder::open() {
   std::error_code ec;
   if (fs::exists(target, ec) && !fs::is_directory(target, ec))
     throw UsageError(fmt::format("--out: {}: exists and is not a folder", target_));
+  if (fs::exists(target, ec) && access(target.c_str(), W_OK) != 0)  // fail now, not after the run
+    throw UsageError(fmt::format("--out: {}: cannot write: {}", target_, std::strerror(errno)));
   const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
   fs::create_directories(parent, ec);
   if (ec) throw UsageError(fmt::format("--out: {}: {}", parent.string(), ec.message()));
@@ -68,6 +72,10 @@ void StagedFolder::open() {
     throw UsageError(fmt::format("--out: {}: cannot create a folder in {}: {}", target_,
                                  parent.string(), std::strerror(errno)));
   staging_ = pattern;
+  // mkdtemp makes it 0700; as the --out folder it gets what mkdir would have given it.
+  const mode_t mask = umask(0);
+  umask(mask);
+  fs::permissions(staging_, static_cast<fs::perms>(0777 & ~mask), ec);
 }
 
 void StagedFolder::commit() {

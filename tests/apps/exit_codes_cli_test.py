@@ -143,6 +143,12 @@ class OnlyCompleteResults(netwarp_cli.ScratchCase):
         self.assertEqual(self.contents(out), before)
         self.assertEqual(self.listing(self.dir), ["big.pbtxt", "out"])  # no staging folder left
 
+    def test_new_out_folder_has_the_usual_permissions(self):
+        _, out, _ = self.run_scenario([INCAST, *SMALL_INCAST], out="a/b")
+        umask = os.umask(0)
+        os.umask(umask)
+        self.assertEqual(os.stat(out).st_mode & 0o777, 0o777 & ~umask)
+
     def test_failed_run_into_a_fresh_folder_leaves_no_results_json(self):
         out = os.path.join(self.dir, "fresh")
         r = run(["run", INCAST, "--set", "engine.kernel=FAST", "--out", out])
