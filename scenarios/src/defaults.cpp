@@ -19,6 +19,16 @@ void apply_ns3_defaults(proto::Scenario& s) {
   proto::Switch& sw = *s.mutable_switch_();
   if (!sw.has_count_frame_in_service()) sw.set_count_frame_in_service(false);
   if (!sw.has_same_instant()) sw.set_same_instant(proto::Switch::ARRIVAL_FIRST);
+  if (s.transport().kind() != proto::Transport::TCP) return;
+  // TCP's readings of the RFCs as ns-3.37's TcpSocketBase has them (validation/ns3/SEMANTICS.md
+  // sections 6-8); ns-3 has no RFC 6298 5.7 rule after a timed-out SYN: data starts at the
+  // minimum RTO.
+  proto::Tcp& tcp = *s.mutable_transport()->mutable_tcp();
+  if (!tcp.has_ssthresh_on_loss()) tcp.set_ssthresh_on_loss(proto::Tcp::BYTES_IN_FLIGHT);
+  if (!tcp.has_recovery_exit_cwnd()) tcp.set_recovery_exit_cwnd(proto::Tcp::SSTHRESH);
+  if (!tcp.has_rto_backoff_reset()) tcp.set_rto_backoff_reset(proto::Tcp::ON_NEW_ACK);
+  if (!tcp.has_syn_timeout_rto_us())
+    tcp.set_syn_timeout_rto_us(tcp.has_min_rto_us() ? tcp.min_rto_us() : 200'000);
 }
 
 void fill_engine(proto::Engine& engine) {

@@ -91,6 +91,17 @@ TEST(Loader, EmulateNs3PresetsNs3SemanticsButKeepsWrittenFields) {
   EXPECT_FALSE(s.scenario.switch_().count_frame_in_service());
   EXPECT_EQ(s.scenario.switch_().same_instant(), proto::Switch::ARRIVAL_FIRST);
   EXPECT_EQ(s.scenario.engine().tie_order(), proto::Engine::FIFO);
+  const LoadedScenario tcp =
+      load_scenario_text(kSmall, "small.pbtxt", {"emulate=NS3", "transport.kind=TCP"});
+  const proto::Tcp& t = tcp.scenario.transport().tcp();
+  EXPECT_EQ(t.ssthresh_on_loss(), proto::Tcp::BYTES_IN_FLIGHT);
+  EXPECT_EQ(t.recovery_exit_cwnd(), proto::Tcp::SSTHRESH);
+  EXPECT_EQ(t.rto_backoff_reset(), proto::Tcp::ON_NEW_ACK);
+  EXPECT_EQ(t.syn_timeout_rto_us(), t.min_rto_us());
+  const proto::Tcp& native =
+      load_scenario_text(kSmall, "small.pbtxt", {"transport.kind=TCP"}).scenario.transport().tcp();
+  EXPECT_EQ(native.ssthresh_on_loss(), proto::Tcp::FLIGHT_SIZE);
+  EXPECT_EQ(native.rto_backoff_reset(), proto::Tcp::ON_RTT_SAMPLE);
   const LoadedScenario kept = load_scenario_text(
       kSmall, "small.pbtxt",
       {"emulate=NS3", "links.frame_overhead_bytes=38", "switch.same_instant=DEPARTURE_FIRST"});
