@@ -85,6 +85,7 @@ TransportConfig transport_config(const proto::Transport& transport) {
                          tcp.delayed_ack(),
                          engine::us(static_cast<std::int64_t>(tcp.delayed_ack_timeout_us())),
                          tcp.ecn()};
+  set_congestion_control(tcp, config.tcp);
   return config;
 }
 

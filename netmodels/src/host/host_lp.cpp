@@ -109,7 +109,7 @@ void HostLp::on_tcp_ack(const Packet& p, EventCtx& ctx) {
 void HostLp::apply_sender_actions(MessageId flow, const TcpSenderState& s, EventCtx& ctx) {
   ctx.set(tcp_senders_, net_.send_slot(flow), s);
   const Message& m = net_.message(flow);
-  const std::uint8_t flags = tcp_config_.ecn ? packet_flags::ect : 0;
+  const std::uint8_t flags = tcp_config_.sends_ect() ? packet_flags::ect : 0;
   for (const TcpSegment& seg : sender_actions_.segments)
     send_data(m, seg.seq, seg.length, seg.is_retransmission, flags, ctx);
   const TcpTimerRequest& timer = sender_actions_.timer;

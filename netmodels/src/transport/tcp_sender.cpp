@@ -1,14 +1,16 @@
-// TCP NewReno sender as a pure state machine: slow start and congestion avoidance (RFC 5681
-// section 3.1, appropriate byte counting with L = 1 SMSS), fast retransmit and NewReno fast
-// recovery (RFC 6582 section 3.2, "impatient" timer variant), the retransmission timer of
-// RFC 6298 section 5 kept lazily (tcp_timer.hpp), go-back-N after a timeout, and the ECN
-// reaction of RFC 3168 section 6.1.2. Sequence numbers are byte offsets in the flow; `recover`
-// holds one past the RFC's "highest sequence number transmitted", i.e. snd_max.
+// TCP sender as a pure state machine: fast retransmit and NewReno fast recovery (RFC 6582
+// section 3.2, "impatient" timer variant), the retransmission timer of RFC 6298 section 5 kept
+// lazily (tcp_timer.hpp), go-back-N after a timeout, and the ECN reaction of RFC 3168 section
+// 6.1.2 (at most once per window). The window rules (growth, ssthresh and cwnd on loss, timeout
+// and ECN echo) are the configured congestion control's (congestion_control.hpp). Sequence
+// numbers are byte offsets in the flow; `recover` holds one past the RFC's "highest sequence
+// number transmitted", i.e. snd_max.
 #include <algorithm>
 #include <cstdint>
 
 #include "netwarp/engine/check.hpp"
 #include "netwarp/netmodels/tcp.hpp"
+#include "transport/congestion_control.hpp"
 #include "transport/tcp_rtt.hpp"
 #include "transport/tcp_timer.hpp"
 
@@ -25,11 +27,6 @@ std::uint64_t flight_size(const TcpSenderState& s) {
 
 std::uint32_t segment_length(const TcpSenderState& s, std::uint32_t seq) {
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(s.mss, s.total_bytes - seq));
-}
-
-// Equation (4) of RFC 5681: ssthresh = max(FlightSize / 2, 2 * SMSS).
-std::uint64_t reduced_ssthresh(const TcpSenderState& s) {
-  return std::max<std::uint64_t>(flight_size(s) / 2, 2 * std::uint64_t{s.mss});
 }
 
 void restart_timer(TcpSenderState& s, SimTime now, TcpSenderActions& out) {
@@ -80,11 +77,12 @@ void send_available(TcpSenderState& s, const TcpConfig& config, SimTime now,
   }
 }
 
-// RFC 6582 3.2 step 2: ssthresh from eq. (4), retransmit, cwnd = ssthresh + 3 * SMSS (the
-// segments that left the network, one per duplicate ACK), recover = highest sent.
+// RFC 6582 3.2 step 2: ssthresh from the congestion control (NewReno: eq. (4) of RFC 5681),
+// retransmit, cwnd = ssthresh + 3 * SMSS (the segments that left the network, one per
+// duplicate ACK), recover = highest sent.
 void enter_fast_recovery(TcpSenderState& s, const TcpConfig& config, SimTime now,
                          TcpSenderActions& out) {
-  s.ssthresh = reduced_ssthresh(s);
+  tcp_cc::on_fast_retransmit(s, config);
   s.cwnd = s.ssthresh + std::uint64_t{config.dupack_threshold} * s.mss;
   s.recover = s.snd_max;
   s.in_fast_recovery = 1;
@@ -108,10 +106,11 @@ void on_duplicate_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t 
 }
 
 // RFC 6582 3.2 steps 5 and 6, after snd_una moved by `acked` bytes.
-void on_recovery_ack(TcpSenderState& s, std::uint64_t acked, SimTime now, TcpSenderActions& out) {
+void on_recovery_ack(TcpSenderState& s, const TcpConfig& config, std::uint64_t acked, SimTime now,
+                     TcpSenderActions& out) {
   const std::uint64_t mss = s.mss;
-  if (s.snd_una >= s.recover) {  // full ACK, step 6 option 1
-    s.cwnd = std::min(s.ssthresh, std::max(flight_size(s), mss) + mss);
+  if (s.snd_una >= s.recover) {  // full ACK, step 6
+    tcp_cc::on_recovery_exit(s, config);
     s.in_fast_recovery = 0;
     return;
   }
@@ -123,22 +122,13 @@ void on_recovery_ack(TcpSenderState& s, std::uint64_t acked, SimTime now, TcpSen
   s.cwnd = std::max(s.cwnd, mss);
 }
 
-// RFC 5681 3.1: slow start adds min(acked, SMSS) (eq. 2); congestion avoidance about one SMSS
-// per RTT (eq. 3), at least one byte per ACK.
-void grow_cwnd(TcpSenderState& s, std::uint64_t acked) {
-  const std::uint64_t mss = s.mss;
-  if (s.cwnd < s.ssthresh) {
-    s.cwnd += std::min(acked, mss);
-  } else {
-    s.cwnd += std::max<std::uint64_t>(1, mss * mss / s.cwnd);
-  }
-}
-
-// RFC 3168 6.1.2: halve at most once per window of data, and not again inside loss recovery.
+// RFC 3168 6.1.2: reduce at most once per window of data, and not again inside loss recovery
+// (NewReno halves; RFC 9438 4.6 and RFC 8257 3.3 keep the same once-per-window rule).
 bool react_to_ecn(TcpSenderState& s, const TcpConfig& config, bool ece) {
-  if (!config.ecn || !ece || s.in_fast_recovery != 0 || s.snd_una <= s.ecn_recover) return false;
-  s.ssthresh = reduced_ssthresh(s);
-  s.cwnd = s.ssthresh;
+  if (!tcp_cc::reacts_to_ecn(config) || !ece || s.in_fast_recovery != 0 ||
+      s.snd_una <= s.ecn_recover)
+    return false;
+  tcp_cc::on_ecn_echo(s, config);
   s.ecn_recover = s.snd_max;
   return true;
 }
@@ -157,21 +147,29 @@ void update_timer_on_new_ack(TcpSenderState& s, bool was_in_recovery, SimTime no
   }
 }
 
+// Karn's rule (RFC 6298 section 3): the timed segment's ACK gives a sample. Returns it, or -1.
+std::int64_t take_rtt_sample(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack,
+                             SimTime now) {
+  if (s.rtt_timing == 0 || ack < s.rtt_seq) return -1;
+  s.rtt_timing = 0;
+  const std::int64_t sample_ps = now.ps() - s.rtt_start_ps;
+  tcp_detail::take_rtt_sample(s, config, sample_ps);
+  return sample_ps;
+}
+
 void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
                 SimTime now, TcpSenderActions& out) {
   const std::uint64_t acked = ack - s.snd_una;
   s.snd_una = ack;
   s.snd_nxt = std::max(s.snd_nxt, ack);  // after go-back-N the receiver may hold more
   s.dupacks = 0;
-  if (s.rtt_timing != 0 && ack >= s.rtt_seq) {
-    s.rtt_timing = 0;
-    tcp_detail::take_rtt_sample(s, config, now.ps() - s.rtt_start_ps);
-  }
+  const tcp_cc::AckedData data{acked, ece, now, take_rtt_sample(s, config, ack, now)};
+  tcp_cc::on_data_acked(s, config, data);
   const bool was_in_recovery = s.in_fast_recovery != 0;
   if (was_in_recovery) {
-    on_recovery_ack(s, acked, now, out);
+    on_recovery_ack(s, config, acked, now, out);
   } else if (!react_to_ecn(s, config, ece)) {
-    grow_cwnd(s, acked);  // RFC 3168 6.1.2: no increase on the ACK that reduces
+    tcp_cc::grow(s, config, data);  // RFC 3168 6.1.2: no increase on the ACK that reduces
   }
   if (s.snd_una == s.total_bytes) {
     s.completed = 1;
@@ -182,15 +180,14 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, b
   update_timer_on_new_ack(s, was_in_recovery, now, out);
 }
 
-// RFC 6298 5.4-5.7 and RFC 5681 3.1: retransmit from snd_una with cwnd = 1 SMSS (go-back-N:
-// everything below snd_max goes again as a retransmission), double the RTO, restart the timer.
-// ssthresh follows eq. (4) only the first time a segment times out, and is held on repeats.
+// RFC 6298 5.4-5.7 and RFC 5681 3.1: retransmit from snd_una (go-back-N: everything below
+// snd_max goes again as a retransmission), double the RTO, restart the timer. The congestion
+// control sets cwnd (1 SMSS) and ssthresh, the latter only the first time a segment times out.
 // recover = snd_max so that duplicates of go-back-N data cause no fast retransmit (RFC 6582 4).
 void on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSenderActions& out) {
   const bool is_repeat = s.timeouts > 0 && s.timeout_una == s.snd_una;
   ++s.timeouts;
-  if (!is_repeat) s.ssthresh = reduced_ssthresh(s);
-  s.cwnd = s.mss;
+  tcp_cc::on_timeout(s, config, is_repeat);
   s.snd_nxt = s.snd_una;
   s.rtt_timing = 0;
   s.in_fast_recovery = 0;
@@ -215,6 +212,7 @@ TcpSenderState tcp_open(const TcpConfig& config, std::uint64_t bytes, std::uint3
   s.cwnd = std::uint64_t{config.initial_window_segments} * mss;
   s.ssthresh = kInfiniteSsthresh;
   s.rto_ps = tcp_detail::initial_rto(config);
+  tcp_cc::on_open(s, config);
   if (bytes == 0) {
     s.completed = 1;
     out.completed = true;

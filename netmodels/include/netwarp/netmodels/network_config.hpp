@@ -51,7 +51,10 @@ struct NicConfig {
 
 enum class TransportKind : std::uint8_t { lossless, tcp };
 
-// TCP NewReno (RFC 5681, 6582), RTO per RFC 6298.
+// The sender's window rules: NewReno (RFC 5681, 6582), CUBIC (RFC 9438), DCTCP (RFC 8257).
+enum class CongestionControl : std::uint8_t { new_reno, cubic, dctcp };
+
+// TCP (RFC 5681, 6582 loss recovery), RTO per RFC 6298, congestion control as chosen.
 struct TcpConfig {
   std::uint32_t mss_bytes = 0;  // 0: PacketFormat::max_payload()
   std::uint32_t initial_window_segments = 10;
@@ -63,6 +66,12 @@ struct TcpConfig {
   bool delayed_ack = false;
   SimTime delayed_ack_timeout = engine::ms(40);
   bool ecn = false;  // react to ECN echoes (halve cwnd once per window)
+  CongestionControl congestion_control = CongestionControl::new_reno;
+  double cubic_c = 0.4;       // RFC 9438 4.2: segments / s^3
+  double cubic_beta = 0.7;    // RFC 9438 4.6: multiplicative decrease factor
+  double dctcp_g = 1.0 / 16;  // RFC 8257 3.3: gain of the alpha estimator
+  // DCTCP needs marked packets, so it sends ECT even without `ecn` (RFC 8257 section 3).
+  bool sends_ect() const { return ecn || congestion_control == CongestionControl::dctcp; }
 };
 
 struct TransportConfig {

@@ -10,10 +10,12 @@
 // ignores it if stale, and times out otherwise.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
 
+#include "netwarp/engine/state_visitor.hpp"
 #include "netwarp/netmodels/network_config.hpp"
 
 namespace netwarp::netmodels {
@@ -42,6 +44,13 @@ struct TcpSenderActions {
     completed = false;
     cwnd_changed = false;
   }
+};
+
+// The congestion-control algorithm's own state, a union-like block of bytes that
+// transport/congestion_control.cpp reads and writes as CUBIC's or DCTCP's struct. All zero
+// with NewReno.
+struct TcpCongestionState {
+  std::uint64_t words[7] = {};
 };
 
 // Sender state: trivially copyable and padding-free (it is hashed and undo-logged as bytes).
@@ -78,6 +87,23 @@ struct TcpSenderState {
   std::uint64_t duplicate_acks = 0;
   std::uint64_t fast_retransmits = 0;
   std::uint64_t timeouts = 0;
+  TcpCongestionState congestion;
+
+  // Hashes every byte, except that an all-zero congestion block (NewReno) is left out: NewReno
+  // runs keep the digests they had before the block existed.
+  void visit_bytes(engine::StateVisitor& v) const {
+    constexpr std::size_t block = offsetof(TcpSenderState, congestion);
+    constexpr std::size_t after = block + sizeof(TcpCongestionState);
+    const auto* bytes = reinterpret_cast<const std::byte*>(this);
+    v.bytes(bytes, block);
+    if (congestion_is_used()) v.bytes(bytes + block, sizeof(TcpCongestionState));
+    v.bytes(bytes + after, sizeof(TcpSenderState) - after);
+  }
+  bool congestion_is_used() const {
+    for (std::uint64_t w : congestion.words)
+      if (w != 0) return true;
+    return false;
+  }
 };
 static_assert(std::is_trivially_copyable_v<TcpSenderState> &&
               std::has_unique_object_representations_v<TcpSenderState>);
@@ -120,7 +146,8 @@ struct TcpReceiverState {
   std::int64_t timer_pending_ps = -1;
   std::int64_t ack_deadline_ps = -1;  // delayed ACK due, -1: none pending
   std::uint8_t ce_pending = 0;
-  std::uint8_t reserved[7] = {};
+  std::uint8_t dctcp_ce = 0;  // DCTCP.CE: the latest data segment was CE-marked (RFC 8257 3.2)
+  std::uint8_t reserved[6] = {};
 };
 static_assert(std::is_trivially_copyable_v<TcpReceiverState> &&
               std::has_unique_object_representations_v<TcpReceiverState>);
