@@ -1,7 +1,7 @@
 // Determinism of packet-network runs across kernels and rank counts: an incast with TCP losses,
-// a lossless torus all-to-all with unlimited buffers and a fat-tree all-to-all under credit
-// flow control give the sequential kernel's digest and records with the optimistic kernel on
-// every rank of the job.
+// a lossless torus all-to-all with unlimited buffers, a fat-tree all-to-all under credit
+// flow control, and the incast with DCTCP (ECN marking) and with CUBIC give the sequential
+// kernel's digest and records with the optimistic kernel on every rank of the job.
 #include <gtest/gtest.h>
 
 #include "netwarp/engine/kernel.hpp"
@@ -21,6 +21,13 @@ NetworkSpec incast() {
   spec.transport.kind = TransportKind::tcp;
   spec.transport.tcp.min_rto = engine::ms(1);
   spec.workload = make_incast(IncastSpec{8, 8, 128 * 1024, {}}, 9, "workload");
+  return spec;
+}
+
+NetworkSpec incast_with(CongestionControl algorithm) {
+  NetworkSpec spec = incast();
+  spec.transport.tcp.congestion_control = algorithm;
+  if (algorithm == CongestionControl::dctcp) spec.switches.ecn_threshold_bytes = 12 * 1024;
   return spec;
 }
 
@@ -47,7 +54,9 @@ NetworkSpec fat_tree_all_to_all() {
 class NetworkAcrossRanks : public ::testing::TestWithParam<int> {};
 
 TEST_P(NetworkAcrossRanks, OptimisticMatchesSequential) {
-  const NetworkSpec specs[] = {incast(), torus_all_to_all(), fat_tree_all_to_all()};
+  const NetworkSpec specs[] = {incast(), torus_all_to_all(), fat_tree_all_to_all(),
+                               incast_with(CongestionControl::dctcp),
+                               incast_with(CongestionControl::cubic)};
   const NetworkModel model(specs[GetParam()]);
   auto exchange = engine::make_mpi_exchange();
   engine::KernelConfig config;
@@ -70,13 +79,16 @@ TEST_P(NetworkAcrossRanks, OptimisticMatchesSequential) {
   EXPECT_EQ(merged.to_bytes(), reference.to_bytes());
   const NetworkTotals totals = reference.totals(model.spec().workload);
   EXPECT_EQ(totals.messages_delivered, totals.messages);
-  if (GetParam() == 0) {
+  if (GetParam() == 0 || GetParam() == 4) {
     EXPECT_GT(totals.packets_dropped, 0u);  // the incast really exercises loss recovery
+  }
+  if (GetParam() == 3) {
+    EXPECT_GT(totals.ecn_marked, 0u);  // DCTCP really reacts to marks
   }
   EXPECT_GT(run.stats.remote_events_sent, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Scenarios, NetworkAcrossRanks, ::testing::Values(0, 1, 2));
+INSTANTIATE_TEST_SUITE_P(Scenarios, NetworkAcrossRanks, ::testing::Values(0, 1, 2, 3, 4));
 
 }  // namespace
 }  // namespace netwarp::netmodels
