@@ -83,20 +83,26 @@ TEST(CongestionControlIncast, DropTailNewRenoOverflowsTheBuffer) {
   EXPECT_NEAR(first_cut_ratio(run), 0.5, 0.02);  // RFC 5681 eq. (4)
 }
 
-// The same incast with DCTCP and marking at K: no drop, the queue stays about K (RFC 8257 3.1).
+// The same incast with DCTCP and marking at K: no drop, the queue stays about K (RFC 8257 3.1),
+// also with delayed ACKs (the receiver's exact CE echo, 3.2).
 TEST(CongestionControlIncast, DctcpHoldsTheQueueNearTheThresholdWithoutDrops) {
-  NetworkSpec spec = incast(CongestionControl::dctcp);
-  spec.switches.ecn_threshold_bytes = kThresholdBytes;
-  const auto run = run_network(spec);
-  EXPECT_EQ(run.totals.messages_delivered, kSenders);
-  EXPECT_EQ(run.totals.packets_dropped, 0u);
-  EXPECT_EQ(run.totals.retransmitted_segments, 0u);
-  EXPECT_GT(bottleneck(run).ecn_marked, 0u);
-  // Past the initial windows: at most two packets per sender above K, on average about K.
-  EXPECT_LT(max_queue_after(run, engine::ms(2).ps()), kThresholdBytes + 2 * kSenders * 1538);
-  const double mean = mean_queue_between(run, engine::ms(2), engine::ms(28));
-  EXPECT_GT(mean, 0.8 * kThresholdBytes);
-  EXPECT_LT(mean, 1.2 * kThresholdBytes);
+  for (bool delayed_ack : {false, true}) {
+    SCOPED_TRACE(delayed_ack ? "delayed ACK" : "ACK every segment");
+    NetworkSpec spec = incast(CongestionControl::dctcp);
+    spec.switches.ecn_threshold_bytes = kThresholdBytes;
+    spec.transport.tcp.delayed_ack = delayed_ack;
+    spec.transport.tcp.delayed_ack_timeout = us(200);  // below the 1 ms min RTO: no spurious RTO
+    const auto run = run_network(spec);
+    EXPECT_EQ(run.totals.messages_delivered, kSenders);
+    EXPECT_EQ(run.totals.packets_dropped, 0u);
+    EXPECT_EQ(run.totals.retransmitted_segments, 0u);
+    EXPECT_GT(bottleneck(run).ecn_marked, 0u);
+    // Past the initial windows: at most two packets per sender above K, on average about K.
+    EXPECT_LT(max_queue_after(run, engine::ms(2).ps()), kThresholdBytes + 2 * kSenders * 1538);
+    const double mean = mean_queue_between(run, engine::ms(2), engine::ms(28));
+    EXPECT_GT(mean, 0.8 * kThresholdBytes);
+    EXPECT_LT(mean, 1.2 * kThresholdBytes);
+  }
 }
 
 // Once alpha has settled below 1, a cut is gentler than halving (cwnd (1 - alpha / 2)).

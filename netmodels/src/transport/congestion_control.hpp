@@ -15,9 +15,9 @@ namespace netwarp::netmodels::tcp_cc {
 // An ACK that acknowledges new data.
 struct AckedData {
   std::uint64_t bytes = 0;          // newly acknowledged
-  bool ece = false;                 // it echoes congestion
-  SimTime now;                      //
-  std::int64_t rtt_sample_ps = -1;  // the RTT measured on this ACK, -1: none (Karn)
+  bool ece = false;                 // the ACK echoes congestion
+  SimTime now;                      // its arrival
+  std::int64_t rtt_sample_ps = -1;  // the RTT it measured, -1: none (Karn); CUBIC uses SRTT
 };
 
 // A new flow: the algorithm's initial state.
