@@ -81,6 +81,7 @@ int run_mpi(const RunOptions& o, const AppContext& context, const scenarios::Loa
   in.config = make_kernel_config(kernel, context);
   in.config.end_time = settings.end_time;
   in.config.seed = settings.seed;
+  in.config.tie_order = settings.tie_order;
   in.window_us = in.config.kind == engine::KernelKind::optimistic ? kernel.window_us : -1;
   in.out_dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "run");
   context.check_on_root([&] { prepare_out_dir(in.out_dir, {"results.json"}); });
@@ -116,6 +117,7 @@ int run_command(RunOptions& o, const AppContext& context) {
   engine::KernelConfig config = make_kernel_config(kernel, context);
   config.end_time = settings.end_time;
   config.seed = settings.seed;
+  config.tie_order = settings.tie_order;
   const std::string out_dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "run");
   context.check_on_root([&] { prepare_out_dir(out_dir, {"results.json"}); });
 

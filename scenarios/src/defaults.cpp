@@ -11,9 +11,25 @@ namespace netwarp::scenarios {
 
 namespace {
 
+// emulate: NS3 is a preset of defaults (scenario.proto lists the fields); what the file or
+// --set wrote keeps its value. Runs before the native defaults fill the rest.
+void apply_ns3_defaults(proto::Scenario& s) {
+  if (!s.engine().has_tie_order()) s.mutable_engine()->set_tie_order(proto::Engine::FIFO);
+  if (!s.links().has_frame_overhead_bytes()) s.mutable_links()->set_frame_overhead_bytes(2);
+  proto::Switch& sw = *s.mutable_switch_();
+  if (!sw.has_count_frame_in_service()) sw.set_count_frame_in_service(false);
+  if (!sw.has_same_instant()) sw.set_same_instant(proto::Switch::ARRIVAL_FIRST);
+}
+
 void fill_engine(proto::Engine& engine) {
   if (engine.gvt_interval() == 0) engine.set_gvt_interval(64);
   if (engine.batch() == 0) engine.set_batch(16);
+  if (!engine.has_tie_order()) engine.set_tie_order(proto::Engine::FIFO);
+}
+
+void fill_switch(proto::Switch& sw) {
+  if (!sw.has_count_frame_in_service()) sw.set_count_frame_in_service(true);
+  if (!sw.has_same_instant()) sw.set_same_instant(proto::Switch::DEPARTURE_FIRST);
 }
 
 void fill_links(proto::Links& links) {
@@ -134,8 +150,10 @@ void fill_mpi(proto::Mpi& mpi, const proto::Links& links) {
 
 void fill_defaults(proto::Scenario& scenario) {
   if (scenario.seed() == 0) scenario.set_seed(1);
+  if (scenario.emulate() == proto::NS3) apply_ns3_defaults(scenario);
   fill_engine(*scenario.mutable_engine());
   fill_links(*scenario.mutable_links());
+  fill_switch(*scenario.mutable_switch_());
   fill_topology(*scenario.mutable_topology());
   if (scenario.transport().kind() == proto::Transport::TCP)
     fill_tcp(*scenario.mutable_transport()->mutable_tcp(), scenario.links());

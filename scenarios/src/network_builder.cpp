@@ -66,8 +66,12 @@ PacketFormat packet_format(const proto::Links& links) {
 
 SwitchConfig switch_config(const proto::Switch& sw) {
   return SwitchConfig{
-      sw.buffer_bytes(), sw.buffer_packets(), sw.ecn_threshold_bytes(),
-      sw.flow_control() == proto::Switch::CREDIT ? FlowControl::credit : FlowControl::none};
+      sw.buffer_bytes(),
+      sw.buffer_packets(),
+      sw.ecn_threshold_bytes(),
+      sw.flow_control() == proto::Switch::CREDIT ? FlowControl::credit : FlowControl::none,
+      sw.count_frame_in_service(),
+      sw.same_instant() == proto::Switch::ARRIVAL_FIRST};
 }
 
 TransportConfig transport_config(const proto::Transport& transport) {

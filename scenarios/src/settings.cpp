@@ -39,6 +39,8 @@ EngineSettings engine_settings(const LoadedScenario& loaded) {
   if (s.end_time_ns() != 0)
     settings.end_time = engine::ns(static_cast<std::int64_t>(s.end_time_ns()));
   settings.seed = s.seed();
+  settings.tie_order = s.engine().tie_order() == proto::Engine::CREATOR ? engine::TieOrder::creator
+                                                                        : engine::TieOrder::fifo;
   return settings;
 }
 

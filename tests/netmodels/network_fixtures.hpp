@@ -69,10 +69,14 @@ struct NetworkRun {
 // Runs the spec with the sequential kernel, then (unless `only_sequential`) the optimistic
 // kernel on one rank and in reverse check mode, expecting the same digest and records.
 inline NetworkRun run_network(const NetworkSpec& spec, SimTime end = SimTime::max(),
-                              bool only_sequential = false) {
+                              bool only_sequential = false,
+                              engine::TieOrder ties = engine::TieOrder::fifo,
+                              std::uint64_t seed = 1) {
   const NetworkModel model(spec);
   engine::KernelConfig config;
   config.end_time = end;
+  config.tie_order = ties;
+  config.seed = seed;
   NetworkRun run;
   run.stats = engine::run_sequential(model, config, &run.results).stats;
   run.results.sort();

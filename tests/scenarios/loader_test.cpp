@@ -43,6 +43,32 @@ TEST(Loader, FillsDocumentedDefaults) {
   EXPECT_TRUE(s.scenario.placement().has_regular());
 }
 
+TEST(Loader, NativeDefaultsAreFifoTiesAndSwitchBufferSemantics) {
+  const LoadedScenario s = load_scenario_text(kSmall, "small.pbtxt", {});
+  EXPECT_EQ(s.scenario.engine().tie_order(), proto::Engine::FIFO);
+  EXPECT_EQ(s.scenario.links().frame_overhead_bytes(), 38u);
+  EXPECT_TRUE(s.scenario.switch_().count_frame_in_service());
+  EXPECT_EQ(s.scenario.switch_().same_instant(), proto::Switch::DEPARTURE_FIRST);
+  EXPECT_EQ(engine_settings(s).tie_order, engine::TieOrder::fifo);
+  const LoadedScenario creator =
+      load_scenario_text(kSmall, "small.pbtxt", {"engine.tie_order=CREATOR"});
+  EXPECT_EQ(engine_settings(creator).tie_order, engine::TieOrder::creator);
+}
+
+TEST(Loader, EmulateNs3PresetsNs3SemanticsButKeepsWrittenFields) {
+  const LoadedScenario s = load_scenario_text(kSmall, "small.pbtxt", {"emulate=NS3"});
+  EXPECT_EQ(s.scenario.links().frame_overhead_bytes(), 2u);
+  EXPECT_FALSE(s.scenario.switch_().count_frame_in_service());
+  EXPECT_EQ(s.scenario.switch_().same_instant(), proto::Switch::ARRIVAL_FIRST);
+  EXPECT_EQ(s.scenario.engine().tie_order(), proto::Engine::FIFO);
+  const LoadedScenario kept = load_scenario_text(
+      kSmall, "small.pbtxt",
+      {"emulate=NS3", "links.frame_overhead_bytes=38", "switch.same_instant=DEPARTURE_FIRST"});
+  EXPECT_EQ(kept.scenario.links().frame_overhead_bytes(), 38u);
+  EXPECT_EQ(kept.scenario.switch_().same_instant(), proto::Switch::DEPARTURE_FIRST);
+  EXPECT_FALSE(kept.scenario.switch_().count_frame_in_service());
+}
+
 TEST(Loader, KeepsExplicitZerosWhereZeroIsLegitimate) {
   const LoadedScenario s =
       load_scenario_text(kSmall, "z.pbtxt", {"links.header_bytes=0", "links.latency_ns=0"});

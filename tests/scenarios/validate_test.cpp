@@ -35,7 +35,7 @@ const std::vector<BadCase> kBadCases = {
      "switch { bufer_bytes: 100 }\n",
      {},
      "F:3:10: unknown field 'bufer_bytes' in Switch (known: buffer_bytes, buffer_packets, "
-     "ecn_threshold_bytes, flow_control)"},
+     "count_frame_in_service, ecn_threshold_bytes, flow_control, same_instant)"},
     {"wrong_type", "links { mtu_bytes: \"big\" }\n", {}, "F:3:20: Expected integer, got: \"big\""},
     {"unknown_enum",
      "transport { kind: UDP }\n",
@@ -189,12 +189,13 @@ const std::vector<BadCase> kBadCases = {
      "",
      {"switch.bufer_bytes=5"},
      "F: --set switch.bufer_bytes=5: unknown field 'bufer_bytes' (known: buffer_bytes, "
-     "buffer_packets, ecn_threshold_bytes, flow_control)"},
+     "buffer_packets, count_frame_in_service, ecn_threshold_bytes, flow_control, same_instant)"},
     {"set_unknown_top_level",
      "",
      {"swich.buffer_bytes=5"},
-     "F: --set swich.buffer_bytes=5: unknown field 'swich' (known: description, end_time_ns, "
-     "engine, links, mpi, name, nic, outputs, placement, seed, switch, topology, transport, "
+     "F: --set swich.buffer_bytes=5: unknown field 'swich' (known: description, emulate, "
+     "end_time_ns, engine, links, mpi, name, nic, outputs, placement, seed, switch, topology, "
+     "transport, "
      "validation, workload)"},
     {"set_bad_value",
      "",

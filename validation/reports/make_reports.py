@@ -29,6 +29,9 @@ def study_markdown(module, ctx, study, seconds):
              "## What the packet simulation shows (checked on every run)\n",
              "\n".join(("- Confirmed: " if ok else "- NOT confirmed: ") + text
                        for text, ok in ctx.findings) + "\n",
+             *(["## Also compared (reported, not asserted: within a few per cent)\n",
+                "\n".join(("- Holds: " if ok else "- Does not hold: ") + text
+                          for text, ok in ctx.observations) + "\n"] if ctx.observations else []),
              "## How to reproduce\n",
              "From the repository root, after building (outputs go to `.work/` here):\n",
              "```\n" + "\n".join(ctx.commands) + "\n```\n",

@@ -12,21 +12,28 @@ namespace netwarp::engine {
 
 class PendingQueue {
  public:
-  // 24 bytes: the key's fields packed around the event id.
+  // 40 bytes: the key's fields packed around the event id; tie and creator share one word,
+  // compared as (tie, creator) as EventKey does.
   struct Entry {
     std::int64_t time_ps;
+    std::int64_t sent_ps;
+    std::uint64_t tie_creator;
     std::uint64_t counter;
-    LpId creator;
     EventId id;
 
-    EventKey key() const { return EventKey{SimTime::from_ps(time_ps), creator, counter}; }
+    EventKey key() const {
+      return EventKey{SimTime::from_ps(time_ps), SimTime::from_ps(sent_ps),
+                      static_cast<std::uint32_t>(tie_creator >> 32), static_cast<LpId>(tie_creator),
+                      counter};
+    }
     friend bool operator<(const Entry& a, const Entry& b) {
       if (a.time_ps != b.time_ps) return a.time_ps < b.time_ps;
-      if (a.creator != b.creator) return a.creator < b.creator;
+      if (a.sent_ps != b.sent_ps) return a.sent_ps < b.sent_ps;
+      if (a.tie_creator != b.tie_creator) return a.tie_creator < b.tie_creator;
       return a.counter < b.counter;
     }
   };
-  static_assert(sizeof(Entry) == 24);
+  static_assert(sizeof(Entry) == 40);
 
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
@@ -34,7 +41,8 @@ class PendingQueue {
   const Entry& top() const { return heap_.front(); }
 
   void push(const EventKey& key, EventId id) {
-    heap_.push_back(Entry{key.time.ps(), key.counter, key.creator, id});
+    heap_.push_back(Entry{key.time.ps(), key.sent.ps(),
+                          (std::uint64_t{key.tie} << 32) | key.creator, key.counter, id});
     sift_up(heap_.size() - 1);
   }
   void pop() {

@@ -109,7 +109,7 @@ void TimeWarpPe::undo_entry(LogPosition at) {
   undo_.undo_range(undo_begin(entry), undo_end(at));
   const LogPosition first_sent = sent_begin(entry);
   for (std::uint32_t i = entry.sends; i-- > 0;)
-    cancel(sent_[first_sent + i], local_lps_[entry.slot]);
+    cancel(sent_[first_sent + i], local_lps_[entry.slot], entry.time);
 }
 
 // Drops rolled-back entries at the tail of the logs, so a rollback of the newest work leaves no
@@ -125,8 +125,11 @@ void TimeWarpPe::pop_dead_tail() {
   }
 }
 
-void TimeWarpPe::cancel(const SentRecord& sent, LpId creator) {
-  const EventKey key{SimTime::from_ps(sent.time_ps), creator, sent.counter};
+// The key is rebuilt from the record and the sending entry: `sent_at` is the time of the event
+// whose handler sent it, so its tie fields follow as they did when it was sent.
+void TimeWarpPe::cancel(const SentRecord& sent, LpId creator, SimTime sent_at) {
+  const TieFields tie = tie_fields(config_.tie_order, config_.seed, creator, sent_at);
+  const EventKey key{SimTime::from_ps(sent.time_ps), tie.sent, tie.tie, creator, sent.counter};
   if (!sent.is_local) {
     outgoing_[static_cast<std::size_t>(rank_of_[sent.target])].add_anti(key, sent.target);
     ++stats_.anti_messages_sent;

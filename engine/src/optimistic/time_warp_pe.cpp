@@ -45,10 +45,15 @@ void TimeWarpPe::init_lps() {
     LpSlot& slot = slot_of(id);
     slot.lp = model_.create_lp(id);
     RecordBuffer init_records;  // init is never rolled back: its records commit at once
-    const EventScope scope{id,           EventKey{SimTime::zero(), id, ~std::uint64_t{0}},
-                           config_.seed, &slot.send_counter,
-                           nullptr,      &init_records,
-                           this,         true};
+    const EventScope scope{id,
+                           EventKey{SimTime::zero(), id, ~std::uint64_t{0}},
+                           config_.seed,
+                           &slot.send_counter,
+                           nullptr,
+                           &init_records,
+                           this,
+                           true,
+                           config_.tie_order};
     run_init(*slot.lp, scope);
     commit_loose_records(slot.committed, id, scope.key, init_records, sink_);
   }
@@ -56,8 +61,8 @@ void TimeWarpPe::init_lps() {
 }
 
 EventScope TimeWarpPe::scope_for(LpSlot& slot, const Event& event, EventRouter* router) {
-  return EventScope{event.dest, event.key, config_.seed, &slot.send_counter,
-                    &undo_,     &records_, router,       false};
+  return EventScope{event.dest, event.key, config_.seed, &slot.send_counter, &undo_,
+                    &records_,  router,    false,        config_.tie_order};
 }
 
 std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {

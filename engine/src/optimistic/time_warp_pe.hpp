@@ -109,7 +109,7 @@ class TimeWarpPe final : public EventRouter {
   void rollback(LpSlot& slot, const EventKey& key, Cause cause);
   void undo_entry(LogPosition at);
   void pop_dead_tail();
-  void cancel(const SentRecord& sent, LpId creator);
+  void cancel(const SentRecord& sent, LpId creator, SimTime sent_at);
   void receive_positive(const Event& event);
   void receive_anti(const EventKey& key, LpId dest);
   void commit_entry(const ProcessedEntry& entry, LogPosition at, bool with_records);

@@ -32,15 +32,27 @@ std::uint64_t OutputPort::buffered_packets() const {
   return n;
 }
 
-bool OutputPort::fits(std::uint32_t wire_bytes) const {
-  if (settings_.buffer_bytes != 0 && buffered_bytes() + wire_bytes > settings_.buffer_bytes)
-    return false;
-  return settings_.buffer_packets == 0 || buffered_packets() + 1 <= settings_.buffer_packets;
+// The frame on the wire: the oldest scheduled one once its first bit has gone.
+std::uint64_t OutputPort::in_service_bytes(SimTime now) const {
+  if (in_flight_.empty() || in_flight_.front().start_ps > now.ps()) return 0;
+  return in_flight_.front().wire_bytes;
+}
+
+bool OutputPort::fits(std::uint32_t wire_bytes, SimTime now) const {
+  std::uint64_t bytes = buffered_bytes();
+  std::uint64_t packets = buffered_packets();
+  if (!settings_.count_frame_in_service) {
+    const std::uint64_t on_wire = in_service_bytes(now);
+    bytes -= on_wire;
+    packets -= on_wire != 0 ? 1 : 0;
+  }
+  if (settings_.buffer_bytes != 0 && bytes + wire_bytes > settings_.buffer_bytes) return false;
+  return settings_.buffer_packets == 0 || packets + 1 <= settings_.buffer_packets;
 }
 
 bool OutputPort::offer(Packet packet, EventCtx& ctx, TransmitObserver* observer) {
-  expire(ctx);
-  if (!fits(packet.wire_bytes)) {
+  expire(ctx, !settings_.arrival_first);
+  if (!fits(packet.wire_bytes, ctx.now())) {
     ctx.add(packets_dropped_, 1);
     ctx.add(bytes_dropped_, packet.wire_bytes);
     sample(ctx, ctx.now(), queue_event::dropped);
@@ -74,10 +86,11 @@ void OutputPort::on_credit(std::uint64_t bytes, std::uint8_t vc, EventCtx& ctx,
   }
 }
 
-// Departures up to now leave the buffer.
-void OutputPort::expire(EventCtx& ctx) {
-  const std::int64_t now = ctx.now().ps();
-  while (!in_flight_.empty() && in_flight_.front().done_ps <= now) {
+// Departures before now leave the buffer, and those at now too unless an arrival at the same
+// instant is to be admitted first (PortSettings::arrival_first).
+void OutputPort::expire(EventCtx& ctx, bool include_now) {
+  const std::int64_t upto = include_now ? ctx.now().ps() : ctx.now().ps() - 1;
+  while (!in_flight_.empty() && in_flight_.front().done_ps <= upto) {
     const InFlight gone = ctx.pop_front(in_flight_);
     ctx.add(buffered_bytes_, -static_cast<std::int64_t>(gone.wire_bytes));
     sample(ctx, SimTime::from_ps(gone.done_ps), queue_event::departed);
@@ -101,7 +114,7 @@ void OutputPort::transmit(const Packet& packet, std::uint8_t vc, EventCtx& ctx,
   if (settings_.jitter.ps() > 0) start += random_gap(ctx);
   const SimTime done = start + serialisation_time(packet.wire_bytes, settings_.link.rate_bps);
   ctx.set(free_at_, done);
-  ctx.push_back(in_flight_, InFlight{done.ps(), packet.wire_bytes});
+  ctx.push_back(in_flight_, InFlight{start.ps(), done.ps(), packet.wire_bytes});
   if (settings_.mirrored)
     ctx.emit(PacketTrace{start.ps(), settings_.node, trace_direction::port_departure, packet,
                          settings_.index});

@@ -47,6 +47,7 @@ class Context:
         self.errors = {}  # model -> [error_pct, ...] over every compared point
         self.packet_seconds = 0.0  # wall time of every packet simulation of the study
         self.findings = []  # (text, holds)
+        self.observations = []  # (text, holds): reported, never failing a smoke run
         self.commands = []  # the netwarp commands run, for the report
         os.makedirs(out_dir, exist_ok=True)
 
@@ -113,6 +114,12 @@ class Context:
         """A qualitative finding the study asserts; the report lists every one with whether it
         held, and a smoke run fails when one does not."""
         self.findings.append((text, bool(holds)))
+
+    def observe(self, holds, text):
+        """A comparison the report states with whether it held, but that no run asserts: a
+        ranking decided by a few per cent, which the order of simultaneous events or the run's
+        size can flip."""
+        self.observations.append((text, bool(holds)))
 
     def add_errors(self, model, errors):
         """Errors computed by the study itself (not from a validate report)."""

@@ -30,12 +30,15 @@ struct EventScope {
   RecordBuffer* records = nullptr;
   EventRouter* router = nullptr;
   bool is_init = false;
+  TieOrder tie_order = TieOrder::fifo;
 };
 
 class EventCtx {
  public:
   explicit EventCtx(const EventScope& scope)
-      : scope_(scope), rng_(scope.seed, scope.self, scope.key) {}
+      : scope_(scope),
+        rng_(scope.seed, scope.self, scope.key),
+        tie_(tie_fields(scope.tie_order, scope.seed, scope.self, now())) {}
 
   SimTime now() const { return scope_.is_init ? SimTime::zero() : scope_.key.time; }
   LpId self() const { return scope_.self; }
@@ -49,7 +52,7 @@ class EventCtx {
     NW_CHECK(delay.ps() >= (scope_.is_init ? 0 : 1), "send delay must be >= 1 ps, got {} ps",
              delay.ps());
     Event e;
-    e.key = EventKey{now() + delay, scope_.self, (*scope_.send_counter)++};
+    e.key = EventKey{now() + delay, tie_.sent, tie_.tie, scope_.self, (*scope_.send_counter)++};
     e.dest = dest;
     e.tag = tag_of<P>;
     e.size = sizeof(P);
@@ -101,6 +104,7 @@ class EventCtx {
   Mutation mutation() const { return Mutation(scope_.undo); }
   EventScope scope_;
   EventRng rng_;
+  TieFields tie_;  // of every event this invocation sends
 };
 
 using InitCtx = EventCtx;

@@ -1,8 +1,14 @@
-// The total order of events: (time, creator LP, creator's send counter). The counter is LP
-// state, so a key depends only on the model, never on how LPs are spread over ranks.
+// The total order of events. Among events at one instant the order is physically neutral:
+// under TieOrder::fifo the event scheduled earlier (at an earlier simulated time) comes first, as
+// in ns-3 and most sequential simulators, and events scheduled at the same instant by different
+// LPs are ordered by a seeded draw per (creator, send time), never by LP number; one LP's own
+// events of one instant stay in the order it sent them (its send counter). TieOrder::creator is
+// the old order (time, creator, counter), kept for comparison: the lowest LP wins every tie.
+// Every field is a function of the model alone, never of how LPs are spread over ranks.
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "netwarp/engine/sim_time.hpp"
 
@@ -11,23 +17,39 @@ namespace netwarp::engine {
 using LpId = std::uint32_t;
 inline constexpr LpId kNoLp = ~LpId{0};
 
+enum class TieOrder : std::uint8_t { fifo, creator };
+std::string_view tie_order_name(TieOrder order);
+
 struct EventKey {
   constexpr EventKey() = default;
   constexpr EventKey(SimTime t, LpId c, std::uint64_t n) : time(t), creator(c), counter(n) {}
+  constexpr EventKey(SimTime t, SimTime s, std::uint32_t draw, LpId c, std::uint64_t n)
+      : time(t), sent(s), creator(c), tie(draw), counter(n) {}
 
   SimTime time;
+  SimTime sent;  // when the creator scheduled it (fifo); zero under TieOrder::creator
   LpId creator = kNoLp;
-  std::uint32_t reserved = 0;  // explicit padding: keys travel and are hashed as bytes
+  std::uint32_t tie = 0;  // the seeded draw of (creator, sent) (fifo); zero under creator
   std::uint64_t counter = 0;
 
   friend constexpr bool operator==(const EventKey&, const EventKey&) = default;
   friend constexpr bool operator<(const EventKey& a, const EventKey& b) {
     if (a.time != b.time) return a.time < b.time;
+    if (a.sent != b.sent) return a.sent < b.sent;
+    if (a.tie != b.tie) return a.tie < b.tie;
     if (a.creator != b.creator) return a.creator < b.creator;
     return a.counter < b.counter;
   }
   friend constexpr bool operator>(const EventKey& a, const EventKey& b) { return b < a; }
   friend constexpr bool operator<=(const EventKey& a, const EventKey& b) { return !(b < a); }
 };
+static_assert(sizeof(EventKey) == 32, "keys travel and are hashed as bytes: no padding");
+
+// The tie fields of an event that `creator` schedules at simulated time `sent`.
+struct TieFields {
+  SimTime sent;
+  std::uint32_t tie = 0;
+};
+TieFields tie_fields(TieOrder order, std::uint64_t seed, LpId creator, SimTime sent);
 
 }  // namespace netwarp::engine

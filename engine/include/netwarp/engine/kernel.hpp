@@ -30,6 +30,7 @@ struct KernelConfig {
   KernelKind kind = KernelKind::sequential;
   SimTime end_time = SimTime::max();  // events at or after it are not processed
   std::uint64_t seed = 1;
+  TieOrder tie_order = TieOrder::fifo;  // order of events at one instant (event_key.hpp)
   // Optimistic kernel only.
   std::uint32_t batch_size = 16;    // events per scheduler iteration between message polls
   std::uint32_t gvt_interval = 64;  // scheduler iterations between GVT rounds

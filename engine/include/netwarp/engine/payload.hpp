@@ -13,7 +13,7 @@ namespace netwarp::engine {
 using PayloadTag = std::uint32_t;
 
 // Payloads larger than this do not fit in an event; keep them to identifiers and sizes.
-inline constexpr std::size_t kMaxPayloadBytes = 48;
+inline constexpr std::size_t kMaxPayloadBytes = 64;
 
 // Payload bytes are hashed into the results digest, so they must carry no padding: make any
 // padding an explicit member.

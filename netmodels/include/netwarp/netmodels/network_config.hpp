@@ -35,6 +35,11 @@ struct SwitchConfig {
   // credit: each port has buffer_bytes of credit toward the next hop, returned when the
   // packet leaves that hop; nothing is dropped, senders wait (back-pressure).
   FlowControl flow_control = FlowControl::none;
+  // Queue semantics of every output port, switch and NIC alike (scenario.proto, Switch): does
+  // the frame on the wire count against the buffer, and is an arrival admitted before a
+  // departure of the same picosecond frees its space.
+  bool count_frame_in_service = true;
+  bool arrival_first = false;
 };
 
 // Host NIC: injection at rate_bps (0: its link's rate) from a send queue of buffer_bytes

@@ -30,9 +30,11 @@ struct PortSettings {
   std::uint32_t buffer_packets = 0;
   std::uint64_t ecn_threshold_bytes = 0;
   SimTime jitter;  // uniform random gap before each packet goes on the wire, in [0, jitter]
-  std::uint64_t credit_bytes = 0;  // credit per virtual channel toward the peer; 0: none
-  bool traced = false;             // emit QueueSample records
-  bool mirrored = false;           // emit a PacketTrace for every departure (pcap)
+  std::uint64_t credit_bytes = 0;      // credit per virtual channel toward the peer; 0: none
+  bool count_frame_in_service = true;  // SwitchConfig
+  bool arrival_first = false;          // SwitchConfig
+  bool traced = false;                 // emit QueueSample records
+  bool mirrored = false;               // emit a PacketTrace for every departure (pcap)
 };
 
 // Told about every packet the port puts on the wire (the switch returns credit upstream).
@@ -63,11 +65,13 @@ class OutputPort {
 
  private:
   struct InFlight {  // scheduled, not fully sent
+    std::int64_t start_ps;
     std::int64_t done_ps;
     std::uint64_t wire_bytes;
   };
-  bool fits(std::uint32_t wire_bytes) const;
-  void expire(engine::EventCtx& ctx);
+  bool fits(std::uint32_t wire_bytes, SimTime now) const;
+  std::uint64_t in_service_bytes(SimTime now) const;
+  void expire(engine::EventCtx& ctx, bool include_now = true);
   void admit(Packet& packet, engine::EventCtx& ctx);
   void transmit(const Packet& packet, std::uint8_t vc, engine::EventCtx& ctx,
                 TransmitObserver* observer);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "netwarp/engine/event_key.hpp"
 #include "netwarp/netmodels/network_spec.hpp"
 #include "netwarp/scenarios/scenario_loader.hpp"
 
@@ -24,6 +25,7 @@ struct EngineSettings {
   std::uint64_t max_uncommitted = 0;  // 0: 2 x gvt_interval x batch
   netmodels::SimTime end_time = netmodels::SimTime::max();  // max: until the workload is done
   std::uint64_t seed = 1;
+  engine::TieOrder tie_order = engine::TieOrder::fifo;
 };
 EngineSettings engine_settings(const LoadedScenario& loaded);
 
