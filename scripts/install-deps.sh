@@ -10,7 +10,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   tshark
-  libsimgrid-dev gnuplot-nox
+  libsimgrid-dev libns3-dev gnuplot-nox
 )
 
 missing=()

@@ -15,6 +15,7 @@ struct PholdOptions {
   phold::PholdConfig model;
   KernelOptions kernel;
   std::string json_path;
+  std::string ties = "fifo";  // engine::TieOrder by name
 };
 
 // Declares `bench` and `bench phold`; returns the phold subcommand.

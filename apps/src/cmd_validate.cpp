@@ -15,12 +15,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// netwarp-simgrid is built next to netwarp when SimGrid is installed.
-std::string simgrid_program() {
+// netwarp-simgrid and netwarp-ns3 are built next to netwarp when SimGrid and ns-3 are
+// installed.
+std::string sibling_program(const char* name) {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return {};
-  const fs::path candidate = self.parent_path() / "netwarp-simgrid";
+  const fs::path candidate = self.parent_path() / name;
   return fs::exists(candidate) ? candidate.string() : std::string();
 }
 
@@ -52,8 +53,9 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
   validate->add_option(
       "--models", o.models,
       "Comma-separated: hockney, loggp, loggps, plogp, plogp-br, mpiete, flow (max-min), flow-f "
-      "(MFS Mode F), simgrid; a network workload takes flow and flow-f only (default: the "
-      "scenario's validation.models, else loggps for MPI and flow for a workload)");
+      "(MFS Mode F), simgrid, ns3 (packet-level TCP cross-check); a network workload takes "
+      "flow, flow-f and ns3 only (default: the scenario's validation.models, else loggps for MPI "
+      "and flow for a workload)");
   validate->add_option("--out", o.out, "Report folder")->default_str("out/validate-<scenario>");
   validate->add_option("--trace", o.trace, "Replay this MPI trace instead of the program");
   validate->add_option("--set", o.sets, "Override a scenario field: path.to.field=value")
@@ -88,7 +90,8 @@ int validate_command(const ValidateOptions& o, const AppContext& context) {
   }
   v.out_dir = o.out.empty() ? "out/validate-" + fs::path(o.scenario).stem().string() : o.out;
   prepare_out_dir(v.out_dir, {"report.json", "report.md"});
-  v.simgrid_program = simgrid_program();
+  v.simgrid_program = sibling_program("netwarp-simgrid");
+  v.ns3_program = sibling_program("netwarp-ns3");
   const bool quiet = !progress_wanted();
   v.progress = [quiet](const std::string& line) {
     if (!quiet) std::fprintf(stderr, "%s\n", line.c_str());

@@ -53,7 +53,7 @@ void BM_PendingQueueHold(benchmark::State& state) {
     const netwarp::engine::PendingQueue::Entry top = queue.top();
     queue.pop();
     const auto increment = static_cast<std::int64_t>(rng.next() & kIncrementMask) + 1;
-    queue.push(EventKey{SimTime::from_ps(top.time_ps + increment), top.key().creator, counter++},
+    queue.push(EventKey{SimTime::from_ps(top.time_ps + increment), top.creator(), counter++},
                top.id);
   }
   benchmark::DoNotOptimize(queue.top());

@@ -20,6 +20,10 @@ void validate_engine(const proto::Scenario& scenario) {
     fail("engine.window_us",
          "must be in [0, 1e12] us (0: unbounded), got " + std::to_string(engine.window_us()));
   require_at_most("end_time_ns", scenario.end_time_ns(), kMaxTimeNs);
+  // The same ranges as the command-line flags (apps/src/kernel_options.cpp).
+  require_at_most("engine.gvt_interval", engine.gvt_interval(), 1u << 20);
+  require_at_most("engine.batch", engine.batch(), 1u << 20);
+  require_at_most("engine.max_uncommitted", engine.max_uncommitted(), std::uint64_t{1} << 40);
 }
 
 void validate_link_level(const proto::LinkLevel& level, const std::string& at) {

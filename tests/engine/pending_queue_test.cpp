@@ -1,5 +1,6 @@
-// The event order (EventKey: time, then creator LP, then the creator's counter) and the pending
-// queue that pops in that order.
+// The event order (EventKey: time, send time, tie draw, creator LP, the creator's counter) and
+// the pending queue that pops in that order. Keys built with three fields have send time and
+// draw zero, the order of TieOrder::creator.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -32,6 +33,28 @@ TEST(EventKey, OrdersByTimeBeforeCreatorAndCounter) {
   EXPECT_TRUE(late > early);
   EXPECT_TRUE(early <= late);
   EXPECT_FALSE(late <= early);
+}
+
+TEST(EventKey, BreaksTimeTiesBySendTimeThenDrawBeforeCreator) {
+  const EventKey sent_early{us(3), us(1), 900, 7, 0};
+  const EventKey sent_late{us(3), us(2), 1, 1, 0};
+  EXPECT_TRUE(sent_early < sent_late);
+  const EventKey low_draw{us(3), us(2), 5, 9, 0};
+  const EventKey high_draw{us(3), us(2), 6, 1, 0};
+  EXPECT_TRUE(low_draw < high_draw);
+  EXPECT_FALSE(high_draw < low_draw);
+}
+
+TEST(EventKey, TieDrawsDependOnSeedCreatorAndSendTimeOnlyUnderFifo) {
+  const TieFields a = tie_fields(TieOrder::fifo, 1, 3, us(2));
+  EXPECT_EQ(a.sent, us(2));
+  EXPECT_EQ(a.tie, tie_fields(TieOrder::fifo, 1, 3, us(2)).tie);
+  EXPECT_NE(a.tie, tie_fields(TieOrder::fifo, 2, 3, us(2)).tie);
+  EXPECT_NE(a.tie, tie_fields(TieOrder::fifo, 1, 4, us(2)).tie);
+  EXPECT_NE(a.tie, tie_fields(TieOrder::fifo, 1, 3, us(2) + ps(1)).tie);
+  const TieFields c = tie_fields(TieOrder::creator, 1, 3, us(2));
+  EXPECT_EQ(c.sent, SimTime::zero());
+  EXPECT_EQ(c.tie, 0u);
 }
 
 TEST(EventKey, BreaksTimeTiesByCreatorBeforeCounter) {
@@ -98,6 +121,25 @@ TEST(PendingQueue, TopCarriesTheFullKeyAndTheEventId) {
   q.pop();
   EXPECT_EQ(q.top().id, 7u);
   EXPECT_TRUE(q.top().key().time.is_max());
+}
+
+TEST(PendingQueue, UnderFifoTiesPopsInFullKeyOrderWithRecomputedDraws) {
+  std::mt19937_64 rng(3);
+  PendingQueue q;
+  std::vector<EventKey> keys;
+  for (EventId id = 0; id < 5000; ++id) {
+    const LpId creator = static_cast<LpId>(rng() % 8);
+    const SimTime sent = ps(static_cast<std::int64_t>(rng() % 5));
+    const EventKey k{sent + ps(static_cast<std::int64_t>(1 + rng() % 5)), sent,
+                     tie_fields(TieOrder::fifo, 77, creator, sent).tie, creator, rng() % 4};
+    keys.push_back(k);
+    q.push(k, id);
+  }
+  std::sort(keys.begin(), keys.end());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    ASSERT_EQ(q.top().key(), keys[i]) << "pop " << i;
+    q.pop();
+  }
 }
 
 TEST(PendingQueue, PopsTenThousandRandomKeysInSortedOrder) {

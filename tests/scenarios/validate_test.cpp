@@ -29,6 +29,12 @@ std::string scenario_text(const BadCase& c) {
 }
 
 const std::vector<BadCase> kBadCases = {
+    {"gvt_interval_out_of_range",
+     "engine { gvt_interval: 4294967295 }\n",
+     {},
+     "F:3:10: engine.gvt_interval: must be <= 1048576, got 4294967295"},
+    {"batch_out_of_range", "engine { batch: 2000000 }\n", {},
+     "F:3:10: engine.batch: must be <= 1048576, got 2000000"},
     {"syntax_missing_brace", "links { rate_bps: 100\n", {}, "F:4:1: Expected identifier, got: "},
     {"syntax_missing_colon", "seed 5\n", {}, "F:3:6: Expected \":\", found \"5\"."},
     {"unknown_field",

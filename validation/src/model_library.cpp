@@ -9,7 +9,7 @@
 namespace netwarp::validation {
 namespace {
 
-constexpr std::array<std::pair<ModelKind, std::string_view>, 10> kNames{{
+constexpr std::array<std::pair<ModelKind, std::string_view>, 11> kNames{{
     {ModelKind::hockney, "hockney"},
     {ModelKind::logp, "logp"},
     {ModelKind::loggp, "loggp"},
@@ -20,6 +20,7 @@ constexpr std::array<std::pair<ModelKind, std::string_view>, 10> kNames{{
     {ModelKind::flow, "flow"},
     {ModelKind::flow_f, "flow-f"},
     {ModelKind::simgrid, "simgrid"},
+    {ModelKind::ns3, "ns3"},
 }};
 
 }  // namespace

@@ -21,10 +21,10 @@ class PendingQueue {
     std::uint64_t counter;
     EventId id;
 
+    LpId creator() const { return static_cast<LpId>(tie_creator); }
     EventKey key() const {
       return EventKey{SimTime::from_ps(time_ps), SimTime::from_ps(sent_ps),
-                      static_cast<std::uint32_t>(tie_creator >> 32), static_cast<LpId>(tie_creator),
-                      counter};
+                      static_cast<std::uint32_t>(tie_creator >> 32), creator(), counter};
     }
     friend bool operator<(const Entry& a, const Entry& b) {
       if (a.time_ps != b.time_ps) return a.time_ps < b.time_ps;

@@ -81,14 +81,4 @@ std::string_view tie_order_name(TieOrder order) {
   return order == TieOrder::fifo ? "fifo" : "creator";
 }
 
-// A SplitMix64-style counter-based draw keyed by (seed, creator, send time): one per handler
-// invocation, so it is cheaper than a Philox block and just as reproducible.
-TieFields tie_fields(TieOrder order, std::uint64_t seed, LpId creator, SimTime sent) {
-  if (order == TieOrder::creator) return {};
-  const std::uint64_t draw =
-      mix64(mix64(seed ^ 0x7469652D6F726465ull) ^ mix64(creator + 0x9E3779B97F4A7C15ull) ^
-            static_cast<std::uint64_t>(sent.ps()));
-  return {sent, static_cast<std::uint32_t>(draw >> 32)};
-}
-
 }  // namespace netwarp::engine

@@ -8,4 +8,5 @@ STUDIES = [
     "torus-flow",
     "cascade-contention",
     "incast-rto",
+    "ns3-tcp",
 ]

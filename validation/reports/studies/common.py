@@ -105,6 +105,25 @@ class Context:
         self.packet_seconds += results.get("wall_seconds", 0.0)
         return results
 
+    def ns3_program(self):
+        """netwarp-ns3 beside netwarp, or None where it was not built (no libns3-dev)."""
+        path = os.path.join(os.path.dirname(self.netwarp), "netwarp-ns3")
+        return path if os.access(path, os.X_OK) else None
+
+    def ns3(self, scenario_path, name, sets=()):
+        """netwarp-ns3 on the scenario; returns its JSON (same field names as results.json)."""
+        out = os.path.join(self.work(name), "ns3.json")
+        args = [scenario_path, "--out", out] + scenario_args(sets, None)
+        shown = "netwarp-ns3 " + " ".join(self._shown(a) for a in args)
+        self.commands.append(shown)
+        if self.verbose:
+            print("  " + shown, file=sys.stderr, flush=True)
+        r = subprocess.run([self.ns3_program()] + args, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise StudyFailed(f"{shown}: exit {r.returncode}: {r.stderr.strip()}")
+        with open(out) as f:
+            return json.load(f)
+
     def netwarp_command(self, args):
         """Any other netwarp command; returns the completed process."""
         return self._netwarp(list(args))

@@ -173,6 +173,7 @@ nlohmann::ordered_json fit_model(ModelKind kind, const scenarios::LoadedScenario
     case ModelKind::flow:
     case ModelKind::flow_f:
     case ModelKind::simgrid:
+    case ModelKind::ns3:
       break;
   }
   throw std::invalid_argument(

@@ -75,6 +75,24 @@ PacketRun run_on_platform(const scenarios::MpiRunSpec& platform,
   return run;
 }
 
+// One sample per message: the sender's record joined with the receiver's delivery.
+std::vector<FlowSample> flow_samples(const netmodels::NetworkSpec& spec,
+                                     const netmodels::NetworkResults& results) {
+  const auto& nodes = spec.topology.nodes;
+  std::vector<FlowSample> flows;
+  for (const auto& m : spec.workload.messages)
+    flows.push_back({m.id, nodes[m.src].name, nodes[m.dst].name, m.bytes});
+  for (const auto& f : results.flows) {
+    FlowSample& s = flows[f.flow];
+    s.start_ps = f.start_ps;
+    s.completed_ps = f.completed_ps;
+    s.retransmitted_segments = f.retransmitted_segments;
+    s.retransmission_timeouts = f.timeouts;
+  }
+  for (const auto& d : results.deliveries) flows[d.message].delivered_ps = d.delivered_ps;
+  return flows;
+}
+
 WorkloadRun run_workload(netmodels::NetworkSpec spec, std::uint64_t seed) {
   const netmodels::NetworkModel model(std::move(spec));
   engine::KernelConfig kernel;
@@ -88,6 +106,7 @@ WorkloadRun run_workload(netmodels::NetworkSpec spec, std::uint64_t seed) {
   run.events = result.stats.events_committed;
   results.sort();
   run.totals = results.totals(model.spec().workload);
+  run.flows = flow_samples(model.spec(), results);
   if (run.totals.messages_delivered != run.totals.messages)
     throw std::runtime_error(fmt::format("the workload did not finish: {} of {} messages delivered",
                                          run.totals.messages_delivered, run.totals.messages));

@@ -1,6 +1,8 @@
 // report.json, report.md and the gnuplot plot of a validation run.
 #include "netwarp/validation/report.hpp"
 
+#include "netwarp/validation/ns3_check.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -207,6 +209,7 @@ nlohmann::ordered_json report_json(const ValidationReport& r) {
     pj["retransmission_timeouts"] = p.counters.retransmission_timeouts;
     pj["retransmitted_segments"] = p.counters.retransmitted_segments;
     pj["fast_retransmits"] = p.counters.fast_retransmits;
+    if (p.ns3) pj["ns3"] = ns3_comparison_json(*p.ns3, p);
     points.push_back(pj);
   }
   j["points"] = points;
@@ -256,6 +259,7 @@ std::string report_markdown(const ValidationReport& r) {
   }
   md += notes_markdown(r);
   md += counters_markdown(r);
+  md += ns3_comparison_markdown(r);
   md += run_times_markdown(r);
   if (std::any_of(r.points.begin(), r.points.end(),
                   [](const SweepPointResult& p) { return !p.simulated_ranks.empty(); }))

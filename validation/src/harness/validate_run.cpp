@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -15,7 +16,9 @@
 #include "netwarp/validation/flow_run.hpp"
 #include "netwarp/validation/model_fitting.hpp"
 #include "netwarp/validation/model_prediction.hpp"
+#include "netwarp/validation/ns3_check.hpp"
 #include "netwarp/validation/packet_bench.hpp"
+#include "shell_quote.hpp"
 
 namespace netwarp::validation {
 namespace {
@@ -62,12 +65,6 @@ void write_json(const fs::path& path, const nlohmann::ordered_json& j) {
   std::ofstream out(path);
   out << j.dump(2) << "\n";
   if (!out) throw std::runtime_error(fmt::format("{}: cannot write", path.string()));
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
 }
 
 ModelResult run_simgrid(const ValidateOptions& o, const std::vector<std::string>& sets,
@@ -205,8 +202,8 @@ SweepPointResult mpi_point(const ValidateOptions& o, ValidationReport& report,
 SweepPointResult workload_point(const ValidateOptions& o, ValidationReport& report,
                                 const std::vector<ModelKind>& models, const std::string& value,
                                 const std::string& tag) {
-  const scenarios::LoadedScenario loaded =
-      scenarios::load_scenario(o.scenario, sets_for(o, report, value));
+  const std::vector<std::string> sets = sets_for(o, report, value);
+  const scenarios::LoadedScenario loaded = scenarios::load_scenario(o.scenario, sets);
   const netmodels::NetworkSpec spec = scenarios::build_network_spec(loaded);
   report.program = "workload " + spec.workload.kind;
   SweepPointResult point;
@@ -218,7 +215,12 @@ SweepPointResult workload_point(const ValidateOptions& o, ValidationReport& repo
   point.counters = counters_of(truth.totals);
   for (ModelKind kind : models) {
     say(o, fmt::format("validate: {}: model {}", tag, model_name(kind)));
-    point.models.push_back(run_workload_flow(kind, spec, params_path(o, kind, tag)));
+    point.models.push_back(
+        kind == ModelKind::ns3
+            ? run_ns3_check({o.ns3_program, o.scenario, sets,
+                             fs::path(o.out_dir) / fmt::format("ns3-{}.json", tag)},
+                            truth.flows, point)
+            : run_workload_flow(kind, spec, params_path(o, kind, tag)));
   }
   return point;
 }
@@ -226,11 +228,18 @@ SweepPointResult workload_point(const ValidateOptions& o, ValidationReport& repo
 void check_workload_models(const scenarios::LoadedScenario& base,
                            const std::vector<ModelKind>& models) {
   for (ModelKind kind : models)
-    if (kind != ModelKind::flow && kind != ModelKind::flow_f)
+    if (kind != ModelKind::flow && kind != ModelKind::flow_f && kind != ModelKind::ns3)
       throw base.error("validation.models",
                        fmt::format("model '{}' predicts MPI programs; a network workload is "
-                                   "compared with flow and flow-f only",
+                                   "compared with flow, flow-f and ns3 only",
                                    model_name(kind)));
+}
+
+void check_mpi_models(const scenarios::LoadedScenario& base, const std::vector<ModelKind>& models) {
+  if (std::find(models.begin(), models.end(), ModelKind::ns3) != models.end())
+    throw base.error("validation.models",
+                     "model 'ns3' cross-checks network workloads over TCP (workload { ... }); an "
+                     "MPI program is compared with simgrid and the analytic models");
 }
 
 }  // namespace
@@ -264,7 +273,10 @@ ValidationReport run_validation(const ValidateOptions& o) {
   report.sweep_field = sweep.field();
   report.sweep_label = sweep.label().empty() ? sweep.field() : sweep.label();
   const std::vector<ModelKind> models = chosen_models(o, base, mpi);
-  if (!mpi) check_workload_models(base, models);
+  if (mpi)
+    check_mpi_models(base, models);
+  else
+    check_workload_models(base, models);
   for (ModelKind k : models) report.models.emplace_back(model_name(k));
   const std::vector<std::string> values = values_of(sweep);
   fs::create_directories(fs::path(o.out_dir) / "params");

@@ -17,10 +17,12 @@ enum class ModelKind {
   mpiete,
   flow,    // max-min fair shares (MFS Mode N)
   flow_f,  // each link split evenly, a flow takes its least share (MFS Mode F)
-  simgrid
+  simgrid,
+  ns3  // netwarp-ns3: the ns-3 packet-level TCP cross-check of a network workload
 };
 
-// "hockney", "logp", "loggp", "loggps", "plogp", "plogp-br", "mpiete", "flow", "flow-f", "simgrid".
+// "hockney", "logp", "loggp", "loggps", "plogp", "plogp-br", "mpiete", "flow", "flow-f", "simgrid",
+// "ns3".
 std::string_view model_name(ModelKind kind);
 // Throws std::invalid_argument listing the known names when `name` is none of them.
 ModelKind parse_model_name(std::string_view name);

@@ -13,6 +13,7 @@
 #include "netwarp/netmodels/network_results.hpp"
 #include "netwarp/netmodels/network_spec.hpp"
 #include "netwarp/scenarios/mpi_builder.hpp"
+#include "netwarp/validation/report.hpp"
 
 namespace netwarp::validation {
 
@@ -31,10 +32,14 @@ PacketRun run_on_platform(const scenarios::MpiRunSpec& platform,
 // A network workload (no MPI) run to its end: every message delivered, or std::runtime_error.
 struct WorkloadRun {
   netmodels::NetworkTotals totals;
+  std::vector<FlowSample> flows;  // by message id
   double wall_seconds = 0;
   std::uint64_t events = 0;
 };
 WorkloadRun run_workload(netmodels::NetworkSpec spec, std::uint64_t seed = 1);
+// Per message of a finished run (sorted results): start, delivery, completion, recovery.
+std::vector<FlowSample> flow_samples(const netmodels::NetworkSpec& spec,
+                                     const netmodels::NetworkResults& results);
 
 // One point of a measured curve: message size and time in ns.
 using Sample = std::pair<std::uint64_t, double>;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,29 @@ struct PacketCounters {
   std::uint64_t fast_retransmits = 0;
 };
 
+// One message's times and recovery counters, from the packet run or from netwarp-ns3.
+struct FlowSample {
+  std::uint32_t flow = 0;
+  std::string src;
+  std::string dst;
+  std::uint64_t bytes = 0;
+  std::int64_t start_ps = -1;
+  std::int64_t delivered_ps = -1;
+  std::int64_t completed_ps = -1;  // the sender saw the last byte acknowledged
+  std::uint64_t retransmitted_segments = 0;
+  std::uint64_t retransmission_timeouts = 0;
+  std::int64_t fct_ps() const { return completed_ps < 0 ? -1 : completed_ps - start_ps; }
+};
+
+// The ns-3 cross-check of one sweep point (ModelKind::ns3): its counters and flows beside the
+// packet run's flows.
+struct Ns3Comparison {
+  std::int64_t completion_time_ps = -1;  // ns-3's last delivery
+  PacketCounters counters;
+  std::vector<FlowSample> packet_flows;
+  std::vector<FlowSample> ns3_flows;
+};
+
 struct SweepPointResult {
   std::string value;  // the sweep field's value; empty without a sweep
   std::int64_t simulated_ps = 0;
@@ -41,6 +65,7 @@ struct SweepPointResult {
   std::uint64_t simulated_events = 0;
   PacketCounters counters;
   std::vector<ModelResult> models;
+  std::optional<Ns3Comparison> ns3;  // when ns3 was asked for and ran
 };
 
 struct ValidationReport {

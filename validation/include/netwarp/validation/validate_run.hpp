@@ -1,6 +1,6 @@
 // `netwarp validate`: for each sweep point of a scenario, the packet simulation (ground truth),
 // each requested model fitted on the same platform and predicting the same program, and the
-// SimGrid cross-check when asked for; the report of report.hpp.
+// SimGrid (MPI) or ns-3 (network workload) cross-check when asked for; the report of report.hpp.
 #pragma once
 
 #include <functional>
@@ -22,6 +22,7 @@ struct ValidateOptions {
   std::optional<std::vector<ModelKind>> models;      // default: the scenario's, else loggps
   std::string out_dir;                               // parameter files go to out_dir/params/
   std::string simgrid_program;                       // netwarp-simgrid; empty: not built
+  std::string ns3_program;                           // netwarp-ns3; empty: not built
   std::function<void(const std::string&)> progress;  // one line per step (may be empty)
 };
 

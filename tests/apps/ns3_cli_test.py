@@ -1,0 +1,351 @@
+#!/usr/bin/env python3
+"""End-to-end tests of netwarp-ns3, the ns-3 cross-check: a single flow over an idle two-host
+star completes at the picosecond worked out by hand (handshake, PPP framing, store and forward,
+ns-3's one-time-step delay of data handed to an established socket), a sender's messages
+marked after_previous start when its previous one is acknowledged, every port of a tree, a fat
+tree and a torus carries exactly what netwarp's carries plus the handshake (same static
+routes), an incast small enough to
+overflow the bottleneck reports drops and retransmissions that agree with each other, pcap
+files are written per port, and bad input gets a one-line error with exit status 2.
+
+Skipped (exit status 77, ctest SKIP_RETURN_CODE) when netwarp-ns3 was not built, i.e. where
+libns3-dev is not installed.
+
+Every time below is in picoseconds. ns-3 runs at picosecond resolution; a transmission time is
+bits / rate rounded to the nearest picosecond (DataRate::CalculateBytesTxTime), exact for the
+1 Gbit/s links used here (8000 ps per byte)."""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import unittest
+
+import netwarp_cli
+
+RATE = 10**9
+PS_PER_BYTE = 8 * 10**12 // RATE
+LATENCY = 5_000_000
+MSS = 1460
+IP_TCP = 40     # IPv4 + TCP headers, no options (timestamps off)
+SYN_IP = 44     # SYN and SYN-ACK carry the window-scale option: 3 B, padded to 4
+PPP = 2         # ns-3's point-to-point header, on the wire and in the device queue
+LINKTYPE_PPP = 9
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LIBRARY = os.path.join(ROOT, "scenarios")
+
+run = netwarp_cli.run
+NETWARP = None  # the packet simulator, for `netwarp validate --models ns3`
+
+
+def tx(frame_bytes):
+    return frame_bytes * PS_PER_BYTE
+
+
+def data_frames(message_bytes):
+    full, rest = divmod(message_bytes, MSS)
+    return [MSS + IP_TCP + PPP] * full + ([rest + IP_TCP + PPP] if rest else [])
+
+
+def store_and_forward(frames, first_leaves, hops=2):
+    """When each frame has fully arrived after `hops` links of equal rate, sent back to back
+    from `first_leaves`: at each hop a frame leaves at max(arrival, port free)."""
+    times = []
+    t = first_leaves
+    for f in frames:
+        times.append(t + tx(f))
+        t += tx(f)
+    for _ in range(hops - 1):
+        free = 0
+        out = []
+        for f, arrived in zip(frames, times):
+            start = max(arrived + LATENCY, free)
+            free = start + tx(f)
+            out.append(free)
+        times = out
+    return [t + LATENCY for t in times]
+
+
+def star_scenario(message_bytes, start_ns):
+    return f"""
+name: "single"
+topology {{ star {{ hosts: 2 }} }}
+links {{ rate_bps: {RATE} latency_ns: {LATENCY // 1000} mtu_bytes: 1500 header_bytes: 40 }}
+transport {{ kind: TCP tcp {{ mss_bytes: {MSS} initial_window_segments: 10 }} }}
+workload {{ flows {{ flow {{ src: 0 dst: 1 bytes: {message_bytes} start_ns: {start_ns} }} }} }}
+"""
+
+
+class Ns3Case(netwarp_cli.ScratchCase):
+    def ns3(self, args, expect=0, name="out.json"):
+        out = os.path.join(self.dir, name)
+        r = run([*args, "--out", out])
+        self.assertEqual(r.returncode, expect, r.stderr)
+        with open(out) as f:
+            return json.load(f), r
+
+    def assert_one_line_error(self, r, expected_part):
+        self.assertEqual(r.returncode, 2, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, r.stderr)
+        self.assertTrue(lines[0].startswith("netwarp-ns3: error: "), lines[0])
+        self.assertIn(expected_part, lines[0])
+
+
+class SingleFlow(Ns3Case):
+    BYTES = 10_000  # 6 full segments and one of 1240 B: all inside the initial window
+
+    # SYN out and SYN-ACK back, each 46 B over two hops.
+    HANDSHAKE = 4 * (tx(SYN_IP + PPP) + LATENCY)
+    ACK = IP_TCP + PPP
+
+    def ack_back(self, delivered):
+        return delivered + 2 * (tx(self.ACK) + LATENCY)
+
+    def test_data_waiting_for_the_handshake_follows_its_ack(self):
+        # Handed over in SYN_SENT, the data leaves right after the handshake's ACK.
+        j, _ = self.ns3([self.write("s.pbtxt", star_scenario(self.BYTES, 0))])
+        f = j["flows"][0]
+        arrivals = store_and_forward([self.ACK] + data_frames(self.BYTES), self.HANDSHAKE)
+        self.assertEqual(f["start_ps"], 0)
+        self.assertEqual(f["delivered_ps"], arrivals[-1])
+        self.assertEqual(f["completed_ps"], self.ack_back(arrivals[-1]))
+        self.assertEqual(j["completion_time_ps"], arrivals[-1])
+        self.assertEqual(f["segments_sent"], 7)
+        self.assertEqual(j["packets_dropped"], 0)
+
+    def test_data_handed_to_an_established_connection_leaves_one_time_step_later(self):
+        # TcpSocketBase::Send schedules the sending TimeStep(1) = 1 ps after the call.
+        start = 100_000_000
+        j, _ = self.ns3([self.write("s.pbtxt", star_scenario(self.BYTES, start // 1000))])
+        f = j["flows"][0]
+        arrivals = store_and_forward(data_frames(self.BYTES), start + 1)
+        self.assertEqual(f["start_ps"], start)
+        self.assertEqual(f["delivered_ps"], arrivals[-1])
+        self.assertEqual(f["completed_ps"], self.ack_back(arrivals[-1]))
+
+    def test_pcap_has_one_ppp_file_per_port(self):
+        pcap = os.path.join(self.dir, "pcap")
+        j, _ = self.ns3([self.write("s.pbtxt", star_scenario(self.BYTES, 0)), "--pcap", pcap])
+        self.assertEqual(j["pcap_dir"], pcap)
+        names = sorted(os.listdir(pcap))
+        self.assertEqual(names, ["host0-p0.pcap", "host1-p0.pcap", "sw0-p0.pcap", "sw0-p1.pcap"])
+        with open(os.path.join(pcap, "host0-p0.pcap"), "rb") as f:
+            header = f.read(24)
+        magic, linktype = struct.unpack("<I", header[:4])[0], struct.unpack("<I", header[20:])[0]
+        self.assertIn(magic, (0xA1B2C3D4, 0xA1B23C4D))
+        self.assertEqual(linktype, LINKTYPE_PPP)
+
+
+class AfterPrevious(Ns3Case):
+    def test_next_message_starts_when_the_previous_is_acknowledged(self):
+        s = self.write("a.pbtxt", f"""
+name: "a2a"
+topology {{ star {{ hosts: 3 }} }}
+links {{ rate_bps: {RATE} latency_ns: 1000 }}
+transport {{ kind: TCP }}
+workload {{ all_to_all {{ bytes: 20000 }} }}
+""")
+        j, _ = self.ns3([s])
+        by_src = {}
+        for f in j["flows"]:
+            by_src.setdefault(f["src"], []).append(f)
+        for flows in by_src.values():
+            self.assertEqual(len(flows), 2)
+            self.assertEqual(flows[0]["start_ps"], 0)
+            self.assertEqual(flows[1]["start_ps"], flows[0]["completed_ps"])
+            self.assertGreater(flows[1]["completed_ps"], flows[1]["start_ps"])
+
+
+class IncastDrops(Ns3Case):
+    SENDERS = 8
+
+    def test_drops_at_the_bottleneck_agree_with_retransmissions(self):
+        s = self.write("incast.pbtxt", f"""
+name: "incast-small"
+topology {{ star {{ hosts: {self.SENDERS + 1} }} }}
+links {{ rate_bps: {RATE} latency_ns: 5000 }}
+switch {{ buffer_bytes: 16384 }}
+transport {{ kind: TCP tcp {{ min_rto_us: 10000 }} }}
+workload {{ incast {{ senders: {self.SENDERS} receiver: 0 bytes: 131072 }} }}
+""")
+        j, _ = self.ns3([s])
+        self.assertEqual(j["messages_delivered"], self.SENDERS)
+        drops = {(p["node"], p["peer"]): p["packets_dropped"] for p in j["ports"]}
+        bottleneck = drops.pop(("sw0", "host0"))
+        self.assertGreater(bottleneck, 0)
+        self.assertEqual(sum(drops.values()), 0, drops)
+        self.assertEqual(j["packets_dropped"], bottleneck)
+        # Every dropped data segment is sent again; go-back-N after a timeout may resend more.
+        self.assertGreaterEqual(j["retransmitted_segments"], j["packets_dropped"])
+        self.assertGreater(j["fast_retransmits"] + j["retransmission_timeouts"], 0)
+        flows = j["flows"]
+        for key in ("retransmitted_segments", "fast_retransmits", "retransmission_timeouts"):
+            self.assertEqual(sum(f[key] for f in flows), j[key], key)
+        self.assertEqual(j["completion_time_ps"], max(f["delivered_ps"] for f in flows))
+        for f in flows:
+            self.assertGreater(f["completed_ps"], f["delivered_ps"])
+            if f["retransmitted_segments"] > 0:
+                self.assertGreater(f["fast_retransmits"] + f["retransmission_timeouts"], 0, f)
+
+
+class Notes(Ns3Case):
+    def test_settings_ns3_cannot_follow_are_noted_not_fatal(self):
+        s = self.write("s.pbtxt", star_scenario(10_000, 0))
+        j, r = self.ns3([s, "--set", "switch.ecn_threshold_bytes=30000", "--verbose"])
+        self.assertEqual(len(j["notes"]), 1, j["notes"])
+        self.assertIn("switch.ecn_threshold_bytes ignored", j["notes"][0])
+        self.assertIn("netwarp-ns3: note: switch.ecn_threshold_bytes ignored", r.stderr)
+        j, r = self.ns3([s], name="plain.json")
+        self.assertEqual(j["notes"], [])
+        self.assertEqual(r.stderr, "")
+
+
+class EndTime(Ns3Case):
+    def test_end_time_stops_ns3_and_unfinished_messages_exit_3(self):
+        s = self.write("s.pbtxt", "end_time_ns: 50000\n" + star_scenario(1_000_000, 0))
+        j, r = self.ns3([s], expect=3)
+        self.assertEqual(j["messages_delivered"], 0)
+        self.assertEqual(j["flows"][0]["completed_ps"], -1)
+        self.assertIn("0/1 messages", r.stdout)
+
+
+class SamePathsAsNetwarp(Ns3Case):
+    """Without losses every port carries, per flow whose data crosses it (a) or whose ACKs do
+    (b), the same segments in both simulators, plus in ns-3 the handshake: SYN and ACK forward,
+    SYN-ACK back. (a, b) per port come from netwarp's packet and byte counts; ns-3's counts must
+    follow from them, which holds only if every flow takes the same ports."""
+    BYTES = 100_000
+    NETWARP_FRAME = 40 + 38  # header_bytes + frame_overhead_bytes (defaults)
+
+    def check_topology(self, topology):
+        s = self.write("t.pbtxt", f"""
+name: "paths"
+topology {{ {topology} }}
+links {{ rate_bps: 10000000000 latency_ns: 500 }}
+transport {{ kind: TCP }}
+workload {{ permutation {{ bytes: {self.BYTES} }} }}
+""")
+        ns3, _ = self.ns3([s])
+        out = os.path.join(self.dir, "nw")
+        r = subprocess.run([NETWARP, "run", s, "--out", out], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "results.json")) as f:
+            nw = json.load(f)
+        self.assertEqual(nw["packets_dropped"] + ns3["packets_dropped"], 0)
+        frames = data_frames(self.BYTES)
+        segments = len(frames)
+        data_nw = sum(f - IP_TCP - PPP + self.NETWARP_FRAME for f in frames)
+        ack_nw = self.NETWARP_FRAME
+        ports_ns3 = {(p["node"], p["port"]): p for p in ns3["ports"]}
+        self.assertEqual(len(ports_ns3), len(nw["ports"]))
+        for p in nw["ports"]:
+            flows, rest = divmod(p["packets_sent"], segments)
+            self.assertEqual(rest, 0, p)
+            forward = (p["bytes_sent"] - flows * segments * ack_nw) // (data_nw - segments * ack_nw)
+            back = flows - forward
+            q = ports_ns3[(p["node"], p["port"])]
+            self.assertEqual(q["packets_sent"], flows * segments + 2 * forward + back, p)
+            self.assertEqual(q["bytes_sent"],
+                             forward * (sum(frames) + SYN_IP + PPP + IP_TCP + PPP)
+                             + back * (segments * (IP_TCP + PPP) + SYN_IP + PPP), p)
+
+    def test_two_level_tree_with_parallel_uplinks(self):
+        self.check_topology("tree { leaves: 3 hosts_per_leaf: 4 uplinks: 2 }")
+
+    def test_fat_tree(self):
+        self.check_topology("fat_tree { p: 2 }")
+
+    def test_torus(self):
+        self.check_topology("torus { dims: 4 dims: 4 }")
+
+
+class BadInput(Ns3Case):
+    def out(self):
+        return os.path.join(self.dir, "x.json")
+
+    def test_lossless_transport_is_refused(self):
+        s = self.write("l.pbtxt", star_scenario(1000, 0).replace("kind: TCP", "kind: LOSSLESS")
+                       .replace(f"tcp {{ mss_bytes: {MSS} initial_window_segments: 10 }}", ""))
+        r = run([s, "--out", self.out()])
+        self.assert_one_line_error(r, "transport is not TCP")
+
+    def test_mpi_scenario_is_refused(self):
+        r = run([os.path.join(LIBRARY, "pingpong.pbtxt"), "--out", self.out()])
+        self.assert_one_line_error(r, "netwarp-ns3 runs network workloads")
+
+    def test_credit_flow_control_is_refused(self):
+        s = self.write("c.pbtxt", star_scenario(1000, 0))
+        r = run([s, "--set", "switch.flow_control=CREDIT", "--set", "switch.buffer_bytes=65536",
+                 "--out", self.out()])
+        self.assert_one_line_error(r, "flow_control CREDIT")
+
+    def test_missing_file_and_bad_override(self):
+        r = run([os.path.join(self.dir, "nope.pbtxt"), "--out", self.out()])
+        self.assert_one_line_error(r, "nope.pbtxt")
+        s = self.write("s.pbtxt", star_scenario(1000, 0))
+        r = run([s, "--set", "links.nope=1", "--out", self.out()])
+        self.assert_one_line_error(r, "links.nope")
+
+    def test_out_is_required(self):
+        r = run([self.write("s.pbtxt", star_scenario(1000, 0))])
+        self.assert_one_line_error(r, "--out is required")
+
+
+class ValidateWithNs3(Ns3Case):
+    SETS = ["--set", "workload.incast.senders=4", "--set", "workload.incast.bytes=65536"]
+
+    def validate(self, netwarp, args):
+        out = os.path.join(self.dir, "report")
+        r = subprocess.run([netwarp, "validate", os.path.join(LIBRARY, "incast.pbtxt"), *args,
+                            "--out", out], capture_output=True, text=True, timeout=300)
+        return r, out
+
+    def test_report_sets_ns3_beside_the_packet_run(self):
+        r, out = self.validate(NETWARP, ["--models", "ns3", *self.SETS])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "report.json")) as f:
+            report = json.load(f)
+        point = report["points"][0]
+        row = report["results"]["ns3"][0]
+        self.assertTrue(row["available"])
+        with open(os.path.join(out, row["params_file"])) as f:
+            ns3 = json.load(f)
+        self.assertEqual(row["predicted_ps"], ns3["completion_time_ps"])
+        self.assertEqual(point["ns3"]["packets_dropped"],
+                         [point["packets_dropped"], ns3["packets_dropped"]])
+        self.assertEqual(len(point["ns3"]["flows"]), 4)
+        self.assertEqual(set(point["ns3"]["fct_ps"]), {"p50", "p90", "p99", "max"})
+        with open(os.path.join(out, "report.md")) as f:
+            md = f.read()
+        self.assertIn("## ns-3 cross-check", md)
+        self.assertIn("| FCT p99 (us) |", md)
+
+    def test_without_the_binary_the_cross_check_is_unavailable(self):
+        lone = os.path.join(self.dir, "bin")
+        os.makedirs(lone)
+        netwarp = shutil.copy(NETWARP, lone)  # no netwarp-ns3 beside this copy
+        r, out = self.validate(netwarp, ["--models", "ns3", *self.SETS])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("ns3: cross-check unavailable: netwarp-ns3 was not built", r.stdout)
+        with open(os.path.join(out, "report.json")) as f:
+            self.assertFalse(json.load(f)["results"]["ns3"][0]["available"])
+
+    def test_mpi_scenario_is_refused(self):
+        out = os.path.join(self.dir, "report")
+        r = subprocess.run([NETWARP, "validate", os.path.join(LIBRARY, "pingpong.pbtxt"),
+                            "--models", "ns3", "--out", out], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("model 'ns3' cross-checks network workloads", r.stderr)
+
+
+if __name__ == "__main__":
+    binary = sys.argv.pop(1)
+    NETWARP = sys.argv.pop(1)
+    if not binary or not os.path.exists(binary):
+        print("netwarp-ns3 was not built (libns3-dev 3.37 not found): skipped")
+        sys.exit(77)
+    netwarp_cli.NETWARP = binary
+    unittest.main(verbosity=2)

@@ -1,0 +1,142 @@
+// netwarp-ns3: the ns-3 cross-check of netwarp's packet network and TCP. Runs a network
+// scenario's workload (as `netwarp run` builds it) on the same topology in ns-3.37 and reports
+// per-flow times and counters as JSON. Every user-facing failure is one line on stderr and exit
+// status 2; an internal error is exit status 3.
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "netwarp/netmodels/input_error.hpp"
+#include "netwarp/scenarios/mpi_builder.hpp"
+#include "netwarp/scenarios/network_builder.hpp"
+#include "netwarp/scenarios/scenario_error.hpp"
+#include "netwarp/scenarios/scenario_loader.hpp"
+#include "ns3_run.hpp"
+#include "result_json.hpp"
+#include "tcp_settings.hpp"
+
+namespace {
+
+namespace nc = netwarp::ns3_check;
+namespace scenarios = netwarp::scenarios;
+
+struct CliOptions {
+  std::string scenario;
+  std::vector<std::string> sets;
+  std::string out;
+  std::string pcap_dir;
+  bool limited_transmit = false;
+  bool verbose = false;
+};
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+void add_options(CLI::App& app, CliOptions& o) {
+  app.add_option("scenario", o.scenario, "Network scenario (.pbtxt) with the TCP transport")
+      ->required();
+  app.add_option("--set", o.sets, "Override a scenario field: path.to.field=value (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("--out", o.out, "JSON report to write")->required();
+  app.add_option("--pcap", o.pcap_dir,
+                 "Write ns-3's pcap of every port here: <node>-p<port>.pcap (link type PPP)");
+  app.add_flag("--limited-transmit", o.limited_transmit,
+               "Keep ns-3's limited transmit (RFC 3042); off by default, as netwarp's sender");
+  app.add_flag("--verbose", o.verbose, "Print the settings ns-3 applies differently on stderr");
+}
+
+void check_writable(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  std::ofstream file(path, std::ios::app);
+  if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream file(path, std::ios::trunc);
+  file << text;
+  file.close();
+  if (!file) throw UsageError(fmt::format("{}: write failed", path));
+}
+
+netwarp::netmodels::NetworkSpec network_of(const scenarios::LoadedScenario& loaded) {
+  if (scenarios::is_mpi_scenario(loaded))
+    throw UsageError(fmt::format(
+        "{}: an mpi section: netwarp-ns3 runs network workloads (workload {{ ... }}) only",
+        loaded.path));
+  netwarp::netmodels::NetworkSpec spec = scenarios::build_network_spec(loaded);
+  const std::string reason = nc::unsupported_reason(spec);
+  if (!reason.empty()) throw UsageError(fmt::format("{}: {}", loaded.path, reason));
+  return spec;
+}
+
+// The scenario's end_time_ns in ps, -1 when it runs until the workload is done.
+std::int64_t end_of(const scenarios::LoadedScenario& loaded) {
+  const netwarp::netmodels::SimTime end = scenarios::engine_settings(loaded).end_time;
+  return end == netwarp::netmodels::SimTime::max() ? -1 : end.ps();
+}
+
+int run(const CliOptions& o) {
+  const auto started = std::chrono::steady_clock::now();
+  const scenarios::LoadedScenario loaded = scenarios::load_scenario(o.scenario, o.sets);
+  const netwarp::netmodels::NetworkSpec spec = network_of(loaded);
+  check_writable(o.out);
+  nc::ReportContext context{loaded.path, loaded.scenario.name(), o.pcap_dir,
+                            nc::setting_notes(spec), 0};
+  if (o.verbose)
+    for (const auto& note : context.notes)
+      std::fprintf(stderr, "netwarp-ns3: note: %s\n", note.c_str());
+  nc::Ns3RunResult result;
+  try {
+    result = nc::run_ns3(spec, {o.pcap_dir, end_of(loaded), {o.limited_transmit}});
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("{}: {}", loaded.path, e.what()));
+  }
+  context.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  write_text(o.out, nc::result_json(spec, result, context));
+  std::printf("%s\n", nc::summary_line(result, context, o.out).c_str());
+  return nc::totals_of(result).messages_delivered == result.flows.size() ? 0 : 3;
+}
+
+int fail(const char* message, int status) {
+  std::fprintf(stderr, "netwarp-ns3: error: %s\n", message);
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "netwarp-ns3: run a network scenario's TCP workload on the same topology in ns-3 and "
+      "report per-flow completion times, drops and retransmissions"};
+  CliOptions options;
+  add_options(app, options);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return fail(e.what(), 2);
+  }
+  try {
+    return run(options);
+  } catch (const scenarios::ScenarioError& e) {
+    return fail(e.what(), 2);
+  } catch (const netwarp::netmodels::InputError& e) {
+    return fail(e.what(), 2);
+  } catch (const UsageError& e) {
+    return fail(e.what(), 2);
+  } catch (const std::exception& e) {
+    return fail(e.what(), 3);
+  }
+}

@@ -1,0 +1,109 @@
+// TCP settings of the ns-3 run (README.md, "TCP"). Attribute names are ns-3.37's.
+#include "tcp_settings.hpp"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/enum.h"
+#include "ns3/nstime.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-recovery-ops.h"
+#include "ns3/tcp-socket-state.h"
+#include "ns3/type-id.h"
+#include "ns3/uinteger.h"
+
+namespace netwarp::ns3_check {
+namespace {
+
+using netmodels::SimTime;
+
+// ns-3 backs the RTO off up to this fixed cap (TcpSocketBase::ReTxTimeout); it has no setting.
+constexpr std::int64_t kNs3MaxBackoffRtoPs = 60'000'000'000'000;
+// "Unlimited" receive buffer: large enough for any window the run can reach, and below the
+// 2^30 a window scale of 14 can advertise.
+constexpr std::uint32_t kLargeReceiveBuffer = 1U << 30;
+// Retry counts high enough never to abandon a connection (ns-3's defaults give up after 6).
+constexpr std::uint32_t kRetriesForever = std::numeric_limits<std::uint32_t>::max();
+
+ns3::TimeValue time_value(SimTime t) {
+  return ns3::TimeValue(ns3::PicoSeconds(t.ps()));
+}
+
+std::string largest_message_problem(const netmodels::Workload& workload) {
+  for (const auto& m : workload.messages)
+    if (m.bytes > std::numeric_limits<std::uint32_t>::max())
+      return fmt::format("message {} has {} bytes; ns-3's TCP send buffer holds at most 2^32-1",
+                         m.id, m.bytes);
+  return {};
+}
+
+}  // namespace
+
+std::string unsupported_reason(const netmodels::NetworkSpec& spec) {
+  if (spec.transport.kind != netmodels::TransportKind::tcp)
+    return "transport is not TCP: netwarp-ns3 cross-checks the TCP transport only "
+           "(set transport.kind: TCP)";
+  if (spec.workload.messages.empty()) return "the workload has no messages";
+  if (spec.switches.flow_control != netmodels::FlowControl::none)
+    return "switch.flow_control CREDIT has no ns-3 counterpart (point-to-point links drop)";
+  if (spec.switches.buffer_bytes != 0 && spec.switches.buffer_packets != 0)
+    return "switch.buffer_bytes and switch.buffer_packets are both set; ns-3's DropTailQueue "
+           "has one limit (bytes or packets)";
+  if (spec.nic.jitter.ps() != 0) return "nic.jitter has no ns-3 counterpart (set it to 0)";
+  if (!spec.drops.empty())
+    return "fault injection (drops) has no ns-3 counterpart (remove the drops)";
+  return largest_message_problem(spec.workload);
+}
+
+std::vector<std::string> setting_notes(const netmodels::NetworkSpec& spec) {
+  std::vector<std::string> notes;
+  if (spec.switches.ecn_threshold_bytes != 0)
+    notes.emplace_back(
+        "switch.ecn_threshold_bytes ignored: without queue discs ns-3 marks no packet CE");
+  if (spec.transport.tcp.max_rto.ps() != kNs3MaxBackoffRtoPs)
+    notes.emplace_back("transport.tcp.max_rto ignored: ns-3 caps only the backed-off RTO, at 60 s");
+  return notes;
+}
+
+std::uint32_t segment_size(const netmodels::NetworkSpec& spec) {
+  const std::uint32_t mss = spec.transport.tcp.mss_bytes;
+  return mss != 0 ? mss : spec.format.max_payload();
+}
+
+void apply_tcp_defaults(const netmodels::NetworkSpec& spec, const Ns3Choices& choices) {
+  using ns3::Config::SetDefault;
+  const netmodels::TcpConfig& tcp = spec.transport.tcp;
+  SetDefault("ns3::TcpL4Protocol::SocketType", ns3::TypeIdValue(ns3::TcpNewReno::GetTypeId()));
+  SetDefault("ns3::TcpL4Protocol::RecoveryType",
+             ns3::TypeIdValue(ns3::TcpClassicRecovery::GetTypeId()));
+  SetDefault("ns3::TcpSocketBase::Sack", ns3::BooleanValue(false));
+  // Off: the 40 B IPv4 + TCP header of netwarp's PacketFormat holds for every data segment.
+  SetDefault("ns3::TcpSocketBase::Timestamp", ns3::BooleanValue(false));
+  SetDefault("ns3::TcpSocketBase::WindowScaling", ns3::BooleanValue(true));
+  SetDefault("ns3::TcpSocketBase::LimitedTransmit", ns3::BooleanValue(choices.limited_transmit));
+  SetDefault("ns3::TcpSocketBase::MinRto", time_value(tcp.min_rto));
+  // netwarp's RTO uses a clock granularity G of 1 ps (tcp_rtt.hpp); ns-3's default is 1 ms.
+  SetDefault("ns3::TcpSocketBase::ClockGranularity", ns3::TimeValue(ns3::PicoSeconds(1)));
+  SetDefault("ns3::TcpSocketBase::ReTxThreshold", ns3::UintegerValue(tcp.dupack_threshold));
+  SetDefault("ns3::TcpSocketBase::UseEcn",
+             ns3::EnumValue(tcp.ecn ? ns3::TcpSocketState::On : ns3::TcpSocketState::Off));
+  SetDefault("ns3::TcpSocket::SegmentSize", ns3::UintegerValue(segment_size(spec)));
+  SetDefault("ns3::TcpSocket::InitialCwnd", ns3::UintegerValue(tcp.initial_window_segments));
+  SetDefault("ns3::TcpSocket::DelAckCount", ns3::UintegerValue(tcp.delayed_ack ? 2 : 1));
+  SetDefault("ns3::TcpSocket::DelAckTimeout", time_value(tcp.delayed_ack_timeout));
+  const std::uint64_t window = tcp.receive_window_bytes;
+  SetDefault("ns3::TcpSocket::RcvBufSize",
+             ns3::UintegerValue(window != 0 && window < kLargeReceiveBuffer ? window
+                                                                            : kLargeReceiveBuffer));
+  // The RTO before any RTT sample: the SYN's timer (ConnTimeout) and, for data sent before a
+  // sample exists, the estimator's initial SRTT (RTO = SRTT + max(G, 4 * 0)).
+  SetDefault("ns3::TcpSocket::ConnTimeout", time_value(tcp.initial_rto));
+  SetDefault("ns3::RttEstimator::InitialEstimation", time_value(tcp.initial_rto));
+  SetDefault("ns3::TcpSocket::ConnCount", ns3::UintegerValue(kRetriesForever));
+  SetDefault("ns3::TcpSocket::DataRetries", ns3::UintegerValue(kRetriesForever));
+}
+
+}  // namespace netwarp::ns3_check
