@@ -64,7 +64,8 @@ nlohmann::ordered_json connections_json(const netmodels::NetworkSpec& spec,
                     {"retransmitted_segments", f.retransmitted_segments},
                     {"duplicate_acks", f.duplicate_acks},
                     {"fast_retransmits", f.fast_retransmits},
-                    {"retransmission_timeouts", f.timeouts}});
+                    {"retransmission_timeouts", f.timeouts},
+                    {"ooo_discarded_segments", f.ooo_discarded_segments}});
   return rows;
 }
 
@@ -86,7 +87,8 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
                   {"retransmitted_segments", n.retransmitted_segments},
                   {"fast_retransmits", n.fast_retransmits},
                   {"duplicate_acks", n.duplicate_acks},
-                  {"ecn_marked", n.ecn_marked}};
+                  {"ecn_marked", n.ecn_marked},
+                  {"ooo_discarded_segments", n.ooo_discarded_segments}};
   const nlohmann::ordered_json engine_stats = stats_to_json(*net.stats);
   // The engine's "ranks" (MPI processes of the run) would hide the simulated ranks' table.
   for (const auto& [key, value] : engine_stats.items())

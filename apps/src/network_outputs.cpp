@@ -55,7 +55,8 @@ nlohmann::ordered_json flows_json(const NetworkRunReport& rep) {
                     {"retransmitted_segments", f.retransmitted_segments},
                     {"duplicate_acks", f.duplicate_acks},
                     {"fast_retransmits", f.fast_retransmits},
-                    {"retransmission_timeouts", f.timeouts}});
+                    {"retransmission_timeouts", f.timeouts},
+                    {"ooo_discarded_segments", f.ooo_discarded_segments}});
   }
   return rows;
 }
@@ -114,6 +115,7 @@ nlohmann::ordered_json results_json(const NetworkRunReport& rep) {
   j["fast_retransmits"] = t.fast_retransmits;
   j["duplicate_acks"] = t.duplicate_acks;
   j["ecn_marked"] = t.ecn_marked;
+  j["ooo_discarded_segments"] = t.ooo_discarded_segments;
   j["hosts"] = rep.spec->topology.host_count;
   j["switches"] = rep.spec->topology.switch_count();
   const nlohmann::ordered_json engine_stats = stats_to_json(*rep.stats);

@@ -74,6 +74,17 @@ SwitchConfig switch_config(const proto::Switch& sw) {
       sw.same_instant() == proto::Switch::ARRIVAL_FIRST};
 }
 
+TcpRecovery tcp_recovery(proto::Tcp::Recovery recovery) {
+  switch (recovery) {
+    case proto::Tcp::SACK_6675:
+      return TcpRecovery::sack_6675;
+    case proto::Tcp::PRR:
+      return TcpRecovery::prr;
+    default:
+      return TcpRecovery::newreno;
+  }
+}
+
 TransportConfig transport_config(const proto::Transport& transport) {
   TransportConfig config;
   if (transport.kind() != proto::Transport::TCP) return config;
@@ -89,6 +100,10 @@ TransportConfig transport_config(const proto::Transport& transport) {
                          tcp.delayed_ack(),
                          engine::us(static_cast<std::int64_t>(tcp.delayed_ack_timeout_us())),
                          tcp.ecn()};
+  config.tcp.sack = tcp.sack();
+  config.tcp.recovery = tcp_recovery(tcp.recovery());
+  config.tcp.prr_conservative = tcp.prr_conservative_bound();
+  config.tcp.max_ooo_ranges = tcp.max_ooo_ranges();
   set_congestion_control(tcp, config.tcp);
   return config;
 }

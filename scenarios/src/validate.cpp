@@ -111,6 +111,16 @@ void validate_rto(const proto::Tcp& tcp) {
   require_at_most("transport.tcp.delayed_ack_timeout_us", tcp.delayed_ack_timeout_us(), max_us);
 }
 
+// SACK-based recovery needs SACK blocks (RFC 6675 section 1, RFC 6937 section 3).
+void validate_tcp_recovery(const proto::Tcp& tcp) {
+  if (tcp.recovery() != proto::Tcp::NEWRENO && !tcp.sack())
+    fail("transport.tcp.recovery", proto::Tcp::Recovery_Name(tcp.recovery()) +
+                                       " needs transport.tcp.sack: true (RFC 6675 recovery "
+                                       "works on SACK blocks)");
+  if (tcp.prr_conservative_bound() && tcp.recovery() != proto::Tcp::PRR)
+    fail("transport.tcp.prr_conservative_bound", "only applies with recovery: PRR");
+}
+
 void validate_tcp(const proto::Tcp& tcp, const proto::Links& links) {
   const std::uint32_t max_mss = links.mtu_bytes() - links.header_bytes();
   if (tcp.mss_bytes() > max_mss)
@@ -123,6 +133,7 @@ void validate_tcp(const proto::Tcp& tcp, const proto::Links& links) {
                      tcp.mss_bytes());
   require_at_least("transport.tcp.dupack_threshold", tcp.dupack_threshold(), 1);
   validate_rto(tcp);
+  validate_tcp_recovery(tcp);
 }
 
 // A parameter of another algorithm than the chosen one would be silently ignored.

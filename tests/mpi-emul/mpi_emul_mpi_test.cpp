@@ -31,6 +31,25 @@ netmodels::NetworkSpec platform(bool tcp) {
   return spec;
 }
 
+// Programs 3 and 4: program 0 over TCP with SACK, PRR recovery, or RFC 6675 recovery and
+// receivers capped to one out-of-order range.
+netmodels::NetworkSpec platform_for(int which) {
+  netmodels::NetworkSpec spec = platform(which != 2);
+  netmodels::TcpConfig& tcp = spec.transport.tcp;
+  if (which == 3 || which == 4) {
+    tcp.sack = true;
+    // Switch ports 10x slower than the hosts and a small buffer: packets are lost.
+    spec.switches.buffer_bytes = 12 * 1024;
+    for (netmodels::Port& port : spec.topology.nodes[8].ports) port.rate_bps = netmodels::mbps(100);
+  }
+  if (which == 3) tcp.recovery = netmodels::TcpRecovery::prr;
+  if (which == 4) {
+    tcp.recovery = netmodels::TcpRecovery::sack_6675;
+    tcp.max_ooo_ranges = 1;
+  }
+  return spec;
+}
+
 MpiConfig config(RankId ranks) {
   MpiConfig c;
   c.costs.o = engine::us(2);
@@ -51,10 +70,12 @@ Program program(int which) {
     case 1:
       return alltoall_program(AlltoallKernel{AlltoallAlgorithm::algorithm_b, 40000, 2, {}}, 8,
                               algorithms);
-    default:
+    case 2:
       return program_from_trace(
           read_trace((std::filesystem::path(__FILE__).parent_path() / "data" / "collectives.tit")),
           TraceProgramOptions{});
+    default:
+      return program(0);
   }
 }
 
@@ -62,7 +83,7 @@ class MpiAcrossRanks : public ::testing::TestWithParam<int> {};
 
 TEST_P(MpiAcrossRanks, OptimisticMatchesSequential) {
   const auto shared = std::make_shared<const Program>(program(GetParam()));
-  const auto model = make_mpi_model(platform(GetParam() != 2), shared, config(shared->size()));
+  const auto model = make_mpi_model(platform_for(GetParam()), shared, config(shared->size()));
   auto exchange = engine::make_mpi_exchange();
   engine::KernelConfig kc;
   MpiResults reference;
@@ -85,9 +106,17 @@ TEST_P(MpiAcrossRanks, OptimisticMatchesSequential) {
   EXPECT_TRUE(totals.finished);
   EXPECT_GT(totals.run_time_ps, 0);
   EXPECT_GT(run.stats.remote_events_sent, 0u);
+  if (GetParam() >= 3) {
+    std::uint64_t dropped = 0;
+    for (const auto& port : reference.network.ports) dropped += port.packets_dropped;
+    EXPECT_GT(dropped, 0u);  // loss recovery really runs
+  }
+  if (GetParam() == 4) {
+    EXPECT_FALSE(reference.network.receivers.empty());  // the cap discards and says so
+  }
 }
 
-INSTANTIATE_TEST_SUITE_P(Programs, MpiAcrossRanks, ::testing::Values(0, 1, 2));
+INSTANTIATE_TEST_SUITE_P(Programs, MpiAcrossRanks, ::testing::Values(0, 1, 2, 3, 4));
 
 }  // namespace
 }  // namespace netwarp::mpiemul

@@ -81,22 +81,23 @@ TEST(DctcpReceiver, EchoesTheCeStateExactlyWithDelayedAcks) {
   config.congestion_control = CongestionControl::dctcp;
   config.delayed_ack = true;
   TcpReceiverState r = tcp_accept(10'000);
+  TcpRangeMap ooo;
   TcpReceiverActions out;
   const SimTime now = engine::us(1);
-  tcp_on_segment(r, config, 0, 1000, false, now, out);
+  tcp_on_segment(r, config, ooo, 0, 1000, false, now, out);
   EXPECT_FALSE(out.send_ack);
   const TcpTimerRequest timer = out.timer;
-  tcp_on_segment(r, config, 1000, 1000, true, now, out);  // flip to CE
+  tcp_on_segment(r, config, ooo, 1000, 1000, true, now, out);  // flip to CE
   ASSERT_TRUE(out.send_ack);
   EXPECT_EQ(out.ack, 1000u);  // the unmarked segment, unmarked
   EXPECT_FALSE(out.ece);
-  tcp_on_segment(r, config, 2000, 1000, true, now, out);
+  tcp_on_segment(r, config, ooo, 2000, 1000, true, now, out);
   ASSERT_TRUE(out.send_ack);
   EXPECT_EQ(out.ack, 3000u);
   EXPECT_TRUE(out.ece);
-  tcp_on_segment(r, config, 3000, 1000, true, now, out);
+  tcp_on_segment(r, config, ooo, 3000, 1000, true, now, out);
   EXPECT_FALSE(out.send_ack);
-  tcp_on_segment(r, config, 4000, 1000, false, now, out);  // flip back
+  tcp_on_segment(r, config, ooo, 4000, 1000, false, now, out);  // flip back
   ASSERT_TRUE(out.send_ack);
   EXPECT_EQ(out.ack, 4000u);
   EXPECT_TRUE(out.ece);

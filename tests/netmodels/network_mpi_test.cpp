@@ -1,7 +1,8 @@
 // Determinism of packet-network runs across kernels and rank counts: an incast with TCP losses,
-// a lossless torus all-to-all with unlimited buffers, a fat-tree all-to-all under credit
-// flow control, and the incast with DCTCP (ECN marking) and with CUBIC give the sequential
-// kernel's digest and records with the optimistic kernel on every rank of the job.
+// the same incast with SACK recovery (RFC 6675, PRR) or a capped out-of-order receiver, the
+// incast with DCTCP (ECN marking) and with CUBIC, a lossless torus all-to-all with unlimited
+// buffers and a fat-tree all-to-all under credit flow control give the sequential kernel's
+// digest and records with the optimistic kernel on every rank of the job.
 #include <gtest/gtest.h>
 
 #include "netwarp/engine/kernel.hpp"
@@ -24,10 +25,19 @@ NetworkSpec incast() {
   return spec;
 }
 
-NetworkSpec incast_with(CongestionControl algorithm) {
+NetworkSpec incast_under(CongestionControl algorithm) {
   NetworkSpec spec = incast();
   spec.transport.tcp.congestion_control = algorithm;
   if (algorithm == CongestionControl::dctcp) spec.switches.ecn_threshold_bytes = 12 * 1024;
+  return spec;
+}
+
+// The incast with SACK-based recovery, or with a receiver capped to one out-of-order range.
+NetworkSpec incast_with(TcpRecovery recovery, std::uint32_t max_ooo_ranges = 0) {
+  NetworkSpec spec = incast();
+  spec.transport.tcp.sack = recovery != TcpRecovery::newreno;
+  spec.transport.tcp.recovery = recovery;
+  spec.transport.tcp.max_ooo_ranges = max_ooo_ranges;
   return spec;
 }
 
@@ -54,9 +64,14 @@ NetworkSpec fat_tree_all_to_all() {
 class NetworkAcrossRanks : public ::testing::TestWithParam<int> {};
 
 TEST_P(NetworkAcrossRanks, OptimisticMatchesSequential) {
-  const NetworkSpec specs[] = {incast(), torus_all_to_all(), fat_tree_all_to_all(),
-                               incast_with(CongestionControl::dctcp),
-                               incast_with(CongestionControl::cubic)};
+  const NetworkSpec specs[] = {incast(),
+                               torus_all_to_all(),
+                               fat_tree_all_to_all(),
+                               incast_with(TcpRecovery::sack_6675),
+                               incast_with(TcpRecovery::prr),
+                               incast_with(TcpRecovery::newreno, 1),
+                               incast_under(CongestionControl::dctcp),
+                               incast_under(CongestionControl::cubic)};
   const NetworkModel model(specs[GetParam()]);
   auto exchange = engine::make_mpi_exchange();
   engine::KernelConfig config;
@@ -79,16 +94,19 @@ TEST_P(NetworkAcrossRanks, OptimisticMatchesSequential) {
   EXPECT_EQ(merged.to_bytes(), reference.to_bytes());
   const NetworkTotals totals = reference.totals(model.spec().workload);
   EXPECT_EQ(totals.messages_delivered, totals.messages);
-  if (GetParam() == 0 || GetParam() == 4) {
+  if (GetParam() == 0 || (GetParam() >= 3 && GetParam() != 6)) {
     EXPECT_GT(totals.packets_dropped, 0u);  // the incast really exercises loss recovery
   }
-  if (GetParam() == 3) {
+  if (GetParam() == 5) {
+    EXPECT_GT(totals.ooo_discarded_segments, 0u);  // the cap really discards
+  }
+  if (GetParam() == 6) {
     EXPECT_GT(totals.ecn_marked, 0u);  // DCTCP really reacts to marks
   }
   EXPECT_GT(run.stats.remote_events_sent, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Scenarios, NetworkAcrossRanks, ::testing::Values(0, 1, 2, 3, 4));
+INSTANTIATE_TEST_SUITE_P(Scenarios, NetworkAcrossRanks, ::testing::Values(0, 1, 2, 3, 4, 5, 6, 7));
 
 }  // namespace
 }  // namespace netwarp::netmodels

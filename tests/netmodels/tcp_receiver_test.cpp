@@ -1,9 +1,11 @@
 // TCP receiver (netmodels/src/transport/tcp_receiver.cpp) driven by hand: cumulative ACKs,
-// out-of-order ranges and their limit, duplicates, delayed ACKs (every second segment and by
-// the lazy timer, RFC 5681 4.2) and the ECN echo.
+// out-of-order ranges (unlimited, or capped with counted discards), SACK blocks in RFC 2018
+// section 4 order, duplicates, delayed ACKs (every second segment and by the lazy timer,
+// RFC 5681 4.2) and the ECN echo.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "netwarp/netmodels/tcp.hpp"
 
@@ -19,16 +21,27 @@ class TcpReceiverTest : public ::testing::Test {
  protected:
   void segment(std::uint32_t seq, SimTime now = SimTime::zero(), bool ce = false,
                std::uint32_t length = kMss) {
-    tcp_on_segment(r, config, seq, length, ce, now, out);
+    tcp_on_segment(r, config, ooo, seq, length, ce, now, out);
   }
   void timer(std::uint32_t generation, SimTime now) {
     tcp_on_delayed_ack_timer(r, config, generation, now, out);
   }
 
+  // The out-of-order ranges as (begin, end) pairs, in order.
+  std::vector<TcpRange> ranges() const {
+    std::vector<TcpRange> v;
+    for (const auto& [begin, end] : ooo.ranges()) v.push_back(TcpRange{begin, end});
+    return v;
+  }
+  std::vector<TcpRange> sack() const { return {out.sack.block, out.sack.block + out.sack.count}; }
+
   TcpConfig config;
   TcpReceiverState r = tcp_accept(100'000);
+  TcpRangeMap ooo;
   TcpReceiverActions out;
 };
+
+using Ranges = std::vector<TcpRange>;
 
 TEST_F(TcpReceiverTest, InOrderSegmentsAreAcknowledgedAndDelivered) {
   segment(0);
@@ -47,13 +60,13 @@ TEST_F(TcpReceiverTest, OutOfOrderDataWaitsForTheHoleThenIsDelivered) {
   EXPECT_EQ(out.ack, 0u);  // duplicate ACK
   EXPECT_EQ(out.delivered, 0u);
   segment(2000);
-  EXPECT_EQ(r.range_count, 1u);  // [1000, 3000)
-  EXPECT_EQ(r.range_end[0], 3000u);
+  EXPECT_EQ(r.range_count, 1u);
+  EXPECT_EQ(ranges(), (Ranges{{1000, 3000}}));
   segment(0);
   EXPECT_EQ(out.ack, 3000u);
   EXPECT_EQ(out.delivered, 3000u);
   EXPECT_EQ(r.range_count, 0u);
-  EXPECT_EQ(r.range_end[0], 0u);
+  EXPECT_TRUE(ranges().empty());
 }
 
 TEST_F(TcpReceiverTest, RangesMergeWhenAGapBetweenThemFills) {
@@ -62,8 +75,7 @@ TEST_F(TcpReceiverTest, RangesMergeWhenAGapBetweenThemFills) {
   EXPECT_EQ(r.range_count, 2u);
   segment(3000);
   ASSERT_EQ(r.range_count, 1u);
-  EXPECT_EQ(r.range_begin[0], 2000u);
-  EXPECT_EQ(r.range_end[0], 5000u);
+  EXPECT_EQ(ranges(), (Ranges{{2000, 5000}}));
   segment(0, SimTime::zero(), false, 1500);  // overlaps nothing stored: rcv_nxt 1500
   EXPECT_EQ(out.ack, 1500u);
   segment(1000, SimTime::zero(), false, 1000);  // partial overlap with delivered data
@@ -82,19 +94,65 @@ TEST_F(TcpReceiverTest, DuplicateIsAcknowledgedAtOnce) {
   EXPECT_EQ(out.delivered, 0u);
 }
 
-TEST_F(TcpReceiverTest, SegmentNeedingTooManyRangesIsDropped) {
-  for (std::uint32_t i = 0; i < TcpReceiverState::kMaxRanges; ++i) segment(2000 * (i + 1));
-  EXPECT_EQ(r.range_count, 16u);
-  segment(2000 * 17);
-  EXPECT_EQ(r.range_count, 16u);
-  EXPECT_EQ(r.range_begin[15], 2000u * 16);
+TEST_F(TcpReceiverTest, OutOfOrderRangesAreUnlimitedByDefault) {
+  for (std::uint32_t i = 0; i < 100; ++i) segment(2000 * (i + 1));
+  EXPECT_EQ(r.range_count, 100u);
+  EXPECT_EQ(ooo.size(), 100u);
+  EXPECT_EQ(r.discarded_segments, 0u);
+  for (std::uint32_t i = 0; i < 100; ++i) segment(2000 * i + 1000);
+  segment(0);
+  EXPECT_EQ(out.ack, 201'000u);
+  EXPECT_EQ(r.range_count, 0u);
+}
+
+TEST_F(TcpReceiverTest, CappedReceiverDiscardsAndCountsSegmentsNeedingANewRange) {
+  config.max_ooo_ranges = 3;
+  for (std::uint32_t i = 0; i < 3; ++i) segment(2000 * (i + 1));
+  segment(8000);
+  EXPECT_EQ(r.range_count, 3u);
+  EXPECT_EQ(r.discarded_segments, 1u);
   EXPECT_TRUE(out.send_ack);  // still a duplicate ACK for the sender
-  segment(2000 * 16 + 1000);  // touches the last range: merged, so accepted
-  EXPECT_EQ(r.range_end[15], 2000u * 17);
-  segment(3000);  // joins the first two ranges
-  EXPECT_EQ(r.range_count, 15u);
-  EXPECT_EQ(r.range_end[0], 5000u);
-  EXPECT_EQ(r.range_end[15], 0u);
+  EXPECT_EQ(ranges(), (Ranges{{2000, 3000}, {4000, 5000}, {6000, 7000}}));
+  segment(7000);  // touches the last range: merged, so accepted
+  EXPECT_EQ(r.discarded_segments, 1u);
+  EXPECT_EQ(ranges(), (Ranges{{2000, 3000}, {4000, 5000}, {6000, 8000}}));
+  segment(10'000);
+  EXPECT_EQ(r.discarded_segments, 2u);
+  segment(3000);  // joins the first two ranges, so there is room again
+  EXPECT_EQ(r.range_count, 2u);
+  segment(10'000);
+  EXPECT_EQ(r.discarded_segments, 2u);
+  EXPECT_EQ(r.range_count, 3u);
+}
+
+// RFC 2018 section 4: the first block holds the segment that triggered the ACK, then the most
+// recently reported blocks; arrivals 0 (lost), 1, 3, 5, 7, 4 in units of 1000 bytes.
+TEST_F(TcpReceiverTest, SackBlocksFollowRfc2018Order) {
+  config.sack = true;
+  segment(1000);
+  EXPECT_EQ(sack(), (Ranges{{1000, 2000}}));
+  segment(3000);
+  EXPECT_EQ(sack(), (Ranges{{3000, 4000}, {1000, 2000}}));
+  segment(5000);
+  EXPECT_EQ(sack(), (Ranges{{5000, 6000}, {3000, 4000}, {1000, 2000}}));
+  segment(7000);  // three blocks fit: the oldest report drops out
+  EXPECT_EQ(sack(), (Ranges{{7000, 8000}, {5000, 6000}, {3000, 4000}}));
+  segment(4000);  // joins [3000, 4000) and [5000, 6000): the merged block leads
+  EXPECT_EQ(sack(), (Ranges{{3000, 6000}, {7000, 8000}, {1000, 2000}}));
+  segment(1000);  // a duplicate of held data: its block leads again
+  EXPECT_EQ(sack(), (Ranges{{1000, 2000}, {3000, 6000}, {7000, 8000}}));
+  segment(0);  // fills the first hole: [1000, 2000) is delivered and leaves the blocks
+  EXPECT_EQ(out.ack, 2000u);
+  EXPECT_EQ(sack(), (Ranges{{3000, 6000}, {7000, 8000}}));
+  segment(2000);
+  segment(6000);
+  EXPECT_EQ(out.ack, 8000u);
+  EXPECT_EQ(out.sack.count, 0u);
+}
+
+TEST_F(TcpReceiverTest, NoSackBlocksUnlessNegotiated) {
+  segment(1000);
+  EXPECT_EQ(out.sack.count, 0u);
 }
 
 TEST_F(TcpReceiverTest, DelayedAckAcknowledgesEverySecondSegment) {

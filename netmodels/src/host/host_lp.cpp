@@ -69,7 +69,8 @@ void HostLp::on(const TimerFired& ev, EventCtx& ctx) {
   }
   TcpSenderState s = tcp_senders_[net_.send_slot(ev.flow)];
   sender_actions_.clear();
-  tcp_on_timer(s, tcp_config_, ev.generation, ctx.now(), sender_actions_);
+  TcpRevRanges scoreboard(tcp_scoreboards_, net_.send_slot(ev.flow), &ctx);
+  tcp_on_timer(s, tcp_config_, ev.generation, &scoreboard, ctx.now(), sender_actions_);
   apply_sender_actions(ev.flow, s, ctx);
 }
 
@@ -102,7 +103,9 @@ void HostLp::on_tcp_ack(const Packet& p, EventCtx& ctx) {
   TcpSenderState s = tcp_senders_[net_.send_slot(p.flow)];
   if (s.mss == 0) return;  // not opened: nothing to acknowledge
   sender_actions_.clear();
-  tcp_on_ack(s, tcp_config_, p.ack, (p.flags & packet_flags::ece) != 0, ctx.now(), sender_actions_);
+  TcpRevRanges scoreboard(tcp_scoreboards_, net_.send_slot(p.flow), &ctx);
+  tcp_on_ack(s, tcp_config_, p.ack, (p.flags & packet_flags::ece) != 0, sack_blocks_of(p),
+             &scoreboard, ctx.now(), sender_actions_);
   apply_sender_actions(p.flow, s, ctx);
 }
 
@@ -178,7 +181,8 @@ void HostLp::on_tcp_data(const Packet& p, EventCtx& ctx) {
   TcpReceiverState r = stored.total_bytes != 0 ? stored : tcp_accept(net_.message(p.flow).bytes);
   const std::uint32_t before = r.rcv_nxt;
   receiver_actions_.clear();
-  tcp_on_segment(r, tcp_config_, p.seq, p.payload_bytes, (p.flags & packet_flags::ce) != 0,
+  TcpRevRanges ooo(tcp_ooo_ranges_, net_.receive_slot(p.flow), &ctx);
+  tcp_on_segment(r, tcp_config_, ooo, p.seq, p.payload_bytes, (p.flags & packet_flags::ce) != 0,
                  ctx.now(), receiver_actions_);
   if (before < r.total_bytes && r.rcv_nxt == r.total_bytes)
     ctx.emit(DeliveryRecord{p.flow, self_, ctx.now().ps()});
@@ -189,7 +193,8 @@ void HostLp::apply_receiver_actions(MessageId flow, const TcpReceiverState& r, E
   ctx.set(tcp_receivers_, net_.receive_slot(flow), r);
   const TcpReceiverActions& a = receiver_actions_;
   if (a.send_ack)
-    send_control(net_.message(flow), PacketKind::ack, a.ack, a.ece ? packet_flags::ece : 0, ctx);
+    send_control(net_.message(flow), PacketKind::ack, a.ack, a.ece ? packet_flags::ece : 0, ctx,
+                 a.sack);
   if (a.timer.wanted)
     ctx.send_self(std::max(a.timer.at - ctx.now(), engine::ps(1)),
                   TimerFired{flow, a.timer.generation, 1});
@@ -197,7 +202,7 @@ void HostLp::apply_receiver_actions(MessageId flow, const TcpReceiverState& r, E
 
 // An ACK or a delivery notice from this host (the receiver) back to the message's sender.
 void HostLp::send_control(const Message& m, PacketKind kind, std::uint32_t ack, std::uint8_t flags,
-                          EventCtx& ctx) {
+                          EventCtx& ctx, const TcpSackBlocks& sack) {
   const PacketFormat& f = net_.spec().format;
   Packet p;
   p.flow = m.id;
@@ -208,6 +213,7 @@ void HostLp::send_control(const Message& m, PacketKind kind, std::uint32_t ack, 
   p.dst = m.src;
   p.kind = kind;
   p.flags = flags;
+  set_sack_blocks(p, sack);
   send_packet(p, ctx);
 }
 
@@ -241,6 +247,12 @@ void HostLp::finish(engine::FinishCtx& ctx) {
   nic_.finish(ctx);
   for (MessageId id : net_.messages_of(self_))
     if (senders_[net_.send_slot(id)].completed_ps < 0) ctx.emit(flow_record(id));
+  if (!is_tcp_) return;
+  for (MessageId id : net_.messages_to(self_)) {
+    const TcpReceiverState& r = tcp_receivers_[net_.receive_slot(id)];
+    if (r.discarded_segments != 0)
+      ctx.emit(ReceiverRecord{id, net_.message(id).src, self_, 0, r.discarded_segments});
+  }
 }
 
 void HostLp::visit_state(engine::StateVisitor& v) const {
@@ -249,6 +261,8 @@ void HostLp::visit_state(engine::StateVisitor& v) const {
   v("tcp_senders", tcp_senders_);
   v("tcp_receivers", tcp_receivers_);
   v("received_bytes", received_bytes_);
+  v("tcp_ooo_ranges", tcp_ooo_ranges_);
+  v("tcp_scoreboards", tcp_scoreboards_);
 }
 
 }  // namespace netwarp::netmodels

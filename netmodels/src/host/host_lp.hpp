@@ -11,6 +11,7 @@
 #include "netwarp/netmodels/network_context.hpp"
 #include "netwarp/netmodels/output_port.hpp"
 #include "netwarp/netmodels/tcp.hpp"
+#include "netwarp/netmodels/tcp_rev_ranges.hpp"
 
 namespace netwarp::netmodels {
 
@@ -46,7 +47,7 @@ class HostLp {
   void on_tcp_data(const Packet& p, engine::EventCtx& ctx);
   void apply_receiver_actions(MessageId flow, const TcpReceiverState& r, engine::EventCtx& ctx);
   void send_control(const Message& m, PacketKind kind, std::uint32_t ack, std::uint8_t flags,
-                    engine::EventCtx& ctx);
+                    engine::EventCtx& ctx, const TcpSackBlocks& sack = {});
   void send_packet(const Packet& p, engine::EventCtx& ctx);
   FlowRecord flow_record(MessageId flow) const;
 
@@ -61,6 +62,8 @@ class HostLp {
   engine::RevVector<TcpSenderState> tcp_senders_;      // by send slot (TCP only)
   engine::RevVector<TcpReceiverState> tcp_receivers_;  // by receive slot (TCP only)
   engine::RevVector<std::uint64_t> received_bytes_;    // by receive slot (lossless only)
+  TcpRangeTable tcp_ooo_ranges_;   // receivers' out-of-order data, by (receive slot, begin)
+  TcpRangeTable tcp_scoreboards_;  // senders' SACKed ranges, by (send slot, begin)
   // Scratch for one handler call; cleared before each use, never state.
   TcpSenderActions sender_actions_;
   TcpReceiverActions receiver_actions_;

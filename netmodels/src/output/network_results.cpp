@@ -30,18 +30,20 @@ void NetworkResults::write(const engine::CommittedRecord& record) {
   if (record.holds<QueueSample>()) return keep(record, queue_samples);
   if (record.holds<PacketTrace>()) return keep(record, packet_traces);
   if (record.holds<CwndSample>()) return keep(record, cwnd_samples);
+  if (record.holds<ReceiverRecord>()) return keep(record, receivers);
 }
 
 std::vector<std::byte> NetworkResults::to_bytes() const {
   std::vector<std::byte> out(table_bytes(deliveries) + table_bytes(flows) + table_bytes(ports) +
                              table_bytes(queue_samples) + table_bytes(packet_traces) +
-                             table_bytes(cwnd_samples));
+                             table_bytes(cwnd_samples) + table_bytes(receivers));
   std::byte* at = put_table(out.data(), deliveries);
   at = put_table(at, flows);
   at = put_table(at, ports);
   at = put_table(at, queue_samples);
   at = put_table(at, packet_traces);
-  put_table(at, cwnd_samples);
+  at = put_table(at, cwnd_samples);
+  put_table(at, receivers);
   return out;
 }
 
@@ -51,7 +53,8 @@ void NetworkResults::append_bytes(std::span<const std::byte> bytes) {
   bytes = take_table(bytes, ports);
   bytes = take_table(bytes, queue_samples);
   bytes = take_table(bytes, packet_traces);
-  take_table(bytes, cwnd_samples);
+  bytes = take_table(bytes, cwnd_samples);
+  take_table(bytes, receivers);
 }
 
 void NetworkResults::sort() {
@@ -72,6 +75,21 @@ void NetworkResults::sort() {
   std::stable_sort(cwnd_samples.begin(), cwnd_samples.end(), [](const auto& a, const auto& b) {
     return std::tie(a.flow, a.time_ps) < std::tie(b.flow, b.time_ps);
   });
+  std::sort(receivers.begin(), receivers.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.flow, a.src) < std::tie(b.flow, b.src);
+  });
+  join_receivers();
+}
+
+// Copies each receiver's counters into the sender's record of the same connection.
+void NetworkResults::join_receivers() {
+  for (FlowRecord& f : flows) {
+    const auto it = std::lower_bound(
+        receivers.begin(), receivers.end(), std::tie(f.flow, f.src),
+        [](const ReceiverRecord& r, const auto& key) { return std::tie(r.flow, r.src) < key; });
+    if (it != receivers.end() && it->flow == f.flow && it->src == f.src)
+      f.ooo_discarded_segments = it->ooo_discarded_segments;
+  }
 }
 
 NetworkTotals NetworkResults::totals(const Workload& workload) const {
@@ -88,6 +106,7 @@ NetworkTotals NetworkResults::totals(const Workload& workload) const {
     t.fast_retransmits += f.fast_retransmits;
     t.duplicate_acks += f.duplicate_acks;
   }
+  for (const ReceiverRecord& r : receivers) t.ooo_discarded_segments += r.ooo_discarded_segments;
   for (const PortRecord& p : ports) {
     t.packets_dropped += p.packets_dropped;
     t.ecn_marked += p.ecn_marked;

@@ -86,7 +86,7 @@ void put_tcp(Bytes& b, const Packet& p) {
   const bool is_ack = p.kind == PacketKind::ack;
   put_be(b, is_ack ? PcapWriter::kReceiverPort : flow_port, 2);
   put_be(b, is_ack ? flow_port : PcapWriter::kReceiverPort, 2);
-  put_be(b, p.seq, 4);
+  put_be(b, is_ack ? 0 : p.seq, 4);  // an ACK's seq field carries SACK edges (packet.hpp)
   put_be(b, is_ack ? p.ack : 0, 4);
   put_be(b, 5 << 4, 1);  // data offset: 5 words
   const auto ece = (p.flags & packet_flags::ece) ? kEce : std::uint8_t{0};

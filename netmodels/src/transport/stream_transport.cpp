@@ -93,7 +93,8 @@ void StreamTransport::on_tcp_data(const Packet& p, EventCtx& ctx,
   TcpReceiverState r = stored != nullptr ? *stored : tcp_accept(kMaxStreamBytes);
   const std::uint32_t before = r.rcv_nxt;
   receiver_actions_.clear();
-  tcp_on_segment(r, tcp_config_, p.seq, p.payload_bytes, (p.flags & packet_flags::ce) != 0,
+  TcpRevRanges ooo(tcp_ooo_ranges_, p.src, &ctx);
+  tcp_on_segment(r, tcp_config_, ooo, p.seq, p.payload_bytes, (p.flags & packet_flags::ce) != 0,
                  ctx.now(), receiver_actions_);
   const std::uint32_t end = p.seq + p.payload_bytes;
   if ((p.flags & packet_flags::last) != 0 && end > before)
@@ -124,6 +125,7 @@ void StreamTransport::apply_receiver_actions(NodeId peer, const TcpReceiverState
     p.dst = peer;
     p.kind = PacketKind::ack;
     p.flags = a.ece ? packet_flags::ece : 0;
+    set_sack_blocks(p, a.sack);
     send_packet(p, ctx);
   }
   if (a.timer.wanted)
@@ -136,7 +138,9 @@ void StreamTransport::on_tcp_ack(const Packet& p, EventCtx& ctx) {
   if (stored == nullptr) return;
   TcpSenderState s = *stored;
   sender_actions_.clear();
-  tcp_on_ack(s, tcp_config_, p.ack, (p.flags & packet_flags::ece) != 0, ctx.now(), sender_actions_);
+  TcpRevRanges scoreboard(tcp_scoreboards_, p.src, &ctx);
+  tcp_on_ack(s, tcp_config_, p.ack, (p.flags & packet_flags::ece) != 0, sack_blocks_of(p),
+             &scoreboard, ctx.now(), sender_actions_);
   apply_sender_actions(p.src, s, ctx);
 }
 
@@ -151,7 +155,8 @@ void StreamTransport::on_timer(const TimerFired& ev, EventCtx& ctx) {
   }
   TcpSenderState s = *tcp_senders_.find(peer);
   sender_actions_.clear();
-  tcp_on_timer(s, tcp_config_, ev.generation, ctx.now(), sender_actions_);
+  TcpRevRanges scoreboard(tcp_scoreboards_, peer, &ctx);
+  tcp_on_timer(s, tcp_config_, ev.generation, &scoreboard, ctx.now(), sender_actions_);
   apply_sender_actions(peer, s, ctx);
 }
 
@@ -239,6 +244,9 @@ void StreamTransport::finish(engine::FinishCtx& ctx) const {
     r.timeouts = s.timeouts;
     ctx.emit(r);
   }
+  for (const auto& [peer, r] : tcp_receivers_)  // named as the peer's FlowRecord names it
+    if (r.discarded_segments != 0)
+      ctx.emit(ReceiverRecord{self_, peer, self_, 0, r.discarded_segments});
 }
 
 void StreamTransport::visit_state(engine::StateVisitor& v) const {
@@ -249,6 +257,8 @@ void StreamTransport::visit_state(engine::StateVisitor& v) const {
   v("tcp_receivers", tcp_receivers_);
   v("unacknowledged", unacknowledged_);
   v("arrived_ends", arrived_ends_);
+  v("tcp_ooo_ranges", tcp_ooo_ranges_);
+  v("tcp_scoreboards", tcp_scoreboards_);
 }
 
 }  // namespace netwarp::netmodels

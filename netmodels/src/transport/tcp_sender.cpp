@@ -12,12 +12,11 @@
 #include "netwarp/netmodels/tcp.hpp"
 #include "transport/congestion_control.hpp"
 #include "transport/tcp_rtt.hpp"
+#include "transport/tcp_sender_steps.hpp"
 #include "transport/tcp_timer.hpp"
 
 namespace netwarp::netmodels {
-namespace {
-
-using tcp_detail::arm_lazy_timer;
+namespace tcp_detail {
 
 constexpr std::uint64_t kInfiniteSsthresh = UINT64_MAX / 2;
 
@@ -42,8 +41,8 @@ void stop_timer(TcpSenderState& s) {
 // Puts one segment on the wire. Karn's rule (RFC 6298 section 3): time only a segment sent for
 // the first time, and stop timing when a retransmission covers the timed one. RFC 6298 5.1:
 // sending data starts the timer if it is not running.
-void emit_segment(TcpSenderState& s, std::uint32_t seq, SimTime now, TcpSenderActions& out) {
-  const std::uint32_t length = segment_length(s, seq);
+void emit_range(TcpSenderState& s, std::uint32_t seq, std::uint32_t length, SimTime now,
+                TcpSenderActions& out) {
   const bool is_retransmission = seq < s.snd_max;
   out.segments.push_back(TcpSegment{seq, length, is_retransmission});
   ++s.segments_sent;
@@ -56,6 +55,10 @@ void emit_segment(TcpSenderState& s, std::uint32_t seq, SimTime now, TcpSenderAc
     s.rtt_start_ps = now.ps();
   }
   if (s.rto_deadline_ps == -1) restart_timer(s, now, out);
+}
+
+void emit_segment(TcpSenderState& s, std::uint32_t seq, SimTime now, TcpSenderActions& out) {
+  emit_range(s, seq, segment_length(s, seq), now, out);
 }
 
 std::uint64_t send_window(const TcpSenderState& s, const TcpConfig& config) {
@@ -147,9 +150,8 @@ void update_timer_on_new_ack(TcpSenderState& s, bool was_in_recovery, SimTime no
   }
 }
 
-// Karn's rule (RFC 6298 section 3): the timed segment's ACK gives a sample. Returns it, or -1.
-std::int64_t take_rtt_sample(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack,
-                             SimTime now) {
+std::int64_t sample_rtt_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack,
+                               SimTime now) {
   if (s.rtt_timing == 0 || ack < s.rtt_seq) return -1;
   s.rtt_timing = 0;
   const std::int64_t sample_ps = now.ps() - s.rtt_start_ps;
@@ -163,7 +165,7 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, b
   s.snd_una = ack;
   s.snd_nxt = std::max(s.snd_nxt, ack);  // after go-back-N the receiver may hold more
   s.dupacks = 0;
-  const tcp_cc::AckedData data{acked, ece, now, take_rtt_sample(s, config, ack, now)};
+  const tcp_cc::AckedData data{acked, ece, now, sample_rtt_on_ack(s, config, ack, now)};
   tcp_cc::on_data_acked(s, config, data);
   const bool was_in_recovery = s.in_fast_recovery != 0;
   if (was_in_recovery) {
@@ -201,7 +203,9 @@ void on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSend
   out.cwnd_changed = true;
 }
 
-}  // namespace
+}  // namespace tcp_detail
+
+using namespace tcp_detail;
 
 TcpSenderState tcp_open(const TcpConfig& config, std::uint64_t bytes, std::uint32_t mss,
                         SimTime now, TcpSenderActions& out) {
@@ -262,6 +266,24 @@ void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t gene
   } else if (event == TimerEvent::due && s.completed == 0) {
     on_timeout(s, config, now, out);
   }
+}
+
+void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
+                const TcpSackBlocks& sack, TcpRangeStore* scoreboard, SimTime now,
+                TcpSenderActions& out) {
+  if (scoreboard == nullptr || !uses_scoreboard(config)) {
+    tcp_on_ack(s, config, ack, ece, now, out);
+    return;
+  }
+  out.clear();
+  on_ack_with_scoreboard(s, config, ack, ece, sack, *scoreboard, now, out);
+}
+
+void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t generation,
+                  TcpRangeStore* scoreboard, SimTime now, TcpSenderActions& out) {
+  const std::uint64_t timeouts_before = s.timeouts;
+  tcp_on_timer(s, config, generation, now, out);
+  if (scoreboard != nullptr && s.timeouts != timeouts_before) forget_scoreboard(s, *scoreboard);
 }
 
 }  // namespace netwarp::netmodels

@@ -59,7 +59,14 @@ enum class TransportKind : std::uint8_t { lossless, tcp };
 // The sender's window rules: NewReno (RFC 5681, 6582), CUBIC (RFC 9438), DCTCP (RFC 8257).
 enum class CongestionControl : std::uint8_t { new_reno, cubic, dctcp };
 
-// TCP (RFC 5681, 6582 loss recovery), RTO per RFC 6298, congestion control as chosen.
+// Loss recovery of the TCP sender (tcp_sack_recovery.cpp). The SACK-based ones need sack.
+enum class TcpRecovery : std::uint8_t {
+  newreno,    // RFC 6582 fast recovery, SACK blocks ignored
+  sack_6675,  // RFC 6675: scoreboard, pipe and NextSeg()
+  prr,        // RFC 6937 proportional rate reduction on the RFC 6675 scoreboard
+};
+
+// TCP (RFC 5681), loss recovery and congestion control as chosen, RTO per RFC 6298.
 struct TcpConfig {
   std::uint32_t mss_bytes = 0;  // 0: PacketFormat::max_payload()
   std::uint32_t initial_window_segments = 10;
@@ -70,7 +77,11 @@ struct TcpConfig {
   std::uint32_t dupack_threshold = 3;
   bool delayed_ack = false;
   SimTime delayed_ack_timeout = engine::ms(40);
-  bool ecn = false;  // react to ECN echoes (halve cwnd once per window)
+  bool ecn = false;   // react to ECN echoes (halve cwnd once per window)
+  bool sack = false;  // RFC 2018: the receiver sends SACK blocks
+  TcpRecovery recovery = TcpRecovery::newreno;
+  bool prr_conservative = false;     // RFC 6937 PRR-CRB instead of PRR-SSRB
+  std::uint32_t max_ooo_ranges = 0;  // receiver's out-of-order ranges; 0: unlimited
   CongestionControl congestion_control = CongestionControl::new_reno;
   double cubic_c = 0.4;       // RFC 9438 4.2: segments / s^3
   double cubic_beta = 0.7;    // RFC 9438 4.6: multiplicative decrease factor

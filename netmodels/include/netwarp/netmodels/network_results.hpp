@@ -25,6 +25,7 @@ struct NetworkTotals {
   std::uint64_t fast_retransmits = 0;
   std::uint64_t duplicate_acks = 0;
   std::uint64_t ecn_marked = 0;
+  std::uint64_t ooo_discarded_segments = 0;  // TCP receivers' max_ooo_ranges discards
 };
 
 class NetworkResults final : public engine::RecordSink {
@@ -37,6 +38,7 @@ class NetworkResults final : public engine::RecordSink {
   // Sorts every table into a canonical order (by id, then time), so output does not depend on
   // the kernel or the rank count.
   void sort();
+  void join_receivers();
   NetworkTotals totals(const Workload& workload) const;
 
   std::vector<DeliveryRecord> deliveries;
@@ -45,6 +47,7 @@ class NetworkResults final : public engine::RecordSink {
   std::vector<QueueSample> queue_samples;
   std::vector<PacketTrace> packet_traces;
   std::vector<CwndSample> cwnd_samples;
+  std::vector<ReceiverRecord> receivers;
 };
 
 }  // namespace netwarp::netmodels

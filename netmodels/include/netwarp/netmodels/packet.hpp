@@ -1,9 +1,11 @@
 // Packets as they travel between LPs, and the events that carry them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
+#include "netwarp/netmodels/tcp_sack.hpp"
 #include "netwarp/netmodels/topology.hpp"
 #include "netwarp/netmodels/workload.hpp"
 
@@ -35,12 +37,35 @@ struct Packet {
   // Stream transport (MPI): what the application sent, carried in every packet of a transfer
   // (flow holds the application's word); the network never reads them.
   std::uint8_t app_kind = 0;
-  std::uint8_t reserved = 0;
-  std::uint32_t reserved2 = 0;
+  std::uint8_t sack_count = 0;  // ack: SACK blocks carried (RFC 2018), <= kMaxSackBlocks
+  // ack: the SACK blocks' edges. Block 0 is [seq, sack_edges[0]), block i > 0 is
+  // [sack_edges[2i - 1], sack_edges[2i]): an ACK carries no data, so seq is free for it.
+  std::uint32_t sack_edges[2 * kMaxSackBlocks - 1] = {};
   std::int64_t app_aux = 0;
 };
 static_assert(std::is_trivially_copyable_v<Packet> &&
-              std::has_unique_object_representations_v<Packet> && sizeof(Packet) == 48);
+              std::has_unique_object_representations_v<Packet> && sizeof(Packet) == 64);
+
+// The SACK blocks of an ACK, in and out of the packet's fields.
+inline void set_sack_blocks(Packet& p, const TcpSackBlocks& blocks) {
+  p.sack_count = static_cast<std::uint8_t>(blocks.count);
+  for (std::uint32_t i = 0; i < blocks.count; ++i) {
+    const TcpRange b = blocks.block[i];
+    if (i == 0) {
+      p.seq = b.begin;
+    } else {
+      p.sack_edges[2 * i - 1] = b.begin;
+    }
+    p.sack_edges[2 * i] = b.end;
+  }
+}
+inline TcpSackBlocks sack_blocks_of(const Packet& p) {
+  TcpSackBlocks blocks;
+  blocks.count = std::min<std::uint32_t>(p.sack_count, kMaxSackBlocks);
+  for (std::uint32_t i = 0; i < blocks.count; ++i)
+    blocks.block[i] = TcpRange{i == 0 ? p.seq : p.sack_edges[2 * i - 1], p.sack_edges[2 * i]};
+  return blocks;
+}
 
 // Event payloads.
 struct PacketArrived {  // the last bit of `packet` reached the node (store and forward)

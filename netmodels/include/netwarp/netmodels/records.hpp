@@ -29,6 +29,19 @@ struct FlowRecord {
   std::uint64_t duplicate_acks = 0;
   std::uint64_t fast_retransmits = 0;
   std::uint64_t timeouts = 0;
+  // The receiver's out-of-order segments discarded by TcpConfig::max_ooo_ranges (joined in
+  // from its ReceiverRecord by NetworkResults::sort).
+  std::uint64_t ooo_discarded_segments = 0;
+};
+
+// A TCP receiver's counters of one connection at the end of the run, emitted only when not
+// zero. `flow` and `src` name the connection as the sender's FlowRecord does.
+struct ReceiverRecord {
+  MessageId flow = 0;
+  NodeId src = 0;
+  NodeId dst = 0;
+  std::uint32_t reserved = 0;
+  std::uint64_t ooo_discarded_segments = 0;
 };
 
 // One output port's totals at the end of the run.

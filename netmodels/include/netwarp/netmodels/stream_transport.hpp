@@ -19,6 +19,7 @@
 #include "netwarp/netmodels/network_context.hpp"
 #include "netwarp/netmodels/output_port.hpp"
 #include "netwarp/netmodels/tcp.hpp"
+#include "netwarp/netmodels/tcp_rev_ranges.hpp"
 
 namespace netwarp::netmodels {
 
@@ -85,6 +86,8 @@ class StreamTransport {
   engine::RevMap<NodeId, TcpReceiverState> tcp_receivers_;
   engine::RevMap<EndKey, TransferTag> unacknowledged_;  // sent, not all acknowledged
   engine::RevMap<EndKey, TransferTag> arrived_ends_;    // last bytes in, earlier bytes missing
+  TcpRangeTable tcp_ooo_ranges_;   // receivers' out-of-order data, by (peer, begin)
+  TcpRangeTable tcp_scoreboards_;  // senders' SACKed ranges, by (peer, begin)
   // Scratch for one handler call; never state.
   TcpSenderActions sender_actions_;
   TcpReceiverActions receiver_actions_;

@@ -4,6 +4,11 @@
 // actions into packets and timer events. Sequence numbers are byte offsets from the start of
 // the flow (a flow is one message, under 4 GiB).
 //
+// Byte ranges of any number (the receiver's out-of-order data, the sender's SACK scoreboard)
+// do not fit the fixed-size states: the caller hands them in as a TcpRangeStore
+// (tcp_ranges.hpp), which the LPs back with a RevMap. With SACK (RFC 2018) the receiver puts
+// blocks on its ACKs, and the sender recovers by RFC 6675 or RFC 6937 (TcpConfig::recovery).
+//
 // Timers are lazy, so an ACK does not cost a timer event: the state holds the RTO deadline;
 // an action asks for a timer event only when none is pending at or before the deadline. When a
 // timer event fires (with its generation), tcp_on_timer re-arms if the deadline moved later,
@@ -17,6 +22,7 @@
 
 #include "netwarp/engine/state_visitor.hpp"
 #include "netwarp/netmodels/network_config.hpp"
+#include "netwarp/netmodels/tcp_sack.hpp"
 
 namespace netwarp::netmodels {
 
@@ -88,6 +94,7 @@ struct TcpSenderState {
   std::uint64_t fast_retransmits = 0;
   std::uint64_t timeouts = 0;
   TcpCongestionState congestion;
+  TcpScoreboardState scoreboard;  // RFC 6675 / RFC 6937 (recovery sack_6675 and prr)
 
   // Hashes every byte, except that an all-zero congestion block (NewReno) is left out: NewReno
   // runs keep the digests they had before the block existed.
@@ -122,6 +129,13 @@ void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, b
 // A timer event with `generation` fired.
 void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t generation, SimTime now,
                   TcpSenderActions& out);
+// The same with SACK: the ACK's blocks and the connection's scoreboard of SACKed ranges
+// (used when config.recovery is sack_6675 or prr; may be null otherwise).
+void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
+                const TcpSackBlocks& sack, TcpRangeStore* scoreboard, SimTime now,
+                TcpSenderActions& out);
+void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t generation,
+                  TcpRangeStore* scoreboard, SimTime now, TcpSenderActions& out);
 
 struct TcpReceiverActions {
   bool send_ack = false;
@@ -129,33 +143,37 @@ struct TcpReceiverActions {
   bool ece = false;             // echo congestion (a CE-marked segment arrived)
   std::uint64_t delivered = 0;  // bytes newly delivered in order to the application
   TcpTimerRequest timer;        // delayed-ACK timer
+  TcpSackBlocks sack;           // config.sack: the ACK's SACK blocks (RFC 2018 section 4)
   void clear() { *this = TcpReceiverActions{}; }
 };
 
-// Receiver state: out-of-order data kept as up to kMaxRanges byte ranges; a segment that would
-// need more is dropped (the sender retransmits it).
+// Receiver state. Out-of-order data lives in a TcpRangeStore handed to each call (any number
+// of ranges unless config.max_ooo_ranges caps them; a segment that would need one more range
+// than the cap is discarded and counted, and the sender retransmits it).
 struct TcpReceiverState {
-  static constexpr int kMaxRanges = 16;
   std::uint64_t total_bytes = 0;
   std::uint32_t rcv_nxt = 0;
-  std::uint32_t range_count = 0;
-  std::uint32_t range_begin[kMaxRanges] = {};
-  std::uint32_t range_end[kMaxRanges] = {};
+  std::uint32_t range_count = 0;       // out-of-order ranges held in the store
   std::uint32_t unacked_segments = 0;  // delayed ACK: in-order segments not yet acknowledged
   std::uint32_t timer_generation = 0;
   std::int64_t timer_pending_ps = -1;
   std::int64_t ack_deadline_ps = -1;  // delayed ACK due, -1: none pending
   std::uint8_t ce_pending = 0;
   std::uint8_t dctcp_ce = 0;  // DCTCP.CE: the latest data segment was CE-marked (RFC 8257 3.2)
-  std::uint8_t reserved[6] = {};
+  std::uint8_t reserved[2] = {};
+  std::uint32_t reported_count = 0;        // SACK blocks of the last ACK
+  TcpRange reported[kMaxSackBlocks] = {};  // ... in the order they were sent
+  std::uint64_t discarded_segments = 0;    // out-of-order segments dropped by max_ooo_ranges
 };
 static_assert(std::is_trivially_copyable_v<TcpReceiverState> &&
               std::has_unique_object_representations_v<TcpReceiverState>);
 
 TcpReceiverState tcp_accept(std::uint64_t total_bytes);
-// A data segment arrived (ce: it carries a congestion-experienced mark).
-void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, std::uint32_t seq,
-                    std::uint32_t length, bool ce, SimTime now, TcpReceiverActions& out);
+// A data segment arrived (ce: it carries a congestion-experienced mark); `ooo` holds this
+// connection's out-of-order ranges.
+void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore& ooo,
+                    std::uint32_t seq, std::uint32_t length, bool ce, SimTime now,
+                    TcpReceiverActions& out);
 void tcp_on_delayed_ack_timer(TcpReceiverState& r, const TcpConfig& config,
                               std::uint32_t generation, SimTime now, TcpReceiverActions& out);
 

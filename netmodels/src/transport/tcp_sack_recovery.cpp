@@ -1,0 +1,236 @@
+// SACK-based loss recovery of the TCP sender: RFC 6675 section 5 (entering recovery on
+// DupThresh duplicate ACKs or IsLost(HighACK + 1), pipe-limited sending with NextSeg(), leaving
+// at RecoveryPoint; section 5.1 after a timeout), and optionally RFC 6937 proportional rate
+// reduction (PRR-SSRB, or PRR-CRB with prr_conservative) setting cwnd during recovery. Outside
+// recovery the sender behaves as in tcp_sender.cpp (RFC 5681), except that retransmissions
+// after a timeout skip what the receiver has SACKed since (RFC 6675 section 5.1).
+#include <algorithm>
+
+#include "transport/congestion_control.hpp"
+#include "transport/tcp_rtt.hpp"
+#include "transport/tcp_sender_steps.hpp"
+
+namespace netwarp::netmodels::tcp_detail {
+namespace {
+
+TcpScoreboardView view_of(const TcpSenderState& s, const TcpConfig& config,
+                          const TcpRangeStore& scoreboard) {
+  return TcpScoreboardView{scoreboard, s.snd_una, s.snd_max, s.mss, config.dupack_threshold};
+}
+
+// NextSeg() rule 2's condition: unsent data that the receive window allows.
+bool may_send_new(const TcpSenderState& s, const TcpConfig& config) {
+  if (s.snd_max >= s.total_bytes) return false;
+  const std::uint64_t length = std::min<std::uint64_t>(s.mss, s.total_bytes - s.snd_max);
+  return config.receive_window_bytes == 0 ||
+         s.snd_max - s.snd_una + length <= config.receive_window_bytes;
+}
+
+// (C.1)-(C.3): sends the segment NextSeg() chooses; returns its length, 0 if none.
+std::uint32_t send_next_segment(TcpSenderState& s, const TcpConfig& config,
+                                const TcpRangeStore& scoreboard, SimTime now,
+                                TcpSenderActions& out) {
+  TcpScoreboardState& sb = s.scoreboard;
+  const TcpNextSegment next =
+      tcp_next_segment(view_of(s, config, scoreboard), sb, may_send_new(s, config));
+  TcpRange r = next.range;
+  if (next.rule == 0) return 0;
+  if (next.rule == 2) {
+    r.end = static_cast<std::uint32_t>(std::min<std::uint64_t>(r.end, s.total_bytes));
+    emit_range(s, r.begin, r.length(), now, out);
+    s.snd_nxt = s.snd_max = r.end;  // (C.3)
+  } else {
+    emit_range(s, r.begin, r.length(), now, out);
+    if (next.rule == 4) {
+      sb.rescue_rxt = s.recover;  // RescueRxt = RecoveryPoint; HighRxt stays
+      ++sb.rescue_retransmits;
+    } else {
+      sb.high_rxt = std::max(sb.high_rxt, r.end);  // (C.2)
+    }
+  }
+  sb.prr_out += r.length();  // RFC 6937: prr_out counts every transmission in recovery
+  return r.length();
+}
+
+// (C) and (C.5): while cwnd - pipe >= 1 SMSS, send NextSeg() and add it to pipe (C.4).
+void send_in_recovery(TcpSenderState& s, const TcpConfig& config, const TcpRangeStore& scoreboard,
+                      std::uint64_t pipe, SimTime now, TcpSenderActions& out) {
+  while (s.cwnd >= pipe + s.mss) {
+    const std::uint32_t sent = send_next_segment(s, config, scoreboard, now, out);
+    if (sent == 0) return;
+    pipe += sent;
+  }
+}
+
+// RFC 6937 section 3, on each ACK in recovery: cwnd = pipe + sndcnt.
+void set_prr_cwnd(TcpSenderState& s, const TcpConfig& config, std::uint64_t pipe,
+                  std::uint64_t delivered) {
+  TcpScoreboardState& sb = s.scoreboard;
+  sb.prr_delivered += delivered;
+  const auto prr_delivered = static_cast<std::int64_t>(sb.prr_delivered);
+  const auto prr_out = static_cast<std::int64_t>(sb.prr_out);
+  const auto ssthresh = static_cast<std::int64_t>(s.ssthresh);
+  const auto mss = static_cast<std::int64_t>(s.mss);
+  std::int64_t sndcnt = 0;
+  if (static_cast<std::int64_t>(pipe) > ssthresh) {  // proportional rate reduction
+    const auto recover_fs = static_cast<std::int64_t>(std::max<std::uint64_t>(sb.recover_fs, 1));
+    sndcnt = (prr_delivered * ssthresh + recover_fs - 1) / recover_fs - prr_out;
+  } else {  // reduction bound: PRR-CRB or PRR-SSRB
+    const std::int64_t limit =
+        config.prr_conservative
+            ? prr_delivered - prr_out
+            : std::max(prr_delivered - prr_out, static_cast<std::int64_t>(delivered)) + mss;
+    sndcnt = std::min(ssthresh - static_cast<std::int64_t>(pipe), limit);
+  }
+  sndcnt = std::max<std::int64_t>(sndcnt, 0);
+  // RFC 6675 (4.3): the fast retransmit itself always goes (ns-3's PRR does the same).
+  if (prr_out == 0) sndcnt = std::max(sndcnt, mss);
+  s.cwnd = pipe + static_cast<std::uint64_t>(sndcnt);
+}
+
+// RFC 6675 section 5 step (4); with PRR, RFC 6937's initialisation.
+void enter_recovery(TcpSenderState& s, const TcpConfig& config, const TcpRangeStore& scoreboard,
+                    std::uint64_t delivered, SimTime now, TcpSenderActions& out) {
+  TcpScoreboardState& sb = s.scoreboard;
+  s.recover = s.snd_max;                  // (4.1) RecoveryPoint = HighData
+  tcp_cc::on_fast_retransmit(s, config);  // (4.2), by the congestion control (NewReno: eq. (4))
+  s.cwnd = s.ssthresh;
+  s.in_fast_recovery = 1;
+  ++s.fast_retransmits;
+  ++sb.sack_recoveries;
+  sb.prr_delivered = 0;
+  sb.prr_out = 0;
+  sb.recover_fs = s.snd_max - s.snd_una;
+  const TcpScoreboardView view = view_of(s, config, scoreboard);
+  if (config.recovery == TcpRecovery::prr)
+    set_prr_cwnd(s, config, tcp_set_pipe(view, 0), delivered);
+  // (4.3): the segment at HighACK + 1; HighRxt = RescueRxt = its last byte.
+  std::uint32_t end = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(std::uint64_t{s.snd_una} + s.mss, s.snd_max));
+  if (const auto next = scoreboard.first_at_or_after(s.snd_una)) end = std::min(end, next->begin);
+  emit_range(s, s.snd_una, end - s.snd_una, now, out);
+  sb.prr_out += end - s.snd_una;
+  sb.high_rxt = end;
+  sb.rescue_rxt = end;
+  // (4.4) SetPipe() and (4.5) on to (C).
+  send_in_recovery(s, config, scoreboard, tcp_set_pipe(view_of(s, config, scoreboard), sb.high_rxt),
+                   now, out);
+}
+
+// Outside recovery: new data as cwnd allows; after a timeout (snd_nxt < snd_max) the
+// retransmissions skip SACKed ranges.
+void send_outside_recovery(TcpSenderState& s, const TcpConfig& config,
+                           const TcpRangeStore& scoreboard, SimTime now, TcpSenderActions& out) {
+  const std::uint64_t window = send_window(s, config);
+  while (s.snd_nxt < s.total_bytes) {
+    if (const auto sacked = tcp_range_containing(scoreboard, s.snd_nxt)) {
+      s.snd_nxt = sacked->end;
+      continue;
+    }
+    std::uint64_t length = std::min<std::uint64_t>(s.mss, s.total_bytes - s.snd_nxt);
+    if (const auto next = scoreboard.first_at_or_after(s.snd_nxt))
+      length = std::min<std::uint64_t>(length, next->begin - s.snd_nxt);
+    if (flight_size(s) > 0 && flight_size(s) + length > window) break;
+    emit_range(s, s.snd_nxt, static_cast<std::uint32_t>(length), now, out);
+    s.snd_nxt += static_cast<std::uint32_t>(length);
+    s.snd_max = std::max(s.snd_max, s.snd_nxt);
+  }
+}
+
+// snd_una moved to `ack`: RTT sample, leaving recovery at RecoveryPoint (A), window growth
+// outside recovery (RFC 5681), the RTO timer (RFC 6298 5.2, 5.3). Returns true on completion.
+bool on_cumulative_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
+                       SimTime now, TcpSenderActions& out) {
+  const std::uint64_t acked = ack - s.snd_una;
+  s.snd_una = ack;
+  s.snd_nxt = std::max(s.snd_nxt, ack);
+  s.dupacks = 0;
+  const tcp_cc::AckedData data{acked, ece, now, sample_rtt_on_ack(s, config, ack, now)};
+  tcp_cc::on_data_acked(s, config, data);
+  if (s.in_fast_recovery != 0) {
+    if (ack >= s.recover) {  // (A); RFC 6937: cwnd = ssthresh on leaving
+      s.in_fast_recovery = 0;
+      s.cwnd = s.ssthresh;
+    }
+  } else if (!react_to_ecn(s, config, ece)) {
+    tcp_cc::grow(s, config, data);
+  }
+  if (s.snd_una == s.total_bytes) {
+    s.completed = 1;
+    out.completed = true;
+    stop_timer(s);
+    return true;
+  }
+  if (s.snd_una == s.snd_max) {
+    stop_timer(s);
+  } else {
+    restart_timer(s, now, out);
+  }
+  return false;
+}
+
+// RFC 6675 section 5 outside recovery: count a duplicate ACK, then steps (1) and (2) may enter
+// recovery (section 5.1: not before HighACK reaches the RecoveryPoint of a timeout).
+void on_ack_outside_recovery(TcpSenderState& s, const TcpConfig& config, bool is_same_ack, bool ece,
+                             bool is_duplicate, std::uint64_t delivered,
+                             const TcpRangeStore& scoreboard, SimTime now, TcpSenderActions& out) {
+  if (is_duplicate) {
+    ++s.dupacks;
+    if (is_same_ack) react_to_ecn(s, config, ece);
+  }
+  const bool loss_seen = s.dupacks >= config.dupack_threshold ||
+                         tcp_is_lost(view_of(s, config, scoreboard), s.snd_una);
+  if (is_duplicate && loss_seen && s.snd_una >= s.recover) {
+    enter_recovery(s, config, scoreboard, delivered, now, out);
+  } else {
+    send_outside_recovery(s, config, scoreboard, now, out);
+  }
+}
+
+}  // namespace
+
+bool uses_scoreboard(const TcpConfig& config) {
+  return config.sack && config.recovery != TcpRecovery::newreno;
+}
+
+void forget_scoreboard(TcpSenderState& s, TcpRangeStore& scoreboard) {
+  tcp_scoreboard_clear(s.scoreboard, scoreboard);
+  s.scoreboard.high_rxt = 0;
+  s.scoreboard.rescue_rxt = 0;
+}
+
+void on_ack_with_scoreboard(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
+                            const TcpSackBlocks& sack, TcpRangeStore& scoreboard, SimTime now,
+                            TcpSenderActions& out) {
+  // Old ACKs and ACKs of data never sent are ignored (RFC 5681 section 3.2 / RFC 793).
+  if (s.completed != 0 || ack < s.snd_una || ack > s.snd_max) return;
+  const std::uint64_t cwnd_before = s.cwnd;
+  const std::uint64_t ssthresh_before = s.ssthresh;
+  TcpScoreboardState& sb = s.scoreboard;
+  const std::uint32_t una_before = s.snd_una;
+  const std::uint64_t sacked_before = sb.sacked_bytes;
+  tcp_scoreboard_advance(sb, scoreboard, ack);
+  const std::uint64_t newly_sacked = tcp_scoreboard_update(sb, scoreboard, sack, ack, s.snd_max);
+  // RFC 6937 DeliveredData: the change in snd.una plus the change in SACKed bytes.
+  const std::uint64_t delivered = ack - una_before + sb.sacked_bytes - sacked_before;
+  // RFC 6675 section 2: a duplicate ACK carries new SACK information; without SACK blocks
+  // (the receiver had none to report) RFC 5681's definition applies.
+  const bool is_duplicate =
+      una_before < s.snd_max && (newly_sacked > 0 || (sack.count == 0 && ack == una_before));
+  if (ack > una_before && on_cumulative_ack(s, config, ack, ece, now, out)) {
+    out.cwnd_changed = s.cwnd != cwnd_before || s.ssthresh != ssthresh_before;
+    return;
+  }
+  if (is_duplicate) ++s.duplicate_acks;
+  if (s.in_fast_recovery != 0) {
+    const std::uint64_t pipe = tcp_set_pipe(view_of(s, config, scoreboard), sb.high_rxt);  // (B.2)
+    if (config.recovery == TcpRecovery::prr) set_prr_cwnd(s, config, pipe, delivered);
+    send_in_recovery(s, config, scoreboard, pipe, now, out);
+  } else {
+    on_ack_outside_recovery(s, config, ack == una_before, ece, is_duplicate, delivered, scoreboard,
+                            now, out);
+  }
+  out.cwnd_changed = s.cwnd != cwnd_before || s.ssthresh != ssthresh_before;
+}
+
+}  // namespace netwarp::netmodels::tcp_detail

@@ -1,0 +1,31 @@
+// Steps of the TCP sender (tcp_sender.cpp) shared with its SACK-based loss recovery
+// (tcp_sack_recovery.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "netwarp/netmodels/tcp.hpp"
+
+namespace netwarp::netmodels::tcp_detail {
+
+std::uint64_t flight_size(const TcpSenderState& s);
+std::uint64_t send_window(const TcpSenderState& s, const TcpConfig& config);
+void restart_timer(TcpSenderState& s, SimTime now, TcpSenderActions& out);
+void stop_timer(TcpSenderState& s);
+// Puts [seq, seq + length) on the wire (counters, Karn's rule, RTO start).
+void emit_range(TcpSenderState& s, std::uint32_t seq, std::uint32_t length, SimTime now,
+                TcpSenderActions& out);
+// Karn's rule (RFC 6298 section 3): the RTT sample this ACK gives, -1 if none.
+std::int64_t sample_rtt_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack,
+                               SimTime now);
+bool react_to_ecn(TcpSenderState& s, const TcpConfig& config, bool ece);
+
+// tcp_sack_recovery.cpp
+bool uses_scoreboard(const TcpConfig& config);
+void on_ack_with_scoreboard(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
+                            const TcpSackBlocks& sack, TcpRangeStore& scoreboard, SimTime now,
+                            TcpSenderActions& out);
+// After a retransmission timeout: RFC 2018 section 8, the SACKed bits are turned off.
+void forget_scoreboard(TcpSenderState& s, TcpRangeStore& scoreboard);
+
+}  // namespace netwarp::netmodels::tcp_detail

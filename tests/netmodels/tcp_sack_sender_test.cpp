@@ -1,0 +1,114 @@
+// The TCP sender's SACK-based recovery (netmodels/src/transport/tcp_sack_recovery.cpp) driven
+// by hand: entering RFC 6675 recovery, pipe-limited sending, and RFC 6937 PRR on the worked
+// example of its section 6 (20 segments in flight, the first lost, one SACK per later segment):
+// segments sent per ACK.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "netwarp/netmodels/tcp.hpp"
+
+namespace netwarp::netmodels {
+namespace {
+
+constexpr std::uint32_t kMss = 1000;
+
+class SackSenderTest : public ::testing::Test {
+ protected:
+  void open(TcpRecovery recovery) {
+    config.sack = true;
+    config.recovery = recovery;
+    config.initial_window_segments = 20;
+    s = tcp_open(config, 1'000'000, kMss, SimTime::zero(), out);
+  }
+  // An ACK of `ack` SACKing [sack_begin, sack_end); returns the segments it released.
+  std::size_t ack(std::uint32_t a, std::uint32_t sack_begin, std::uint32_t sack_end) {
+    TcpSackBlocks b;
+    if (sack_end > sack_begin) b.block[b.count++] = TcpRange{sack_begin, sack_end};
+    tcp_on_ack(s, config, a, false, b, &scoreboard, SimTime::from_ps(1000), out);
+    return out.segments.size();
+  }
+  // Segments 1..n SACKed one per ACK with segment 0 lost; segments sent per ACK.
+  std::vector<std::size_t> sends_per_ack(std::uint32_t n) {
+    std::vector<std::size_t> sent;
+    for (std::uint32_t k = 1; k <= n; ++k) sent.push_back(ack(0, kMss, (k + 1) * kMss));
+    return sent;
+  }
+
+  TcpConfig config;
+  TcpSenderState s;
+  TcpRangeMap scoreboard;
+  TcpSenderActions out;
+};
+
+TEST_F(SackSenderTest, Rfc6675WaitsUntilPipeFallsBelowCwnd) {
+  open(TcpRecovery::sack_6675);
+  const auto sent = sends_per_ack(19);
+  // Recovery on the third duplicate ACK: ssthresh = cwnd = 10 segments, the retransmission
+  // goes at once, then nothing until pipe < cwnd (ACK 11), then one per ACK.
+  const std::vector<std::size_t> expected{0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  EXPECT_EQ(sent, expected);
+  EXPECT_EQ(s.in_fast_recovery, 1u);
+  EXPECT_EQ(s.ssthresh, 10u * kMss);
+  EXPECT_EQ(s.scoreboard.sack_recoveries, 1u);
+  EXPECT_EQ(s.retransmitted_segments, 1u);
+}
+
+TEST_F(SackSenderTest, PrrSpreadsTheReductionOverTheRecovery) {
+  open(TcpRecovery::prr);
+  const auto sent = sends_per_ack(19);
+  // While pipe > ssthresh: sndcnt = ceil(prr_delivered * ssthresh / RecoverFS) - prr_out with
+  // ssthresh / RecoverFS = 1/2: the forced fast retransmit on ACK 3 uses the credit of ACKs
+  // 3-4, then one segment every second ACK. From ACK 14 pipe = ssthresh: the reduction bound
+  // keeps it there, one segment per ACK.
+  const std::vector<std::size_t> expected{0, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1};
+  EXPECT_EQ(sent, expected);
+  EXPECT_EQ(s.scoreboard.prr_delivered, 17u * kMss);
+  EXPECT_EQ(s.scoreboard.prr_out, 10u * kMss);
+  EXPECT_EQ(s.cwnd, s.ssthresh);  // pipe + sndcnt on the last ACK
+}
+
+TEST_F(SackSenderTest, RecoveryEndsAtRecoveryPointWithCwndAtSsthresh) {
+  open(TcpRecovery::prr);
+  sends_per_ack(19);
+  ack(20 * kMss, 0, 0);  // the retransmission arrived: everything up to RecoveryPoint
+  EXPECT_EQ(s.in_fast_recovery, 0u);
+  EXPECT_EQ(s.cwnd, 10u * kMss);
+  EXPECT_EQ(s.scoreboard.sacked_bytes, 0u);
+}
+
+// Twelve of twenty segments lost: pipe falls below ssthresh, where the reduction bound rules.
+class PrrBoundTest : public SackSenderTest {
+ protected:
+  std::vector<std::size_t> sends(bool conservative) {
+    config.prr_conservative = conservative;
+    open(TcpRecovery::prr);
+    std::vector<std::size_t> sent;
+    for (std::uint32_t k = 1; k <= 6; ++k) sent.push_back(ack(0, 12 * kMss, (12 + k) * kMss));
+    return sent;
+  }
+};
+
+TEST_F(PrrBoundTest, SlowStartBoundSendsOneSegmentMoreThanDelivered) {
+  EXPECT_EQ(sends(false), (std::vector<std::size_t>{0, 0, 2, 2, 2, 2}));
+}
+
+TEST_F(PrrBoundTest, ConservativeBoundSendsNoMoreThanDelivered) {
+  EXPECT_EQ(sends(true), (std::vector<std::size_t>{0, 0, 1, 1, 1, 1}));
+}
+
+TEST_F(SackSenderTest, TimeoutClearsTheScoreboard) {
+  open(TcpRecovery::sack_6675);
+  sends_per_ack(5);
+  EXPECT_GT(s.scoreboard.sacked_bytes, 0u);
+  tcp_on_timer(s, config, s.timer_generation, &scoreboard, engine::seconds(5), out);
+  EXPECT_EQ(s.timeouts, 1u);
+  EXPECT_EQ(s.in_fast_recovery, 0u);
+  EXPECT_EQ(s.scoreboard.sacked_bytes, 0u);
+  EXPECT_EQ(scoreboard.size(), 0u);
+  ASSERT_EQ(out.segments.size(), 1u);
+  EXPECT_EQ(out.segments[0].seq, 0u);
+}
+
+}  // namespace
+}  // namespace netwarp::netmodels
