@@ -2,7 +2,8 @@
 // one switch with DCTCP (RFC 8257) and CUBIC (RFC 9438), each run by every kernel with equal
 // digests (network_fixtures.hpp): DCTCP holds the bottleneck queue near the marking threshold
 // without a drop where drop-tail NewReno overflows it; CUBIC recovers its losses and its cwnd
-// trace shows the beta_cubic = 0.7 cut where NewReno halves.
+// trace shows the beta_cubic = 0.7 cut where NewReno halves, with NewReno and with RFC 6675
+// SACK recovery.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -128,6 +129,17 @@ TEST(CongestionControlIncast, CubicRecoversAndCutsToBetaCubic) {
   const auto run = run_network(incast(CongestionControl::cubic));
   EXPECT_EQ(run.totals.messages_delivered, kSenders);
   EXPECT_GT(run.totals.packets_dropped, 0u);
+  EXPECT_GT(run.totals.fast_retransmits, 0u);
+  EXPECT_NEAR(first_cut_ratio(run), 0.7, 0.02);
+}
+
+// The window rules are the same under RFC 6675 SACK recovery: ssthresh from beta_cubic there too.
+TEST(CongestionControlIncast, CubicWithSackRecoveryCutsToBetaCubic) {
+  NetworkSpec spec = incast(CongestionControl::cubic);
+  spec.transport.tcp.sack = true;
+  spec.transport.tcp.recovery = TcpRecovery::sack_6675;
+  const auto run = run_network(spec);
+  EXPECT_EQ(run.totals.messages_delivered, kSenders);
   EXPECT_GT(run.totals.fast_retransmits, 0u);
   EXPECT_NEAR(first_cut_ratio(run), 0.7, 0.02);
 }
