@@ -53,7 +53,7 @@ int fit_command(const FitOptions& o, const AppContext& context) {
     throw UsageError(fmt::format("fit --model {}: {}", o.model, e.what()));
   }
   if (o.out.empty()) {
-    std::printf("%s\n", params.dump(2).c_str());
+    std::printf("%s\n", json_text(params).c_str());
     return 0;
   }
   write_json_file(o.out, params);

@@ -15,6 +15,7 @@
 #include "netwarp/validation/flow_run.hpp"
 #include "network_outputs.hpp"
 #include "run_report.hpp"
+#include "staged_folder.hpp"
 
 namespace netwarp::apps {
 namespace {
@@ -132,11 +133,13 @@ int flow_command(const FlowOptions& o, const AppContext& context) {
       validation::FlowNetwork::from_topology(spec.topology, spec.nic.rate_bps);
   const validation::FlowPattern pattern = load_pattern(o, loaded, spec);
   const std::string dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "flow");
-  context.check_on_root([&] { prepare_out_dir(dir, {"flow.json", "flow_messages.csv"}); });
+  StagedFolder out(dir);
+  context.check_on_root([&] { out.open(); });
   const validation::MfsResult result = validation::run_mfs(network, pattern, mfs);
   if (!context.is_root()) return 0;
   const FlowReport report{&loaded, &o, &mfs, &network, &pattern, &result};
-  write_outputs(report, dir);
+  write_outputs(report, out.path());
+  out.commit();
   print_summary(report, dir);
   return 0;
 }

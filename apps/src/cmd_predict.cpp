@@ -26,6 +26,26 @@ nlohmann::ordered_json read_params(const std::string& path) {
   }
 }
 
+// A predicted time in integer ps; UsageError when it is not finite or beyond int64 ps (about
+// 106 days), instead of printing a wrapped number.
+std::int64_t checked_ps(double ns, const std::string& what, const std::string& model) {
+  constexpr double kLargestPs = 9.2e18;
+  if (std::isfinite(ns) && std::abs(ns * 1e3) < kLargestPs) return std::llround(ns * 1e3);
+  throw UsageError(fmt::format(
+      "predict --model {}: {} of {:g} ns is beyond the largest time (9.2e18 ps, about 106 "
+      "days); check the parameter file",
+      model, what, ns));
+}
+
+void check_prediction(const validation::Prediction& r) {
+  checked_ps(r.run_time_ns, "the predicted run time", r.model);
+  for (std::size_t i = 0; i < r.ranks.size(); ++i) {
+    const auto& s = r.ranks[i].split;
+    for (double ns : {r.ranks[i].end_ns, s.compute, s.overhead, s.send_wait, s.recv_wait, s.sync})
+      checked_ps(ns, fmt::format("rank {}'s time", i), r.model);
+  }
+}
+
 std::string ps_us(double ns) {
   return fmt::format("{:.3f}", ns / 1e3);
 }
@@ -126,6 +146,7 @@ int predict_command(const PredictOptions& o, const AppContext& context) {
   } catch (const std::runtime_error& e) {
     throw UsageError(fmt::format("predict --model {}: {}", o.model, e.what()));
   }
+  check_prediction(p.prediction);
   print_prediction(p, spec.program_name);
   if (!o.out.empty()) write_json_file(o.out, prediction_json(p));
   return 0;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "exit_codes.hpp"
 #include "mpi_run.hpp"
 #include "netwarp/netmodels/network_model.hpp"
 #include "netwarp/netmodels/network_results.hpp"
@@ -14,6 +15,7 @@
 #include "netwarp/scenarios/scenario_loader.hpp"
 #include "network_outputs.hpp"
 #include "run_report.hpp"
+#include "staged_folder.hpp"
 
 namespace netwarp::apps {
 namespace {
@@ -47,6 +49,19 @@ KernelOptions merged_kernel_options(const RunOptions& o, const scenarios::Engine
   if (c.count("--max-uncommitted") > 0) k.max_uncommitted = o.kernel.max_uncommitted;
   k.check_reverse = o.kernel.check_reverse;
   return k;
+}
+
+// 0, or incomplete (said on stderr) when the scenario's end_time stopped the run with messages
+// undelivered.
+int exit_status(const NetworkRunReport& report) {
+  const netmodels::NetworkTotals t = report.results->totals(report.spec->workload);
+  if (t.messages_delivered == t.messages) return exit_code::kSuccess;
+  std::fprintf(
+      stderr,
+      "netwarp: incomplete: %llu of %llu messages undelivered when end_time stopped the run\n",
+      static_cast<unsigned long long>(t.messages - t.messages_delivered),
+      static_cast<unsigned long long>(t.messages));
+  return exit_code::kIncomplete;
 }
 
 // Every rank's committed records at rank 0, in canonical order.
@@ -84,7 +99,6 @@ int run_mpi(const RunOptions& o, const AppContext& context, const scenarios::Loa
   in.config.tie_order = settings.tie_order;
   in.window_us = in.config.kind == engine::KernelKind::optimistic ? kernel.window_us : -1;
   in.out_dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "run");
-  context.check_on_root([&] { prepare_out_dir(in.out_dir, {"results.json"}); });
   return run_mpi_scenario(std::move(in), context);
 }
 
@@ -118,8 +132,8 @@ int run_command(RunOptions& o, const AppContext& context) {
   config.end_time = settings.end_time;
   config.seed = settings.seed;
   config.tie_order = settings.tie_order;
-  const std::string out_dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "run");
-  context.check_on_root([&] { prepare_out_dir(out_dir, {"results.json"}); });
+  StagedFolder out(out_dir_or_default(o.out_dir, loaded.scenario.name(), "run"));
+  context.check_on_root([&] { out.open(); });
 
   const netmodels::NetworkModel model(std::move(spec));
   netmodels::NetworkResults local;
@@ -134,10 +148,11 @@ int run_command(RunOptions& o, const AppContext& context) {
                           &result.stats,
                           config.kind == engine::KernelKind::optimistic ? kernel.window_us : -1,
                           &results};
-  const std::vector<std::string> files = write_network_outputs(report, out_dir);
-  std::printf("%sresults       %s", format_network_summary(report).c_str(), out_dir.c_str());
+  const std::vector<std::string> files = write_network_outputs(report, out.path());
+  out.commit();
+  std::printf("%sresults       %s", format_network_summary(report).c_str(), out.target().c_str());
   std::printf(" (%zu files)\n", files.size());
-  return 0;
+  return exit_status(report);
 }
 
 }  // namespace netwarp::apps

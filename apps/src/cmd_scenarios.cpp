@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "exit_codes.hpp"
 #include "netwarp/scenarios/scenario_loader.hpp"
 
 namespace netwarp::apps {
@@ -55,7 +56,7 @@ int scenarios_command(const ScenariosOptions& o, const AppContext& context) {
   }
   std::printf("%zu scenarios in %s", files.size(), dir.string().c_str());
   std::printf(broken > 0 ? ", %d broken\n" : "\n", broken);
-  return broken > 0 ? 1 : 0;
+  return broken > 0 ? exit_code::kBadInput : exit_code::kSuccess;
 }
 
 }  // namespace netwarp::apps

@@ -89,7 +89,7 @@ int validate_command(const ValidateOptions& o, const AppContext& context) {
     }
   }
   v.out_dir = o.out.empty() ? "out/validate-" + fs::path(o.scenario).stem().string() : o.out;
-  prepare_out_dir(v.out_dir, {"report.json", "report.md"});
+  create_out_dir(v.out_dir);
   v.simgrid_program = sibling_program("netwarp-simgrid");
   v.ns3_program = sibling_program("netwarp-ns3");
   const bool quiet = !progress_wanted();

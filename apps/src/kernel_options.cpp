@@ -49,7 +49,7 @@ engine::KernelConfig make_kernel_config(const KernelOptions& o, const AppContext
   config.window = o.window_us <= 0 ? engine::SimTime::max() : engine::SimTime::from_us(o.window_us);
   config.max_uncommitted = o.max_uncommitted;
   config.check_reverse = o.check_reverse;
-  if (context.is_root()) config.on_progress = make_progress_line();
+  config.on_progress = make_progress_line(context);
   return config;
 }
 

@@ -1,10 +1,15 @@
 // netwarp: the command-line program. Parses flags, starts MPI when launched by mpirun, runs one
-// subcommand, and turns every user-facing failure into one line on stderr and exit status 2.
+// subcommand, and turns every failure into one line on stderr and an exit status of the table
+// in exit_codes.hpp (bad input 2, out of memory 5, internal error 70).
+#include <fmt/format.h>
+#include <google/protobuf/stubs/logging.h>
 #include <mpi.h>
+#include <sys/resource.h>
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <memory>
+#include <new>
 
 #include "app_context.hpp"
 #include "cmd_bench.hpp"
@@ -14,13 +19,16 @@
 #include "cmd_scenarios.hpp"
 #include "cmd_trace.hpp"
 #include "cmd_validation.hpp"
+#include "exit_codes.hpp"
 #include "netwarp/engine/log.hpp"
 #include "netwarp/mpiemul/trace.hpp"
+#include "netwarp/netmodels/input_error.hpp"
 #include "netwarp/scenarios/scenario_error.hpp"
 
 namespace {
 
 using netwarp::apps::AppContext;
+namespace exit_code = netwarp::apps::exit_code;
 
 void print_error(const AppContext& context, const std::string& message) {
   if (context.is_root()) std::fprintf(stderr, "netwarp: error: %s\n", message.c_str());
@@ -31,6 +39,7 @@ int run_main(int argc, char** argv, AppContext& context) {
       "netwarp: a parallel discrete-event packet simulator of cluster and HPC "
       "communication"};
   app.require_subcommand(1);
+  app.footer(exit_code::kTable);
   std::string log_spec;
   app.add_option("--log", log_spec, "Log levels, e.g. engine.gvt=debug,engine=info");
 
@@ -59,13 +68,13 @@ int run_main(int argc, char** argv, AppContext& context) {
     return context.is_root() ? app.exit(e) : 0;
   } catch (const CLI::ParseError& e) {
     print_error(context, e.what());
-    return 2;
+    return exit_code::kBadInput;
   }
   try {
     netwarp::engine::configure_logging(log_spec);
   } catch (const std::invalid_argument& e) {
     print_error(context, std::string("--log: ") + e.what());
-    return 2;
+    return exit_code::kBadInput;
   }
   if (phold->parsed()) return netwarp::apps::bench_phold_command(phold_options, context);
   if (run->parsed()) return netwarp::apps::run_command(run_options, context);
@@ -76,12 +85,37 @@ int run_main(int argc, char** argv, AppContext& context) {
   if (validate->parsed()) return netwarp::apps::validate_command(validate_options, context);
   if (flow->parsed()) return netwarp::apps::flow_command(flow_options, context);
   if (scenarios->parsed()) return netwarp::apps::scenarios_command(scenarios_options, context);
-  return 2;
+  return exit_code::kBadInput;
+}
+
+// What to reduce, and the address-space limit when one is set (ulimit -v): the usual cause.
+std::string out_of_memory_message() {
+  std::string limit;
+  rlimit rl{};
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    limit = fmt::format(" under the address-space limit (ulimit -v) of {} MiB", rl.rlim_cur >> 20);
+  return "out of memory" + limit +
+         ": reduce the scenario (hosts, messages, bytes, end_time, pcap outputs), or with "
+         "--kernel optimistic lower --max-uncommitted or --window, or run on more ranks";
+}
+
+// Raised on one rank mid-run: the others cannot finish, so end the job. A sequential run has
+// one rank, and its message no rank number.
+int fail_mid_run(const netwarp::engine::RankExchange& exchange, const std::string& message,
+                 int status) {
+  const std::string rank =
+      exchange.size() > 1 ? fmt::format("rank {}: ", exchange.rank()) : std::string();
+  std::fprintf(stderr, "netwarp: %s%s\n", rank.c_str(), message.c_str());
+  std::fflush(stderr);
+  if (exchange.size() > 1) MPI_Abort(MPI_COMM_WORLD, status);
+  return status;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Protobuf's own log lines ("[libprotobuf ERROR ...]") would precede our one-line errors.
+  google::protobuf::SetLogHandler(nullptr);
   std::unique_ptr<netwarp::engine::MpiSession> mpi;
   if (netwarp::engine::MpiSession::launched_by_mpirun())
     mpi = std::make_unique<netwarp::engine::MpiSession>(argc, argv);
@@ -93,19 +127,21 @@ int main(int argc, char** argv) {
   } catch (const netwarp::scenarios::ScenarioError& e) {
     // Raised alike on every rank (each loads the scenario): the line starts with the file.
     if (context.is_root()) std::fprintf(stderr, "%s\n", e.what());
-    return 2;
+    return exit_code::kBadInput;
   } catch (const netwarp::mpiemul::TraceError& e) {
     // Raised alike on every rank (each reads the trace): the line starts with the file.
     if (context.is_root()) std::fprintf(stderr, "%s\n", e.what());
-    return 2;
+    return exit_code::kBadInput;
+  } catch (const netwarp::netmodels::InputError& e) {
+    print_error(context, e.what());  // a builder's error about a field, alike on every rank
+    return exit_code::kBadInput;
   } catch (const netwarp::apps::UsageError& e) {
     print_error(context, e.what());  // raised alike on every rank, before any simulation
-    return 2;
+    return exit_code::kBadInput;
+  } catch (const std::bad_alloc&) {
+    return fail_mid_run(*exchange, "error: " + out_of_memory_message(), exit_code::kOutOfMemory);
   } catch (const std::exception& e) {
-    // Raised on one rank mid-run: the others cannot finish, so end the job.
-    std::fprintf(stderr, "netwarp: error: rank %d: %s\n", exchange->rank(), e.what());
-    std::fflush(stderr);
-    if (exchange->size() > 1) MPI_Abort(MPI_COMM_WORLD, 3);
-    return 3;
+    return fail_mid_run(*exchange, std::string("internal error: ") + e.what(),
+                        exit_code::kInternal);
   }
 }

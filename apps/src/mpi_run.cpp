@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "exit_codes.hpp"
 #include "kernel_options.hpp"
 #include "netwarp/mpiemul/mpi_model.hpp"
 #include "netwarp/mpiemul/mpi_outputs.hpp"
@@ -13,6 +14,7 @@
 #include "netwarp/scenarios/network_builder.hpp"
 #include "network_outputs.hpp"
 #include "run_report.hpp"
+#include "staged_folder.hpp"
 
 namespace netwarp::apps {
 namespace {
@@ -76,6 +78,7 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
   j["scenario"] = in.loaded->scenario.name();
   j["scenario_file"] = in.loaded->path;
   j["program"] = spec.program_name;
+  j["completed"] = t.finished;
   j["hosts"] = net.spec->topology.host_count;
   j["switches"] = net.spec->topology.switch_count();
   const nlohmann::ordered_json mpi = mpiemul::mpi_results_json(r, t, *spec.program);
@@ -100,9 +103,9 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
   return j;
 }
 
-std::vector<std::string> write_outputs(const MpiRunInputs& in, const NetworkRunReport& net,
-                                       const MpiResults& r, const MpiTotals& t) {
-  const std::string& dir = in.out_dir;
+std::vector<std::string> write_outputs(const MpiRunInputs& in, const std::string& dir,
+                                       const NetworkRunReport& net, const MpiResults& r,
+                                       const MpiTotals& t) {
   std::vector<std::string> files{dir + "/results.json", dir + "/timeline.json", dir + "/calls.csv",
                                  dir + "/ports.csv"};
   const nlohmann::ordered_json results = results_json(in, net, r, t);
@@ -124,11 +127,30 @@ std::vector<std::string> write_outputs(const MpiRunInputs& in, const NetworkRunR
   return files;
 }
 
+// 0 when every rank finished. Otherwise the stuck ranks on stderr and: incomplete when the
+// scenario's end_time stopped the run, deadlock when the program ran out of events by itself.
+int report_unfinished(const MpiTotals& totals, engine::SimTime end_time) {
+  if (totals.finished) return exit_code::kSuccess;
+  const std::string stuck = mpiemul::deadlock_message(totals);
+  if (end_time.is_max()) {
+    std::fprintf(stderr, "netwarp: %s\n", stuck.c_str());
+    return exit_code::kDeadlock;
+  }
+  const std::string where = stuck.starts_with("deadlock: ") ? stuck.substr(10) : stuck;
+  std::fprintf(stderr,
+               "netwarp: incomplete: end_time (%.3f us) stopped the run before every rank "
+               "finished: %s\n",
+               end_time.to_us(), where.c_str());
+  return exit_code::kIncomplete;
+}
+
 }  // namespace
 
 int run_mpi_scenario(MpiRunInputs in, const AppContext& context) {
   const auto model =
       mpiemul::make_mpi_model(std::move(in.spec->network), in.spec->program, in.spec->config);
+  StagedFolder out(in.out_dir);
+  context.check_on_root([&] { out.open(); });
   MpiResults local;
   const engine::RunResult result = run_kernel(*model, in.config, context, &local);
   const MpiResults results = gather_results(local, context);
@@ -141,7 +163,8 @@ int run_mpi_scenario(MpiRunInputs in, const AppContext& context) {
                              &result.stats,
                              in.window_us,
                              &results.network};
-  const std::vector<std::string> files = write_outputs(in, net, results, totals);
+  const std::vector<std::string> files = write_outputs(in, out.path(), net, results, totals);
+  out.commit();
   const auto& topo = model->spec().topology;
   std::printf("netwarp run: %s (%s): %u hosts, %zu switches, %s; MPI %s on %u ranks\n",
               net.scenario_name.c_str(), net.scenario_path.c_str(), topo.host_count,
@@ -149,9 +172,7 @@ int run_mpi_scenario(MpiRunInputs in, const AppContext& context) {
               in.spec->program_name.c_str(), in.spec->program->size());
   std::printf("%s%sresults       %s (%zu files)\n", mpiemul::format_mpi_summary(totals).c_str(),
               format_summary(result.stats).c_str(), in.out_dir.c_str(), files.size());
-  if (totals.finished) return 0;
-  std::fprintf(stderr, "netwarp: %s\n", mpiemul::deadlock_message(totals).c_str());
-  return 3;
+  return report_unfinished(totals, in.config.end_time);
 }
 
 }  // namespace netwarp::apps

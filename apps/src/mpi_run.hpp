@@ -19,8 +19,9 @@ struct MpiRunInputs {
   std::string out_dir;
 };
 
-// Returns the exit status: 0, or 3 when the program deadlocked (the run's results are still
-// written, and the stuck ranks named on stderr).
+// Returns the exit status (exit_codes.hpp): 0; 3 when the program deadlocked, 4 when the
+// scenario's end_time stopped it first (the results are still written, and the stuck ranks named
+// on stderr).
 int run_mpi_scenario(MpiRunInputs inputs, const AppContext& context);
 
 }  // namespace netwarp::apps

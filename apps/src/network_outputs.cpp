@@ -105,6 +105,7 @@ nlohmann::ordered_json results_json(const NetworkRunReport& rep) {
   nlohmann::ordered_json j;
   j["scenario"] = rep.scenario_name;
   j["scenario_file"] = rep.scenario_path;
+  j["completed"] = t.messages_delivered == t.messages;
   j["completion_time_ps"] = t.completion_time_ps;
   j["messages"] = t.messages;
   j["messages_delivered"] = t.messages_delivered;

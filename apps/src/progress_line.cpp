@@ -19,8 +19,12 @@ bool progress_wanted() {
   return isatty(STDERR_FILENO) != 0;
 }
 
-std::function<void(const engine::Progress&)> make_progress_line() {
-  if (!progress_wanted()) return {};
+std::function<void(const engine::Progress&)> make_progress_line(const AppContext& context) {
+  // The optimistic kernel sums committed events over ranks for each report, a collective: every
+  // rank must agree on having a callback, so rank 0's terminal decides for all.
+  const bool wanted = context.exchange->max(context.is_root() && progress_wanted() ? 1 : 0) != 0;
+  if (!wanted) return {};
+  if (!context.is_root()) return [](const engine::Progress&) {};
   return [](const engine::Progress& p) {
     const double rate =
         p.wall_seconds > 0 ? static_cast<double>(p.events_committed) / p.wall_seconds : 0;

@@ -106,8 +106,13 @@ std::string format_summary(const engine::RunStats& s) {
 }
 
 void check_writable(const std::string& path) {
-  std::ofstream file(path, std::ios::app);
-  if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+  std::error_code ec;
+  const bool existed = std::filesystem::exists(path, ec);
+  {
+    std::ofstream file(path, std::ios::app);
+    if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+  }
+  if (!existed) std::filesystem::remove(path, ec);  // an empty file would look like a result
 }
 
 std::string out_dir_or_default(const std::string& given, const std::string& scenario_name,
@@ -116,18 +121,28 @@ std::string out_dir_or_default(const std::string& given, const std::string& scen
   return "out/" + (scenario_name.empty() ? fallback : scenario_name);
 }
 
-void prepare_out_dir(const std::string& dir, std::initializer_list<std::string_view> files) {
+void create_out_dir(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw UsageError(fmt::format("--out: {}: {}", dir, ec.message()));
-  for (std::string_view f : files) check_writable(fmt::format("{}/{}", dir, f));
+}
+
+std::string json_text(const nlohmann::ordered_json& json) {
+  return json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 void write_json_file(const std::string& path, const nlohmann::ordered_json& json) {
-  std::ofstream file(path);
-  if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-  file << json.dump(2) << '\n';
-  if (!file) throw UsageError(fmt::format("{}: write failed", path));
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream file(partial, std::ios::trunc);
+    if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+    file << json_text(json) << '\n';
+    file.close();
+    if (!file) throw UsageError(fmt::format("{}: write failed", path));
+  }
+  std::error_code ec;
+  std::filesystem::rename(partial, path, ec);
+  if (ec) throw UsageError(fmt::format("{}: cannot write: {}", path, ec.message()));
 }
 
 }  // namespace netwarp::apps

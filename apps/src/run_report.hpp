@@ -3,7 +3,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -16,15 +15,17 @@ nlohmann::ordered_json stats_to_json(const engine::RunStats& stats);
 // The multi-line summary of a run.
 std::string format_summary(const engine::RunStats& stats);
 // Fails early (UsageError naming the file) when `path` cannot be written, so a long run does
-// not end in a lost result.
+// not end in a lost result. Leaves no file behind.
 void check_writable(const std::string& path);
 // The --out folder: `given`, else out/<scenario name> (out/<fallback> for a nameless one).
 std::string out_dir_or_default(const std::string& given, const std::string& scenario_name,
                                const std::string& fallback);
-// Creates the output folder `dir` (from --out) and checks that `files` can be written in it;
-// UsageError naming the folder or file otherwise.
-void prepare_out_dir(const std::string& dir, std::initializer_list<std::string_view> files);
-// Writes `json` to `path`; throws UsageError naming the file when it cannot.
+// Creates the output folder `dir` (from --out); UsageError naming it otherwise.
+void create_out_dir(const std::string& dir);
+// JSON as netwarp writes it: indented, and invalid UTF-8 replaced (U+FFFD) instead of thrown.
+std::string json_text(const nlohmann::ordered_json& json);
+// Writes `json` to `path` through PATH.partial and a rename, so `path` is never half written;
+// throws UsageError naming the file when it cannot.
 void write_json_file(const std::string& path, const nlohmann::ordered_json& json);
 
 }  // namespace netwarp::apps

@@ -15,6 +15,7 @@
 #include "defaults.hpp"
 #include "name_list.hpp"
 #include "set_override.hpp"
+#include "utf8_check.hpp"
 #include "validate.hpp"
 
 namespace netwarp::scenarios {
@@ -156,6 +157,7 @@ LoadedScenario load_scenario_text(const std::string& text, const std::string& na
   apply_overrides(overrides, loaded);
   fill_defaults(loaded.scenario);
   try {
+    check_utf8_strings(loaded.scenario);
     validate_scenario(loaded.scenario);
   } catch (const netmodels::InputError& e) {
     throw loaded.error(e.field(), e.message());

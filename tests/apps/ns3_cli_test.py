@@ -204,9 +204,9 @@ class Notes(Ns3Case):
 
 
 class EndTime(Ns3Case):
-    def test_end_time_stops_ns3_and_unfinished_messages_exit_3(self):
+    def test_end_time_stops_ns3_and_unfinished_messages_exit_4(self):
         s = self.write("s.pbtxt", "end_time_ns: 50000\n" + star_scenario(1_000_000, 0))
-        j, r = self.ns3([s], expect=3)
+        j, r = self.ns3([s], expect=4)
         self.assertEqual(j["messages_delivered"], 0)
         self.assertEqual(j["flows"][0]["completed_ps"], -1)
         self.assertIn("0/1 messages", r.stdout)

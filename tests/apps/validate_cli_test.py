@@ -140,7 +140,7 @@ class ValidateCase(netwarp_cli.ScratchCase):
                    "workload { flows { flow { src: 0 dst: 1 bytes: 10 } } }\n")
         self.write("bad.pbtxt", "topology { star { hosts: 1 } }\n")
         r = run(["scenarios", "--dir", self.dir])
-        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertEqual(r.returncode, 2, r.stdout)
         self.assertIn("good.pbtxt  g: a good one", r.stdout)
         self.assertRegex(r.stdout, r"bad.pbtxt +BROKEN: .*bad.pbtxt.*hosts")
 
@@ -157,6 +157,19 @@ class ValidateCase(netwarp_cli.ScratchCase):
                  "--params", params])
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertGreater(predicted_ps(r.stdout), 0)
+
+    def test_predict_refuses_out_of_range_parameters_and_times_instead_of_wrapping(self):
+        cases = [("1e17", "h.json: params.alpha: must be <= 1e+12, got 1e+17"),
+                 ("1e308", "h.json: params.alpha: must be <= 1e+12, got 1e+308"),
+                 ("1e12", "the predicted run time of 9.83055e+17 ns is beyond the largest time")]
+        for value, message in cases:
+            params = self.write("h.json", '{"model": "hockney", "params": '
+                                f'{{"alpha": {value}, "beta": {value}}}}}')
+            r = run(["predict", ALLTOALL, "--model", "hockney", "--params", params])
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(message, r.stderr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+            self.assertEqual(r.stdout, "")
 
     def test_errors_are_one_line_with_status_2(self):
         cases = [

@@ -120,6 +120,16 @@ TEST_F(ParamsJson, ErrorsNameTheFileAndTheField) {
   EXPECT_EQ(error_of(path), path + ": params.Oss: must be >= 0, got -1");
 
   j = myrinet_json();
+  j["params"]["L"] = 1e17;
+  path = write("huge.json", j.dump());
+  EXPECT_EQ(error_of(path), path + ": params.L: must be <= 1e+12, got 1e+17");
+
+  j = myrinet_json();
+  j["params"]["Gs"] = 1e308;
+  path = write("huger.json", j.dump());
+  EXPECT_EQ(error_of(path), path + ": params.Gs: must be <= 1e+12, got 1e+308");
+
+  j = myrinet_json();
   j["params"]["s"] = 20000;
   path = write("limits.json", j.dump());
   EXPECT_EQ(error_of(path), path + ": params.s: must be <= S (16383), got 20000");

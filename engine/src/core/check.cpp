@@ -21,8 +21,9 @@ void check_failed(const char* file, int line, const char* condition, const std::
   int finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
+  // 70 (EX_SOFTWARE): the internal-error status of apps/src/exit_codes.hpp.
   if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, 70);
-  std::abort();
+  std::_Exit(70);
 }
 
 }  // namespace netwarp::engine

@@ -1,8 +1,10 @@
 // netwarp-ns3: the ns-3 cross-check of netwarp's packet network and TCP. Runs a network
 // scenario's workload (as `netwarp run` builds it) on the same topology in ns-3.37 and reports
-// per-flow times and counters as JSON. Every user-facing failure is one line on stderr and exit
-// status 2; an internal error is exit status 3.
+// per-flow times and counters as JSON. Every failure is one line on stderr; the exit status
+// follows netwarp's table (apps/src/exit_codes.hpp): bad input 2, end_time with messages
+// undelivered 4, out of memory 5, internal error 70.
 #include <fmt/format.h>
+#include <google/protobuf/stubs/logging.h>
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -10,7 +12,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <stdexcept>
+
+#include "exit_codes.hpp"
 
 #include "netwarp/netmodels/input_error.hpp"
 #include "netwarp/scenarios/mpi_builder.hpp"
@@ -25,6 +30,7 @@ namespace {
 
 namespace nc = netwarp::ns3_check;
 namespace scenarios = netwarp::scenarios;
+namespace exit_code = netwarp::apps::exit_code;
 
 struct CliOptions {
   std::string scenario;
@@ -53,19 +59,29 @@ void add_options(CLI::App& app, CliOptions& o) {
   app.add_flag("--verbose", o.verbose, "Print the settings ns-3 applies differently on stderr");
 }
 
+// Fails before the run when `path` cannot be written; leaves no (empty) file behind.
 void check_writable(const std::string& path) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  std::ofstream file(path, std::ios::app);
-  if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+  const bool existed = std::filesystem::exists(path, ec);
+  {
+    std::ofstream file(path, std::ios::app);
+    if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+  }
+  if (!existed) std::filesystem::remove(path, ec);
 }
 
+// Through PATH.partial and a rename: `path` is never half written.
 void write_text(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::trunc);
+  const std::string partial = path + ".partial";
+  std::ofstream file(partial, std::ios::trunc);
   file << text;
   file.close();
   if (!file) throw UsageError(fmt::format("{}: write failed", path));
+  std::error_code ec;
+  std::filesystem::rename(partial, path, ec);
+  if (ec) throw UsageError(fmt::format("{}: cannot write: {}", path, ec.message()));
 }
 
 netwarp::netmodels::NetworkSpec network_of(const scenarios::LoadedScenario& loaded) {
@@ -105,7 +121,8 @@ int run(const CliOptions& o) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_text(o.out, nc::result_json(spec, result, context));
   std::printf("%s\n", nc::summary_line(result, context, o.out).c_str());
-  return nc::totals_of(result).messages_delivered == result.flows.size() ? 0 : 3;
+  return nc::totals_of(result).messages_delivered == result.flows.size() ? exit_code::kSuccess
+                                                                         : exit_code::kIncomplete;
 }
 
 int fail(const char* message, int status) {
@@ -116,6 +133,7 @@ int fail(const char* message, int status) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  google::protobuf::SetLogHandler(nullptr);  // our one line per error, not protobuf's too
   CLI::App app{
       "netwarp-ns3: run a network scenario's TCP workload on the same topology in ns-3 and "
       "report per-flow completion times, drops and retransmissions"};
@@ -126,17 +144,20 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return fail(e.what(), 2);
+    return fail(e.what(), exit_code::kBadInput);
   }
   try {
     return run(options);
   } catch (const scenarios::ScenarioError& e) {
-    return fail(e.what(), 2);
+    return fail(e.what(), exit_code::kBadInput);
   } catch (const netwarp::netmodels::InputError& e) {
-    return fail(e.what(), 2);
+    return fail(e.what(), exit_code::kBadInput);
   } catch (const UsageError& e) {
-    return fail(e.what(), 2);
+    return fail(e.what(), exit_code::kBadInput);
+  } catch (const std::bad_alloc&) {
+    return fail("out of memory: reduce the scenario (hosts, messages, bytes)",
+                exit_code::kOutOfMemory);
   } catch (const std::exception& e) {
-    return fail(e.what(), 3);
+    return fail(fmt::format("internal error: {}", e.what()).c_str(), exit_code::kInternal);
   }
 }

@@ -85,7 +85,7 @@ std::string result_json(const netmodels::NetworkSpec& spec, const Ns3RunResult& 
   j["notes"] = context.notes;
   j["flows"] = flows_json(spec, result);
   j["ports"] = ports_json(spec, result);
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string summary_line(const Ns3RunResult& result, const ReportContext& context,

@@ -1,9 +1,10 @@
 // netwarp-simgrid: the SimGrid cross-check. Runs an MPI scenario's workload (as `netwarp run`
 // builds it) on the same platform through SimGrid's flow-level network model and reports the
-// predicted run time as JSON. Every user-facing failure is one line on stderr and exit status
-// 2; a deadlock (ranks that never finish) is exit status 3, as with `netwarp run`.
+// predicted run time as JSON. Every failure is one line on stderr; the exit status follows
+// netwarp's table (apps/src/exit_codes.hpp): bad input 2, deadlock 3, out of memory 5, internal 70.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <google/protobuf/stubs/logging.h>
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -11,7 +12,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <stdexcept>
+
+#include "exit_codes.hpp"
 
 #include "deadlock_message.hpp"
 #include "netwarp/mpiemul/trace.hpp"
@@ -26,6 +30,7 @@ namespace {
 
 namespace sgc = netwarp::simgrid_check;
 namespace scenarios = netwarp::scenarios;
+namespace exit_code = netwarp::apps::exit_code;
 
 struct CliOptions {
   std::string scenario;
@@ -67,19 +72,29 @@ scenarios::LoadedScenario load(const CliOptions& o) {
   throw UsageError("SCENARIO is required (or --trace to replay on the default cluster)");
 }
 
+// Fails before the run when `path` cannot be written; leaves no (empty) file behind.
 void check_writable(const std::string& path) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  std::ofstream file(path, std::ios::app);
-  if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+  const bool existed = std::filesystem::exists(path, ec);
+  {
+    std::ofstream file(path, std::ios::app);
+    if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+  }
+  if (!existed) std::filesystem::remove(path, ec);
 }
 
+// Through PATH.partial and a rename: `path` is never half written.
 void write_text(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::trunc);
+  const std::string partial = path + ".partial";
+  std::ofstream file(partial, std::ios::trunc);
   file << text;
   file.close();
   if (!file) throw UsageError(fmt::format("{}: write failed", path));
+  std::error_code ec;
+  std::filesystem::rename(partial, path, ec);
+  if (ec) throw UsageError(fmt::format("{}: cannot write: {}", path, ec.message()));
 }
 
 int run(const CliOptions& o) {
@@ -104,10 +119,10 @@ int run(const CliOptions& o) {
   if (!result.finished()) {
     std::fprintf(stderr, "netwarp-simgrid: error: %s\n",
                  sgc::deadlock_message(result, *spec.program).c_str());
-    return 3;
+    return exit_code::kDeadlock;
   }
   std::printf("%s\n", sgc::summary_line(result, context, o.out).c_str());
-  return 0;
+  return exit_code::kSuccess;
 }
 
 int fail(const char* message, int status) {
@@ -118,6 +133,7 @@ int fail(const char* message, int status) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  google::protobuf::SetLogHandler(nullptr);  // our one line per error, not protobuf's too
   CLI::App app{
       "netwarp-simgrid: run an MPI scenario's workload on the same platform through SimGrid "
       "(flow-level network model) and report the predicted run time"};
@@ -128,19 +144,22 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return fail(e.what(), 2);
+    return fail(e.what(), exit_code::kBadInput);
   }
   try {
     return run(options);
   } catch (const scenarios::ScenarioError& e) {
-    return fail(e.what(), 2);
+    return fail(e.what(), exit_code::kBadInput);
   } catch (const netwarp::mpiemul::TraceError& e) {
-    return fail(e.what(), 2);
+    return fail(e.what(), exit_code::kBadInput);
   } catch (const UsageError& e) {
-    return fail(e.what(), 2);
+    return fail(e.what(), exit_code::kBadInput);
   } catch (const std::invalid_argument& e) {
-    return fail(e.what(), 2);
+    return fail(e.what(), exit_code::kBadInput);
+  } catch (const std::bad_alloc&) {
+    return fail("out of memory: reduce the scenario (hosts, messages, bytes)",
+                exit_code::kOutOfMemory);
   } catch (const std::exception& e) {
-    return fail(e.what(), 3);
+    return fail(fmt::format("internal error: {}", e.what()).c_str(), exit_code::kInternal);
   }
 }

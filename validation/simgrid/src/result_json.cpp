@@ -24,7 +24,7 @@ std::string result_json(const SimgridRunResult& result, const ReportContext& con
   j["program"] = context.program;
   j["world_size"] = result.ranks.size();
   j["transfers"] = result.transfers;
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string summary_line(const SimgridRunResult& result, const ReportContext& context,

@@ -12,6 +12,12 @@ namespace netwarp::validation::fit {
 
 using netmodels::InputError;
 
+namespace {
+// No model parameter comes near it (1e12 ns is 17 minutes per message); beyond it, times summed
+// over a program's messages leave the range of picosecond integers.
+constexpr double kLargestParameter = 1e12;
+}  // namespace
+
 std::string json_type_name(const Json& value) {
   if (value.is_number()) return "number";
   if (value.is_boolean()) return "boolean";
@@ -23,6 +29,8 @@ double json_number(const Json& value, const std::string& path, bool allow_negati
     throw InputError(path, fmt::format("must be a number, got {}", json_type_name(value)));
   const double number = value.get<double>();
   if (!std::isfinite(number)) throw InputError(path, "must be a finite number");
+  if (std::abs(number) > kLargestParameter)
+    throw InputError(path, fmt::format("must be <= {:g}, got {:g}", kLargestParameter, number));
   if (!allow_negative && number < 0)
     throw InputError(path, fmt::format("must be >= 0, got {}", number));
   return number;

@@ -39,7 +39,9 @@ class JsonObjectReader {
   std::set<std::string, std::less<>> asked_;
 };
 
-// Number checks on a value already taken out, for array elements.
+// Number checks on a value already taken out, for array elements. Numbers are finite and at
+// most 1e12 in magnitude (ns, ns/byte or bytes), so no prediction from them can overflow a
+// picosecond integer unless a program sends millions of such messages.
 double json_number(const Json& value, const std::string& path, bool allow_negative);
 std::uint64_t json_integer(const Json& value, const std::string& path);
 

@@ -85,7 +85,9 @@ nlohmann::ordered_json params_to_json(const ParamsDocument& document) {
 void write_params_file(const std::string& path, const ParamsDocument& document) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error(path + ": cannot open for writing");
-  out << params_to_json(document).dump(2) << '\n';
+  out << params_to_json(document).dump(2, ' ', false,
+                                       nlohmann::ordered_json::error_handler_t::replace)
+      << '\n';
   if (!out) throw std::runtime_error(path + ": write failed");
 }
 

@@ -34,13 +34,14 @@ nlohmann::ordered_json mfs_message_json(std::size_t id, const PatternMessage& m,
 
 void write_mfs_json(std::ostream& out, const nlohmann::ordered_json& summary,
                     const FlowPattern& pattern, const MfsResult& result) {
-  std::string text = summary.dump(2);
+  std::string text = summary.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   text.pop_back();  // the closing brace: the messages go before it
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   out << text << (summary.empty() ? "\n" : ",\n") << "  \"messages\": [";
   for (std::size_t i = 0; i < pattern.messages.size(); ++i)
     out << (i == 0 ? "\n    " : ",\n    ")
-        << mfs_message_json(i, pattern.messages[i], result.messages[i]).dump();
+        << mfs_message_json(i, pattern.messages[i], result.messages[i])
+               .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   out << "\n  ]\n}\n";
 }
 

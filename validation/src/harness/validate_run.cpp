@@ -63,7 +63,7 @@ std::vector<TimeSplit> packet_ranks(const mpiemul::MpiTotals& totals) {
 
 void write_json(const fs::path& path, const nlohmann::ordered_json& j) {
   std::ofstream out(path);
-  out << j.dump(2) << "\n";
+  out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   if (!out) throw std::runtime_error(fmt::format("{}: cannot write", path.string()));
 }
 

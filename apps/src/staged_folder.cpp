@@ -1,0 +1,112 @@
+// StagedFolder: results written beside the --out folder, moved in when complete.
+#include "staged_folder.hpp"
+
+#include <fmt/format.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "app_context.hpp"
+
+namespace netwarp::apps {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kResults = "results.json";
+
+// "out/x/" and "out/x" name the same folder; "." stays ".".
+fs::path folder_path(const std::string& given) {
+  fs::path p = fs::path(given).lexically_normal();
+  if (p.filename().empty() && p.has_parent_path()) p = p.parent_path();
+  return p;
+}
+
+bool is_owned_by_a_run(const fs::path& file) {
+  static const char* const kNames[] = {"results.json", "timeline.json", "flow.json", "report.json",
+                                       "report.md"};
+  const std::string name = file.filename().string();
+  const std::string ext = file.extension().string();
+  return ext == ".csv" || ext == ".pcap" ||
+         std::any_of(std::begin(kNames), std::end(kNames),
+                     [&](const char* n) { return name == n; });
+}
+
+void move_file(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::rename(from, to, ec);
+  if (ec)
+    throw UsageError(
+        fmt::format("--out: {}: cannot move the results in: {}", to.string(), ec.message()));
+}
+
+}  // namespace
+
+StagedFolder::StagedFolder(std::string target) : target_(std::move(target)) {}
+
+StagedFolder::~StagedFolder() {
+  if (committed_ || staging_.empty()) return;
+  std::error_code ec;
+  fs::remove_all(staging_, ec);
+}
+
+void StagedFolder::open() {
+  const fs::path target = folder_path(target_);
+  std::error_code ec;
+  if (fs::exists(target, ec) && !fs::is_directory(target, ec))
+    throw UsageError(fmt::format("--out: {}: exists and is not a folder", target_));
+  if (fs::exists(target, ec) && access(target.c_str(), W_OK) != 0)  // fail now, not after the run
+    throw UsageError(fmt::format("--out: {}: cannot write: {}", target_, std::strerror(errno)));
+  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  fs::create_directories(parent, ec);
+  if (ec) throw UsageError(fmt::format("--out: {}: {}", parent.string(), ec.message()));
+  const std::string name = fmt::format(".{}.partial-XXXXXX", target.filename().string());
+  std::string pattern = (parent / name).string();
+  if (mkdtemp(pattern.data()) == nullptr)
+    throw UsageError(fmt::format("--out: {}: cannot create a folder in {}: {}", target_,
+                                 parent.string(), std::strerror(errno)));
+  staging_ = pattern;
+  // mkdtemp makes it 0700; as the --out folder it gets what mkdir would have given it.
+  const mode_t mask = umask(0);
+  umask(mask);
+  fs::permissions(staging_, static_cast<fs::perms>(0777 & ~mask), ec);
+}
+
+void StagedFolder::commit() {
+  const fs::path target = folder_path(target_);
+  std::error_code ec;
+  if (!fs::exists(target, ec)) {
+    fs::rename(staging_, target, ec);
+    if (!ec) {
+      committed_ = true;
+      return;
+    }
+  }
+  replace_owned_files();
+  fs::remove_all(staging_, ec);
+  committed_ = true;
+}
+
+void StagedFolder::replace_owned_files() {
+  const fs::path target = folder_path(target_);
+  std::error_code ec;
+  fs::remove(target / kResults, ec);  // first: no results.json beside a mix of two runs' files
+  for (const auto& entry : fs::directory_iterator(target, ec))
+    if (entry.is_regular_file() && is_owned_by_a_run(entry.path())) fs::remove(entry.path(), ec);
+  bool has_results = false;
+  for (const auto& entry : fs::directory_iterator(staging_)) {
+    if (entry.path().filename() == kResults)
+      has_results = true;
+    else
+      move_file(entry.path(), target / entry.path().filename());
+  }
+  if (has_results) move_file(fs::path(staging_) / kResults, target / kResults);
+}
+
+}  // namespace netwarp::apps

@@ -1,0 +1,41 @@
+// The --out folder of a run, written through a staging folder beside it (same filesystem, named
+// .<folder>.partial-XXXXXX) and moved into place only when the run has produced its results: a
+// failed, killed or crashed run leaves the --out folder as it was, never a half-written or empty
+// results.json, and a rerun never leaves an earlier run's files (pcaps of other nodes) behind.
+//
+//   StagedFolder out("out/incast");
+//   context.check_on_root([&] { out.open(); });  // rank 0 writes; fails before the run
+//   write_network_outputs(report, out.path());
+//   out.commit();
+#pragma once
+
+#include <string>
+
+namespace netwarp::apps {
+
+class StagedFolder {
+ public:
+  explicit StagedFolder(std::string target);
+  StagedFolder(const StagedFolder&) = delete;
+  StagedFolder& operator=(const StagedFolder&) = delete;
+  ~StagedFolder();  // removes the staging folder unless committed
+
+  // Creates the target's parent and the staging folder beside the target; UsageError naming
+  // --out when either cannot be made or the target is not a folder.
+  void open();
+  const std::string& path() const { return staging_; }  // where the run writes, once open
+  const std::string& target() const { return target_; }
+  // Moves the staged files into the target. A new target is the renamed staging folder; in an
+  // existing one the files a run owns (results.json, timeline.json, flow.json, report.json,
+  // report.md, *.csv, *.pcap) are removed first and results.json is moved in last, so it is
+  // present only beside the files of its own run. UsageError when a move fails.
+  void commit();
+
+ private:
+  void replace_owned_files();
+  std::string target_;
+  std::string staging_;
+  bool committed_ = false;
+};
+
+}  // namespace netwarp::apps

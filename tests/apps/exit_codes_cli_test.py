@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""End-to-end tests of how netwarp ends (issue 14): the exit-code table (apps/src/exit_codes.hpp)
+in --help and in practice, one stderr line per error with no library text (nlohmann, protobuf),
+results only from a run that produced them (staged beside --out, moved in when done), and the
+progress line under mpirun with a terminal on rank 0's stderr."""
+import json
+import os
+import pty
+import resource
+import select
+import subprocess
+import sys
+import unittest
+
+import netwarp_cli
+
+LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scenarios")
+INCAST = os.path.join(LIBRARY, "incast.pbtxt")
+SMALL_INCAST = ["--set", "workload.incast.senders=4", "--set", "workload.incast.bytes=65536"]
+
+PAIR = """
+name: "pair"
+topology {{ star {{ hosts: 3 }} }}
+links {{ rate_bps: 1000000000 latency_ns: 2000 }}
+transport {{ kind: TCP }}
+workload {{ flows {{ flow {{ src: 0 dst: 1 bytes: 100000 start_ns: 0 }} }} }}
+outputs {{ pcap_nodes: "{pcap}" }}
+"""
+
+# 2000 hosts all-to-all, 1 MB per pair: far more than 1 GiB of address space.
+TOO_BIG = """
+name: "too-big"
+topology { star { hosts: 2000 } }
+links { rate_bps: 1000000000 latency_ns: 1000 }
+transport { kind: TCP }
+workload { all_to_all { bytes: 1000000 } }
+"""
+
+run = netwarp_cli.run
+
+
+def limit_address_space():
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def one_line(test, stderr):
+    lines = stderr.strip().splitlines()
+    test.assertEqual(len(lines), 1, stderr)
+    test.assertNotIn("libprotobuf", stderr)
+    test.assertNotIn("json.exception", stderr)
+    return lines[0]
+
+
+class ExitCodeTable(netwarp_cli.ScratchCase):
+    def test_help_ends_with_the_exit_code_table(self):
+        r = run(["--help"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        table = r.stdout[r.stdout.index("Exit codes:"):]
+        for line in ["0   success", "2   bad input", "3   deadlock", "4   incomplete",
+                     "5   out of memory", "70  internal error"]:
+            self.assertIn(line, table)
+
+    def test_bad_flag_is_bad_input(self):
+        r = run(["run", "--kernel", "fast"])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        one_line(self, r.stderr)
+
+    def test_end_time_with_messages_left_is_incomplete_and_says_so(self):
+        results, _, r = self.run_scenario([INCAST, *SMALL_INCAST, "--set", "end_time_ns=10000"],
+                                          expect=4)
+        self.assertFalse(results["completed"])
+        self.assertLess(results["messages_delivered"], results["messages"])
+        self.assertIn("netwarp: incomplete: 4 of 4 messages undelivered", one_line(self, r.stderr))
+
+    def test_finished_run_is_marked_completed(self):
+        results, _, r = self.run_scenario([INCAST, *SMALL_INCAST])
+        self.assertTrue(results["completed"])
+        self.assertEqual(r.stderr, "")
+
+    def test_out_of_memory_is_5_with_the_limit_and_what_to_reduce(self):
+        path = self.write("big.pbtxt", TOO_BIG)
+        out = os.path.join(self.dir, "out")
+        r = subprocess.run([netwarp_cli.NETWARP, "run", path, "--out", out],
+                           preexec_fn=limit_address_space, capture_output=True, text=True,
+                           timeout=300)
+        self.assertEqual(r.returncode, 5, r.stderr)
+        line = one_line(self, r.stderr)
+        self.assertTrue(line.startswith("netwarp: error: out of memory"), line)
+        self.assertIn("ulimit -v", line)
+        self.assertIn("reduce the scenario", line)
+        self.assertNotIn("rank 0", line)
+        self.assertFalse(os.path.exists(os.path.join(out, "results.json")))
+
+
+class NoLibraryText(netwarp_cli.ScratchCase):
+    def test_scenario_name_with_invalid_utf8_is_rejected_at_load_naming_the_field(self):
+        with open(INCAST, "rb") as f:
+            text = f.read().replace(b'name: "incast"', b'name: "in\xffcast"')
+        path = os.path.join(self.dir, "bad-name.pbtxt")
+        with open(path, "wb") as f:
+            f.write(text)
+        out = os.path.join(self.dir, "out")
+        r = run(["run", path, "--out", out])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        line = one_line(self, r.stderr)
+        self.assertRegex(line, "^" + path + r":\d+:\d+: name: not valid UTF-8 \(byte 0xFF")
+        self.assertFalse(os.path.exists(out))
+
+    def test_escaped_invalid_utf8_in_a_set_is_rejected_too(self):
+        r = run(["run", INCAST, "--set", b"name=a\xff", "--out", os.path.join(self.dir, "o")])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("name: not valid UTF-8", one_line(self, r.stderr))
+
+    def test_binary_trace_with_invalid_utf8_gives_our_line_only(self):
+        path = os.path.join(self.dir, "t.pb")
+        with open(path, "wb") as f:  # Trace.ranks[0].source_file = "a\xff"
+            f.write(bytes([0x0A, 4, 0x0A, 2, 0x61, 0xFF]))
+        r = run(["run", "--trace", path, "--out", os.path.join(self.dir, "o")])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(one_line(self, r.stderr),
+                         path + ": not a netwarp binary trace (protobuf cannot parse it)")
+
+
+class OnlyCompleteResults(netwarp_cli.ScratchCase):
+    def listing(self, folder):
+        return sorted(os.listdir(folder))
+
+    def contents(self, folder):
+        found = {}
+        for name in os.listdir(folder):
+            with open(os.path.join(folder, name), "rb") as f:
+                found[name] = f.read()
+        return found
+
+    def test_failed_run_leaves_an_earlier_result_and_its_folder_untouched(self):
+        results, out, _ = self.run_scenario([INCAST, *SMALL_INCAST])
+        before = self.contents(out)
+        path = self.write("big.pbtxt", TOO_BIG)
+        r = subprocess.run([netwarp_cli.NETWARP, "run", path, "--out", out],
+                           preexec_fn=limit_address_space, capture_output=True, text=True,
+                           timeout=300)
+        self.assertEqual(r.returncode, 5, r.stderr)
+        self.assertEqual(self.contents(out), before)
+        self.assertEqual(self.listing(self.dir), ["big.pbtxt", "out"])  # no staging folder left
+
+    def test_new_out_folder_has_the_usual_permissions(self):
+        _, out, _ = self.run_scenario([INCAST, *SMALL_INCAST], out="a/b")
+        umask = os.umask(0)
+        os.umask(umask)
+        self.assertEqual(os.stat(out).st_mode & 0o777, 0o777 & ~umask)
+
+    def test_failed_run_into_a_fresh_folder_leaves_no_results_json(self):
+        out = os.path.join(self.dir, "fresh")
+        r = run(["run", INCAST, "--set", "engine.kernel=FAST", "--out", out])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(out, "results.json")))
+        self.assertEqual(self.listing(self.dir), [])
+
+    def test_rerun_into_a_used_folder_leaves_no_stale_pcap(self):
+        first = self.write("first.pbtxt", PAIR.format(pcap="host0"))
+        _, out, _ = self.run_scenario([first])
+        self.assertIn("host0.pcap", self.listing(out))
+        mine = os.path.join(out, "notes.txt")  # not a file a run writes: kept
+        with open(mine, "w") as f:
+            f.write("mine")
+        second = self.write("second.pbtxt", PAIR.format(pcap="host1"))
+        _, out, _ = self.run_scenario([second])
+        self.assertEqual(self.listing(out), ["flows.csv", "host1.pcap", "notes.txt", "ports.csv",
+                                             "results.json"])
+        self.assertEqual(sorted(os.listdir(self.dir)), ["first.pbtxt", "out", "second.pbtxt"])
+
+    def test_deadlocked_mpi_run_still_writes_its_results(self):
+        trace = self.write("deadlock.tit", "0 send 1 0 1000000\n0 recv 1 0 1000000\n"
+                                           "1 send 0 0 1000000\n1 recv 0 0 1000000\n")
+        results, _, r = self.run_scenario(["--trace", trace], expect=3)
+        self.assertFalse(results["completed"])
+        self.assertIn("deadlock", r.stderr)
+
+
+class ProgressUnderMpirun(netwarp_cli.ScratchCase):
+    # Runs netwarp with its stderr on a fresh terminal on rank 0 only (mpirun gives every rank a
+    # pipe), relaying what it draws: the progress line must not hang the optimistic kernel.
+    WRAPPER = """
+import os, pty, subprocess, sys
+if os.environ.get("OMPI_COMM_WORLD_RANK", "0") != "0":
+    sys.exit(subprocess.call(sys.argv[1:]))
+master, slave = pty.openpty()
+p = subprocess.Popen(sys.argv[1:], stderr=slave)
+os.close(slave)
+drawn = b""
+while True:
+    try:
+        chunk = os.read(master, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    drawn += chunk
+code = p.wait()
+sys.stderr.write("drawn %d bytes\\n" % len(drawn))
+sys.exit(code)
+"""
+
+    def test_optimistic_run_on_two_ranks_finishes_with_a_terminal_on_rank_0(self):
+        wrapper = self.write("tty_rank0.py", self.WRAPPER)
+        env = dict(os.environ)
+        env.pop("CI", None)
+        out = os.path.join(self.dir, "out")
+        root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+        cmd = ["mpirun", "--oversubscribe", *root, "-np", "2", sys.executable, wrapper,
+               netwarp_cli.NETWARP, "run", INCAST, "--set", "workload.incast.senders=16",
+               "--kernel", "optimistic", "--gvt-interval", "1", "--out", out]
+        master, slave = pty.openpty()  # mpirun itself on a terminal, as a person runs it
+        p = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, env=env)
+        os.close(slave)
+        output = b""
+        while True:
+            ready, _, _ = select.select([master], [], [], 300)
+            if not ready:
+                p.kill()
+                self.fail("mpirun hung; output so far: %r" % output[-500:])
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+        self.assertEqual(p.wait(timeout=60), 0, output[-2000:])
+        with open(os.path.join(out, "results.json")) as f:
+            self.assertTrue(json.load(f)["completed"])
+
+
+if __name__ == "__main__":
+    netwarp_cli.NETWARP = os.path.abspath(sys.argv.pop(1))
+    unittest.main()
