@@ -67,6 +67,9 @@ nlohmann::ordered_json connections_json(const netmodels::NetworkSpec& spec,
                     {"duplicate_acks", f.duplicate_acks},
                     {"fast_retransmits", f.fast_retransmits},
                     {"retransmission_timeouts", f.timeouts},
+                    {"syns_sent", f.syns_sent},
+                    {"syn_retransmissions", f.syn_retransmissions},
+                    {"limited_transmits", f.limited_transmits},
                     {"ooo_discarded_segments", f.ooo_discarded_segments}});
   return rows;
 }
@@ -90,6 +93,8 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
                   {"retransmitted_segments", n.retransmitted_segments},
                   {"fast_retransmits", n.fast_retransmits},
                   {"duplicate_acks", n.duplicate_acks},
+                  {"syn_retransmissions", n.syn_retransmissions},
+                  {"limited_transmits", n.limited_transmits},
                   {"ecn_marked", n.ecn_marked},
                   {"ooo_discarded_segments", n.ooo_discarded_segments}};
   const nlohmann::ordered_json engine_stats = stats_to_json(*net.stats);

@@ -56,6 +56,9 @@ nlohmann::ordered_json flows_json(const NetworkRunReport& rep) {
                     {"duplicate_acks", f.duplicate_acks},
                     {"fast_retransmits", f.fast_retransmits},
                     {"retransmission_timeouts", f.timeouts},
+                    {"syns_sent", f.syns_sent},
+                    {"syn_retransmissions", f.syn_retransmissions},
+                    {"limited_transmits", f.limited_transmits},
                     {"ooo_discarded_segments", f.ooo_discarded_segments}});
   }
   return rows;
@@ -115,6 +118,8 @@ nlohmann::ordered_json results_json(const NetworkRunReport& rep) {
   j["retransmitted_segments"] = t.retransmitted_segments;
   j["fast_retransmits"] = t.fast_retransmits;
   j["duplicate_acks"] = t.duplicate_acks;
+  j["syn_retransmissions"] = t.syn_retransmissions;
+  j["limited_transmits"] = t.limited_transmits;
   j["ecn_marked"] = t.ecn_marked;
   j["ooo_discarded_segments"] = t.ooo_discarded_segments;
   j["hosts"] = rep.spec->topology.host_count;
@@ -228,8 +233,9 @@ std::string format_network_summary(const NetworkRunReport& rep) {
                      static_cast<double>(t.completion_time_ps) * 1e-6);
   out += fmt::format(
       "losses        {} packets dropped, {} retransmitted segments, {} fast retransmits, "
-      "{} retransmission timeouts\n",
-      t.packets_dropped, t.retransmitted_segments, t.fast_retransmits, t.retransmission_timeouts);
+      "{} retransmission timeouts, {} SYN retransmissions\n",
+      t.packets_dropped, t.retransmitted_segments, t.fast_retransmits, t.retransmission_timeouts,
+      t.syn_retransmissions);
   if (t.messages_delivered < t.messages)
     out += fmt::format("warning       {} messages were not delivered by the end of the run\n",
                        t.messages - t.messages_delivered);

@@ -70,6 +70,9 @@ void fill_tcp(proto::Tcp& tcp, const proto::Links& links) {
   if (!tcp.has_initial_rto_us()) tcp.set_initial_rto_us(1'000'000);
   if (!tcp.has_dupack_threshold()) tcp.set_dupack_threshold(3);
   if (!tcp.has_delayed_ack_timeout_us()) tcp.set_delayed_ack_timeout_us(40'000);
+  if (!tcp.has_handshake()) tcp.set_handshake(true);
+  if (!tcp.has_limited_transmit()) tcp.set_limited_transmit(true);
+  if (!tcp.has_syn_timeout_rto_us()) tcp.set_syn_timeout_rto_us(3'000'000);
   // Only the chosen algorithm's parameters, so a stray one is an error (validate.cpp).
   if (tcp.congestion_control() == proto::Tcp::CUBIC && !tcp.has_cubic_c()) tcp.set_cubic_c(0.4);
   if (tcp.congestion_control() == proto::Tcp::CUBIC && !tcp.has_cubic_beta())

@@ -6,6 +6,10 @@
 #include "netwarp/scenarios/network_builder.hpp"
 
 #include <filesystem>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
 
 #include "builder_parts.hpp"
 #include "netwarp/netmodels/topology_builders.hpp"
@@ -104,6 +108,19 @@ TransportConfig transport_config(const proto::Transport& transport) {
   config.tcp.recovery = tcp_recovery(tcp.recovery());
   config.tcp.prr_conservative = tcp.prr_conservative_bound();
   config.tcp.max_ooo_ranges = tcp.max_ooo_ranges();
+  config.tcp.handshake = tcp.handshake();
+  config.tcp.rto_after_syn_timeout =
+      engine::us(static_cast<std::int64_t>(tcp.syn_timeout_rto_us()));
+  config.tcp.limited_transmit = tcp.limited_transmit();
+  config.tcp.ssthresh_base = tcp.ssthresh_on_loss() == proto::Tcp::BYTES_IN_FLIGHT
+                                 ? SsthreshBase::bytes_in_flight
+                                 : SsthreshBase::flight_size;
+  config.tcp.recovery_exit_cwnd = tcp.recovery_exit_cwnd() == proto::Tcp::SSTHRESH
+                                      ? RecoveryExitCwnd::ssthresh
+                                      : RecoveryExitCwnd::bounded_by_flight;
+  config.tcp.rto_backoff_reset = tcp.rto_backoff_reset() == proto::Tcp::ON_NEW_ACK
+                                     ? RtoBackoffReset::on_new_ack
+                                     : RtoBackoffReset::on_rtt_sample;
   set_congestion_control(tcp, config.tcp);
   return config;
 }
@@ -169,6 +186,20 @@ PlacementSpec placement_spec(const proto::Placement& placement) {
 
 namespace {
 
+// 32-bit TCP sequence numbers: a persistent connection carries under 4 GiB.
+void check_connection_bytes(const Workload& workload) {
+  if (!workload.persistent_connections) return;
+  std::map<std::pair<NodeId, NodeId>, std::uint64_t> bytes_of_pair;
+  for (const Message& m : workload.messages) {
+    const std::uint64_t total = bytes_of_pair[{m.src, m.dst}] += m.bytes;
+    if (total > std::numeric_limits<std::uint32_t>::max())
+      throw InputError("workload.persistent_connections",
+                       "the messages from rank " + std::to_string(m.src) + " to rank " +
+                           std::to_string(m.dst) + " total " + std::to_string(total) +
+                           " bytes: a connection carries < 4 GiB (32-bit TCP sequence numbers)");
+  }
+}
+
 NetworkSpec build(const LoadedScenario& loaded) {
   const proto::Scenario& s = loaded.scenario;
   NetworkSpec spec;
@@ -181,6 +212,8 @@ NetworkSpec build(const LoadedScenario& loaded) {
   if (s.has_workload()) {
     const auto ranks = static_cast<std::uint32_t>(workload_rank_count(s));
     spec.workload = make_workload(s, ranks, loaded.path);
+    spec.workload.persistent_connections = s.workload().persistent_connections();
+    if (spec.transport.kind == TransportKind::tcp) check_connection_bytes(spec.workload);
     const std::uint32_t hosts = spec.topology.host_count;
     apply_placement(spec.workload,
                     place_ranks(placement_spec(s.placement()), ranks, hosts, "placement"));

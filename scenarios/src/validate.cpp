@@ -109,6 +109,8 @@ void validate_rto(const proto::Tcp& tcp) {
              std::to_string(tcp.max_rto_us()) + "], got " + std::to_string(tcp.initial_rto_us()));
   require_at_least("transport.tcp.delayed_ack_timeout_us", tcp.delayed_ack_timeout_us(), 1);
   require_at_most("transport.tcp.delayed_ack_timeout_us", tcp.delayed_ack_timeout_us(), max_us);
+  require_at_least("transport.tcp.syn_timeout_rto_us", tcp.syn_timeout_rto_us(), 1);
+  require_at_most("transport.tcp.syn_timeout_rto_us", tcp.syn_timeout_rto_us(), max_us);
 }
 
 // SACK-based recovery needs SACK blocks (RFC 6675 section 1, RFC 6937 section 3).

@@ -3,8 +3,8 @@
 star completes at the picosecond worked out by hand (handshake, PPP framing, store and forward,
 ns-3's one-time-step delay of data handed to an established socket), a sender's messages
 marked after_previous start when its previous one is acknowledged, every port of a tree, a fat
-tree and a torus carries exactly what netwarp's carries plus the handshake (same static
-routes), an incast small enough to
+tree and a torus carries exactly the packets netwarp's carries, handshakes included (same
+static routes), an incast small enough to
 overflow the bottleneck reports drops and retransmissions that agree with each other, pcap
 files are written per port, and bad input gets a one-line error with exit status 2.
 
@@ -241,13 +241,19 @@ workload {{ permutation {{ bytes: {self.BYTES} }} }}
         ack_nw = self.NETWARP_FRAME
         ports_ns3 = {(p["node"], p["port"]): p for p in ns3["ports"]}
         self.assertEqual(len(ports_ns3), len(nw["ports"]))
+        # netwarp too opens each connection with a handshake (transport.tcp.handshake): a
+        # forward flow sends its segments, the SYN and the handshake ACK, a flow the other way
+        # its ACKs and the SYN-ACK, all but data segments at the ACK's size. Packets p =
+        # forward (segments + 2) + back (segments + 1), bytes b = forward (data + 2 ack) +
+        # back (segments + 1) ack, so forward = (b - ack p) / (data - ack segments).
         for p in nw["ports"]:
-            flows, rest = divmod(p["packets_sent"], segments)
+            packets, sent = p["packets_sent"], p["bytes_sent"]
+            forward, rest = divmod(sent - ack_nw * packets, data_nw - ack_nw * segments)
             self.assertEqual(rest, 0, p)
-            forward = (p["bytes_sent"] - flows * segments * ack_nw) // (data_nw - segments * ack_nw)
-            back = flows - forward
+            back, rest = divmod(packets - forward * (segments + 2), segments + 1)
+            self.assertEqual(rest, 0, p)
             q = ports_ns3[(p["node"], p["port"])]
-            self.assertEqual(q["packets_sent"], flows * segments + 2 * forward + back, p)
+            self.assertEqual(q["packets_sent"], packets, p)
             self.assertEqual(q["bytes_sent"],
                              forward * (sum(frames) + SYN_IP + PPP + IP_TCP + PPP)
                              + back * (segments * (IP_TCP + PPP) + SYN_IP + PPP), p)

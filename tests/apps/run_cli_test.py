@@ -104,7 +104,7 @@ class PcapFiles(RunCase):
     def tshark(self, path):
         self.assertIsNotNone(shutil.which("tshark"), "tshark missing: run scripts/install-deps.sh")
         r = subprocess.run(["tshark", "-r", path, "-T", "fields", "-e", "tcp.seq_raw", "-e",
-                            "tcp.len", "-e", "tcp.flags.ack", "-e", "ip.src"],
+                            "tcp.len", "-e", "tcp.flags.ack", "-e", "ip.src", "-e", "tcp.flags.syn"],
                            capture_output=True, text=True, timeout=120)
         self.assertEqual(r.returncode, 0, r.stderr)
         return [line.split("\t") for line in r.stdout.splitlines() if line]
@@ -115,8 +115,10 @@ class PcapFiles(RunCase):
             flow = next(csv.DictReader(f))
         sender = self.tshark(os.path.join(out_dir, "host0.pcap"))
         receiver = self.tshark(os.path.join(out_dir, "host1.pcap"))
-        data = [p for p in sender if p[2] == "0"]
-        acks = [p for p in sender if p[2] == "1"]
+        data = [p for p in sender if p[2] == "0" and p[4] == "0"]
+        acks = [p for p in sender if p[2] == "1" and p[4] == "0"]
+        # The handshake: the SYN out, the SYN-ACK back (transport.tcp.handshake, default on).
+        self.assertEqual([(p[2], p[4]) for p in sender if p[4] == "1"], [("0", "1"), ("1", "1")])
         self.assertEqual(len(data), int(flow["segments_sent"]))
         self.assertEqual(len(sender), len(receiver))  # nothing lost on the way
         self.assertGreater(len(acks), 0)
@@ -128,9 +130,11 @@ class PcapFiles(RunCase):
         self.assertEqual(int(last[0]) + int(last[1]), 100000)
         self.assertTrue(all(p[3] == "10.0.0.0" for p in data))
         # The switch port to host1 carried exactly the data packets, in time order.
+        # (and the SYN and the handshake's ACK before them).
         mirror = self.tshark(os.path.join(out_dir, "sw0.p1.pcap"))
-        self.assertEqual(len(mirror), len(data))
-        self.assertTrue(all(p[2] == "0" for p in mirror))
+        self.assertEqual(len(mirror), len(data) + 2)
+        self.assertEqual([(p[2], p[4]) for p in mirror[:2]], [("0", "1"), ("1", "0")])
+        self.assertTrue(all(p[2] == "0" and p[4] == "0" for p in mirror[2:]))
         times = subprocess.run(["tshark", "-r", os.path.join(out_dir, "sw0.p1.pcap"), "-T",
                                 "fields", "-e", "frame.time_epoch"], capture_output=True,
                                text=True, timeout=120).stdout.split()

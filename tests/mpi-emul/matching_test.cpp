@@ -124,6 +124,35 @@ TEST(Matching, OrderHoldsWhenTcpRetransmitsALostSegment) {
   EXPECT_GT(retransmitted, 0u);
 }
 
+// Each rank's first send opens its connection to the peer (StreamTransport): both SYNs are
+// lost once, retransmitted after the initial RTO, and the messages still match in send order.
+TEST(Matching, OrderHoldsWhenTheTcpHandshakeLosesItsSyns) {
+  auto b = builders(2);
+  b[0].send(1, 0, 100);
+  b[0].send(1, 1, 50000);
+  b[0].recv(1, 2, 10);
+  b[1].recv(0, kAnyTag, 100);
+  b[1].recv(0, kAnyTag, 50000);
+  b[1].send(0, 2, 10);
+  const Program p = make(b);
+  netmodels::NetworkSpec spec = platform(2);
+  spec.transport.kind = netmodels::TransportKind::tcp;
+  spec.transport.tcp.min_rto = engine::us(100);
+  spec.transport.tcp.initial_rto = engine::us(100);
+  spec.drops.push_back(netmodels::PacketDrop{0, 0, netmodels::PacketKind::syn});
+  const MpiRun run = run_mpi(spec, p, config_for(p, costs(), small_eager()));
+  ASSERT_TRUE(run.totals.finished);
+  const auto m = matches_at(run, 1);
+  EXPECT_EQ(m.at({0, 0}), 0u);
+  EXPECT_EQ(m.at({0, 1}), 1u);
+  ASSERT_EQ(run.results.network.flows.size(), 2u);  // one connection each way
+  for (const auto& f : run.results.network.flows) {
+    EXPECT_EQ(f.syns_sent, 2u);
+    EXPECT_EQ(f.syn_retransmissions, 1u);
+  }
+  EXPECT_GT(run.results.calls.back().end_ps, engine::us(100).ps());
+}
+
 TEST(Matching, PostedReceiveTakesTheArrivingMessage) {
   auto b = builders(2);
   b[0].compute(engine::us(20));

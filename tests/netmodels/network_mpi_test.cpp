@@ -1,8 +1,9 @@
 // Determinism of packet-network runs across kernels and rank counts: an incast with TCP losses,
-// the same incast with SACK recovery (RFC 6675, PRR) or a capped out-of-order receiver, the
-// incast with DCTCP (ECN marking) and with CUBIC, a lossless torus all-to-all with unlimited
-// buffers and a fat-tree all-to-all under credit flow control give the sequential kernel's
-// digest and records with the optimistic kernel on every rank of the job.
+// the same incast with SACK recovery (RFC 6675, PRR) or a capped out-of-order receiver, or with
+// lost SYN and SYN-ACK and the ns-3 policy readings, or with DCTCP (ECN marking) or CUBIC, a
+// lossless torus all-to-all with unlimited buffers and a fat-tree all-to-all under credit
+// flow control give the sequential kernel's digest and records with the optimistic kernel on
+// every rank of the job.
 #include <gtest/gtest.h>
 
 #include "netwarp/engine/kernel.hpp"
@@ -41,6 +42,16 @@ NetworkSpec incast_with(TcpRecovery recovery, std::uint32_t max_ooo_ranges = 0) 
   return spec;
 }
 
+// The incast with a lost SYN (flow 0) and a lost SYN-ACK (flow 1), and ns-3's policy readings.
+NetworkSpec incast_with_handshake_loss() {
+  NetworkSpec spec = incast();
+  spec.drops = {PacketDrop{0, 0, PacketKind::syn}, PacketDrop{1, 0, PacketKind::syn_ack}};
+  spec.transport.tcp.ssthresh_base = SsthreshBase::bytes_in_flight;
+  spec.transport.tcp.recovery_exit_cwnd = RecoveryExitCwnd::ssthresh;
+  spec.transport.tcp.rto_backoff_reset = RtoBackoffReset::on_new_ack;
+  return spec;
+}
+
 NetworkSpec torus_all_to_all() {
   NetworkSpec spec;
   spec.topology = build_torus(TorusSpec{{4, 4}, true, 1},
@@ -70,6 +81,7 @@ TEST_P(NetworkAcrossRanks, OptimisticMatchesSequential) {
                                incast_with(TcpRecovery::sack_6675),
                                incast_with(TcpRecovery::prr),
                                incast_with(TcpRecovery::newreno, 1),
+                               incast_with_handshake_loss(),
                                incast_under(CongestionControl::dctcp),
                                incast_under(CongestionControl::cubic)};
   const NetworkModel model(specs[GetParam()]);
@@ -94,19 +106,25 @@ TEST_P(NetworkAcrossRanks, OptimisticMatchesSequential) {
   EXPECT_EQ(merged.to_bytes(), reference.to_bytes());
   const NetworkTotals totals = reference.totals(model.spec().workload);
   EXPECT_EQ(totals.messages_delivered, totals.messages);
-  if (GetParam() == 0 || (GetParam() >= 3 && GetParam() != 6)) {
+  if (GetParam() == 0 || (GetParam() >= 3 && GetParam() != 6 && GetParam() != 7)) {
     EXPECT_GT(totals.packets_dropped, 0u);  // the incast really exercises loss recovery
   }
   if (GetParam() == 5) {
     EXPECT_GT(totals.ooo_discarded_segments, 0u);  // the cap really discards
   }
   if (GetParam() == 6) {
+    std::uint64_t syn_retransmissions = 0;
+    for (const FlowRecord& f : reference.flows) syn_retransmissions += f.syn_retransmissions;
+    EXPECT_EQ(syn_retransmissions, 2u);
+  }
+  if (GetParam() == 7) {
     EXPECT_GT(totals.ecn_marked, 0u);  // DCTCP really reacts to marks
   }
   EXPECT_GT(run.stats.remote_events_sent, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Scenarios, NetworkAcrossRanks, ::testing::Values(0, 1, 2, 3, 4, 5, 6, 7));
+INSTANTIATE_TEST_SUITE_P(Scenarios, NetworkAcrossRanks,
+                         ::testing::Values(0, 1, 2, 3, 4, 5, 6, 7, 8));
 
 }  // namespace
 }  // namespace netwarp::netmodels

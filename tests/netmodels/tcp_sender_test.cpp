@@ -1,6 +1,7 @@
 // TCP NewReno sender (netmodels/src/transport/tcp_sender.cpp) driven by hand with explicit
 // times: window growth (RFC 5681), fast retransmit and NewReno recovery (RFC 6582), the RTO
 // estimator, backoff and Karn's rule (RFC 6298), the lazy timer requests, completion and ECN.
+// Flows open without the handshake here (tcp_open).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -87,9 +88,11 @@ TEST_F(TcpSenderTest, CongestionAvoidanceGrowsAboutOneMssPerRtt) {
   EXPECT_LE(s.cwnd - before, 1000u);
 }
 
-// Window 10 segments, the second one (seq 1000) lost: ACK 1000 then duplicates of it.
+// Window 10 segments, the second one (seq 1000) lost: ACK 1000 then duplicates of it. Plain
+// NewReno: limited transmit off (tcp_sender_options_test.cpp covers it).
 class TcpRecoveryTest : public TcpSenderTest {
  protected:
+  TcpRecoveryTest() { config.limited_transmit = false; }
   void lose_second_segment() {
     open(100'000);
     ack(1000, us(100));  // slow start: cwnd 11000, sends 10000 and 11000

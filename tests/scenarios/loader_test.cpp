@@ -43,6 +43,36 @@ TEST(Loader, FillsDocumentedDefaults) {
   EXPECT_TRUE(s.scenario.placement().has_regular());
 }
 
+TEST(Loader, TcpDefaultsFollowTheRfcs) {
+  const LoadedScenario s = load_scenario_text(kSmall, "small.pbtxt", {"transport.kind=TCP"});
+  const netmodels::TcpConfig tcp = build_network_spec(s).transport.tcp;
+  EXPECT_TRUE(tcp.handshake);
+  EXPECT_TRUE(tcp.limited_transmit);
+  EXPECT_EQ(tcp.rto_after_syn_timeout, engine::seconds(3));
+  EXPECT_EQ(tcp.ssthresh_base, netmodels::SsthreshBase::flight_size);
+  EXPECT_EQ(tcp.recovery_exit_cwnd, netmodels::RecoveryExitCwnd::bounded_by_flight);
+  EXPECT_EQ(tcp.rto_backoff_reset, netmodels::RtoBackoffReset::on_rtt_sample);
+  EXPECT_FALSE(build_network_spec(s).workload.persistent_connections);
+}
+
+TEST(Loader, TcpPolicySettingsReachTheTcpConfig) {
+  const LoadedScenario s = load_scenario_text(
+      kSmall, "small.pbtxt",
+      {"transport.kind=TCP", "transport.tcp.handshake=false",
+       "transport.tcp.limited_transmit=false", "transport.tcp.ssthresh_on_loss=BYTES_IN_FLIGHT",
+       "transport.tcp.recovery_exit_cwnd=SSTHRESH", "transport.tcp.rto_backoff_reset=ON_NEW_ACK",
+       "transport.tcp.syn_timeout_rto_us=1000", "workload.persistent_connections=true"});
+  const netmodels::NetworkSpec spec = build_network_spec(s);
+  const netmodels::TcpConfig& tcp = spec.transport.tcp;
+  EXPECT_FALSE(tcp.handshake);
+  EXPECT_FALSE(tcp.limited_transmit);
+  EXPECT_EQ(tcp.rto_after_syn_timeout, engine::ms(1));
+  EXPECT_EQ(tcp.ssthresh_base, netmodels::SsthreshBase::bytes_in_flight);
+  EXPECT_EQ(tcp.recovery_exit_cwnd, netmodels::RecoveryExitCwnd::ssthresh);
+  EXPECT_EQ(tcp.rto_backoff_reset, netmodels::RtoBackoffReset::on_new_ack);
+  EXPECT_TRUE(spec.workload.persistent_connections);
+}
+
 TEST(Loader, NativeDefaultsAreFifoTiesAndSwitchBufferSemantics) {
   const LoadedScenario s = load_scenario_text(kSmall, "small.pbtxt", {});
   EXPECT_EQ(s.scenario.engine().tie_order(), proto::Engine::FIFO);

@@ -188,6 +188,20 @@ const std::vector<BadCase> kBadCases = {
      "switch { ecn_threshold_bytes: 20000 }\n",
      {},
      "F:3:55: transport.tcp.dctcp_g: must be in (0, 1], got 0"},
+    {"tcp_syn_timeout_rto_zero",
+     "transport { kind: TCP tcp { syn_timeout_rto_us: 0 } }\n",
+     {},
+     "F:3:29: transport.tcp.syn_timeout_rto_us: must be >= 1, got 0"},
+    {"persistent_connection_4gib",
+     "!topology { star { hosts: 4 } }\n"
+     "workload {\n  persistent_connections: true\n  flows {\n"
+     "    flow { src: 0 dst: 1 bytes: 3000000000 }\n"
+     "    flow { src: 0 dst: 1 bytes: 3000000000 }\n  }\n}\n"
+     "transport { kind: TCP }\n",
+     {},
+     "F:3:3: workload.persistent_connections: the messages from rank 0 to rank 1 total "
+     "6000000000 bytes: a connection carries < 4 GiB (32-bit TCP sequence numbers)",
+     true},
     {"tcp_sack_recovery_without_sack",
      "transport { kind: TCP tcp { recovery: PRR } }\n",
      {},

@@ -13,16 +13,20 @@ HostLp::HostLp(NodeId self, const NetworkContext& net)
       tcp_config_(net.spec().transport.tcp),
       mss_(net.tcp_mss()),
       is_tcp_(net.spec().transport.kind == TransportKind::tcp),
+      uses_handshake_(is_tcp_ && tcp_config_.handshake),
       traced_(net.is_pcap_traced(self)),
       nic_(net.port_settings(self, 0)),
-      senders_(net.messages_of(self).size(), SenderFlow{-1, -1}),
+      senders_(net.messages_of(self).size(), SenderFlow{-1, -1, 0, 0}),
       tcp_senders_(is_tcp_ ? net.messages_of(self).size() : 0, TcpSenderState{}),
       tcp_receivers_(is_tcp_ ? net.messages_to(self).size() : 0, TcpReceiverState{}),
       received_bytes_(is_tcp_ ? 0 : net.messages_to(self).size(), 0) {}
 
+// With the handshake every message's connection opens at 0, also the after_previous ones.
 void HostLp::init(engine::InitCtx& ctx) {
   for (MessageId id : net_.messages_of(self_)) {
     const Message& m = net_.message(id);
+    if (uses_handshake_ && net_.connection_of(id) == id)
+      ctx.send_self(SimTime::zero(), MessageDue{id, 1});
     if (!m.after_previous) ctx.send_self(m.start, MessageDue{id});
   }
   // A chain that begins with an after_previous message has nothing to wait for.
@@ -32,7 +36,11 @@ void HostLp::init(engine::InitCtx& ctx) {
 }
 
 void HostLp::on(const MessageDue& ev, EventCtx& ctx) {
-  start_message(ev.message, ctx);
+  if (ev.opens_connection != 0) {
+    open_connection(ev.message, ctx);
+  } else {
+    start_message(ev.message, ctx);
+  }
 }
 
 void HostLp::on(const CreditReturned& ev, EventCtx& ctx) {
@@ -56,6 +64,14 @@ void HostLp::on(const PacketArrived& ev, EventCtx& ctx) {
     case PacketKind::control:
       complete_flow(p.flow, ctx);
       break;
+    case PacketKind::syn:  // the receiver keeps no state for a SYN: it answers every one
+      send_handshake(net_.message(p.flow), PacketKind::syn_ack, p.retransmission != 0, ctx);
+      break;
+    case PacketKind::syn_ack:
+      on_tcp_syn_ack(p, ctx);
+      break;
+    case PacketKind::handshake_ack:  // nothing to do: data is accepted without it
+      break;
   }
 }
 
@@ -76,16 +92,57 @@ void HostLp::on(const TimerFired& ev, EventCtx& ctx) {
 
 // --- sending side -------------------------------------------------------------------------
 
+// Data given to TCP before the handshake completes waits in the connection.
 void HostLp::start_message(MessageId id, EventCtx& ctx) {
   const Message& m = net_.message(id);
-  ctx.set(senders_, net_.send_slot(id), SenderFlow{ctx.now().ps(), -1});
+  ctx.set(senders_, net_.send_slot(id), SenderFlow{ctx.now().ps(), -1, 0, 0});
   if (!is_tcp_) {
     start_lossless(m, ctx);
     return;
   }
+  const MessageId previous = net_.previous_on_connection(id);
+  if (previous != kNoMessage && senders_[net_.send_slot(previous)].handed_over == 0) return;
+  for (MessageId next = id; next != kNoMessage; next = net_.next_on_connection(next)) {
+    const SenderFlow f = senders_[net_.send_slot(next)];
+    if (f.start_ps < 0) break;  // not due yet: it joins when it is
+    hand_over(next, ctx);
+  }
+}
+
+// The message's bytes join its connection (RFC 793: the application's SEND).
+void HostLp::hand_over(MessageId id, EventCtx& ctx) {
+  const std::uint32_t slot = net_.send_slot(id);
+  const SenderFlow f = senders_[slot];
+  ctx.set(senders_, slot, SenderFlow{f.start_ps, f.completed_ps, 1, 0});
+  const MessageId connection = net_.connection_of(id);
+  const std::uint64_t bytes = net_.message(id).bytes;
   sender_actions_.clear();
-  const TcpSenderState s = tcp_open(tcp_config_, m.bytes, mss_, ctx.now(), sender_actions_);
+  if (!uses_handshake_ && connection == id) {
+    const TcpSenderState s = tcp_open(tcp_config_, bytes, mss_, ctx.now(), sender_actions_);
+    apply_sender_actions(connection, s, ctx);
+    return;
+  }
+  open_connection(connection, ctx);  // data due at the instant of the opening may come first
+  TcpSenderState s = tcp_senders_[net_.send_slot(connection)];
+  tcp_append(s, tcp_config_, bytes, ctx.now(), sender_actions_);
+  apply_sender_actions(connection, s, ctx);
+}
+
+void HostLp::open_connection(MessageId id, EventCtx& ctx) {
+  if (tcp_senders_[net_.send_slot(id)].connection != TcpConnection::closed) return;
+  sender_actions_.clear();
+  const TcpSenderState s = uses_handshake_
+                               ? tcp_connect(tcp_config_, mss_, ctx.now(), sender_actions_)
+                               : tcp_open(tcp_config_, 0, mss_, ctx.now(), sender_actions_);
+  sender_actions_.completed = false;  // an empty connection completes no message
   apply_sender_actions(id, s, ctx);
+}
+
+void HostLp::on_tcp_syn_ack(const Packet& p, EventCtx& ctx) {
+  TcpSenderState s = tcp_senders_[net_.send_slot(p.flow)];
+  sender_actions_.clear();
+  tcp_on_syn_ack(s, tcp_config_, ctx.now(), sender_actions_);
+  apply_sender_actions(p.flow, s, ctx);
 }
 
 void HostLp::start_lossless(const Message& m, EventCtx& ctx) {
@@ -109,10 +166,14 @@ void HostLp::on_tcp_ack(const Packet& p, EventCtx& ctx) {
   apply_sender_actions(p.flow, s, ctx);
 }
 
+// `flow` names the connection (its first message).
 void HostLp::apply_sender_actions(MessageId flow, const TcpSenderState& s, EventCtx& ctx) {
   ctx.set(tcp_senders_, net_.send_slot(flow), s);
   const Message& m = net_.message(flow);
   const std::uint8_t flags = tcp_config_.sends_ect() ? packet_flags::ect : 0;
+  if (sender_actions_.send_syn)
+    send_handshake(m, PacketKind::syn, sender_actions_.syn_is_retransmission, ctx);
+  if (sender_actions_.send_handshake_ack) send_handshake(m, PacketKind::handshake_ack, false, ctx);
   for (const TcpSegment& seg : sender_actions_.segments)
     send_data(m, seg.seq, seg.length, seg.is_retransmission, flags, ctx);
   const TcpTimerRequest& timer = sender_actions_.timer;
@@ -122,7 +183,16 @@ void HostLp::apply_sender_actions(MessageId flow, const TcpSenderState& s, Event
   if (sender_actions_.cwnd_changed && net_.spec().outputs.cwnd_trace)
     ctx.emit(CwndSample{ctx.now().ps(), flow, 0, s.cwnd, s.ssthresh});
   // Last: complete_flow may start the next message, which reuses sender_actions_.
-  if (sender_actions_.completed) complete_flow(flow, ctx);
+  complete_acknowledged(flow, s.snd_una, ctx);
+}
+
+// Messages on the connection whose every byte is acknowledged are complete.
+void HostLp::complete_acknowledged(MessageId connection, std::uint64_t snd_una, EventCtx& ctx) {
+  for (MessageId id = connection; id != kNoMessage && net_.stream_end(id) <= snd_una;
+       id = net_.next_on_connection(id)) {
+    const SenderFlow f = senders_[net_.send_slot(id)];
+    if (f.handed_over != 0 && f.completed_ps < 0) complete_flow(id, ctx);
+  }
 }
 
 // The sender learned that every byte arrived: record it and start the next message if it
@@ -131,7 +201,7 @@ void HostLp::complete_flow(MessageId flow, EventCtx& ctx) {
   const std::uint32_t slot = net_.send_slot(flow);
   const SenderFlow f = senders_[slot];
   if (f.start_ps < 0 || f.completed_ps >= 0) return;
-  ctx.set(senders_, slot, SenderFlow{f.start_ps, ctx.now().ps()});
+  ctx.set(senders_, slot, SenderFlow{f.start_ps, ctx.now().ps(), f.handed_over, 0});
   ctx.emit(flow_record(flow));
   const auto& mine = net_.messages_of(self_);
   if (slot + 1 == mine.size()) return;
@@ -176,16 +246,18 @@ void HostLp::on_lossless_data(const Packet& p, EventCtx& ctx) {
   send_control(m, PacketKind::control, 0, 0, ctx);
 }
 
+// `p.flow` names the connection; a message is delivered once its last byte is in order.
 void HostLp::on_tcp_data(const Packet& p, EventCtx& ctx) {
   const TcpReceiverState& stored = tcp_receivers_[net_.receive_slot(p.flow)];
-  TcpReceiverState r = stored.total_bytes != 0 ? stored : tcp_accept(net_.message(p.flow).bytes);
+  TcpReceiverState r = stored.total_bytes != 0 ? stored : tcp_accept(net_.connection_bytes(p.flow));
   const std::uint32_t before = r.rcv_nxt;
   receiver_actions_.clear();
   TcpRevRanges ooo(tcp_ooo_ranges_, net_.receive_slot(p.flow), &ctx);
   tcp_on_segment(r, tcp_config_, ooo, p.seq, p.payload_bytes, (p.flags & packet_flags::ce) != 0,
                  ctx.now(), receiver_actions_);
-  if (before < r.total_bytes && r.rcv_nxt == r.total_bytes)
-    ctx.emit(DeliveryRecord{p.flow, self_, ctx.now().ps()});
+  for (MessageId id = p.flow; id != kNoMessage && net_.stream_end(id) <= r.rcv_nxt;
+       id = net_.next_on_connection(id))
+    if (net_.stream_end(id) > before) ctx.emit(DeliveryRecord{id, self_, ctx.now().ps()});
   apply_receiver_actions(p.flow, r, ctx);
 }
 
@@ -217,6 +289,20 @@ void HostLp::send_control(const Message& m, PacketKind kind, std::uint32_t ack, 
   send_packet(p, ctx);
 }
 
+// A segment of the handshake: SYN and its ACK from the sender, SYN-ACK back from the receiver.
+void HostLp::send_handshake(const Message& m, PacketKind kind, bool retransmission, EventCtx& ctx) {
+  const PacketFormat& f = net_.spec().format;
+  Packet p;
+  p.flow = m.id;
+  p.payload_bytes = f.control_bytes;
+  p.wire_bytes = f.wire_bytes(f.control_bytes);
+  p.src = self_;
+  p.dst = kind == PacketKind::syn_ack ? m.src : m.dst;
+  p.kind = kind;
+  p.retransmission = retransmission ? 1 : 0;
+  send_packet(p, ctx);
+}
+
 // --- results ------------------------------------------------------------------------------
 
 FlowRecord HostLp::flow_record(MessageId flow) const {
@@ -227,14 +313,18 @@ FlowRecord HostLp::flow_record(MessageId flow) const {
   const std::uint32_t slot = net_.send_slot(flow);
   r.start_ps = senders_[slot].start_ps;
   r.completed_ps = senders_[slot].completed_ps;
-  if (is_tcp_) {
-    const TcpSenderState& s = tcp_senders_[slot];
+  // A shared connection's counters go to its last message, complete when the connection is.
+  if (is_tcp_ && net_.next_on_connection(flow) == kNoMessage) {
+    const TcpSenderState& s = tcp_senders_[net_.send_slot(net_.connection_of(flow))];
     r.segments_sent = s.segments_sent;
     r.retransmitted_segments = s.retransmitted_segments;
     r.duplicate_acks = s.duplicate_acks;
     r.fast_retransmits = s.fast_retransmits;
     r.timeouts = s.timeouts;
-  } else if (r.start_ps >= 0) {
+    r.syns_sent = s.syns_sent;
+    r.syn_retransmissions = s.syn_retransmissions;
+    r.limited_transmits = s.limited_transmits;
+  } else if (!is_tcp_ && r.start_ps >= 0) {
     const std::uint32_t max_payload = net_.spec().format.max_payload();
     r.segments_sent = (r.bytes + max_payload - 1) / max_payload;
   }

@@ -1,8 +1,12 @@
 // HostLp: a host's NIC, its transport (lossless or TCP NewReno) and its share of the workload.
 // It starts its messages (each at its start time, or once the previous one is delivered),
 // segments them into packets, and on the receiving side reassembles, acknowledges and records
-// deliveries. One flow per message; flow ids are message ids. Per-flow state lives in arrays
-// sized at construction, indexed by the message's send or receive slot (NetworkContext).
+// deliveries. One flow per message; flow ids are message ids. With the TCP handshake each
+// connection opens at time 0 and a message's data joins it at the message's start. With
+// persistent connections the messages of one (src, dst) pair share the connection named by
+// the first of them (NetworkContext::connection_of): per-flow TCP state lives at its slot. Per-flow
+// state lives in arrays sized at construction, indexed by the message's send or receive slot
+// (NetworkContext).
 #pragma once
 
 #include <vector>
@@ -32,10 +36,18 @@ class HostLp {
   struct SenderFlow {
     std::int64_t start_ps;      // -1: not started
     std::int64_t completed_ps;  // -1: not completed
+    std::uint32_t handed_over;  // TCP: its bytes joined the connection
+    std::uint32_t reserved;
   };
 
   // Sending side.
   void start_message(MessageId id, engine::EventCtx& ctx);
+  void hand_over(MessageId id, engine::EventCtx& ctx);
+  void open_connection(MessageId id, engine::EventCtx& ctx);
+  void complete_acknowledged(MessageId connection, std::uint64_t snd_una, engine::EventCtx& ctx);
+  void on_tcp_syn_ack(const Packet& p, engine::EventCtx& ctx);
+  void send_handshake(const Message& m, PacketKind kind, bool retransmission,
+                      engine::EventCtx& ctx);
   void start_lossless(const Message& m, engine::EventCtx& ctx);
   void on_tcp_ack(const Packet& p, engine::EventCtx& ctx);
   void apply_sender_actions(MessageId flow, const TcpSenderState& s, engine::EventCtx& ctx);
@@ -56,6 +68,7 @@ class HostLp {
   const TcpConfig tcp_config_;
   const std::uint32_t mss_;
   const bool is_tcp_;
+  const bool uses_handshake_;
   const bool traced_;
   OutputPort nic_;
   engine::RevVector<SenderFlow> senders_;              // by send slot

@@ -105,6 +105,8 @@ NetworkTotals NetworkResults::totals(const Workload& workload) const {
     t.retransmitted_segments += f.retransmitted_segments;
     t.fast_retransmits += f.fast_retransmits;
     t.duplicate_acks += f.duplicate_acks;
+    t.syn_retransmissions += f.syn_retransmissions;
+    t.limited_transmits += f.limited_transmits;
   }
   for (const ReceiverRecord& r : receivers) t.ooo_discarded_segments += r.ooo_discarded_segments;
   for (const PortRecord& p : ports) {

@@ -20,6 +20,7 @@ constexpr std::size_t kHeaderBytes = kEthernetBytes + kIpv4Bytes + kTcpBytes;
 constexpr std::uint32_t kMaxPayload = 65535 - kIpv4Bytes - kTcpBytes;
 
 // TCP flag bits.
+constexpr std::uint8_t kSyn = 0x02;
 constexpr std::uint8_t kPsh = 0x08;
 constexpr std::uint8_t kAck = 0x10;
 constexpr std::uint8_t kEce = 0x40;
@@ -78,19 +79,34 @@ void put_ipv4(Bytes& b, const Packet& p) {
   store_be16(b, start + 10, fold(ones_sum(b.data() + start, kIpv4Bytes)));
 }
 
+std::uint8_t tcp_flags(const Packet& p) {
+  const auto ece = (p.flags & packet_flags::ece) ? kEce : std::uint8_t{0};
+  switch (p.kind) {
+    case PacketKind::ack:
+    case PacketKind::handshake_ack:
+      return kAck | ece;
+    case PacketKind::syn:
+      return kSyn;
+    case PacketKind::syn_ack:
+      return kSyn | kAck;
+    default:
+      return kPsh | ece;
+  }
+}
+
 // The TCP header; its checksum covers the pseudo-header, the header and an all-zero payload
 // (which adds nothing to the sum).
 void put_tcp(Bytes& b, const Packet& p) {
   const std::size_t start = b.size();
   const auto flow_port = static_cast<std::uint16_t>(10000 + p.flow % 50000);
-  const bool is_ack = p.kind == PacketKind::ack;
+  // From the receiver's port: ACKs and SYN-ACKs.
+  const bool is_ack = p.kind == PacketKind::ack || p.kind == PacketKind::syn_ack;
   put_be(b, is_ack ? PcapWriter::kReceiverPort : flow_port, 2);
   put_be(b, is_ack ? flow_port : PcapWriter::kReceiverPort, 2);
   put_be(b, is_ack ? 0 : p.seq, 4);  // an ACK's seq field carries SACK edges (packet.hpp)
   put_be(b, is_ack ? p.ack : 0, 4);
   put_be(b, 5 << 4, 1);  // data offset: 5 words
-  const auto ece = (p.flags & packet_flags::ece) ? kEce : std::uint8_t{0};
-  put_be(b, (is_ack ? kAck : kPsh) | ece, 1);
+  put_be(b, tcp_flags(p), 1);
   put_be(b, 65535, 2);  // window
   put_be(b, 0, 2);      // checksum, filled in below
   put_be(b, 0, 2);      // urgent pointer

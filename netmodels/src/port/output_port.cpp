@@ -50,6 +50,11 @@ bool OutputPort::fits(std::uint32_t wire_bytes, SimTime now) const {
   return settings_.buffer_packets == 0 || packets + 1 <= settings_.buffer_packets;
 }
 
+void OutputPort::count_injected_drop(const Packet& packet, EventCtx& ctx) {
+  ctx.add(packets_dropped_, 1);
+  ctx.add(bytes_dropped_, packet.wire_bytes);
+}
+
 bool OutputPort::offer(Packet packet, EventCtx& ctx, TransmitObserver* observer) {
   expire(ctx, !settings_.arrival_first);
   if (!fits(packet.wire_bytes, ctx.now())) {

@@ -21,11 +21,12 @@ SwitchLp::SwitchLp(NodeId self, const NetworkContext& net)
 void SwitchLp::on(const PacketArrived& ev, engine::EventCtx& ctx) {
   if (traced_)
     ctx.emit(PacketTrace{ctx.now().ps(), self_, trace_direction::received, ev.packet, 0});
+  const PortIndex out = net_.topology().next_port(self_, ev.packet.dst);
   if (net_.is_injected_drop(self_, ev.packet)) {
+    ports_[out].count_injected_drop(ev.packet, ctx);
     if (returns_credit_) transmitted(ev.packet, ctx.now(), ctx);  // its buffer space is free
     return;
   }
-  const PortIndex out = net_.topology().next_port(self_, ev.packet.dst);
   ports_[out].offer(ev.packet, ctx, this);
 }
 

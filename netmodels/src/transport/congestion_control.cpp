@@ -27,23 +27,23 @@ void grow(TcpSenderState& s, const TcpConfig& config, const AckedData& ack) {
   }
 }
 
-void on_fast_retransmit(TcpSenderState& s, const TcpConfig& config) {
+void on_fast_retransmit(TcpSenderState& s, const TcpConfig& config, std::uint64_t flight) {
   switch (config.congestion_control) {
     case CongestionControl::cubic:
-      return cubic::on_fast_retransmit(s, config);
+      return cubic::on_fast_retransmit(s, config, flight);
     case CongestionControl::new_reno:
     case CongestionControl::dctcp:  // RFC 8257 3.4: loss as conventional TCP
-      return new_reno::on_fast_retransmit(s);
+      return new_reno::on_fast_retransmit(s, flight);
   }
 }
 
-void on_timeout(TcpSenderState& s, const TcpConfig& config, bool is_repeat) {
+void on_timeout(TcpSenderState& s, const TcpConfig& config, bool is_repeat, std::uint64_t flight) {
   switch (config.congestion_control) {
     case CongestionControl::cubic:
-      return cubic::on_timeout(s, config, is_repeat);
+      return cubic::on_timeout(s, config, is_repeat, flight);
     case CongestionControl::new_reno:
     case CongestionControl::dctcp:
-      return new_reno::on_timeout(s, is_repeat);
+      return new_reno::on_timeout(s, is_repeat, flight);
   }
 }
 
@@ -51,19 +51,19 @@ bool reacts_to_ecn(const TcpConfig& config) {
   return config.sends_ect();
 }
 
-void on_ecn_echo(TcpSenderState& s, const TcpConfig& config) {
+void on_ecn_echo(TcpSenderState& s, const TcpConfig& config, std::uint64_t flight) {
   switch (config.congestion_control) {
     case CongestionControl::cubic:
-      return cubic::on_ecn_echo(s, config);
+      return cubic::on_ecn_echo(s, config, flight);
     case CongestionControl::dctcp:
       return dctcp::on_ecn_echo(s);
     case CongestionControl::new_reno:
-      return new_reno::on_ecn_echo(s);
+      return new_reno::on_ecn_echo(s, flight);
   }
 }
 
-void on_recovery_exit(TcpSenderState& s, const TcpConfig& /*config*/) {
-  new_reno::on_recovery_exit(s);
+void on_recovery_exit(TcpSenderState& s, const TcpConfig& config) {
+  new_reno::on_recovery_exit(s, config);
 }
 
 }  // namespace netwarp::netmodels::tcp_cc

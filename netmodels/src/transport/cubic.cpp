@@ -25,17 +25,17 @@ double in_segments(std::uint64_t bytes, std::uint32_t mss) {
   return static_cast<double>(bytes) / mss;
 }
 
-// Section 4.6: ssthresh = flight_size * beta_cubic, at least 2 SMSS.
-std::uint64_t reduced_window(const TcpSenderState& s, const TcpConfig& config) {
-  return static_cast<std::uint64_t>(static_cast<double>(new_reno::flight_size(s)) *
-                                    config.cubic_beta);
+// Section 4.6: ssthresh = flight_size * beta_cubic (at least 2 SMSS, below).
+std::uint64_t reduced_window(std::uint64_t flight, const TcpConfig& config) {
+  return static_cast<std::uint64_t>(static_cast<double>(flight) * config.cubic_beta);
 }
 
-void reduce(TcpSenderState& s, const TcpConfig& config, std::uint64_t min_cwnd_segments) {
+void reduce(TcpSenderState& s, const TcpConfig& config, std::uint64_t flight,
+            std::uint64_t min_cwnd_segments) {
   State c = load_state<State>(s.congestion);
   on_congestion_event(c, in_segments(s.cwnd, s.mss), params(config));
   store_state(s.congestion, c);
-  const std::uint64_t window = reduced_window(s, config);
+  const std::uint64_t window = reduced_window(flight, config);
   const std::uint64_t mss = s.mss;
   s.ssthresh = std::max(window, 2 * mss);
   s.cwnd = std::max(window, min_cwnd_segments * mss);
@@ -110,22 +110,22 @@ void grow(TcpSenderState& s, const TcpConfig& config, std::uint64_t acked, SimTi
 }
 
 // Section 4.6, loss: cwnd = max(ssthresh, 2 SMSS), before RFC 6582's inflation.
-void on_fast_retransmit(TcpSenderState& s, const TcpConfig& config) {
-  reduce(s, config, 2);
+void on_fast_retransmit(TcpSenderState& s, const TcpConfig& config, std::uint64_t flight) {
+  reduce(s, config, flight, 2);
 }
 
 // Section 4.6, ECE: cwnd may go down to 1 SMSS.
-void on_ecn_echo(TcpSenderState& s, const TcpConfig& config) {
-  reduce(s, config, 1);
+void on_ecn_echo(TcpSenderState& s, const TcpConfig& config, std::uint64_t flight) {
+  reduce(s, config, flight, 1);
 }
 
 // Section 4.8: cwnd as Reno (1 SMSS), ssthresh by beta_cubic (held on a repeated timeout of
 // the same data, as NewReno), and the next epoch has K = 0 and W_max = cwnd_epoch.
-void on_timeout(TcpSenderState& s, const TcpConfig& config, bool is_repeat) {
+void on_timeout(TcpSenderState& s, const TcpConfig& config, bool is_repeat, std::uint64_t flight) {
   State c = load_state<State>(s.congestion);
   if (!is_repeat) {
     c.cwnd_prior = in_segments(s.cwnd, s.mss);
-    s.ssthresh = std::max(reduced_window(s, config), 2 * std::uint64_t{s.mss});
+    s.ssthresh = std::max(reduced_window(flight, config), 2 * std::uint64_t{s.mss});
   }
   c.w_max = 0;
   c.in_epoch = 0;

@@ -45,8 +45,8 @@ void on_congestion_event(State& c, double cwnd, const Params& p);
 
 // Hooks on a sender (congestion_control.hpp).
 void grow(TcpSenderState& s, const TcpConfig& config, std::uint64_t acked, SimTime now);
-void on_fast_retransmit(TcpSenderState& s, const TcpConfig& config);
-void on_timeout(TcpSenderState& s, const TcpConfig& config, bool is_repeat);
-void on_ecn_echo(TcpSenderState& s, const TcpConfig& config);
+void on_fast_retransmit(TcpSenderState& s, const TcpConfig& config, std::uint64_t flight);
+void on_timeout(TcpSenderState& s, const TcpConfig& config, bool is_repeat, std::uint64_t flight);
+void on_ecn_echo(TcpSenderState& s, const TcpConfig& config, std::uint64_t flight);
 
 }  // namespace netwarp::netmodels::tcp_cc::cubic

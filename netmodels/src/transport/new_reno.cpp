@@ -8,8 +8,8 @@
 
 namespace netwarp::netmodels::tcp_cc::new_reno {
 
-std::uint64_t halved_ssthresh(const TcpSenderState& s) {
-  return std::max<std::uint64_t>(flight_size(s) / 2, 2 * std::uint64_t{s.mss});
+std::uint64_t halved_ssthresh(std::uint64_t flight, std::uint32_t mss) {
+  return std::max<std::uint64_t>(flight / 2, 2 * std::uint64_t{mss});
 }
 
 void slow_start(TcpSenderState& s, std::uint64_t acked) {
@@ -27,24 +27,29 @@ void grow(TcpSenderState& s, std::uint64_t acked) {
 }
 
 // The sender sets cwnd = ssthresh + 3 * SMSS from this (RFC 6582 3.2 step 2).
-void on_fast_retransmit(TcpSenderState& s) {
-  s.ssthresh = halved_ssthresh(s);
+void on_fast_retransmit(TcpSenderState& s, std::uint64_t flight) {
+  s.ssthresh = halved_ssthresh(flight, s.mss);
 }
 
-void on_timeout(TcpSenderState& s, bool is_repeat) {
-  if (!is_repeat) s.ssthresh = halved_ssthresh(s);
+void on_timeout(TcpSenderState& s, bool is_repeat, std::uint64_t flight) {
+  if (!is_repeat) s.ssthresh = halved_ssthresh(flight, s.mss);
   s.cwnd = s.mss;
 }
 
-void on_ecn_echo(TcpSenderState& s) {
-  s.ssthresh = halved_ssthresh(s);
+void on_ecn_echo(TcpSenderState& s, std::uint64_t flight) {
+  s.ssthresh = halved_ssthresh(flight, s.mss);
   s.cwnd = s.ssthresh;
 }
 
-// Option 1 of step 6: min(ssthresh, max(FlightSize, SMSS) + SMSS).
-void on_recovery_exit(TcpSenderState& s) {
+// Step 6 as TcpConfig::recovery_exit_cwnd says: option 1, min(ssthresh, max(FlightSize, SMSS)
+// + SMSS), or option 2, ssthresh.
+void on_recovery_exit(TcpSenderState& s, const TcpConfig& config) {
   const std::uint64_t mss = s.mss;
-  s.cwnd = std::min(s.ssthresh, std::max(flight_size(s), mss) + mss);
+  if (config.recovery_exit_cwnd == RecoveryExitCwnd::ssthresh) {
+    s.cwnd = s.ssthresh;
+  } else {
+    s.cwnd = std::min(s.ssthresh, std::max(flight_size(s), mss) + mss);
+  }
 }
 
 }  // namespace netwarp::netmodels::tcp_cc::new_reno

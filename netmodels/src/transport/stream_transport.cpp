@@ -30,19 +30,27 @@ void StreamTransport::send(NodeId to, const TransferTag& tag, EventCtx& ctx) {
     send_lossless(to, tag, ctx);
     return;
   }
-  const TcpSenderState* stored = tcp_senders_.find(to);
-  sender_actions_.clear();
-  TcpSenderState s;
-  if (stored == nullptr) {
-    s = tcp_open(tcp_config_, 0, mss_, ctx.now(), sender_actions_);
-  } else {
-    s = *stored;
-  }
+  if (tcp_senders_.find(to) == nullptr) open_connection(to, ctx);
+  TcpSenderState s = *tcp_senders_.find(to);
   NW_CHECK(s.total_bytes + tag.bytes <= kMaxStreamBytes,
            "connection {} -> {} carried more than 4 GiB (32-bit TCP sequence numbers)", self_, to);
   const auto end = static_cast<std::uint32_t>(s.total_bytes + tag.bytes);
   ctx.put(unacknowledged_, EndKey{to, end}, tag);
   tcp_append(s, tcp_config_, tag.bytes, ctx.now(), sender_actions_);
+  apply_sender_actions(to, s, ctx);
+}
+
+// A connection opens the first time this host sends to the peer (as MPI libraries connect
+// lazily), not for every pair at 0: an all-to-all would start with a burst of SYNs between
+// peers that never talk.
+void StreamTransport::open_connection(NodeId to, EventCtx& ctx) {
+  sender_actions_.clear();
+  TcpSenderState s;
+  if (tcp_config_.handshake) {
+    s = tcp_connect(tcp_config_, mss_, ctx.now(), sender_actions_);
+  } else {
+    s = tcp_open(tcp_config_, 0, mss_, ctx.now(), sender_actions_);
+  }
   apply_sender_actions(to, s, ctx);
 }
 
@@ -63,6 +71,12 @@ void StreamTransport::on_packet(const Packet& p, EventCtx& ctx,
                                 std::vector<ReceivedTransfer>& out) {
   if (p.kind == PacketKind::ack) {
     on_tcp_ack(p, ctx);
+  } else if (p.kind == PacketKind::syn) {
+    send_handshake(p.src, PacketKind::syn_ack, p.retransmission != 0, ctx);
+  } else if (p.kind == PacketKind::syn_ack) {
+    on_tcp_syn_ack(p, ctx);
+  } else if (p.kind == PacketKind::handshake_ack) {
+    return;  // data is accepted without it
   } else if (is_tcp_) {
     on_tcp_data(p, ctx, out);
   } else {
@@ -144,6 +158,29 @@ void StreamTransport::on_tcp_ack(const Packet& p, EventCtx& ctx) {
   apply_sender_actions(p.src, s, ctx);
 }
 
+void StreamTransport::on_tcp_syn_ack(const Packet& p, EventCtx& ctx) {
+  const TcpSenderState* stored = tcp_senders_.find(p.src);
+  if (stored == nullptr) return;
+  TcpSenderState s = *stored;
+  sender_actions_.clear();
+  tcp_on_syn_ack(s, tcp_config_, ctx.now(), sender_actions_);
+  apply_sender_actions(p.src, s, ctx);
+}
+
+// A handshake segment between this host and `peer`; flow 0, it belongs to no transfer.
+void StreamTransport::send_handshake(NodeId peer, PacketKind kind, bool retransmission,
+                                     EventCtx& ctx) {
+  const PacketFormat& f = net_.spec().format;
+  Packet p;
+  p.payload_bytes = f.control_bytes;
+  p.wire_bytes = f.wire_bytes(f.control_bytes);
+  p.src = self_;
+  p.dst = peer;
+  p.kind = kind;
+  p.retransmission = retransmission ? 1 : 0;
+  send_packet(p, ctx);
+}
+
 void StreamTransport::on_timer(const TimerFired& ev, EventCtx& ctx) {
   const NodeId peer = ev.flow;
   if (ev.is_receiver != 0) {
@@ -162,6 +199,10 @@ void StreamTransport::on_timer(const TimerFired& ev, EventCtx& ctx) {
 
 void StreamTransport::apply_sender_actions(NodeId peer, const TcpSenderState& s, EventCtx& ctx) {
   ctx.put(tcp_senders_, peer, s);
+  if (sender_actions_.send_syn)
+    send_handshake(peer, PacketKind::syn, sender_actions_.syn_is_retransmission, ctx);
+  if (sender_actions_.send_handshake_ack)
+    send_handshake(peer, PacketKind::handshake_ack, false, ctx);
   for (const TcpSegment& seg : sender_actions_.segments) send_segment(peer, seg, ctx);
   const TcpTimerRequest& timer = sender_actions_.timer;
   if (timer.wanted)
@@ -242,6 +283,9 @@ void StreamTransport::finish(engine::FinishCtx& ctx) const {
     r.duplicate_acks = s.duplicate_acks;
     r.fast_retransmits = s.fast_retransmits;
     r.timeouts = s.timeouts;
+    r.syns_sent = s.syns_sent;
+    r.syn_retransmissions = s.syn_retransmissions;
+    r.limited_transmits = s.limited_transmits;
     ctx.emit(r);
   }
   for (const auto& [peer, r] : tcp_receivers_)  // named as the peer's FlowRecord names it

@@ -23,6 +23,13 @@ inline std::int64_t initial_rto(const TcpConfig& config) {
   return clamp_rto(config, config.initial_rto.ps());
 }
 
+// RTO from the current estimate without backoff (RFC 6298 2.3), or the initial RTO (2.1)
+// before any sample.
+inline std::int64_t unbacked_rto(const TcpSenderState& s, const TcpConfig& config) {
+  if (s.has_rtt == 0) return initial_rto(config);
+  return clamp_rto(config, s.srtt_ps + std::max(kClockGranularityPs, 4 * s.rttvar_ps));
+}
+
 // Takes one RTT measurement `r_ps` (RFC 6298 2.2, 2.3); the backoff ends (RFC 6298 5.7 note).
 inline void take_rtt_sample(TcpSenderState& s, const TcpConfig& config, std::int64_t r_ps) {
   if (s.has_rtt == 0) {
@@ -34,7 +41,7 @@ inline void take_rtt_sample(TcpSenderState& s, const TcpConfig& config, std::int
     s.rttvar_ps = (3 * s.rttvar_ps + error) / 4;  // RTTVAR first: it uses the old SRTT
     s.srtt_ps = (7 * s.srtt_ps + r_ps) / 8;
   }
-  s.rto_ps = clamp_rto(config, s.srtt_ps + std::max(kClockGranularityPs, 4 * s.rttvar_ps));
+  s.rto_ps = unbacked_rto(s, config);
   s.backoff_count = 0;
 }
 

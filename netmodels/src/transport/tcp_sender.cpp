@@ -1,10 +1,13 @@
-// TCP sender as a pure state machine: fast retransmit and NewReno fast recovery (RFC 6582
-// section 3.2, "impatient" timer variant), the retransmission timer of RFC 6298 section 5 kept
-// lazily (tcp_timer.hpp), go-back-N after a timeout, and the ECN reaction of RFC 3168 section
-// 6.1.2 (at most once per window). The window rules (growth, ssthresh and cwnd on loss, timeout
-// and ECN echo) are the configured congestion control's (congestion_control.hpp). Sequence
-// numbers are byte offsets in the flow; `recover` holds one past the RFC's "highest sequence
-// number transmitted", i.e. snd_max.
+// TCP sender as a pure state machine: fast retransmit and NewReno fast
+// recovery (RFC 6582 section 3.2, "impatient" timer variant), the retransmission timer of
+// RFC 6298 section 5 kept lazily (tcp_timer.hpp), go-back-N after a timeout, and the ECN
+// reaction of RFC 3168 section 6.1.2 (at most once per window); the three-way handshake (RFC
+// 793 3.4) with the SYN's own retransmission timer (RFC 6298 section 5 and 5.7) and limited
+// transmit (RFC 3042). The policy choices of TcpConfig (SsthreshBase, RecoveryExitCwnd,
+// RtoBackoffReset) default to the RFC reading. The window rules (growth, ssthresh and cwnd on loss,
+// timeout and ECN echo) are the configured congestion control's (congestion_control.hpp), given the
+// FlightSize that the policy reads. Sequence numbers are byte offsets in the flow; `recover` holds
+// one past the RFC's "highest sequence number transmitted", i.e. snd_max.
 #include <algorithm>
 #include <cstdint>
 
@@ -26,6 +29,23 @@ std::uint64_t flight_size(const TcpSenderState& s) {
 
 std::uint32_t segment_length(const TcpSenderState& s, std::uint32_t seq) {
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(s.mss, s.total_bytes - seq));
+}
+
+// The FlightSize that equation (4) of RFC 5681 (or the congestion control's own factor)
+// reduces, without `not_counted` bytes. bytes_in_flight: less one SMSS per duplicate ACK, a
+// segment that left the network.
+std::uint64_t loss_window(const TcpSenderState& s, const TcpConfig& config,
+                          std::uint64_t not_counted) {
+  const std::uint64_t flight = flight_size(s);
+  if (config.ssthresh_base == SsthreshBase::bytes_in_flight)
+    not_counted = std::uint64_t{s.dupacks} * s.mss;
+  return flight - std::min(flight, not_counted);
+}
+
+// RFC 6298 5.5 (and 5 for the SYN): double the RTO, at most max_rto.
+void back_off_rto(TcpSenderState& s, const TcpConfig& config) {
+  s.rto_ps = s.rto_ps > config.max_rto.ps() / 2 ? config.max_rto.ps() : s.rto_ps * 2;
+  ++s.backoff_count;
 }
 
 void restart_timer(TcpSenderState& s, SimTime now, TcpSenderActions& out) {
@@ -61,6 +81,14 @@ void emit_segment(TcpSenderState& s, std::uint32_t seq, SimTime now, TcpSenderAc
   emit_range(s, seq, segment_length(s, seq), now, out);
 }
 
+// Sends the segment at snd_nxt (new data) and moves snd_nxt past it.
+void emit_new_segment(TcpSenderState& s, SimTime now, TcpSenderActions& out) {
+  const std::uint32_t length = segment_length(s, s.snd_nxt);
+  emit_segment(s, s.snd_nxt, now, out);
+  s.snd_nxt += length;
+  s.snd_max = std::max(s.snd_max, s.snd_nxt);
+}
+
 std::uint64_t send_window(const TcpSenderState& s, const TcpConfig& config) {
   if (config.receive_window_bytes == 0) return s.cwnd;
   return std::min(s.cwnd, config.receive_window_bytes);
@@ -70,22 +98,39 @@ std::uint64_t send_window(const TcpSenderState& s, const TcpConfig& config) {
 // so a receive window below one MSS cannot stall the flow (no persist timer here).
 void send_available(TcpSenderState& s, const TcpConfig& config, SimTime now,
                     TcpSenderActions& out) {
+  if (s.connection != TcpConnection::established) return;  // data waits for the handshake
   const std::uint64_t window = send_window(s, config);
   while (s.snd_nxt < s.total_bytes) {
     const std::uint32_t length = segment_length(s, s.snd_nxt);
     if (flight_size(s) > 0 && flight_size(s) + length > window) break;
-    emit_segment(s, s.snd_nxt, now, out);
-    s.snd_nxt += length;
-    s.snd_max = std::max(s.snd_max, s.snd_nxt);
+    emit_new_segment(s, now, out);
   }
 }
 
-// RFC 6582 3.2 step 2: ssthresh from the congestion control (NewReno: eq. (4) of RFC 5681),
-// retransmit, cwnd = ssthresh + 3 * SMSS (the segments that left the network, one per
-// duplicate ACK), recover = highest sent.
+// RFC 3042 / RFC 5681 3.2 step 1: on the first and second duplicate ACK, one segment of new
+// data if FlightSize stays <= cwnd + 2 * SMSS and the receive window allows; cwnd unchanged.
+void limited_transmit(TcpSenderState& s, const TcpConfig& config, SimTime now,
+                      TcpSenderActions& out) {
+  if (!config.limited_transmit || s.in_fast_recovery != 0 || s.dupacks > 2 ||
+      s.dupacks >= config.dupack_threshold)
+    return;
+  if (s.snd_nxt != s.snd_max || s.snd_nxt >= s.total_bytes) return;  // no new data
+  const std::uint32_t length = segment_length(s, s.snd_nxt);
+  const std::uint64_t flight_after = flight_size(s) + length;
+  if (flight_after > s.cwnd + 2 * std::uint64_t{s.mss}) return;
+  if (config.receive_window_bytes != 0 && flight_after > config.receive_window_bytes) return;
+  emit_new_segment(s, now, out);
+  s.limited_transmit_bytes += length;
+  ++s.limited_transmits;
+}
+
+// RFC 6582 3.2 step 2: ssthresh from the congestion control (NewReno: eq. (4)), retransmit,
+// cwnd = ssthresh + 3 * SMSS (the segments that left the network, one per duplicate ACK),
+// recover = highest sent. Data sent by limited transmit is not part of FlightSize here (RFC
+// 5681 3.2 step 2).
 void enter_fast_recovery(TcpSenderState& s, const TcpConfig& config, SimTime now,
                          TcpSenderActions& out) {
-  tcp_cc::on_fast_retransmit(s, config);
+  tcp_cc::on_fast_retransmit(s, config, loss_window(s, config, s.limited_transmit_bytes));
   s.cwnd = s.ssthresh + std::uint64_t{config.dupack_threshold} * s.mss;
   s.recover = s.snd_max;
   s.in_fast_recovery = 1;
@@ -105,6 +150,8 @@ void on_duplicate_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t 
     s.cwnd += s.mss;  // step 3: inflate, a segment has left the network
   } else if (s.dupacks == config.dupack_threshold && ack >= s.recover) {
     enter_fast_recovery(s, config, now, out);
+  } else {
+    limited_transmit(s, config, now, out);
   }
 }
 
@@ -131,7 +178,7 @@ bool react_to_ecn(TcpSenderState& s, const TcpConfig& config, bool ece) {
   if (!tcp_cc::reacts_to_ecn(config) || !ece || s.in_fast_recovery != 0 ||
       s.snd_una <= s.ecn_recover)
     return false;
-  tcp_cc::on_ecn_echo(s, config);
+  tcp_cc::on_ecn_echo(s, config, loss_window(s, config, 0));
   s.ecn_recover = s.snd_max;
   return true;
 }
@@ -150,13 +197,22 @@ void update_timer_on_new_ack(TcpSenderState& s, bool was_in_recovery, SimTime no
   }
 }
 
-std::int64_t sample_rtt_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack,
-                               SimTime now) {
-  if (s.rtt_timing == 0 || ack < s.rtt_seq) return -1;
-  s.rtt_timing = 0;
-  const std::int64_t sample_ps = now.ps() - s.rtt_start_ps;
-  tcp_detail::take_rtt_sample(s, config, sample_ps);
-  return sample_ps;
+// The timed segment acknowledged: an RTT sample (RFC 6298 2.2-2.3), which ends the backoff;
+// otherwise the backoff ends here only with RtoBackoffReset::on_new_ack. Returns the sample,
+// -1 if none.
+std::int64_t update_rto_on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack,
+                                   SimTime now) {
+  if (s.rtt_timing != 0 && ack >= s.rtt_seq) {
+    s.rtt_timing = 0;
+    const std::int64_t sample_ps = now.ps() - s.rtt_start_ps;
+    take_rtt_sample(s, config, sample_ps);
+    return sample_ps;
+  }
+  if (config.rto_backoff_reset == RtoBackoffReset::on_new_ack) {
+    s.rto_ps = unbacked_rto(s, config);
+    s.backoff_count = 0;
+  }
+  return -1;
 }
 
 void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
@@ -165,7 +221,8 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, b
   s.snd_una = ack;
   s.snd_nxt = std::max(s.snd_nxt, ack);  // after go-back-N the receiver may hold more
   s.dupacks = 0;
-  const tcp_cc::AckedData data{acked, ece, now, sample_rtt_on_ack(s, config, ack, now)};
+  s.limited_transmit_bytes = 0;
+  const tcp_cc::AckedData data{acked, ece, now, update_rto_on_new_ack(s, config, ack, now)};
   tcp_cc::on_data_acked(s, config, data);
   const bool was_in_recovery = s.in_fast_recovery != 0;
   if (was_in_recovery) {
@@ -189,15 +246,15 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, b
 void on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSenderActions& out) {
   const bool is_repeat = s.timeouts > 0 && s.timeout_una == s.snd_una;
   ++s.timeouts;
-  tcp_cc::on_timeout(s, config, is_repeat);
+  tcp_cc::on_timeout(s, config, is_repeat, loss_window(s, config, 0));
   s.snd_nxt = s.snd_una;
   s.rtt_timing = 0;
   s.in_fast_recovery = 0;
   s.dupacks = 0;
+  s.limited_transmit_bytes = 0;
   s.recover = s.snd_max;
   s.timeout_una = s.snd_una;
-  s.rto_ps = s.rto_ps > config.max_rto.ps() / 2 ? config.max_rto.ps() : s.rto_ps * 2;
-  ++s.backoff_count;
+  back_off_rto(s, config);
   restart_timer(s, now, out);
   send_available(s, config, now, out);
   out.cwnd_changed = true;
@@ -207,9 +264,33 @@ void on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSend
 
 using namespace tcp_detail;
 
-TcpSenderState tcp_open(const TcpConfig& config, std::uint64_t bytes, std::uint32_t mss,
-                        SimTime now, TcpSenderActions& out) {
-  out.clear();
+namespace {
+
+void send_syn(TcpSenderState& s, bool is_retransmission, SimTime now, TcpSenderActions& out) {
+  out.send_syn = true;
+  out.syn_is_retransmission = is_retransmission;
+  ++s.syns_sent;
+  restart_timer(s, now, out);
+}
+
+// RFC 6298 section 5 applied to the SYN: retransmit it with the RTO doubled.
+void on_syn_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now,
+                    TcpSenderActions& out) {
+  ++s.syn_retransmissions;
+  back_off_rto(s, config);
+  send_syn(s, true, now, out);
+}
+
+// After a retransmitted SYN the SYN-ACK gives no RTT sample (Karn, RFC 6298 section 3); RFC
+// 6298 5.7: an RTO below 3 s is raised to 3 s for the data; RFC 5681 3.1: the initial window
+// is one segment.
+void after_syn_timeout(TcpSenderState& s, const TcpConfig& config) {
+  const std::int64_t floor_ps = std::min(config.rto_after_syn_timeout.ps(), config.max_rto.ps());
+  s.rto_ps = std::max(s.rto_ps, floor_ps);
+  s.cwnd = s.mss;
+}
+
+TcpSenderState new_sender(const TcpConfig& config, std::uint64_t bytes, std::uint32_t mss) {
   TcpSenderState s;
   s.total_bytes = bytes;
   s.mss = mss;
@@ -217,6 +298,42 @@ TcpSenderState tcp_open(const TcpConfig& config, std::uint64_t bytes, std::uint3
   s.ssthresh = kInfiniteSsthresh;
   s.rto_ps = tcp_detail::initial_rto(config);
   tcp_cc::on_open(s, config);
+  return s;
+}
+
+}  // namespace
+
+TcpSenderState tcp_connect(const TcpConfig& config, std::uint32_t mss, SimTime now,
+                           TcpSenderActions& out) {
+  out.clear();
+  TcpSenderState s = new_sender(config, 0, mss);
+  s.completed = 1;  // nothing to send yet
+  s.connection = TcpConnection::syn_sent;
+  s.syn_sent_ps = now.ps();
+  send_syn(s, false, now, out);
+  return s;
+}
+
+void tcp_on_syn_ack(TcpSenderState& s, const TcpConfig& config, SimTime now,
+                    TcpSenderActions& out) {
+  out.clear();
+  if (s.connection != TcpConnection::syn_sent) return;  // a late duplicate
+  s.connection = TcpConnection::established;
+  stop_timer(s);
+  out.send_handshake_ack = true;
+  if (s.syn_retransmissions == 0) {
+    tcp_detail::take_rtt_sample(s, config, now.ps() - s.syn_sent_ps);  // RFC 6298 2.2
+  } else {
+    after_syn_timeout(s, config);
+  }
+  send_available(s, config, now, out);
+}
+
+TcpSenderState tcp_open(const TcpConfig& config, std::uint64_t bytes, std::uint32_t mss,
+                        SimTime now, TcpSenderActions& out) {
+  out.clear();
+  TcpSenderState s = new_sender(config, bytes, mss);
+  s.connection = TcpConnection::established;
   if (bytes == 0) {
     s.completed = 1;
     out.completed = true;
@@ -263,6 +380,8 @@ void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t gene
       generation, s.rto_deadline_ps, s.timer_pending_ps, s.timer_generation, now);
   if (event == TimerEvent::early) {
     arm_lazy_timer(s.rto_deadline_ps, s.timer_pending_ps, s.timer_generation, out.timer);
+  } else if (event == TimerEvent::due && s.connection == TcpConnection::syn_sent) {
+    on_syn_timeout(s, config, now, out);
   } else if (event == TimerEvent::due && s.completed == 0) {
     on_timeout(s, config, now, out);
   }

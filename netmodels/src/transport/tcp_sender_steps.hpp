@@ -15,9 +15,9 @@ void stop_timer(TcpSenderState& s);
 // Puts [seq, seq + length) on the wire (counters, Karn's rule, RTO start).
 void emit_range(TcpSenderState& s, std::uint32_t seq, std::uint32_t length, SimTime now,
                 TcpSenderActions& out);
-// Karn's rule (RFC 6298 section 3): the RTT sample this ACK gives, -1 if none.
-std::int64_t sample_rtt_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack,
-                               SimTime now);
+// snd_una moved to `ack`: RTT sample or, per TcpConfig::rto_backoff_reset, the backoff's end.
+std::int64_t update_rto_on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack,
+                                   SimTime now);  // returns the RTT sample, -1 if none
 bool react_to_ecn(TcpSenderState& s, const TcpConfig& config, bool ece);
 
 // tcp_sack_recovery.cpp

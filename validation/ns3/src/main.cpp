@@ -55,7 +55,8 @@ void add_options(CLI::App& app, CliOptions& o) {
   app.add_option("--pcap", o.pcap_dir,
                  "Write ns-3's pcap of every port here: <node>-p<port>.pcap (link type PPP)");
   app.add_flag("--limited-transmit", o.limited_transmit,
-               "Keep ns-3's limited transmit (RFC 3042); off by default, as netwarp's sender");
+               "Force ns-3's limited transmit (RFC 3042) on; by default it follows "
+               "transport.tcp.limited_transmit");
   app.add_flag("--verbose", o.verbose, "Print the settings ns-3 applies differently on stderr");
 }
 

@@ -85,7 +85,8 @@ void apply_tcp_defaults(const netmodels::NetworkSpec& spec, const Ns3Choices& ch
   // Off: the 40 B IPv4 + TCP header of netwarp's PacketFormat holds for every data segment.
   SetDefault("ns3::TcpSocketBase::Timestamp", ns3::BooleanValue(false));
   SetDefault("ns3::TcpSocketBase::WindowScaling", ns3::BooleanValue(true));
-  SetDefault("ns3::TcpSocketBase::LimitedTransmit", ns3::BooleanValue(choices.limited_transmit));
+  SetDefault("ns3::TcpSocketBase::LimitedTransmit",
+             ns3::BooleanValue(tcp.limited_transmit || choices.limited_transmit));
   SetDefault("ns3::TcpSocketBase::MinRto", time_value(tcp.min_rto));
   // netwarp's RTO uses a clock granularity G of 1 ps (tcp_rtt.hpp); ns-3's default is 1 ms.
   SetDefault("ns3::TcpSocketBase::ClockGranularity", ns3::TimeValue(ns3::PicoSeconds(1)));

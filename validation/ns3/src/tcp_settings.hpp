@@ -13,7 +13,8 @@ namespace netwarp::ns3_check {
 
 // Choices of netwarp-ns3 itself, not in the scenario (README.md, "Choices").
 struct Ns3Choices {
-  bool limited_transmit = false;  // ns-3's default is on; netwarp's native sender has none
+  // Forces ns-3's limited transmit on; otherwise it follows transport.tcp.limited_transmit.
+  bool limited_transmit = false;
 };
 
 // Why the scenario cannot run under netwarp-ns3 (one sentence), or empty when it can.

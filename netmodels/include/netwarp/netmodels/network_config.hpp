@@ -59,6 +59,23 @@ enum class TransportKind : std::uint8_t { lossless, tcp };
 // The sender's window rules: NewReno (RFC 5681, 6582), CUBIC (RFC 9438), DCTCP (RFC 8257).
 enum class CongestionControl : std::uint8_t { new_reno, cubic, dctcp };
 
+// Choices the RFCs leave open, each with the RFC reading first (the default) and the reading
+// of ns-3.37 (src/internet/model/tcp-socket-base.cc), so `emulate: NS3` can select it.
+// ssthresh on loss (RFC 5681 eq. 4; NewReno recovery, timeouts and ECN; RFC 6675 recovery keeps
+// FlightSize): FlightSize, less the data sent by limited transmit when the
+// third duplicate ACK arrives (RFC 5681 3.2 step 2); or bytes in flight: data sent and not
+// acknowledged less one SMSS per duplicate ACK, which showed a segment left the network
+// (ns-3.37 with limited transmit: BytesInFlight() + SMSS at NewReno recovery entry).
+enum class SsthreshBase : std::uint8_t { flight_size, bytes_in_flight };
+// cwnd when fast recovery ends with a full ACK (RFC 6582 3.2 step 6): option 1,
+// min(ssthresh, max(FlightSize, SMSS) + SMSS); or option 2, ssthresh (ns-3.37).
+enum class RecoveryExitCwnd : std::uint8_t { bounded_by_flight, ssthresh };
+// When the backed-off RTO ends: at the next valid RTT sample (RFC 6298 5.7 with Karn's rule,
+// section 3); or at every ACK of new data, recomputed from SRTT and RTTVAR (ns-3.37's NewAck,
+// as Linux does).
+enum class RtoBackoffReset : std::uint8_t { on_rtt_sample, on_new_ack };
+
+// TCP (RFC 5681), loss recovery and congestion control as chosen, RTO per RFC 6298.
 // Loss recovery of the TCP sender (tcp_sack_recovery.cpp). The SACK-based ones need sack.
 enum class TcpRecovery : std::uint8_t {
   newreno,    // RFC 6582 fast recovery, SACK blocks ignored
@@ -82,6 +99,14 @@ struct TcpConfig {
   TcpRecovery recovery = TcpRecovery::newreno;
   bool prr_conservative = false;     // RFC 6937 PRR-CRB instead of PRR-SSRB
   std::uint32_t max_ooo_ranges = 0;  // receiver's out-of-order ranges; 0: unlimited
+  // Connection set-up, limited transmit and the policy choices above.
+  bool handshake = true;  // three-way handshake before data (RFC 793 3.4)
+  // RFC 6298 5.7: after a SYN timed out, data starts with an RTO of at least this (3 s).
+  SimTime rto_after_syn_timeout = engine::seconds(3);
+  bool limited_transmit = true;  // RFC 3042, RFC 5681 3.2 step 1
+  SsthreshBase ssthresh_base = SsthreshBase::flight_size;
+  RecoveryExitCwnd recovery_exit_cwnd = RecoveryExitCwnd::bounded_by_flight;
+  RtoBackoffReset rto_backoff_reset = RtoBackoffReset::on_rtt_sample;
   CongestionControl congestion_control = CongestionControl::new_reno;
   double cubic_c = 0.4;       // RFC 9438 4.2: segments / s^3
   double cubic_beta = 0.7;    // RFC 9438 4.6: multiplicative decrease factor

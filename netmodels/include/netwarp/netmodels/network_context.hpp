@@ -23,6 +23,15 @@ class NetworkContext {
   // per-flow state in arrays indexed by these.
   std::uint32_t send_slot(MessageId id) const { return send_slot_[id]; }
   std::uint32_t receive_slot(MessageId id) const { return receive_slot_[id]; }
+  // TCP connections: a message travels on the connection named by the first message of its
+  // (src, dst) pair with Workload::persistent_connections, else on its own. Its bytes end at
+  // stream_end in that connection's stream; the next message of the pair follows it.
+  MessageId connection_of(MessageId id) const { return connection_of_[id]; }
+  MessageId next_on_connection(MessageId id) const { return next_on_connection_[id]; }
+  MessageId previous_on_connection(MessageId id) const { return previous_on_connection_[id]; }
+  std::uint64_t stream_end(MessageId id) const { return stream_end_[id]; }
+  // All bytes the connection named `connection` carries in the run.
+  std::uint64_t connection_bytes(MessageId connection) const;
   // TCP payload per segment: transport.tcp.mss_bytes, or all a packet carries when 0.
   std::uint32_t tcp_mss() const {
     const std::uint32_t mss = spec_.transport.tcp.mss_bytes;
@@ -38,11 +47,16 @@ class NetworkContext {
 
  private:
   bool is_injected_drop_slow(NodeId at, const Packet& p) const;
+  void index_connections();
   const NetworkSpec& spec_;
   std::vector<std::vector<MessageId>> messages_of_;
   std::vector<std::vector<MessageId>> messages_to_;
   std::vector<std::uint32_t> send_slot_;
   std::vector<std::uint32_t> receive_slot_;
+  std::vector<MessageId> connection_of_;
+  std::vector<MessageId> next_on_connection_;
+  std::vector<MessageId> previous_on_connection_;
+  std::vector<std::uint64_t> stream_end_;
   std::vector<char> pcap_traced_;
   std::vector<std::vector<PortIndex>> queue_traced_;  // per node, sorted
 };

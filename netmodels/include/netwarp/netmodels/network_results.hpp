@@ -24,6 +24,8 @@ struct NetworkTotals {
   std::uint64_t retransmitted_segments = 0;
   std::uint64_t fast_retransmits = 0;
   std::uint64_t duplicate_acks = 0;
+  std::uint64_t syn_retransmissions = 0;
+  std::uint64_t limited_transmits = 0;
   std::uint64_t ecn_marked = 0;
   std::uint64_t ooo_discarded_segments = 0;  // TCP receivers' max_ooo_ranges discards
 };

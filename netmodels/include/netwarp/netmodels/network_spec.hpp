@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "netwarp/netmodels/network_config.hpp"
+#include "netwarp/netmodels/packet.hpp"
 #include "netwarp/netmodels/topology.hpp"
 #include "netwarp/netmodels/workload.hpp"
 
@@ -25,10 +26,12 @@ struct OutputSpec {
 };
 
 // Fault injection: the first transmission of the data segment of `flow` starting at byte `seq`
-// is dropped at the first switch it reaches (retransmissions pass). For loss studies and tests.
+// (or of its SYN or SYN-ACK, kind syn / syn_ack, seq unused) is dropped at the first switch it
+// reaches (retransmissions, and SYN-ACKs that answer them, pass). For loss studies and tests.
 struct PacketDrop {
   MessageId flow = 0;
   std::uint32_t seq = 0;
+  PacketKind kind = PacketKind::data;
 };
 
 struct NetworkSpec {

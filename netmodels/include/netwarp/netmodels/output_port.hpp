@@ -54,6 +54,8 @@ class OutputPort {
   bool offer(Packet packet, engine::EventCtx& ctx, TransmitObserver* observer = nullptr);
   void on_credit(std::uint64_t bytes, std::uint8_t vc, engine::EventCtx& ctx,
                  TransmitObserver* observer = nullptr);
+  // A packet for this port removed by fault injection (NetworkSpec::drops): counted as a drop.
+  void count_injected_drop(const Packet& packet, engine::EventCtx& ctx);
 
   const PortSettings& settings() const { return settings_; }
   std::uint64_t buffered_bytes() const { return static_cast<std::uint64_t>(buffered_bytes_.get()); }

@@ -11,7 +11,8 @@
 
 namespace netwarp::netmodels {
 
-enum class PacketKind : std::uint8_t { data, ack, control };
+// syn, syn_ack and handshake_ack (the third segment, no data) set up a TCP connection.
+enum class PacketKind : std::uint8_t { data, ack, control, syn, syn_ack, handshake_ack };
 
 namespace packet_flags {
 inline constexpr std::uint8_t ect = 1;   // ECN-capable transport
@@ -80,8 +81,9 @@ struct CreditReturned {  // the next hop freed `bytes` of virtual channel `vc` f
   std::uint8_t vc = 0;
   std::uint8_t reserved[5] = {};
 };
-struct MessageDue {  // a host's message may start
+struct MessageDue {  // a host's message may start (or, opens_connection: its TCP handshake)
   MessageId message = 0;
+  std::uint32_t opens_connection = 0;
 };
 struct TimerFired {  // a transport timer (RTO or delayed ACK) of `flow`
   MessageId flow = 0;

@@ -29,6 +29,9 @@ struct FlowRecord {
   std::uint64_t duplicate_acks = 0;
   std::uint64_t fast_retransmits = 0;
   std::uint64_t timeouts = 0;
+  std::uint64_t syns_sent = 0;  // the first SYN included
+  std::uint64_t syn_retransmissions = 0;
+  std::uint64_t limited_transmits = 0;  // segments sent by limited transmit (RFC 3042)
   // The receiver's out-of-order segments discarded by TcpConfig::max_ooo_ranges (joined in
   // from its ReceiverRecord by NetworkResults::sort).
   std::uint64_t ooo_discarded_segments = 0;

@@ -1,6 +1,7 @@
 // StreamTransport: a host's NIC and persistent connections, one per peer, that carry
 // application transfers (MPI envelopes, data, control) in order. Lossless transport packetizes
-// a transfer onto the NIC at once; TCP appends it to the peer's NewReno connection, and never
+// a transfer onto the NIC at once; TCP appends it to the peer's NewReno connection (opened by
+// a handshake at the first transfer to that peer, data waiting for it), and never
 // puts bytes of two transfers in one packet. Every packet of a transfer carries the
 // application's tag; the receiver hands a transfer up once all of its bytes and all earlier
 // bytes of the connection are in, so transfers from one peer arrive in send order even after
@@ -64,6 +65,9 @@ class StreamTransport {
   static TransferTag tag_of_packet(const Packet& p);
   void on_tcp_data(const Packet& p, engine::EventCtx& ctx, std::vector<ReceivedTransfer>& out);
   void on_tcp_ack(const Packet& p, engine::EventCtx& ctx);
+  void open_connection(NodeId to, engine::EventCtx& ctx);
+  void on_tcp_syn_ack(const Packet& p, engine::EventCtx& ctx);
+  void send_handshake(NodeId peer, PacketKind kind, bool retransmission, engine::EventCtx& ctx);
   void apply_sender_actions(NodeId peer, const TcpSenderState& s, engine::EventCtx& ctx);
   void apply_receiver_actions(NodeId peer, const TcpReceiverState& r, engine::EventCtx& ctx);
   void send_segment(NodeId peer, const TcpSegment& seg, engine::EventCtx& ctx);

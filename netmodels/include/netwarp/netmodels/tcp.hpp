@@ -2,7 +2,11 @@
 // recovery, RFC 6298 retransmission timer with Karn's rule). No engine here: the host LP keeps
 // the state structs in reversible storage, calls these functions on events and turns the
 // actions into packets and timer events. Sequence numbers are byte offsets from the start of
-// the flow (a flow is one message, under 4 GiB).
+// the flow (a flow is one message, under 4 GiB); the SYN travels outside that numbering.
+//
+// Connection set-up (RFC 793 3.4): tcp_connect sends a SYN and data waits until the SYN-ACK
+// arrives (tcp_on_syn_ack); the receiver answers every SYN with a SYN-ACK and keeps no state
+// for it (a lost SYN-ACK is repaired by the SYN's retransmission). tcp_open skips the handshake.
 //
 // Byte ranges of any number (the receiver's out-of-order data, the sender's SACK scoreboard)
 // do not fit the fixed-size states: the caller hands them in as a TcpRangeStore
@@ -44,11 +48,17 @@ struct TcpSenderActions {
   TcpTimerRequest timer;
   bool completed = false;  // every byte acknowledged (set once, on the ACK that does it)
   bool cwnd_changed = false;
+  bool send_syn = false;
+  bool syn_is_retransmission = false;
+  bool send_handshake_ack = false;  // the third segment of the handshake
   void clear() {
     segments.clear();  // keeps the capacity
     timer = TcpTimerRequest{};
     completed = false;
     cwnd_changed = false;
+    send_syn = false;
+    syn_is_retransmission = false;
+    send_handshake_ack = false;
   }
 };
 
@@ -58,6 +68,8 @@ struct TcpSenderActions {
 struct TcpCongestionState {
   std::uint64_t words[7] = {};
 };
+
+enum class TcpConnection : std::uint8_t { closed, syn_sent, established };
 
 // Sender state: trivially copyable and padding-free (it is hashed and undo-logged as bytes).
 struct TcpSenderState {
@@ -93,8 +105,16 @@ struct TcpSenderState {
   std::uint64_t duplicate_acks = 0;
   std::uint64_t fast_retransmits = 0;
   std::uint64_t timeouts = 0;
-  TcpCongestionState congestion;
-  TcpScoreboardState scoreboard;  // RFC 6675 / RFC 6937 (recovery sack_6675 and prr)
+  // Connection set-up (RFC 793 3.4) and limited transmit (RFC 3042).
+  std::uint32_t limited_transmit_bytes = 0;  // sent by limited transmit since the last new ACK
+  TcpConnection connection = TcpConnection::closed;
+  std::uint8_t reserved2[3] = {};
+  std::int64_t syn_sent_ps = 0;  // when the first SYN left
+  std::uint64_t syns_sent = 0;
+  std::uint64_t syn_retransmissions = 0;
+  std::uint64_t limited_transmits = 0;  // segments sent by limited transmit
+  TcpCongestionState congestion;        // the congestion control's (all zero: NewReno)
+  TcpScoreboardState scoreboard;        // RFC 6675 / RFC 6937 (recovery sack_6675 and prr)
 
   // Hashes every byte, except that an all-zero congestion block (NewReno) is left out: NewReno
   // runs keep the digests they had before the block existed.
@@ -115,7 +135,12 @@ struct TcpSenderState {
 static_assert(std::is_trivially_copyable_v<TcpSenderState> &&
               std::has_unique_object_representations_v<TcpSenderState>);
 
-// Opens a flow of `bytes` (> 0) and sends the initial window.
+// Opens a connection with a SYN; data given by tcp_append waits for the SYN-ACK.
+TcpSenderState tcp_connect(const TcpConfig& config, std::uint32_t mss, SimTime now,
+                           TcpSenderActions& out);
+// The SYN-ACK arrived: the connection is up (sends the handshake ACK and any waiting data).
+void tcp_on_syn_ack(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSenderActions& out);
+// Opens a flow of `bytes` (> 0) without a handshake and sends the initial window.
 TcpSenderState tcp_open(const TcpConfig& config, std::uint64_t bytes, std::uint32_t mss,
                         SimTime now, TcpSenderActions& out);
 // Stream use (a connection that lives across messages): `bytes` more to send on an open flow,

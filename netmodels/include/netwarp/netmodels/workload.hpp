@@ -26,7 +26,12 @@ struct Message {
 struct Workload {
   std::string kind;  // "flows", "incast", "all_to_all", "permutation", "uniform_random"
   std::vector<Message> messages;
+  // TCP: the messages from one host to another share one connection, handed to it one after
+  // another in list order (a message due before the previous one of its pair waits for it).
+  bool persistent_connections = false;
 };
+
+inline constexpr MessageId kNoMessage = 0xffffffff;
 
 // Message generators. Each validates its parameters against host_count and throws InputError
 // naming the field under `at` (e.g. "workload.incast").
