@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "netwarp/netmodels/network_config.hpp"
 #include "netwarp/netmodels/workload.hpp"
 #include "netwarp/scenarios/proto/scenario.pb.h"
 
@@ -11,5 +12,7 @@ namespace netwarp::scenarios {
 netmodels::PlacementSpec placement_spec(const proto::Placement& placement);
 // A file named in a scenario: relative paths are taken from the scenario's folder.
 std::string beside_scenario(const std::string& scenario_path, const std::string& file);
+// transport.tcp's congestion control and its parameters (settings.cpp).
+void set_congestion_control(const proto::Tcp& tcp, netmodels::TcpConfig& config);
 
 }  // namespace netwarp::scenarios

@@ -83,6 +83,12 @@ void fill_tcp(proto::Tcp& tcp, const proto::Links& links) {
   if (!tcp.has_handshake()) tcp.set_handshake(true);
   if (!tcp.has_limited_transmit()) tcp.set_limited_transmit(true);
   if (!tcp.has_syn_timeout_rto_us()) tcp.set_syn_timeout_rto_us(3'000'000);
+  // Only the chosen algorithm's parameters, so a stray one is an error (validate.cpp).
+  if (tcp.congestion_control() == proto::Tcp::CUBIC && !tcp.has_cubic_c()) tcp.set_cubic_c(0.4);
+  if (tcp.congestion_control() == proto::Tcp::CUBIC && !tcp.has_cubic_beta())
+    tcp.set_cubic_beta(0.7);
+  if (tcp.congestion_control() == proto::Tcp::DCTCP && !tcp.has_dctcp_g())
+    tcp.set_dctcp_g(1.0 / 16);
 }
 
 void fill_placement(proto::Placement& placement, std::uint64_t seed) {

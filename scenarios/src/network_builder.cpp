@@ -121,6 +121,7 @@ TransportConfig transport_config(const proto::Transport& transport) {
   config.tcp.rto_backoff_reset = tcp.rto_backoff_reset() == proto::Tcp::ON_NEW_ACK
                                      ? RtoBackoffReset::on_new_ack
                                      : RtoBackoffReset::on_rtt_sample;
+  set_congestion_control(tcp, config.tcp);
   return config;
 }
 

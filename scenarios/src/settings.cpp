@@ -1,9 +1,31 @@
-// Engine settings and the effective scenario text: what a run reports about its own input.
+// Engine settings and the effective scenario text: what a run reports about its own input; the
+// TCP congestion-control settings as the sender's config.
 #include <google/protobuf/text_format.h>
 
+#include "builder_parts.hpp"
 #include "netwarp/scenarios/network_builder.hpp"
 
 namespace netwarp::scenarios {
+
+// Defaults are filled (defaults.cpp) for the chosen algorithm only; TcpConfig's own defaults
+// (RFC 9438's C and beta, RFC 8257's g) stand for the others, which do not read them.
+void set_congestion_control(const proto::Tcp& tcp, netmodels::TcpConfig& config) {
+  using netmodels::CongestionControl;
+  switch (tcp.congestion_control()) {
+    case proto::Tcp::CUBIC:
+      config.congestion_control = CongestionControl::cubic;
+      config.cubic_c = tcp.cubic_c();
+      config.cubic_beta = tcp.cubic_beta();
+      break;
+    case proto::Tcp::DCTCP:
+      config.congestion_control = CongestionControl::dctcp;
+      config.dctcp_g = tcp.dctcp_g();
+      break;
+    default:
+      config.congestion_control = CongestionControl::new_reno;
+      break;
+  }
+}
 
 EngineSettings engine_settings(const LoadedScenario& loaded) {
   const proto::Scenario& s = loaded.scenario;

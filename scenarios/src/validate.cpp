@@ -138,6 +138,36 @@ void validate_tcp(const proto::Tcp& tcp, const proto::Links& links) {
   validate_tcp_recovery(tcp);
 }
 
+// A parameter of another algorithm than the chosen one would be silently ignored.
+void require_only_with(const std::string& field, bool is_set, bool is_chosen,
+                       const std::string& algorithm) {
+  if (is_set && !is_chosen)
+    fail(field, "only used with transport.tcp.congestion_control: " + algorithm);
+}
+
+void require_open_unit_interval(const std::string& field, double value, bool may_be_one) {
+  const bool is_in_range = value > 0 && (may_be_one ? value <= 1 : value < 1);
+  if (!is_in_range)
+    fail(field, fmt::format("must be in (0, 1{}, got {}", may_be_one ? "]" : ")", value));
+}
+
+// RFC 9438's C and beta_cubic (4.2, 4.6), RFC 8257's g (3.3); DCTCP needs ports that mark CE.
+void validate_congestion_control(const proto::Scenario& scenario) {
+  const proto::Tcp& tcp = scenario.transport().tcp();
+  const bool is_cubic = tcp.congestion_control() == proto::Tcp::CUBIC;
+  const bool is_dctcp = tcp.congestion_control() == proto::Tcp::DCTCP;
+  require_only_with("transport.tcp.cubic_c", tcp.has_cubic_c(), is_cubic, "CUBIC");
+  require_only_with("transport.tcp.cubic_beta", tcp.has_cubic_beta(), is_cubic, "CUBIC");
+  require_only_with("transport.tcp.dctcp_g", tcp.has_dctcp_g(), is_dctcp, "DCTCP");
+  if (is_cubic && !(tcp.cubic_c() > 0 && std::isfinite(tcp.cubic_c())))
+    fail("transport.tcp.cubic_c", fmt::format("must be > 0, got {}", tcp.cubic_c()));
+  if (is_cubic) require_open_unit_interval("transport.tcp.cubic_beta", tcp.cubic_beta(), false);
+  if (is_dctcp) require_open_unit_interval("transport.tcp.dctcp_g", tcp.dctcp_g(), true);
+  if (is_dctcp && scenario.switch_().ecn_threshold_bytes() == 0)
+    fail("transport.tcp.congestion_control",
+         "DCTCP needs ports that mark congestion: set switch.ecn_threshold_bytes > 0");
+}
+
 // Lossless delivery has no retransmission: a drop would lose data for good.
 void validate_transport(const proto::Scenario& scenario) {
   if (scenario.transport().kind() == proto::Transport::LOSSLESS &&
@@ -145,8 +175,10 @@ void validate_transport(const proto::Scenario& scenario) {
     fail("nic.buffer_bytes",
          "LOSSLESS sends a whole message at once: a limited NIC buffer would drop it for good "
          "(use 0, unlimited)");
-  if (scenario.transport().kind() == proto::Transport::TCP)
-    return validate_tcp(scenario.transport().tcp(), scenario.links());
+  if (scenario.transport().kind() == proto::Transport::TCP) {
+    validate_tcp(scenario.transport().tcp(), scenario.links());
+    return validate_congestion_control(scenario);
+  }
   const proto::Switch& sw = scenario.switch_();
   const bool is_finite = sw.buffer_bytes() != 0 || sw.buffer_packets() != 0;
   if (is_finite && sw.flow_control() != proto::Switch::CREDIT)

@@ -288,6 +288,11 @@ class BadInput(Ns3Case):
                  "--out", self.out()])
         self.assert_one_line_error(r, "flow_control CREDIT")
 
+    def test_congestion_control_other_than_new_reno_is_refused(self):
+        s = self.write("cc.pbtxt", star_scenario(1000, 0))
+        r = run([s, "--set", "transport.tcp.congestion_control=CUBIC", "--out", self.out()])
+        self.assert_one_line_error(r, "cross-checks NEW_RENO only")
+
     def test_missing_file_and_bad_override(self):
         r = run([os.path.join(self.dir, "nope.pbtxt"), "--out", self.out()])
         self.assert_one_line_error(r, "nope.pbtxt")

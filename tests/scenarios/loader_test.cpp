@@ -123,6 +123,34 @@ TEST(Loader, ClampsTheDefaultInitialRtoIntoTheRtoBounds) {
   EXPECT_EQ(s.scenario.transport().tcp().initial_rto_us(), 500'000u);
 }
 
+TEST(Loader, FillsCongestionControlDefaultsForTheChosenAlgorithmOnly) {
+  const LoadedScenario cubic = load_scenario_text(
+      kSmall, "cubic.pbtxt", {"transport.kind=TCP", "transport.tcp.congestion_control=CUBIC"});
+  EXPECT_EQ(cubic.scenario.transport().tcp().cubic_c(), 0.4);
+  EXPECT_EQ(cubic.scenario.transport().tcp().cubic_beta(), 0.7);
+  EXPECT_FALSE(cubic.scenario.transport().tcp().has_dctcp_g());
+  const LoadedScenario reno = load_scenario_text(kSmall, "reno.pbtxt", {"transport.kind=TCP"});
+  EXPECT_FALSE(reno.scenario.transport().tcp().has_cubic_c());
+}
+
+TEST(Loader, MapsCongestionControlToTheSenderConfig) {
+  const netmodels::NetworkSpec cubic = build_network_spec(
+      load_scenario_text(kSmall, "cubic.pbtxt",
+                         {"transport.kind=TCP", "transport.tcp.congestion_control=CUBIC",
+                          "transport.tcp.cubic_c=0.3", "transport.tcp.cubic_beta=0.8"}));
+  EXPECT_EQ(cubic.transport.tcp.congestion_control, netmodels::CongestionControl::cubic);
+  EXPECT_EQ(cubic.transport.tcp.cubic_c, 0.3);
+  EXPECT_EQ(cubic.transport.tcp.cubic_beta, 0.8);
+  EXPECT_FALSE(cubic.transport.tcp.sends_ect());
+  const netmodels::NetworkSpec dctcp = build_network_spec(
+      load_scenario_text(kSmall, "dctcp.pbtxt",
+                         {"transport.kind=TCP", "transport.tcp.congestion_control=DCTCP",
+                          "switch.ecn_threshold_bytes=20000"}));
+  EXPECT_EQ(dctcp.transport.tcp.congestion_control, netmodels::CongestionControl::dctcp);
+  EXPECT_EQ(dctcp.transport.tcp.dctcp_g, 1.0 / 16);
+  EXPECT_TRUE(dctcp.transport.tcp.sends_ect());  // ECT without transport.tcp.ecn
+}
+
 TEST(Loader, BuiltInDefaultIsASmallIncast) {
   const LoadedScenario s = built_in_default_scenario();
   EXPECT_EQ(s.path, "<built-in incast>");

@@ -170,7 +170,7 @@ void HostLp::on_tcp_ack(const Packet& p, EventCtx& ctx) {
 void HostLp::apply_sender_actions(MessageId flow, const TcpSenderState& s, EventCtx& ctx) {
   ctx.set(tcp_senders_, net_.send_slot(flow), s);
   const Message& m = net_.message(flow);
-  const std::uint8_t flags = tcp_config_.ecn ? packet_flags::ect : 0;
+  const std::uint8_t flags = tcp_config_.sends_ect() ? packet_flags::ect : 0;
   if (sender_actions_.send_syn)
     send_handshake(m, PacketKind::syn, sender_actions_.syn_is_retransmission, ctx);
   if (sender_actions_.send_handshake_ack) send_handshake(m, PacketKind::handshake_ack, false, ctx);

@@ -249,7 +249,7 @@ void StreamTransport::send_data(NodeId to, const TransferTag& tag, std::uint32_t
   p.dst = to;
   p.kind = PacketKind::data;
   p.flags = static_cast<std::uint8_t>((last ? packet_flags::last : 0) |
-                                      (is_tcp_ && tcp_config_.ecn ? packet_flags::ect : 0));
+                                      (is_tcp_ && tcp_config_.sends_ect() ? packet_flags::ect : 0));
   p.retransmission = retransmission ? 1 : 0;
   p.app_kind = tag.kind;
   p.app_aux = tag.aux;

@@ -5,7 +5,8 @@
 // segment is acknowledged; with it every second in-order segment, and at once for
 // out-of-order, duplicate or gap-filling segments, else after delayed_ack_timeout (a lazy
 // timer, tcp_timer.hpp). A CE-marked segment makes the next ACK carry ECE (RFC 3168 section
-// 6.1.3, simplified: no CWR).
+// 6.1.3, simplified: no CWR); with DCTCP, ECE echoes the CE state of the data exactly
+// (RFC 8257 section 3.2).
 #include <algorithm>
 #include <cstdint>
 
@@ -51,7 +52,7 @@ void send_ack(TcpReceiverState& r, const TcpConfig& config, const TcpRangeStore*
               const TcpRange* newest, TcpReceiverActions& out) {
   out.send_ack = true;
   out.ack = r.rcv_nxt;
-  out.ece = r.ce_pending != 0;
+  out.ece = r.ce_pending != 0 || r.dctcp_ce != 0;
   if (config.sack && ooo != nullptr) {
     out.sack = choose_sack_blocks(r, *ooo, newest);
     r.reported_count = out.sack.count;
@@ -101,6 +102,17 @@ void delay_ack(TcpReceiverState& r, const TcpConfig& config, SimTime now, TcpRec
   tcp_detail::arm_lazy_timer(r.ack_deadline_ps, r.timer_pending_ps, r.timer_generation, out.timer);
 }
 
+// RFC 8257 3.2: ECE = DCTCP.CE, the CE mark of the latest data. When the mark flips while an ACK
+// is delayed, that ACK leaves now, with the old state, so each ACK covers data of one state. (A
+// segment that itself needs an immediate ACK then gets it instead, with the new state.)
+void track_dctcp_ce(TcpReceiverState& r, const TcpConfig& config, bool ce,
+                    TcpReceiverActions& out) {
+  const std::uint8_t state = ce ? 1 : 0;
+  if (state == r.dctcp_ce) return;
+  if (r.unacked_segments > 0) send_ack(r, config, nullptr, nullptr, out);  // no hole is open
+  r.dctcp_ce = state;
+}
+
 }  // namespace
 
 TcpReceiverState tcp_accept(std::uint64_t total_bytes) {
@@ -113,7 +125,11 @@ void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore&
                     std::uint32_t seq, std::uint32_t length, bool ce, SimTime now,
                     TcpReceiverActions& out) {
   out.clear();
-  if (ce) r.ce_pending = 1;
+  if (config.congestion_control == CongestionControl::dctcp) {
+    track_dctcp_ce(r, config, ce, out);
+  } else if (ce) {
+    r.ce_pending = 1;
+  }
   const std::uint32_t end = seq + length;
   if (end <= r.rcv_nxt) {  // duplicate: ACK at once so the sender learns what arrived
     send_ack(r, config, &ooo, nullptr, out);

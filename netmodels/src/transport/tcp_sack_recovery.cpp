@@ -6,6 +6,7 @@
 // after a timeout skip what the receiver has SACKed since (RFC 6675 section 5.1).
 #include <algorithm>
 
+#include "transport/congestion_control.hpp"
 #include "transport/tcp_rtt.hpp"
 #include "transport/tcp_sender_steps.hpp"
 
@@ -91,8 +92,8 @@ void set_prr_cwnd(TcpSenderState& s, const TcpConfig& config, std::uint64_t pipe
 void enter_recovery(TcpSenderState& s, const TcpConfig& config, const TcpRangeStore& scoreboard,
                     std::uint64_t delivered, SimTime now, TcpSenderActions& out) {
   TcpScoreboardState& sb = s.scoreboard;
-  s.recover = s.snd_max;             // (4.1) RecoveryPoint = HighData
-  s.ssthresh = reduced_ssthresh(s);  // (4.2)
+  s.recover = s.snd_max;                                  // (4.1) RecoveryPoint = HighData
+  tcp_cc::on_fast_retransmit(s, config, flight_size(s));  // (4.2), FlightSize itself
   s.cwnd = s.ssthresh;
   s.in_fast_recovery = 1;
   ++s.fast_retransmits;
@@ -144,14 +145,15 @@ bool on_cumulative_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t
   s.snd_una = ack;
   s.snd_nxt = std::max(s.snd_nxt, ack);
   s.dupacks = 0;
-  update_rto_on_new_ack(s, config, ack, now);
+  const tcp_cc::AckedData data{acked, ece, now, update_rto_on_new_ack(s, config, ack, now)};
+  tcp_cc::on_data_acked(s, config, data);
   if (s.in_fast_recovery != 0) {
     if (ack >= s.recover) {  // (A); RFC 6937: cwnd = ssthresh on leaving
       s.in_fast_recovery = 0;
       s.cwnd = s.ssthresh;
     }
   } else if (!react_to_ecn(s, config, ece)) {
-    grow_cwnd(s, acked);
+    tcp_cc::grow(s, config, data);
   }
   if (s.snd_una == s.total_bytes) {
     s.completed = 1;

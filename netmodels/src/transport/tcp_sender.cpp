@@ -1,17 +1,19 @@
-// TCP NewReno sender as a pure state machine: slow start and congestion avoidance (RFC 5681
-// section 3.1, appropriate byte counting with L = 1 SMSS), fast retransmit and NewReno fast
+// TCP sender as a pure state machine: fast retransmit and NewReno fast
 // recovery (RFC 6582 section 3.2, "impatient" timer variant), the retransmission timer of
 // RFC 6298 section 5 kept lazily (tcp_timer.hpp), go-back-N after a timeout, and the ECN
-// reaction of RFC 3168 section 6.1.2; the three-way handshake (RFC 793 3.4) with the SYN's own
-// retransmission timer (RFC 6298 section 5 and 5.7) and limited transmit (RFC 3042). The
-// policy choices of TcpConfig (SsthreshBase, RecoveryExitCwnd, RtoBackoffReset) default to the
-// RFC reading. Sequence numbers are byte offsets in the flow; `recover`
-// holds one past the RFC's "highest sequence number transmitted", i.e. snd_max.
+// reaction of RFC 3168 section 6.1.2 (at most once per window); the three-way handshake (RFC
+// 793 3.4) with the SYN's own retransmission timer (RFC 6298 section 5 and 5.7) and limited
+// transmit (RFC 3042). The policy choices of TcpConfig (SsthreshBase, RecoveryExitCwnd,
+// RtoBackoffReset) default to the RFC reading. The window rules (growth, ssthresh and cwnd on loss,
+// timeout and ECN echo) are the configured congestion control's (congestion_control.hpp), given the
+// FlightSize that the policy reads. Sequence numbers are byte offsets in the flow; `recover` holds
+// one past the RFC's "highest sequence number transmitted", i.e. snd_max.
 #include <algorithm>
 #include <cstdint>
 
 #include "netwarp/engine/check.hpp"
 #include "netwarp/netmodels/tcp.hpp"
+#include "transport/congestion_control.hpp"
 #include "transport/tcp_rtt.hpp"
 #include "transport/tcp_sender_steps.hpp"
 #include "transport/tcp_timer.hpp"
@@ -29,26 +31,15 @@ std::uint32_t segment_length(const TcpSenderState& s, std::uint32_t seq) {
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(s.mss, s.total_bytes - seq));
 }
 
-// The window equation (4) of RFC 5681 halves, without `not_counted` bytes of FlightSize.
-// bytes_in_flight: less one SMSS per duplicate ACK, a segment that left the network.
+// The FlightSize that equation (4) of RFC 5681 (or the congestion control's own factor)
+// reduces, without `not_counted` bytes. bytes_in_flight: less one SMSS per duplicate ACK, a
+// segment that left the network.
 std::uint64_t loss_window(const TcpSenderState& s, const TcpConfig& config,
                           std::uint64_t not_counted) {
   const std::uint64_t flight = flight_size(s);
   if (config.ssthresh_base == SsthreshBase::bytes_in_flight)
     not_counted = std::uint64_t{s.dupacks} * s.mss;
   return flight - std::min(flight, not_counted);
-}
-
-// Equation (4) of RFC 5681: ssthresh = max(FlightSize / 2, 2 * SMSS), with FlightSize read as
-// config.ssthresh_base says (NewReno recovery, timeouts, ECN).
-std::uint64_t policy_ssthresh(const TcpSenderState& s, const TcpConfig& config,
-                              std::uint64_t not_counted = 0) {
-  return std::max<std::uint64_t>(loss_window(s, config, not_counted) / 2, 2 * std::uint64_t{s.mss});
-}
-
-// Equation (4) with FlightSize itself (RFC 6675 recovery, whose pipe is the scoreboard's).
-std::uint64_t reduced_ssthresh(const TcpSenderState& s) {
-  return std::max<std::uint64_t>(flight_size(s) / 2, 2 * std::uint64_t{s.mss});
 }
 
 // RFC 6298 5.5 (and 5 for the SYN): double the RTO, at most max_rto.
@@ -133,12 +124,13 @@ void limited_transmit(TcpSenderState& s, const TcpConfig& config, SimTime now,
   ++s.limited_transmits;
 }
 
-// RFC 6582 3.2 step 2: ssthresh from eq. (4), retransmit, cwnd = ssthresh + 3 * SMSS (the
-// segments that left the network, one per duplicate ACK), recover = highest sent. Data sent
-// by limited transmit is not part of FlightSize here (RFC 5681 3.2 step 2).
+// RFC 6582 3.2 step 2: ssthresh from the congestion control (NewReno: eq. (4)), retransmit,
+// cwnd = ssthresh + 3 * SMSS (the segments that left the network, one per duplicate ACK),
+// recover = highest sent. Data sent by limited transmit is not part of FlightSize here (RFC
+// 5681 3.2 step 2).
 void enter_fast_recovery(TcpSenderState& s, const TcpConfig& config, SimTime now,
                          TcpSenderActions& out) {
-  s.ssthresh = policy_ssthresh(s, config, s.limited_transmit_bytes);
+  tcp_cc::on_fast_retransmit(s, config, loss_window(s, config, s.limited_transmit_bytes));
   s.cwnd = s.ssthresh + std::uint64_t{config.dupack_threshold} * s.mss;
   s.recover = s.snd_max;
   s.in_fast_recovery = 1;
@@ -168,11 +160,7 @@ void on_recovery_ack(TcpSenderState& s, const TcpConfig& config, std::uint64_t a
                      TcpSenderActions& out) {
   const std::uint64_t mss = s.mss;
   if (s.snd_una >= s.recover) {  // full ACK, step 6
-    if (config.recovery_exit_cwnd == RecoveryExitCwnd::ssthresh) {
-      s.cwnd = s.ssthresh;  // option 2
-    } else {
-      s.cwnd = std::min(s.ssthresh, std::max(flight_size(s), mss) + mss);  // option 1
-    }
+    tcp_cc::on_recovery_exit(s, config);
     s.in_fast_recovery = 0;
     return;
   }
@@ -184,22 +172,13 @@ void on_recovery_ack(TcpSenderState& s, const TcpConfig& config, std::uint64_t a
   s.cwnd = std::max(s.cwnd, mss);
 }
 
-// RFC 5681 3.1: slow start adds min(acked, SMSS) (eq. 2); congestion avoidance about one SMSS
-// per RTT (eq. 3), at least one byte per ACK.
-void grow_cwnd(TcpSenderState& s, std::uint64_t acked) {
-  const std::uint64_t mss = s.mss;
-  if (s.cwnd < s.ssthresh) {
-    s.cwnd += std::min(acked, mss);
-  } else {
-    s.cwnd += std::max<std::uint64_t>(1, mss * mss / s.cwnd);
-  }
-}
-
-// RFC 3168 6.1.2: halve at most once per window of data, and not again inside loss recovery.
+// RFC 3168 6.1.2: reduce at most once per window of data, and not again inside loss recovery
+// (NewReno halves; RFC 9438 4.6 and RFC 8257 3.3 keep the same once-per-window rule).
 bool react_to_ecn(TcpSenderState& s, const TcpConfig& config, bool ece) {
-  if (!config.ecn || !ece || s.in_fast_recovery != 0 || s.snd_una <= s.ecn_recover) return false;
-  s.ssthresh = policy_ssthresh(s, config);
-  s.cwnd = s.ssthresh;
+  if (!tcp_cc::reacts_to_ecn(config) || !ece || s.in_fast_recovery != 0 ||
+      s.snd_una <= s.ecn_recover)
+    return false;
+  tcp_cc::on_ecn_echo(s, config, loss_window(s, config, 0));
   s.ecn_recover = s.snd_max;
   return true;
 }
@@ -219,16 +198,21 @@ void update_timer_on_new_ack(TcpSenderState& s, bool was_in_recovery, SimTime no
 }
 
 // The timed segment acknowledged: an RTT sample (RFC 6298 2.2-2.3), which ends the backoff;
-// otherwise the backoff ends here only with RtoBackoffReset::on_new_ack.
-void update_rto_on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack,
-                           SimTime now) {
+// otherwise the backoff ends here only with RtoBackoffReset::on_new_ack. Returns the sample,
+// -1 if none.
+std::int64_t update_rto_on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack,
+                                   SimTime now) {
   if (s.rtt_timing != 0 && ack >= s.rtt_seq) {
     s.rtt_timing = 0;
-    take_rtt_sample(s, config, now.ps() - s.rtt_start_ps);
-  } else if (config.rto_backoff_reset == RtoBackoffReset::on_new_ack) {
+    const std::int64_t sample_ps = now.ps() - s.rtt_start_ps;
+    take_rtt_sample(s, config, sample_ps);
+    return sample_ps;
+  }
+  if (config.rto_backoff_reset == RtoBackoffReset::on_new_ack) {
     s.rto_ps = unbacked_rto(s, config);
     s.backoff_count = 0;
   }
+  return -1;
 }
 
 void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
@@ -238,12 +222,13 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, b
   s.snd_nxt = std::max(s.snd_nxt, ack);  // after go-back-N the receiver may hold more
   s.dupacks = 0;
   s.limited_transmit_bytes = 0;
-  update_rto_on_new_ack(s, config, ack, now);
+  const tcp_cc::AckedData data{acked, ece, now, update_rto_on_new_ack(s, config, ack, now)};
+  tcp_cc::on_data_acked(s, config, data);
   const bool was_in_recovery = s.in_fast_recovery != 0;
   if (was_in_recovery) {
     on_recovery_ack(s, config, acked, now, out);
   } else if (!react_to_ecn(s, config, ece)) {
-    grow_cwnd(s, acked);  // RFC 3168 6.1.2: no increase on the ACK that reduces
+    tcp_cc::grow(s, config, data);  // RFC 3168 6.1.2: no increase on the ACK that reduces
   }
   if (s.snd_una == s.total_bytes) {
     s.completed = 1;
@@ -254,15 +239,14 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, b
   update_timer_on_new_ack(s, was_in_recovery, now, out);
 }
 
-// RFC 6298 5.4-5.7 and RFC 5681 3.1: retransmit from snd_una with cwnd = 1 SMSS (go-back-N:
-// everything below snd_max goes again as a retransmission), double the RTO, restart the timer.
-// ssthresh follows eq. (4) only the first time a segment times out, and is held on repeats.
+// RFC 6298 5.4-5.7 and RFC 5681 3.1: retransmit from snd_una (go-back-N: everything below
+// snd_max goes again as a retransmission), double the RTO, restart the timer. The congestion
+// control sets cwnd (1 SMSS) and ssthresh, the latter only the first time a segment times out.
 // recover = snd_max so that duplicates of go-back-N data cause no fast retransmit (RFC 6582 4).
 void on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSenderActions& out) {
   const bool is_repeat = s.timeouts > 0 && s.timeout_una == s.snd_una;
   ++s.timeouts;
-  if (!is_repeat) s.ssthresh = policy_ssthresh(s, config);
-  s.cwnd = s.mss;
+  tcp_cc::on_timeout(s, config, is_repeat, loss_window(s, config, 0));
   s.snd_nxt = s.snd_una;
   s.rtt_timing = 0;
   s.in_fast_recovery = 0;
@@ -313,6 +297,7 @@ TcpSenderState new_sender(const TcpConfig& config, std::uint64_t bytes, std::uin
   s.cwnd = std::uint64_t{config.initial_window_segments} * mss;
   s.ssthresh = kInfiniteSsthresh;
   s.rto_ps = tcp_detail::initial_rto(config);
+  tcp_cc::on_open(s, config);
   return s;
 }
 

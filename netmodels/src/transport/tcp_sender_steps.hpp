@@ -9,17 +9,15 @@
 namespace netwarp::netmodels::tcp_detail {
 
 std::uint64_t flight_size(const TcpSenderState& s);
-std::uint64_t reduced_ssthresh(const TcpSenderState& s);  // RFC 5681 eq. (4)
 std::uint64_t send_window(const TcpSenderState& s, const TcpConfig& config);
 void restart_timer(TcpSenderState& s, SimTime now, TcpSenderActions& out);
 void stop_timer(TcpSenderState& s);
 // Puts [seq, seq + length) on the wire (counters, Karn's rule, RTO start).
 void emit_range(TcpSenderState& s, std::uint32_t seq, std::uint32_t length, SimTime now,
                 TcpSenderActions& out);
-void grow_cwnd(TcpSenderState& s, std::uint64_t acked);
 // snd_una moved to `ack`: RTT sample or, per TcpConfig::rto_backoff_reset, the backoff's end.
-void update_rto_on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack,
-                           SimTime now);
+std::int64_t update_rto_on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack,
+                                   SimTime now);  // returns the RTT sample, -1 if none
 bool react_to_ecn(TcpSenderState& s, const TcpConfig& config, bool ece);
 
 // tcp_sack_recovery.cpp

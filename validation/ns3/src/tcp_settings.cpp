@@ -47,6 +47,8 @@ std::string unsupported_reason(const netmodels::NetworkSpec& spec) {
     return "transport is not TCP: netwarp-ns3 cross-checks the TCP transport only "
            "(set transport.kind: TCP)";
   if (spec.workload.messages.empty()) return "the workload has no messages";
+  if (spec.transport.tcp.congestion_control != netmodels::CongestionControl::new_reno)
+    return "transport.tcp.congestion_control: netwarp-ns3 cross-checks NEW_RENO only";
   if (spec.switches.flow_control != netmodels::FlowControl::none)
     return "switch.flow_control CREDIT has no ns-3 counterpart (point-to-point links drop)";
   if (spec.switches.buffer_bytes != 0 && spec.switches.buffer_packets != 0)

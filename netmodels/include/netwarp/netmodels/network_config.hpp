@@ -56,6 +56,9 @@ struct NicConfig {
 
 enum class TransportKind : std::uint8_t { lossless, tcp };
 
+// The sender's window rules: NewReno (RFC 5681, 6582), CUBIC (RFC 9438), DCTCP (RFC 8257).
+enum class CongestionControl : std::uint8_t { new_reno, cubic, dctcp };
+
 // Choices the RFCs leave open, each with the RFC reading first (the default) and the reading
 // of ns-3.37 (src/internet/model/tcp-socket-base.cc), so `emulate: NS3` can select it.
 // ssthresh on loss (RFC 5681 eq. 4; NewReno recovery, timeouts and ECN; RFC 6675 recovery keeps
@@ -72,7 +75,7 @@ enum class RecoveryExitCwnd : std::uint8_t { bounded_by_flight, ssthresh };
 // as Linux does).
 enum class RtoBackoffReset : std::uint8_t { on_rtt_sample, on_new_ack };
 
-// TCP NewReno (RFC 5681, 6582), RTO per RFC 6298.
+// TCP (RFC 5681), loss recovery and congestion control as chosen, RTO per RFC 6298.
 // Loss recovery of the TCP sender (tcp_sack_recovery.cpp). The SACK-based ones need sack.
 enum class TcpRecovery : std::uint8_t {
   newreno,    // RFC 6582 fast recovery, SACK blocks ignored
@@ -80,6 +83,7 @@ enum class TcpRecovery : std::uint8_t {
   prr,        // RFC 6937 proportional rate reduction on the RFC 6675 scoreboard
 };
 
+// TCP (RFC 5681), loss recovery and congestion control as chosen, RTO per RFC 6298.
 struct TcpConfig {
   std::uint32_t mss_bytes = 0;  // 0: PacketFormat::max_payload()
   std::uint32_t initial_window_segments = 10;
@@ -103,6 +107,12 @@ struct TcpConfig {
   SsthreshBase ssthresh_base = SsthreshBase::flight_size;
   RecoveryExitCwnd recovery_exit_cwnd = RecoveryExitCwnd::bounded_by_flight;
   RtoBackoffReset rto_backoff_reset = RtoBackoffReset::on_rtt_sample;
+  CongestionControl congestion_control = CongestionControl::new_reno;
+  double cubic_c = 0.4;       // RFC 9438 4.2: segments / s^3
+  double cubic_beta = 0.7;    // RFC 9438 4.6: multiplicative decrease factor
+  double dctcp_g = 1.0 / 16;  // RFC 8257 3.3: gain of the alpha estimator
+  // DCTCP needs marked packets, so it sends ECT even without `ecn` (RFC 8257 section 3).
+  bool sends_ect() const { return ecn || congestion_control == CongestionControl::dctcp; }
 };
 
 struct TransportConfig {

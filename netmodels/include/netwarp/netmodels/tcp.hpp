@@ -19,10 +19,12 @@
 // ignores it if stale, and times out otherwise.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
 
+#include "netwarp/engine/state_visitor.hpp"
 #include "netwarp/netmodels/network_config.hpp"
 #include "netwarp/netmodels/tcp_sack.hpp"
 
@@ -58,6 +60,13 @@ struct TcpSenderActions {
     syn_is_retransmission = false;
     send_handshake_ack = false;
   }
+};
+
+// The congestion-control algorithm's own state, a union-like block of bytes that
+// transport/congestion_control.cpp reads and writes as CUBIC's or DCTCP's struct. All zero
+// with NewReno.
+struct TcpCongestionState {
+  std::uint64_t words[7] = {};
 };
 
 enum class TcpConnection : std::uint8_t { closed, syn_sent, established };
@@ -104,7 +113,24 @@ struct TcpSenderState {
   std::uint64_t syns_sent = 0;
   std::uint64_t syn_retransmissions = 0;
   std::uint64_t limited_transmits = 0;  // segments sent by limited transmit
+  TcpCongestionState congestion;        // the congestion control's (all zero: NewReno)
   TcpScoreboardState scoreboard;        // RFC 6675 / RFC 6937 (recovery sack_6675 and prr)
+
+  // Hashes every byte, except that an all-zero congestion block (NewReno) is left out: NewReno
+  // runs keep the digests they had before the block existed.
+  void visit_bytes(engine::StateVisitor& v) const {
+    constexpr std::size_t block = offsetof(TcpSenderState, congestion);
+    constexpr std::size_t after = block + sizeof(TcpCongestionState);
+    const auto* bytes = reinterpret_cast<const std::byte*>(this);
+    v.bytes(bytes, block);
+    if (congestion_is_used()) v.bytes(bytes + block, sizeof(TcpCongestionState));
+    v.bytes(bytes + after, sizeof(TcpSenderState) - after);
+  }
+  bool congestion_is_used() const {
+    for (std::uint64_t w : congestion.words)
+      if (w != 0) return true;
+    return false;
+  }
 };
 static_assert(std::is_trivially_copyable_v<TcpSenderState> &&
               std::has_unique_object_representations_v<TcpSenderState>);
@@ -158,7 +184,8 @@ struct TcpReceiverState {
   std::int64_t timer_pending_ps = -1;
   std::int64_t ack_deadline_ps = -1;  // delayed ACK due, -1: none pending
   std::uint8_t ce_pending = 0;
-  std::uint8_t reserved[3] = {};
+  std::uint8_t dctcp_ce = 0;  // DCTCP.CE: the latest data segment was CE-marked (RFC 8257 3.2)
+  std::uint8_t reserved[2] = {};
   std::uint32_t reported_count = 0;        // SACK blocks of the last ACK
   TcpRange reported[kMaxSackBlocks] = {};  // ... in the order they were sent
   std::uint64_t discarded_segments = 0;    // out-of-order segments dropped by max_ooo_ranges
