@@ -15,6 +15,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "cross_check_cli.hpp"
 #include "exit_codes.hpp"
 
 #include "netwarp/netmodels/input_error.hpp"
@@ -31,6 +32,10 @@ namespace {
 namespace nc = netwarp::ns3_check;
 namespace scenarios = netwarp::scenarios;
 namespace exit_code = netwarp::apps::exit_code;
+namespace cross_check = netwarp::apps::cross_check;
+using cross_check::check_writable;
+using cross_check::UsageError;
+using cross_check::write_text;
 
 struct CliOptions {
   std::string scenario;
@@ -39,11 +44,6 @@ struct CliOptions {
   std::string pcap_dir;
   bool limited_transmit = false;
   bool verbose = false;
-};
-
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 void add_options(CLI::App& app, CliOptions& o) {
@@ -58,31 +58,6 @@ void add_options(CLI::App& app, CliOptions& o) {
                "Force ns-3's limited transmit (RFC 3042) on; by default it follows "
                "transport.tcp.limited_transmit");
   app.add_flag("--verbose", o.verbose, "Print the settings ns-3 applies differently on stderr");
-}
-
-// Fails before the run when `path` cannot be written; leaves no (empty) file behind.
-void check_writable(const std::string& path) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  const bool existed = std::filesystem::exists(path, ec);
-  {
-    std::ofstream file(path, std::ios::app);
-    if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-  }
-  if (!existed) std::filesystem::remove(path, ec);
-}
-
-// Through PATH.partial and a rename: `path` is never half written.
-void write_text(const std::string& path, const std::string& text) {
-  const std::string partial = path + ".partial";
-  std::ofstream file(partial, std::ios::trunc);
-  file << text;
-  file.close();
-  if (!file) throw UsageError(fmt::format("{}: write failed", path));
-  std::error_code ec;
-  std::filesystem::rename(partial, path, ec);
-  if (ec) throw UsageError(fmt::format("{}: cannot write: {}", path, ec.message()));
 }
 
 netwarp::netmodels::NetworkSpec network_of(const scenarios::LoadedScenario& loaded) {
@@ -126,39 +101,13 @@ int run(const CliOptions& o) {
                                                                          : exit_code::kIncomplete;
 }
 
-int fail(const char* message, int status) {
-  std::fprintf(stderr, "netwarp-ns3: error: %s\n", message);
-  return status;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  google::protobuf::SetLogHandler(nullptr);  // our one line per error, not protobuf's too
   CLI::App app{
       "netwarp-ns3: run a network scenario's TCP workload on the same topology in ns-3 and "
       "report per-flow completion times, drops and retransmissions"};
   CliOptions options;
   add_options(app, options);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::Success& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    return fail(e.what(), exit_code::kBadInput);
-  }
-  try {
-    return run(options);
-  } catch (const scenarios::ScenarioError& e) {
-    return fail(e.what(), exit_code::kBadInput);
-  } catch (const netwarp::netmodels::InputError& e) {
-    return fail(e.what(), exit_code::kBadInput);
-  } catch (const UsageError& e) {
-    return fail(e.what(), exit_code::kBadInput);
-  } catch (const std::bad_alloc&) {
-    return fail("out of memory: reduce the scenario (hosts, messages, bytes)",
-                exit_code::kOutOfMemory);
-  } catch (const std::exception& e) {
-    return fail(fmt::format("internal error: {}", e.what()).c_str(), exit_code::kInternal);
-  }
+  return cross_check::guarded_main("netwarp-ns3", app, argc, argv, [&] { return run(options); });
 }

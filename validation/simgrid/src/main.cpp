@@ -15,6 +15,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "cross_check_cli.hpp"
 #include "exit_codes.hpp"
 
 #include "deadlock_message.hpp"
@@ -31,6 +32,10 @@ namespace {
 namespace sgc = netwarp::simgrid_check;
 namespace scenarios = netwarp::scenarios;
 namespace exit_code = netwarp::apps::exit_code;
+namespace cross_check = netwarp::apps::cross_check;
+using cross_check::check_writable;
+using cross_check::UsageError;
+using cross_check::write_text;
 
 struct CliOptions {
   std::string scenario;
@@ -40,11 +45,6 @@ struct CliOptions {
   std::string platform_out;
   std::string network_model = sgc::kDefaultNetworkModel;
   bool verbose = false;
-};
-
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 void add_options(CLI::App& app, CliOptions& o) {
@@ -70,31 +70,6 @@ scenarios::LoadedScenario load(const CliOptions& o) {
   if (!o.trace.empty())
     return scenarios::load_scenario(scenarios::scenario_library_dir() + "/cluster.pbtxt", o.sets);
   throw UsageError("SCENARIO is required (or --trace to replay on the default cluster)");
-}
-
-// Fails before the run when `path` cannot be written; leaves no (empty) file behind.
-void check_writable(const std::string& path) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  const bool existed = std::filesystem::exists(path, ec);
-  {
-    std::ofstream file(path, std::ios::app);
-    if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-  }
-  if (!existed) std::filesystem::remove(path, ec);
-}
-
-// Through PATH.partial and a rename: `path` is never half written.
-void write_text(const std::string& path, const std::string& text) {
-  const std::string partial = path + ".partial";
-  std::ofstream file(partial, std::ios::trunc);
-  file << text;
-  file.close();
-  if (!file) throw UsageError(fmt::format("{}: write failed", path));
-  std::error_code ec;
-  std::filesystem::rename(partial, path, ec);
-  if (ec) throw UsageError(fmt::format("{}: cannot write: {}", path, ec.message()));
 }
 
 int run(const CliOptions& o) {
@@ -125,41 +100,14 @@ int run(const CliOptions& o) {
   return exit_code::kSuccess;
 }
 
-int fail(const char* message, int status) {
-  std::fprintf(stderr, "netwarp-simgrid: error: %s\n", message);
-  return status;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  google::protobuf::SetLogHandler(nullptr);  // our one line per error, not protobuf's too
   CLI::App app{
       "netwarp-simgrid: run an MPI scenario's workload on the same platform through SimGrid "
       "(flow-level network model) and report the predicted run time"};
   CliOptions options;
   add_options(app, options);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::Success& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    return fail(e.what(), exit_code::kBadInput);
-  }
-  try {
-    return run(options);
-  } catch (const scenarios::ScenarioError& e) {
-    return fail(e.what(), exit_code::kBadInput);
-  } catch (const netwarp::mpiemul::TraceError& e) {
-    return fail(e.what(), exit_code::kBadInput);
-  } catch (const UsageError& e) {
-    return fail(e.what(), exit_code::kBadInput);
-  } catch (const std::invalid_argument& e) {
-    return fail(e.what(), exit_code::kBadInput);
-  } catch (const std::bad_alloc&) {
-    return fail("out of memory: reduce the scenario (hosts, messages, bytes)",
-                exit_code::kOutOfMemory);
-  } catch (const std::exception& e) {
-    return fail(fmt::format("internal error: {}", e.what()).c_str(), exit_code::kInternal);
-  }
+  return cross_check::guarded_main("netwarp-simgrid", app, argc, argv,
+                                   [&] { return run(options); });
 }
