@@ -191,6 +191,43 @@ workload {{ incast {{ senders: {self.SENDERS} receiver: 0 bytes: 131072 }} }}
                 self.assertGreater(f["fast_retransmits"] + f["retransmission_timeouts"], 0, f)
 
 
+class EmulateNs3(Ns3Case):
+    """netwarp with emulate: NS3 against ns-3 on small incasts of the library scenario: the same
+    drops at every port and the same RTOs and retransmissions, completion within 0.01 % (ns-3
+    rounds transmission times to the nearest ps where netwarp rounds up, and delays data handed
+    to an open socket by one time step)."""
+
+    def compare(self, senders, message_bytes, buffer_bytes):
+        sets = ["--set", f"topology.star.hosts={senders + 1}",
+                "--set", f"workload.incast.senders={senders}",
+                "--set", f"workload.incast.bytes={message_bytes}",
+                "--set", f"switch.buffer_bytes={buffer_bytes}"]
+        scenario = os.path.join(LIBRARY, "incast.pbtxt")
+        ns3, _ = self.ns3([scenario, *sets])
+        out = os.path.join(self.dir, f"netwarp-{senders}-{message_bytes}-{buffer_bytes}")
+        r = subprocess.run([NETWARP, "run", scenario, *sets, "--set", "emulate=NS3", "--out", out],
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "results.json")) as f:
+            nw = json.load(f)
+        for key in ("packets_dropped", "retransmission_timeouts", "retransmitted_segments",
+                    "messages_delivered"):
+            self.assertEqual(nw[key], ns3[key], key)
+        drops = lambda j: {(p["node"], p["peer"]): p["packets_dropped"] for p in j["ports"]}
+        self.assertEqual({k: v for k, v in drops(nw).items() if v},
+                         {k: v for k, v in drops(ns3).items() if v})
+        self.assertAlmostEqual(nw["completion_time_ps"] / ns3["completion_time_ps"], 1.0, delta=1e-4)
+
+    def test_four_senders_without_loss(self):
+        self.compare(4, 65536, 262144)
+
+    def test_four_senders_with_drops_and_fast_retransmits(self):
+        self.compare(4, 65536, 65536)
+
+    def test_small_buffer_with_timeouts(self):
+        self.compare(4, 16384, 32768)
+
+
 class Notes(Ns3Case):
     def test_settings_ns3_cannot_follow_are_noted_not_fatal(self):
         s = self.write("s.pbtxt", star_scenario(10_000, 0))
