@@ -98,8 +98,9 @@ TEST(Loader, EmulateNs3PresetsNs3SemanticsButKeepsWrittenFields) {
   EXPECT_EQ(t.recovery_exit_cwnd(), proto::Tcp::SSTHRESH);
   EXPECT_EQ(t.rto_backoff_reset(), proto::Tcp::ON_NEW_ACK);
   EXPECT_EQ(t.syn_timeout_rto_us(), t.min_rto_us());
-  const proto::Tcp& native =
-      load_scenario_text(kSmall, "small.pbtxt", {"transport.kind=TCP"}).scenario.transport().tcp();
+  const LoadedScenario native_tcp =
+      load_scenario_text(kSmall, "small.pbtxt", {"transport.kind=TCP"});
+  const proto::Tcp& native = native_tcp.scenario.transport().tcp();
   EXPECT_EQ(native.ssthresh_on_loss(), proto::Tcp::FLIGHT_SIZE);
   EXPECT_EQ(native.rto_backoff_reset(), proto::Tcp::ON_RTT_SAMPLE);
   const LoadedScenario kept = load_scenario_text(
