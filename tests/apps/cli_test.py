@@ -87,6 +87,12 @@ class PholdResults(unittest.TestCase):
         self.assertRegex(result["digest"], "^[0-9a-f]{16}$")
         self.assertIn(result["digest"], stdout)
 
+    def test_tie_order_is_recorded_in_the_json(self):
+        fifo, _ = self.run_json(SMALL)
+        creator, _ = self.run_json([*SMALL, "--ties", "creator"])
+        self.assertEqual(fifo["kernel_config"]["ties"], "fifo")
+        self.assertEqual(creator["kernel_config"]["ties"], "creator")
+
     def test_optimistic_on_two_ranks_gives_the_sequential_digest(self):
         sequential, _ = self.run_json(["--end", "300", "--lps", "128", "--remote", "0.5"])
         optimistic, _ = self.run_json(["--end", "300", "--lps", "64", "--remote", "0.5",

@@ -275,15 +275,9 @@ void HostLp::apply_receiver_actions(MessageId flow, const TcpReceiverState& r, E
 // An ACK or a delivery notice from this host (the receiver) back to the message's sender.
 void HostLp::send_control(const Message& m, PacketKind kind, std::uint32_t ack, std::uint8_t flags,
                           EventCtx& ctx, const TcpSackBlocks& sack) {
-  const PacketFormat& f = net_.spec().format;
-  Packet p;
+  Packet p = control_packet(net_.spec().format, self_, m.src, kind);
   p.flow = m.id;
   p.ack = ack;
-  p.payload_bytes = f.control_bytes;
-  p.wire_bytes = f.wire_bytes(f.control_bytes);
-  p.src = self_;
-  p.dst = m.src;
-  p.kind = kind;
   p.flags = flags;
   set_sack_blocks(p, sack);
   send_packet(p, ctx);
@@ -291,14 +285,9 @@ void HostLp::send_control(const Message& m, PacketKind kind, std::uint32_t ack, 
 
 // A segment of the handshake: SYN and its ACK from the sender, SYN-ACK back from the receiver.
 void HostLp::send_handshake(const Message& m, PacketKind kind, bool retransmission, EventCtx& ctx) {
-  const PacketFormat& f = net_.spec().format;
-  Packet p;
+  Packet p =
+      control_packet(net_.spec().format, self_, kind == PacketKind::syn_ack ? m.src : m.dst, kind);
   p.flow = m.id;
-  p.payload_bytes = f.control_bytes;
-  p.wire_bytes = f.wire_bytes(f.control_bytes);
-  p.src = self_;
-  p.dst = kind == PacketKind::syn_ack ? m.src : m.dst;
-  p.kind = kind;
   p.retransmission = retransmission ? 1 : 0;
   send_packet(p, ctx);
 }

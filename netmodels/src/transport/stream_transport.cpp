@@ -130,14 +130,8 @@ void StreamTransport::apply_receiver_actions(NodeId peer, const TcpReceiverState
   ctx.put(tcp_receivers_, peer, r);
   const TcpReceiverActions& a = receiver_actions_;
   if (a.send_ack) {
-    const PacketFormat& f = net_.spec().format;
-    Packet p;
+    Packet p = control_packet(net_.spec().format, self_, peer, PacketKind::ack);
     p.ack = a.ack;
-    p.payload_bytes = f.control_bytes;
-    p.wire_bytes = f.wire_bytes(f.control_bytes);
-    p.src = self_;
-    p.dst = peer;
-    p.kind = PacketKind::ack;
     p.flags = a.ece ? packet_flags::ece : 0;
     set_sack_blocks(p, a.sack);
     send_packet(p, ctx);
@@ -170,13 +164,7 @@ void StreamTransport::on_tcp_syn_ack(const Packet& p, EventCtx& ctx) {
 // A handshake segment between this host and `peer`; flow 0, it belongs to no transfer.
 void StreamTransport::send_handshake(NodeId peer, PacketKind kind, bool retransmission,
                                      EventCtx& ctx) {
-  const PacketFormat& f = net_.spec().format;
-  Packet p;
-  p.payload_bytes = f.control_bytes;
-  p.wire_bytes = f.wire_bytes(f.control_bytes);
-  p.src = self_;
-  p.dst = peer;
-  p.kind = kind;
+  Packet p = control_packet(net_.spec().format, self_, peer, kind);
   p.retransmission = retransmission ? 1 : 0;
   send_packet(p, ctx);
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "netwarp/netmodels/network_config.hpp"
 #include "netwarp/netmodels/tcp_sack.hpp"
 #include "netwarp/netmodels/topology.hpp"
 #include "netwarp/netmodels/workload.hpp"
@@ -46,6 +47,18 @@ struct Packet {
 };
 static_assert(std::is_trivially_copyable_v<Packet> &&
               std::has_unique_object_representations_v<Packet> && sizeof(Packet) == 64);
+
+// A packet that carries no application data (ACK, delivery notice, handshake segment): its
+// payload is the format's control bytes.
+inline Packet control_packet(const PacketFormat& f, NodeId src, NodeId dst, PacketKind kind) {
+  Packet p;
+  p.payload_bytes = f.control_bytes;
+  p.wire_bytes = f.wire_bytes(f.control_bytes);
+  p.src = src;
+  p.dst = dst;
+  p.kind = kind;
+  return p;
+}
 
 // The SACK blocks of an ACK, in and out of the packet's fields.
 inline void set_sack_blocks(Packet& p, const TcpSackBlocks& blocks) {
