@@ -52,12 +52,14 @@ class Context:
         os.makedirs(out_dir, exist_ok=True)
 
     # --- running netwarp ---------------------------------------------------------------
-    def _netwarp(self, args):
-        shown = "netwarp " + " ".join(self._shown(a) for a in args)
+    def _netwarp(self, args, program=None):
+        """Runs netwarp (or `program` beside it), listed in the report by its name."""
+        program = program or self.netwarp
+        shown = " ".join([os.path.basename(program)] + [self._shown(a) for a in args])
         self.commands.append(shown)
         if self.verbose:
             print("  " + shown, file=sys.stderr, flush=True)
-        r = subprocess.run([self.netwarp] + args, capture_output=True, text=True)
+        r = subprocess.run([program] + args, capture_output=True, text=True)
         if r.returncode != 0:
             raise StudyFailed(f"{shown}: exit {r.returncode}: {r.stderr.strip()}")
         return r
@@ -113,14 +115,8 @@ class Context:
     def ns3(self, scenario_path, name, sets=()):
         """netwarp-ns3 on the scenario; returns its JSON (same field names as results.json)."""
         out = os.path.join(self.work(name), "ns3.json")
-        args = [scenario_path, "--out", out] + scenario_args(sets, None)
-        shown = "netwarp-ns3 " + " ".join(self._shown(a) for a in args)
-        self.commands.append(shown)
-        if self.verbose:
-            print("  " + shown, file=sys.stderr, flush=True)
-        r = subprocess.run([self.ns3_program()] + args, capture_output=True, text=True)
-        if r.returncode != 0:
-            raise StudyFailed(f"{shown}: exit {r.returncode}: {r.stderr.strip()}")
+        self._netwarp([scenario_path, "--out", out] + scenario_args(sets, None),
+                      program=self.ns3_program())
         with open(out) as f:
             return json.load(f)
 

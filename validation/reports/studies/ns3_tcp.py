@@ -163,9 +163,10 @@ def findings(ctx, z, grid, bulk, numbering, with_ns3):
     cells = list(grid.values()) + list(bulk.values())
     for label, _ in RUNS:
         n_agree = sum(agrees(c[label], c["ns-3"]) for c in cells)
-        ctx.observe(label == "native" or n_agree >= len(cells) - 5 * len(cells) // 60,
-                    f"{label}: {n_agree} of {len(cells)} cells agree with ns-3 (completion within "
-                    f"{COMPLETION_TOLERANCE:.0%}, same RTOs and bottleneck drops)")
+        ctx.observe(n_agree >= len(cells) - 5 * len(cells) // 60,
+                    f"{label}: at least 55 in 60 cells agree with ns-3 (completion within "
+                    f"{COMPLETION_TOLERANCE:.0%}, same RTOs and bottleneck drops): {n_agree} of "
+                    f"{len(cells)}")
     small = [c for (n, m, q), c in grid.items() if n == 4 and m <= 65536]
     ctx.check(all(agrees(c["emulate NS3"], c["ns-3"]) for c in small),
               "with emulate: NS3 the 4-sender incasts of up to 64 KiB agree with ns-3")
