@@ -9,3 +9,16 @@ if(NETWARP_SANITIZE)
                       -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()
+
+# libFuzzer targets (fuzz/): everything is compiled for ASan/UBSan and fuzzer coverage, so the
+# libraries the targets link report the bugs the fuzzer reaches. Configure a build folder of its
+# own with CC=clang CXX=clang++ (see fuzz/README.md).
+option(NETWARP_FUZZ "Build the libFuzzer targets in fuzz/ (clang, ASan/UBSan)" OFF)
+if(NETWARP_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "NETWARP_FUZZ needs clang: configure with CXX=clang++")
+  endif()
+  add_compile_options(-fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer
+                      -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()

@@ -33,7 +33,9 @@ template <class T>
 consteval std::string_view raw_type_name() {
   return __PRETTY_FUNCTION__;
 }
-consteval std::uint32_t fnv1a32(std::string_view s) {
+// constexpr, not consteval: clang 14 rejects a consteval call in a variable template's
+// initializer (tag_of), which is a constant expression all the same.
+constexpr std::uint32_t fnv1a32(std::string_view s) {
   std::uint32_t h = 2166136261u;
   for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
   return h;
