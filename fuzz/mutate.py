@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "fuzz", "corpus")
 LIBRARY = os.path.join(ROOT, "scenarios")
-# Keeps every run short: simulated time stops at 2 ms (exit 4 when work is left).
-END_TIME = "end_time_ns=2000000"
+# Keeps every run short: simulated time stops at 200 us (exit 4 when work is left).
+END_TIME = "end_time_ns=200000"
 SET_BASES = ["incast.pbtxt", "two-flows.pbtxt", "pingpong.pbtxt", "cluster.pbtxt"]
 SANITIZER_MARKS = ("AddressSanitizer", "UndefinedBehaviorSanitizer", "runtime error:",
                    "LeakSanitizer", "Assertion", "terminate called")
@@ -216,7 +216,7 @@ links { rate_bps: 1000000000 latency_ns: 1000 }
 switch { buffer_bytes: 262144 }
 transport { kind: TCP }
 workload { flows { csv_file: "flows.csv" } }
-end_time_ns: 2000000
+end_time_ns: 200000
 """
 
 
@@ -336,7 +336,7 @@ def main():
     p.add_argument("--count", type=int, default=10000, help="mutants per kind")
     p.add_argument("--kinds", default=",".join(KINDS), help="comma-separated: " + ", ".join(KINDS))
     p.add_argument("-j", "--jobs", type=int, default=2)
-    p.add_argument("--timeout", type=float, default=20.0, help="seconds per run")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
     p.add_argument("--seed", default="1", help="random seed: the same seed, the same mutants")
     p.add_argument("--findings", default="fuzz-findings", help="folder for the findings")
     args = p.parse_args()

@@ -133,7 +133,8 @@ int predict_command(const PredictOptions& o, const AppContext& context) {
     throw UsageError(
         fmt::format("--params is required for --model {} (see `netwarp fit`)", o.model));
   }
-  const std::string file_model = params.value("model", std::string());
+  const std::string file_model =
+      validation::params_model(params, o.params.empty() ? "<flow>" : o.params);
   if (file_model != o.model)
     throw UsageError(fmt::format("{}: model: the file holds '{}' parameters, not '{}'", o.params,
                                  file_model, o.model));

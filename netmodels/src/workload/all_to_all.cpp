@@ -38,7 +38,7 @@ std::uint32_t check_ranks(const AllToAllSpec& spec, std::uint32_t host_count,
     throw InputError(at + ".order", "spread_2d needs a square number of ranks (n x n), got " +
                                         std::to_string(ranks));
   }
-  workload_detail::check_positive(at + ".bytes", spec.bytes);
+  workload_detail::check_message_bytes(at + ".bytes", spec.bytes);
   return ranks;
 }
 

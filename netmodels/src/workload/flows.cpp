@@ -19,7 +19,7 @@ namespace {
 
 using workload_detail::add_message;
 using workload_detail::check_host;
-using workload_detail::check_positive;
+using workload_detail::check_message_bytes;
 
 constexpr std::string_view kHeader = "src,dst,bytes,start_ns";
 constexpr std::array<std::string_view, 4> kColumns = {"src", "dst", "bytes", "start_ns"};
@@ -31,7 +31,7 @@ void check_flow(const FlowSpec& f, std::uint32_t host_count, const std::string& 
     throw InputError(at + ".dst",
                      "must differ from src, got " + std::to_string(f.dst) + " for both");
   }
-  check_positive(at + ".bytes", f.bytes);
+  check_message_bytes(at + ".bytes", f.bytes);
   if (f.start < SimTime::zero()) {
     throw InputError(at + ".start", "must be >= 0, got " + std::to_string(f.start.ps()) + " ps");
   }
@@ -49,8 +49,7 @@ FlowSpec parse_row(std::string_view line, const std::string& where) {
   FlowSpec f;
   f.src = static_cast<NodeId>(parse_csv_count(fields[0], kColumns[0], kMaxNode, where));
   f.dst = static_cast<NodeId>(parse_csv_count(fields[1], kColumns[1], kMaxNode, where));
-  f.bytes =
-      parse_csv_count(fields[2], kColumns[2], std::numeric_limits<std::uint64_t>::max(), where);
+  f.bytes = parse_csv_count(fields[2], kColumns[2], kMaxMessageBytes, where);
   const auto start_ns = parse_csv_count(fields[3], kColumns[3], kMaxNs, where);
   f.start = engine::ns(static_cast<std::int64_t>(start_ns));
   return f;

@@ -10,7 +10,7 @@ Workload make_incast(const IncastSpec& spec, std::uint32_t host_count, const std
   workload_detail::check_two_hosts(at, host_count);
   workload_detail::check_in_range(at + ".senders", spec.senders, 1, host_count - 1, host_count);
   workload_detail::check_host(at + ".receiver", spec.receiver, host_count);
-  workload_detail::check_positive(at + ".bytes", spec.bytes);
+  workload_detail::check_message_bytes(at + ".bytes", spec.bytes);
   Workload w;
   w.kind = "incast";
   w.messages.reserve(spec.senders);

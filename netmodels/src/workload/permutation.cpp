@@ -34,7 +34,7 @@ std::vector<NodeId> random_derangement(std::uint32_t n, std::uint64_t seed) {
 Workload make_permutation(const PermutationSpec& spec, std::uint32_t host_count,
                           const std::string& at) {
   workload_detail::check_two_hosts(at, host_count);
-  workload_detail::check_positive(at + ".bytes", spec.bytes);
+  workload_detail::check_message_bytes(at + ".bytes", spec.bytes);
   const std::vector<NodeId> image = random_derangement(host_count, spec.seed);
   Workload w;
   w.kind = "permutation";

@@ -11,7 +11,7 @@ Workload make_uniform_random(const UniformRandomSpec& spec, std::uint32_t host_c
                              const std::string& at) {
   workload_detail::check_two_hosts(at, host_count);
   workload_detail::check_positive(at + ".messages_per_host", spec.messages_per_host);
-  workload_detail::check_positive(at + ".bytes", spec.bytes);
+  workload_detail::check_message_bytes(at + ".bytes", spec.bytes);
   Workload w;
   w.kind = "uniform_random";
   w.messages.reserve(std::size_t{host_count} * spec.messages_per_host);

@@ -28,6 +28,15 @@ inline void check_positive(const std::string& field, std::uint64_t value) {
   if (value == 0) throw InputError(field, "must be > 0, got 0");
 }
 
+// A message's size: 1 .. kMaxMessageBytes.
+inline void check_message_bytes(const std::string& field, std::uint64_t bytes) {
+  check_positive(field, bytes);
+  if (bytes > kMaxMessageBytes)
+    throw InputError(field, "must be < 4 GiB (at most " + std::to_string(kMaxMessageBytes) +
+                                " bytes: 32-bit packet sequence numbers), got " +
+                                std::to_string(bytes));
+}
+
 // Workloads that pair distinct hosts need two of them; `at` names the whole workload.
 inline void check_two_hosts(const std::string& at, std::uint32_t host_count) {
   if (host_count < 2) {

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "fit/json_fields.hpp"
 #include "netwarp/mpiemul/mpi_config.hpp"
 #include "netwarp/validation/params_json.hpp"
 #include "netwarp/validation/replay_models.hpp"
@@ -65,15 +66,35 @@ Prediction predict_plogp_br(const PlogpBrParams& p, const scenarios::LoadedScena
   return r;
 }
 
-Prediction predict_flow(const nlohmann::ordered_json& json, const std::string& source,
-                        const scenarios::MpiRunSpec& spec) {
+// A flow parameter set's fields (flow_params writes them): "mode" (optional, "N" or "F") and the
+// LogGPS "host" costs.
+struct FlowDocument {
   FlowMode mode = FlowMode::max_min;
+  nlohmann::ordered_json host;
+};
+
+FlowDocument read_flow_document(const nlohmann::ordered_json& json, const std::string& source) {
+  FlowDocument doc;
   try {
-    mode = parse_flow_mode(json.value("mode", std::string("N")));
+    fit::JsonObjectReader top(json, "");
+    top.string("model");
+    if (top.has("source")) top.string("source");
+    if (top.has("mode")) doc.mode = parse_flow_mode(top.string("mode"));
+    doc.host = top.value("host");
+    top.reject_unknown_keys();
+  } catch (const netmodels::InputError& e) {
+    throw ParamsFileError(source, e.field(), e.message());
   } catch (const std::invalid_argument& e) {
     throw ParamsFileError(source, "mode", e.what());
   }
-  const nlohmann::ordered_json host = {{"model", "loggps"}, {"params", json.at("host")}};
+  return doc;
+}
+
+Prediction predict_flow(const nlohmann::ordered_json& json, const std::string& source,
+                        const scenarios::MpiRunSpec& spec) {
+  const FlowDocument doc = read_flow_document(json, source);
+  const FlowMode mode = doc.mode;
+  const nlohmann::ordered_json host = {{"model", "loggps"}, {"params", doc.host}};
   const auto host_doc = parse(host, source);
   const auto& p = std::get<LogGpsParams>(host_doc.params);
   auto network = flow_replay_network(spec.network.topology, spec.config.rank_hosts, mode,
@@ -97,12 +118,18 @@ nlohmann::ordered_json flow_params(const scenarios::MpiRunSpec& spec, FlowMode m
   return j;
 }
 
+std::string params_model(const nlohmann::ordered_json& params, const std::string& source) {
+  try {
+    return fit::JsonObjectReader(params, "").string("model");
+  } catch (const netmodels::InputError& e) {
+    throw ParamsFileError(source, e.field(), e.message());
+  }
+}
+
 ModelPrediction predict_with(const nlohmann::ordered_json& params, const std::string& source,
                              const scenarios::LoadedScenario& loaded,
                              const scenarios::MpiRunSpec& spec) {
-  if (!params.is_object() || !params.contains("model"))
-    throw ParamsFileError(source, "model", "missing");
-  const std::string model = params.at("model").get<std::string>();
+  const std::string model = params_model(params, source);
   ModelPrediction out;
   const auto start = std::chrono::steady_clock::now();
   if (model == "flow") {

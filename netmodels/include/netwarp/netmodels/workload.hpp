@@ -32,6 +32,9 @@ struct Workload {
 };
 
 inline constexpr MessageId kNoMessage = 0xffffffff;
+// A packet's seq is a 32-bit byte offset into its message (TCP's sequence numbers are too), so a
+// message carries at most this many bytes under either transport.
+inline constexpr std::uint64_t kMaxMessageBytes = 0xffffffff;
 
 // Message generators. Each validates its parameters against host_count and throws InputError
 // naming the field under `at` (e.g. "workload.incast").

@@ -23,6 +23,10 @@ struct ModelPrediction {
   double wall_seconds = 0;
 };
 
+// The "model" a parameter file's JSON names; throws ParamsFileError (`source` names the file)
+// when the document is not an object or its "model" is missing or not a string.
+std::string params_model(const nlohmann::ordered_json& params, const std::string& source);
+
 // `params` as read from a parameter file (its "model" field chooses the model); `source` names
 // the file in errors. Throws netmodels::InputError for bad parameters, std::invalid_argument
 // for a program the model cannot predict.
