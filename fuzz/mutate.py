@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -44,6 +45,7 @@ REPLACEMENT_NUMBERS = ["0", "-1", "1", "18446744073709551615", "1844674407370955
                        "9223372036854775807", "-9223372036854775808", "4294967296", "1e308",
                        "-1e308", "1e-300", "nan", "inf", "-0", "0.5", "99999999999"]
 INVALID_UTF8 = [b"\xff", b"\xc3\x28", b"\xed\xa0\x80", b"\xf0\x28\x8c\x28", b"\x80", b"\xc0\xaf"]
+CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 NUMBER = re.compile(rb"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
@@ -170,8 +172,9 @@ def set_case(c, netwarp):
     base = SET_BASES[c.data[0] % len(SET_BASES)] if c.data else SET_BASES[0]
     out = os.path.join(c.folder, "out")
     c.argv = [netwarp, "run", os.path.join(LIBRARY, base), "--out", out]
+    # A command line cannot hold a NUL byte: each --set value stops at the first one.
     for line in c.data[1:].split(b"\n"):
-        c.argv += ["--set", line.decode("utf-8", "surrogateescape")]
+        c.argv += ["--set", line.split(b"\0")[0].decode("utf-8", "surrogateescape")]
     c.argv += ["--set", END_TIME]
     c.outputs = [os.path.join(out, "results.json")]
 
@@ -261,9 +264,13 @@ def classify(c, status, stderr, stdout, timed_out):
         return "finding", "sanitizer or abort output"
     if status < 0:
         return "finding", f"signal {-status}"
-    lines = stderr.strip().splitlines()
+    lines = stderr.strip("\n").split("\n")
     if status == 2:
-        return ("rejected", "") if len(lines) == 1 else ("finding", f"exit 2 with {len(lines)} stderr lines")
+        if len(lines) != 1:
+            return "finding", f"exit 2 with {len(lines)} stderr lines"
+        if CONTROL.search(lines[0]):
+            return "finding", "control character in the error line"
+        return "rejected", ""
     if status in (0, 3, 4):
         missing = [p for p in c.outputs if not os.path.exists(p)]
         if missing or (c.needs_stdout and not stdout.strip()):
@@ -297,7 +304,7 @@ def save_finding(findings_dir, c, why, status, stderr):
                    "argv": c.argv, "stderr": stderr[-4000:]}, f, indent=1)
 
 
-def fuzz_kind(kind, args, scratch):
+def fuzz_kind(kind, args, scratch, deadline):
     corpus_name, maker = KINDS[kind]
     seed_dir = os.path.join(CORPUS, corpus_name)
     seeds = [(n, open(os.path.join(seed_dir, n), "rb").read()) for n in sorted(os.listdir(seed_dir))]
@@ -314,6 +321,8 @@ def fuzz_kind(kind, args, scratch):
     counts, reasons, lock = Counter(), Counter(), threading.Lock()
 
     def one(c):
+        if time.monotonic() > deadline:
+            return
         verdict, why, status, stderr = run_case(c, args.netwarp, maker, args.timeout)
         with lock:
             counts[verdict] += 1
@@ -339,13 +348,16 @@ def main():
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
     p.add_argument("--seed", default="1", help="random seed: the same seed, the same mutants")
     p.add_argument("--findings", default="fuzz-findings", help="folder for the findings")
+    p.add_argument("--minutes-per-kind", type=float, default=0,
+                   help="stop a kind's runs after this long (0: no limit); the counts say how many ran")
     args = p.parse_args()
     args.netwarp = os.path.abspath(args.netwarp)
     args.findings = os.path.abspath(args.findings)
     total = 0
     with tempfile.TemporaryDirectory(prefix="netwarp-mutate-") as scratch:
         for kind in args.kinds.split(","):
-            counts, reasons = fuzz_kind(kind, args, scratch)
+            limit = args.minutes_per_kind * 60 if args.minutes_per_kind > 0 else float("inf")
+            counts, reasons = fuzz_kind(kind, args, scratch, time.monotonic() + limit)
             summary = ", ".join(f"{k} {counts[k]}" for k in ("ok", "rejected", "documented", "finding"))
             print(f"{kind}: {sum(counts.values())} mutants: {summary}", flush=True)
             for why, n in reasons.most_common():

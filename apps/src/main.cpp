@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <memory>
 #include <new>
+#include <string>
+#include <string_view>
 
 #include "app_context.hpp"
 #include "cmd_bench.hpp"
@@ -30,8 +32,26 @@ namespace {
 using netwarp::apps::AppContext;
 namespace exit_code = netwarp::apps::exit_code;
 
+// An error message as one printable line: the control characters of input text it quotes (a
+// carriage return or form feed in a CSV field, a NUL in a trace) become \r, \xNN escapes.
+std::string one_line(std::string_view message) {
+  std::string line;
+  for (const char c : message) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\r')
+      line += "\\r";
+    else if (c == '\n')
+      line += "\\n";
+    else if ((byte < 0x20 && c != '\t') || byte == 0x7f)
+      line += fmt::format("\\x{:02x}", byte);
+    else
+      line += c;
+  }
+  return line;
+}
+
 void print_error(const AppContext& context, const std::string& message) {
-  if (context.is_root()) std::fprintf(stderr, "netwarp: error: %s\n", message.c_str());
+  if (context.is_root()) std::fprintf(stderr, "netwarp: error: %s\n", one_line(message).c_str());
 }
 
 int run_main(int argc, char** argv, AppContext& context) {
@@ -105,7 +125,7 @@ int fail_mid_run(const netwarp::engine::RankExchange& exchange, const std::strin
                  int status) {
   const std::string rank =
       exchange.size() > 1 ? fmt::format("rank {}: ", exchange.rank()) : std::string();
-  std::fprintf(stderr, "netwarp: %s%s\n", rank.c_str(), message.c_str());
+  std::fprintf(stderr, "netwarp: %s%s\n", rank.c_str(), one_line(message).c_str());
   std::fflush(stderr);
   if (exchange.size() > 1) MPI_Abort(MPI_COMM_WORLD, status);
   return status;
@@ -126,11 +146,11 @@ int main(int argc, char** argv) {
     return run_main(argc, argv, context);
   } catch (const netwarp::scenarios::ScenarioError& e) {
     // Raised alike on every rank (each loads the scenario): the line starts with the file.
-    if (context.is_root()) std::fprintf(stderr, "%s\n", e.what());
+    if (context.is_root()) std::fprintf(stderr, "%s\n", one_line(e.what()).c_str());
     return exit_code::kBadInput;
   } catch (const netwarp::mpiemul::TraceError& e) {
     // Raised alike on every rank (each reads the trace): the line starts with the file.
-    if (context.is_root()) std::fprintf(stderr, "%s\n", e.what());
+    if (context.is_root()) std::fprintf(stderr, "%s\n", one_line(e.what()).c_str());
     return exit_code::kBadInput;
   } catch (const netwarp::netmodels::InputError& e) {
     print_error(context, e.what());  // a builder's error about a field, alike on every rank

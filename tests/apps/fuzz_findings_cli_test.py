@@ -63,6 +63,21 @@ workload {{ flows {{ csv_file: "flows.csv" }} }}
                                     os.path.join(self.dir, "out")],
                                    "workload.incast.bytes: must be < 4 GiB")
 
+    def test_control_characters_of_the_input_are_escaped_in_the_error_line(self):
+        # Was several lines on a terminal: a CSV field's carriage return, vertical tab or form
+        # feed went into the message verbatim. Now every error line escapes them.
+        torus = os.path.join(LIBRARY, "torus-alltoall.pbtxt")
+        for raw, escaped in [("\r", "\\r"), ("\x0b", "\\x0b"), ("\x0c", "\\x0c"),
+                             ("\x1c", "\\x1c")]:
+            pattern = self.write("p.csv", f"sender,dest,order,bytes,delay_ns\n0,1,0,5,{raw}7\n")
+            r = run(["flow", torus, "--set", "topology.torus.dims=4,4", "--pattern", pattern,
+                     "--out", os.path.join(self.dir, "out")])
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertEqual(r.stderr.count("\n"), 1, repr(r.stderr))
+            self.assertTrue(r.stderr.endswith("\n"))
+            self.assertIn(f"{pattern}:2: delay_ns is not a number: '{escaped}7'", r.stderr)
+            self.assertNotIn(raw, r.stderr)
+
 
 if __name__ == "__main__":
     netwarp_cli.NETWARP = sys.argv.pop(1)
