@@ -45,6 +45,13 @@ class PendingQueue {
                           (std::uint64_t{key.tie} << 32) | key.creator, key.counter, id});
     sift_up(heap_.size() - 1);
   }
+  // Removes every entry for which drop(entry) is true, then restores the heap in linear time.
+  template <class Drop>
+  void remove_if(Drop&& drop) {
+    std::erase_if(heap_, drop);
+    for (std::size_t i = heap_.size() / kArity + 1; i-- > 0;)
+      if (i < heap_.size()) sift_down(i);
+  }
   void pop() {
     heap_.front() = heap_.back();
     heap_.pop_back();

@@ -17,6 +17,7 @@ TimeWarpPe::TimeWarpPe(const Model& model, const KernelConfig& config, RankExcha
       sink_(sink),
       rank_(exchange.rank()),
       max_uncommitted_(effective_max_uncommitted(config)),
+      max_uncommitted_bytes_(effective_max_uncommitted_bytes(config)),
       outgoing_(static_cast<std::size_t>(exchange.size())) {
   const LpId n = model.lp_count();
   rank_of_.resize(n);
@@ -34,6 +35,7 @@ TimeWarpPe::TimeWarpPe(const Model& model, const KernelConfig& config, RankExcha
   }
   slots_.resize(local);
   newest_time_.assign(local, SimTime::from_ps(-1));
+  compacted_newest_.resize(local);
   stats_.kernel = std::string(kernel_name(KernelKind::optimistic));
   check_context().rank = rank_;
 }
@@ -73,6 +75,11 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
     const EventId id = pending_.top().id;
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
     if (time > limit || time >= config_.end_time) break;
+    if (!has_room()) {
+      if (cancel_back_after(pending_.top().key())) continue;  // the top may have changed
+      // Past the caps only events at GVT's instant run: without them no rank could move GVT.
+      if (time > gvt_) break;
+    }
     pending_.pop();
     if (!pending_.empty()) __builtin_prefetch(&pool_[pending_.top().id]);
     if (config_.check_reverse) {
@@ -82,7 +89,49 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
     }
     ++handled;
   }
+  if (handled > 0) note_caps_peak();
   return handled;
+}
+
+bool TimeWarpPe::cancel_back_after(const EventKey& key) {
+  if (uncommitted() < max_uncommitted_ || bytes_in_use() >= max_uncommitted_bytes_) return false;
+  if (key.time > frontier_) return false;
+  const std::optional<std::uint32_t> latest = slot_with_latest_event();
+  if (!latest) return false;
+  LpSlot& slot = slots_[*latest];
+  const EventKey newest = pool_[processed_[slot.newest].id].key;
+  frontier_ = newest.time;
+  if (!(key < newest)) return false;
+  rollback(slot, newest, Cause::memory);
+  return true;
+}
+
+std::optional<std::uint32_t> TimeWarpPe::slot_with_latest_event() {
+  std::optional<std::uint32_t> best;
+  const Event* best_event = nullptr;
+  for (std::uint32_t i = 0; i < newest_time_.size(); ++i) {
+    if (best_event && newest_time_[i] < best_event->key.time) continue;
+    if (!processed_.contains(slots_[i].newest)) continue;  // its newest time is stale
+    const Event& event = pool_[processed_[slots_[i].newest].id];
+    if (!best_event || best_event->key < event.key) {
+      best = i;
+      best_event = &event;
+    }
+  }
+  return best;
+}
+
+std::size_t TimeWarpPe::bytes_in_use() const {
+  std::size_t bytes = pool_.live() * sizeof(Event) + pending_.size() * sizeof(PendingQueue::Entry) +
+                      (processed_.end() - processed_.begin()) * sizeof(ProcessedEntry) +
+                      (sent_.end() - sent_.begin()) * sizeof(SentRecord) + undo_.live_bytes() +
+                      records_.live_bytes() + cancelled_pending_.size() * kMapNodeBytes;
+  for (const WireBatch& batch : outgoing_) bytes += batch.count() * sizeof(Event);
+  return bytes;
+}
+
+void TimeWarpPe::note_caps_peak() {
+  peak_bytes_in_use_ = std::max(peak_bytes_in_use_, bytes_in_use());
 }
 
 // The entry is appended before the handler runs, so a cascade of rollbacks set off by its
@@ -107,6 +156,7 @@ void TimeWarpPe::execute(EventId id, EventRouter* router) {
   slot.newest = current_;
   newest_time_[slot_index] = event.key.time;
   frontier_ = std::max(frontier_, event.key.time);
+  peak_uncommitted_ = std::max(peak_uncommitted_, uncommitted());
   run_handler(*slot.lp, event, scope_for(slot, event, router));
   current_ = kNoPosition;
   ++stats_.events_processed;
