@@ -69,12 +69,14 @@ int bench_phold_command(const PholdOptions& options, const AppContext& context) 
                      {"mean_us", m.mean},
                      {"end_us", m.end},
                      {"seed", m.seed}};
-    json["kernel_config"] = {{"batch", config.batch_size},
-                             {"gvt_interval", config.gvt_interval},
-                             {"window_ps", config.window.is_max() ? -1 : config.window.ps()},
-                             {"max_uncommitted", engine::effective_max_uncommitted(config)},
-                             {"check_reverse", config.check_reverse},
-                             {"ties", engine::tie_order_name(config.tie_order)}};
+    json["kernel_config"] = {
+        {"batch", config.batch_size},
+        {"gvt_interval", config.gvt_interval},
+        {"window_ps", config.window.is_max() ? -1 : config.window.ps()},
+        {"max_uncommitted", engine::effective_max_uncommitted(config)},
+        {"max_uncommitted_bytes", engine::effective_max_uncommitted_bytes(config)},
+        {"check_reverse", config.check_reverse},
+        {"ties", engine::tie_order_name(config.tie_order)}};
     write_json_file(options.json_path, json);
   }
   return 0;

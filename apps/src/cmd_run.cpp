@@ -41,12 +41,15 @@ KernelOptions merged_kernel_options(const RunOptions& o, const scenarios::Engine
   k.batch = s.batch;
   k.window_us = s.window_is_set ? s.window_us : default_window_us(topology);
   k.max_uncommitted = s.max_uncommitted;
+  k.max_uncommitted_bytes = s.max_uncommitted_bytes;
   const CLI::App& c = *o.command;
   if (c.count("--kernel") > 0) k.kernel = o.kernel.kernel;
   if (c.count("--gvt-interval") > 0) k.gvt_interval = o.kernel.gvt_interval;
   if (c.count("--batch") > 0) k.batch = o.kernel.batch;
   if (c.count("--window") > 0) k.window_us = o.kernel.window_us;
   if (c.count("--max-uncommitted") > 0) k.max_uncommitted = o.kernel.max_uncommitted;
+  if (c.count("--max-uncommitted-bytes") > 0)
+    k.max_uncommitted_bytes = o.kernel.max_uncommitted_bytes;
   k.check_reverse = o.kernel.check_reverse;
   return k;
 }
