@@ -67,7 +67,10 @@ EventScope TimeWarpPe::scope_for(LpSlot& slot, const Event& event, EventRouter* 
                     &records_,  router,    false,        config_.tie_order};
 }
 
+// The byte cap is checked once a batch (summing the logs for every event would cost more than
+// the check is worth), so a batch may pass it by its own events' logs.
 std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
+  const bool bytes_left = bytes_in_use() < max_uncommitted_bytes_;
   std::size_t handled = 0;
   while (handled < max_events) {
     drop_cancelled_top();
@@ -75,8 +78,8 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
     const EventId id = pending_.top().id;
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
     if (time > limit || time >= config_.end_time) break;
-    if (!has_room()) {
-      if (cancel_back_after(pending_.top().key())) continue;  // the top may have changed
+    if (!bytes_left || uncommitted() >= max_uncommitted_) {
+      if (bytes_left && cancel_back_after(pending_.top().key())) continue;  // the top changed
       // Past the caps only events at GVT's instant run: without them no rank could move GVT.
       if (time > gvt_) break;
     }
@@ -94,7 +97,6 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
 }
 
 bool TimeWarpPe::cancel_back_after(const EventKey& key) {
-  if (uncommitted() < max_uncommitted_ || bytes_in_use() >= max_uncommitted_bytes_) return false;
   if (key.time > frontier_) return false;
   const std::optional<std::uint32_t> latest = slot_with_latest_event();
   if (!latest) return false;

@@ -127,7 +127,7 @@ class TimeWarpPe final : public EventRouter {
   bool has_room() const {
     return uncommitted() < max_uncommitted_ && bytes_in_use() < max_uncommitted_bytes_;
   }
-  // At the count cap: rolls back the handled event with the greatest key if it is later than
+  // At the event cap: rolls back the handled event with the greatest key if it is later than
   // `key`, making room for the earlier one. Returns whether it did.
   bool cancel_back_after(const EventKey& key);
   // The local LP whose newest uncommitted event has the greatest key (its index), or none.
