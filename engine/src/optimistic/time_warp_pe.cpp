@@ -47,15 +47,15 @@ void TimeWarpPe::init_lps() {
     LpSlot& slot = slot_of(id);
     slot.lp = model_.create_lp(id);
     RecordBuffer init_records;  // init is never rolled back: its records commit at once
-    const EventScope scope{id,
-                           EventKey{SimTime::zero(), id, ~std::uint64_t{0}},
-                           config_.seed,
-                           &slot.send_counter,
-                           nullptr,
-                           &init_records,
-                           this,
-                           true,
-                           config_.tie_order};
+    const EventScope scope{.key = EventKey{SimTime::zero(), id, ~std::uint64_t{0}},
+                           .seed = config_.seed,
+                           .send_counter = &slot.send_counter,
+                           .undo = nullptr,
+                           .records = &init_records,
+                           .router = this,
+                           .self = id,
+                           .is_init = true,
+                           .tie_order = config_.tie_order};
     run_init(*slot.lp, scope);
     commit_loose_records(slot.committed, id, scope.key, init_records, sink_);
   }
@@ -63,8 +63,15 @@ void TimeWarpPe::init_lps() {
 }
 
 EventScope TimeWarpPe::scope_for(LpSlot& slot, const Event& event, EventRouter* router) {
-  return EventScope{event.dest, event.key, config_.seed, &slot.send_counter, &undo_,
-                    &records_,  router,    false,        config_.tie_order};
+  return EventScope{.key = event.key,
+                    .seed = config_.seed,
+                    .send_counter = &slot.send_counter,
+                    .undo = &undo_,
+                    .records = &records_,
+                    .router = router,
+                    .self = event.dest,
+                    .is_init = false,
+                    .tie_order = config_.tie_order};
 }
 
 // The byte cap is checked once a batch (summing the logs for every event would cost more than
