@@ -1,8 +1,10 @@
 // TimeWarpPe: one processing element of the optimistic kernel (one per rank). It owns the
 // rank's LPs, their future events, and the events handled but not yet committed, with what is
 // needed to undo them (undo records, the events they sent, their records) in per-rank logs
-// that are appended as events run and reclaimed from the front as they commit. Stragglers and
-// anti-messages roll LPs back; GVT lets fossil collection commit.
+// that are appended as events run and reclaimed from the front as they commit (and compacted
+// when what is reclaimable sits behind an entry that cannot commit yet). Stragglers and
+// anti-messages roll LPs back; GVT lets fossil collection commit. Optimism is capped per rank
+// in handled-but-uncommitted events and in bytes of engine memory in use.
 #pragma once
 
 #include <algorithm>
@@ -56,7 +58,7 @@ class TimeWarpPe final : public EventRouter {
   // Engine memory in use: pending events and their queue, every log, keys cancelled while
   // pending, held sends. What max_uncommitted_bytes bounds.
   std::size_t bytes_in_use() const;
-  // The latest event time a batch may handle: GVT + window. (The caps are applied per event.)
+  // The latest event time a batch may handle: GVT + window. (process_batch applies the caps.)
   static SimTime optimism_limit(SimTime gvt, SimTime window) { return gvt.saturating_add(window); }
   RunStats local_stats() const;
   const std::vector<LpDigest>& local_digests() const { return digests_; }
