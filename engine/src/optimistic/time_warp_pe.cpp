@@ -74,10 +74,12 @@ EventScope TimeWarpPe::scope_for(LpSlot& slot, const Event& event, EventRouter* 
                     .tie_order = config_.tie_order};
 }
 
-// The byte cap is checked once a batch (summing the logs for every event would cost more than
-// the check is worth), so a batch may pass it by its own events' logs.
+// The byte cap is checked once a batch, before its first event (summing the logs for every
+// event, or for the many batches that find nothing to do inside the window, costs more than the
+// check is worth), so a batch may pass it by its own events' logs.
 std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
-  const bool bytes_left = bytes_in_use() < max_uncommitted_bytes_;
+  bool bytes_checked = false;
+  bool bytes_left = true;
   std::size_t handled = 0;
   while (handled < max_events) {
     drop_cancelled_top();
@@ -85,6 +87,10 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
     const EventId id = pending_.top().id;
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
     if (time > limit || time >= config_.end_time) break;
+    if (!bytes_checked) {
+      bytes_left = bytes_in_use() < max_uncommitted_bytes_;
+      bytes_checked = true;
+    }
     if (!bytes_left || uncommitted() >= max_uncommitted_) {
       if (bytes_left && cancel_back_after(pending_.top().key())) continue;  // the top changed
       // Past the caps only events at GVT's instant run: without them no rank could move GVT.
