@@ -63,9 +63,11 @@ Topology build_topology(const proto::Topology& t, const LinkLevels& links) {
   throw InputError("topology", "not set");
 }
 
-PacketFormat packet_format(const proto::Links& links) {
+PacketFormat packet_format(const proto::Links& links, const proto::Transport& transport) {
+  const std::uint32_t syn_options =
+      transport.kind() == proto::Transport::TCP ? transport.tcp().syn_option_bytes() : 0;
   return PacketFormat{links.mtu_bytes(), links.header_bytes(), links.frame_overhead_bytes(),
-                      links.control_bytes()};
+                      links.control_bytes(), syn_options};
 }
 
 SwitchConfig switch_config(const proto::Switch& sw) {
@@ -84,6 +86,8 @@ TcpRecovery tcp_recovery(proto::Tcp::Recovery recovery) {
       return TcpRecovery::sack_6675;
     case proto::Tcp::PRR:
       return TcpRecovery::prr;
+    case proto::Tcp::NS3_CLASSIC:
+      return TcpRecovery::ns3_classic;
     default:
       return TcpRecovery::newreno;
   }
@@ -204,7 +208,7 @@ NetworkSpec build(const LoadedScenario& loaded) {
   const proto::Scenario& s = loaded.scenario;
   NetworkSpec spec;
   spec.topology = build_topology(s.topology(), link_levels(s.links()));
-  spec.format = packet_format(s.links());
+  spec.format = packet_format(s.links(), s.transport());
   spec.switches = switch_config(s.switch_());
   spec.nic = NicConfig{static_cast<std::uint64_t>(s.nic().rate_bps()), s.nic().buffer_bytes(),
                        engine::ns(static_cast<std::int64_t>(s.nic().jitter_ns()))};

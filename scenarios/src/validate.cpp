@@ -113,8 +113,23 @@ void validate_rto(const proto::Tcp& tcp) {
   require_at_most("transport.tcp.syn_timeout_rto_us", tcp.syn_timeout_rto_us(), max_us);
 }
 
+// ns-3.37's recovery without SACK, with NewReno's window rules and no ECN reaction
+// (tcp_ns3_recovery.cpp emulates exactly that configuration).
+void validate_ns3_classic(const proto::Tcp& tcp) {
+  if (tcp.sack())
+    fail("transport.tcp.recovery",
+         "NS3_CLASSIC is ns-3's recovery without SACK; it needs "
+         "transport.tcp.sack: false");
+  if (tcp.congestion_control() != proto::Tcp::NEW_RENO)
+    fail("transport.tcp.recovery", "NS3_CLASSIC needs transport.tcp.congestion_control: NEW_RENO");
+  if (tcp.ecn()) fail("transport.tcp.recovery", "NS3_CLASSIC needs transport.tcp.ecn: false");
+  if (tcp.prr_conservative_bound())
+    fail("transport.tcp.prr_conservative_bound", "only applies with recovery: PRR");
+}
+
 // SACK-based recovery needs SACK blocks (RFC 6675 section 1, RFC 6937 section 3).
 void validate_tcp_recovery(const proto::Tcp& tcp) {
+  if (tcp.recovery() == proto::Tcp::NS3_CLASSIC) return validate_ns3_classic(tcp);
   if (tcp.recovery() != proto::Tcp::NEWRENO && !tcp.sack())
     fail("transport.tcp.recovery", proto::Tcp::Recovery_Name(tcp.recovery()) +
                                        " needs transport.tcp.sack: true (RFC 6675 recovery "
@@ -134,6 +149,7 @@ void validate_tcp(const proto::Tcp& tcp, const proto::Links& links) {
     require_at_least("transport.tcp.receive_window_bytes", tcp.receive_window_bytes(),
                      tcp.mss_bytes());
   require_at_least("transport.tcp.dupack_threshold", tcp.dupack_threshold(), 1);
+  require_at_most("transport.tcp.syn_option_bytes", tcp.syn_option_bytes(), 40);
   validate_rto(tcp);
   validate_tcp_recovery(tcp);
 }
