@@ -34,6 +34,20 @@ LinkLevels link_levels(const proto::Links& links) {
   return levels;
 }
 
+ExplicitSpec explicit_spec(const proto::Graph& graph) {
+  ExplicitSpec spec;
+  for (const proto::GraphNode& node : graph.nodes())
+    spec.nodes.push_back({node.name(), node.kind() == proto::GraphNode::SWITCH});
+  for (const proto::GraphLink& link : graph.links()) {
+    ExplicitLink& added = spec.links.emplace_back(ExplicitLink{link.a(), link.b(), {}, {}});
+    if (link.has_rate_bps()) added.rate_bps = static_cast<std::uint64_t>(link.rate_bps());
+    if (link.has_latency_ns()) added.latency = engine::ns(link.latency_ns());
+  }
+  for (const proto::GraphRoute& route : graph.routes())
+    spec.routes.push_back({route.at(), route.host(), route.next()});
+  return spec;
+}
+
 Topology build_topology(const proto::Topology& t, const LinkLevels& links) {
   switch (t.kind_case()) {
     case proto::Topology::kStar:
@@ -57,6 +71,8 @@ Topology build_topology(const proto::Topology& t, const LinkLevels& links) {
                                d.groups()};
       return build_dragonfly(spec, links, "topology.dragonfly");
     }
+    case proto::Topology::kGraph:
+      return build_explicit(explicit_spec(t.graph()), links, "topology.graph");
     case proto::Topology::KIND_NOT_SET:
       break;
   }

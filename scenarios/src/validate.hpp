@@ -13,8 +13,8 @@
 
 namespace netwarp::scenarios {
 
-// Largest topology accepted, in hosts. (Route tables take switches x hosts x 2 B: a
-// topology near this size still needs a machine with that much memory.)
+// Largest topology accepted, in hosts. (Built-in kinds compute their routes; an explicit graph
+// holds a switches x hosts table and has its own, smaller limit.)
 inline constexpr std::uint64_t kMaxHosts = std::uint64_t{1} << 20;
 // Largest time field in ns: 1e15 ns (about 11.6 days) leaves SimTime (int64 ps, about 106
 // days) room to add several such times (now + latency, now + RTO) without overflow.

@@ -99,7 +99,7 @@ const std::vector<BadCase> kBadCases = {
     {"topology_not_set",
      "!workload { permutation { bytes: 1 } }\n",
      {},
-     "F: topology: not set (set one of dragonfly, fat_tree, star, torus, tree)"},
+     "F: topology: not set (set one of dragonfly, fat_tree, graph, star, torus, tree)"},
     {"mpi_ranks_exceed_hosts",
      "!topology { star { hosts: 4 } }\nmpi { ranks: 8 pingpong { sizes: 1 } }\n",
      {},
