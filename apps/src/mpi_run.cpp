@@ -81,7 +81,7 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
   j["scenario"] = in.loaded->scenario.name();
   j["scenario_file"] = in.loaded->path;
   j["program"] = spec.program_name;
-  j["completed"] = t.finished;
+  j["completed"] = t.finished && t.unreceived.empty();
   j["hosts"] = net.spec->topology.host_count;
   j["switches"] = net.spec->topology.switch_count();
   const nlohmann::ordered_json mpi = mpiemul::mpi_results_json(r, t, *spec.program);

@@ -300,6 +300,8 @@ class LoadChecks(netwarp_cli.ScratchCase):
         self.assertEqual(r.returncode, 4, r.stderr)
         self.assertIn("incomplete: every rank finished, but 1 send was never received: rank 0's "
                       "send to 1 (tag 7, 100 B", r.stderr)
+        with open(os.path.join(self.dir, "out", "results.json")) as f:
+            self.assertFalse(json.load(f)["completed"])
 
 
 class ProgressUnderMpirun(netwarp_cli.ScratchCase):
