@@ -61,8 +61,9 @@ TraceProgramOptions trace_options(const proto::Scenario& s) {
   TraceProgramOptions options;
   options.algorithms = collective_algorithms(s.mpi().collectives());
   options.flops_per_second = h.flops();
-  if (s.transport().kind() == proto::Transport::TCP)
-    options.message_limit_bytes = kMaxTcpMessageBytes;
+  // A transfer's stream offsets are 32-bit with either transport (its envelope included).
+  options.message_limit_bytes = kMaxTcpMessageBytes - 65536;
+  if (s.transport().kind() == proto::Transport::TCP) options.pair_limit_bytes = kMaxTcpMessageBytes;
   const double copy = h.copy_gbytes_per_s() > 0 ? 1.0 / h.copy_gbytes_per_s() : 0;
   options.host_ns_per_byte =
       std::max(h.send_eager_ns_per_byte() + h.recv_eager_ns_per_byte() + copy,

@@ -268,7 +268,14 @@ class LoadChecks(netwarp_cli.ScratchCase):
         trace = self.write("big.tit", "0 send 1 0 4294967296\n1 recv 0 0 4294967296\n")
         self.assertEqual(self.refused([path, "--trace", trace]),
                          trace + ":1: send: sends 4294967296 B to rank 1: a message must be "
-                         "smaller than 4294967296 B (4 GiB) with the TCP transport")
+                         "smaller than 4294901760 B")
+
+    def test_tit_pair_total_past_four_gibibytes_on_tcp_names_the_trace_line(self):
+        path = self.write("tcp.pbtxt", TCP_PAIR)
+        trace = self.write("pair.tit", "0 send 1 0 3000000000\n0 send 1 0 3000000000\n"
+                                       "1 recv 0 0 3000000000\n1 recv 0 0 3000000000\n")
+        self.assertIn(trace + ":2: send: rank 0 sends rank 1 6000002048 B or more up to here",
+                      self.refused([path, "--trace", trace]))
 
     def test_sleeps_adding_up_past_the_budget_are_refused(self):
         trace = self.write("sleepy.tit", "0 sleep 600000\n0 sleep 600000\n1 init\n")

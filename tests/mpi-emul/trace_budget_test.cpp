@@ -55,17 +55,27 @@ TEST_F(TraceBudget, MessageCostsCount) {
                "s of simulated time, more than the 1e+06 s (11.6 days) a run can simulate"));
 }
 
-TEST_F(TraceBudget, MessagesOfFourGibibytesAreRefusedWithTcp) {
+TEST_F(TraceBudget, MessagesOverTheLimitAreRefusedAtTheirLine) {
   TraceProgramOptions options;
   options.message_limit_bytes = std::uint64_t{1} << 32;
-  EXPECT_EQ(error_of("0 send 1 0 4294967296\n1 recv 0 0 4294967296\n", options),
-            at(1,
-               "send: sends 4294967296 B to rank 1: a message must be smaller than 4294967296 B "
-               "(4 GiB) with the TCP transport"));
-  EXPECT_EQ(error_of("0 bcast 4294967296\n1 bcast 4294967296\n", options),
-            at(1,
-               "bcast: sends 4294967296 B to rank 1: a message must be smaller than 4294967296 B "
-               "(4 GiB) with the TCP transport"));
+  EXPECT_EQ(
+      error_of("0 send 1 0 4294967296\n1 recv 0 0 4294967296\n", options),
+      at(1, "send: sends 4294967296 B to rank 1: a message must be smaller than 4294967296 B"));
+  EXPECT_EQ(
+      error_of("0 bcast 4294967296\n1 bcast 4294967296\n", options),
+      at(1, "bcast: sends 4294967296 B to rank 1: a message must be smaller than 4294967296 B"));
+}
+
+TEST_F(TraceBudget, PairTotalsOverOneTcpConnectionAreRefusedWhereTheyPassIt) {
+  TraceProgramOptions options;
+  options.pair_limit_bytes = std::uint64_t{1} << 32;
+  EXPECT_EQ(error_of("0 send 1 0 3000000000\n0 send 2 0 3000000000\n0 send 1 0 3000000000\n"
+                     "1 recv 0 0 3000000000\n1 recv 0 0 3000000000\n2 recv 0 0 3000000000\n",
+                     options),
+            at(3,
+               "send: rank 0 sends rank 1 6000002048 B or more up to here: with the TCP transport "
+               "one connection carries a pair's messages, and it must carry less than 4294967296 B "
+               "(32-bit sequence numbers)"));
 }
 
 TEST_F(TraceBudget, WithoutLimitsTheSameTraceExpands) {
