@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "builder_parts.hpp"
+#include "flows_csv.hpp"
 #include "netwarp/netmodels/topology_builders.hpp"
 #include "outputs.hpp"
 #include "validate.hpp"
@@ -145,26 +146,23 @@ TransportConfig transport_config(const proto::Transport& transport) {
   return config;
 }
 
-std::vector<FlowSpec> flow_specs(const proto::Flows& flows, const std::string& scenario_path) {
-  if (flows.csv_file().empty()) {
-    std::vector<FlowSpec> specs;
-    for (const proto::Flow& f : flows.flow())
-      specs.push_back(FlowSpec{f.src(), f.dst(), f.bytes(),
-                               engine::ns(static_cast<std::int64_t>(f.start_ns()))});
-    return specs;
-  }
-  try {
-    return read_flows_csv(beside_scenario(scenario_path, flows.csv_file()));
-  } catch (const InputError& e) {
-    throw InputError("workload.flows.csv_file", e.what());
-  }
+std::vector<FlowSpec> flow_specs(const proto::Scenario& s, std::uint32_t ranks,
+                                 const std::string& scenario_path) {
+  const proto::Flows& flows = s.workload().flows();
+  if (!flows.csv_file().empty())
+    return read_scenario_flows_csv(beside_scenario(scenario_path, flows.csv_file()), s, ranks);
+  std::vector<FlowSpec> specs;
+  for (const proto::Flow& f : flows.flow())
+    specs.push_back(
+        FlowSpec{f.src(), f.dst(), f.bytes(), engine::ns(static_cast<std::int64_t>(f.start_ns()))});
+  return specs;
 }
 
 Workload make_workload(const proto::Scenario& s, std::uint32_t ranks, const std::string& path) {
   const proto::Workload& w = s.workload();
   switch (w.kind_case()) {
     case proto::Workload::kFlows:
-      return make_flows(flow_specs(w.flows(), path), ranks, "workload.flows");
+      return make_flows(flow_specs(s, ranks, path), ranks, "workload.flows");
     case proto::Workload::kIncast: {
       const std::uint32_t senders = w.incast().senders() ? w.incast().senders() : ranks - 1;
       const IncastSpec spec{senders, w.incast().receiver(), w.incast().bytes(),

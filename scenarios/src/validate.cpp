@@ -5,6 +5,8 @@
 // which a person would fix things.
 #include "validate.hpp"
 
+#include "validate_time.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -67,6 +69,8 @@ void require_packet_fits(const std::string& field, std::uint64_t buffer_bytes,
 
 void validate_switch(const proto::Scenario& scenario) {
   const proto::Switch& sw = scenario.switch_();
+  require_at_most("switch.buffer_bytes", sw.buffer_bytes(), kMaxBufferBytes);
+  require_at_most("switch.ecn_threshold_bytes", sw.ecn_threshold_bytes(), kMaxBufferBytes);
   require_packet_fits("switch.buffer_bytes", sw.buffer_bytes(), scenario.links());
   if (sw.buffer_bytes() != 0 && sw.ecn_threshold_bytes() >= sw.buffer_bytes())
     fail("switch.ecn_threshold_bytes", "must be < switch.buffer_bytes (" +
@@ -81,6 +85,7 @@ void validate_nic(const proto::Scenario& scenario) {
   if (scenario.nic().rate_bps() < 0)
     fail("nic.rate_bps",
          "must be >= 0 (0: the link's rate), got " + std::to_string(scenario.nic().rate_bps()));
+  require_at_most("nic.buffer_bytes", scenario.nic().buffer_bytes(), kMaxBufferBytes);
   require_packet_fits("nic.buffer_bytes", scenario.nic().buffer_bytes(), scenario.links());
   const auto& out = scenario.outputs();
   const std::int64_t payload =
@@ -145,6 +150,8 @@ void validate_tcp(const proto::Tcp& tcp, const proto::Links& links) {
                                         std::to_string(max_mss) + "), got " +
                                         std::to_string(tcp.mss_bytes()));
   require_at_least("transport.tcp.initial_window_segments", tcp.initial_window_segments(), 1);
+  require_at_most("transport.tcp.receive_window_bytes", tcp.receive_window_bytes(),
+                  kMaxBufferBytes);
   if (tcp.receive_window_bytes() != 0)
     require_at_least("transport.tcp.receive_window_bytes", tcp.receive_window_bytes(),
                      tcp.mss_bytes());
@@ -247,6 +254,7 @@ void validate_scenario(const proto::Scenario& scenario) {
   }
   validate_outputs(scenario.outputs());
   validate_validation(scenario.validation());
+  validate_time_budget(scenario);
 }
 
 }  // namespace netwarp::scenarios

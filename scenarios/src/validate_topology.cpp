@@ -49,6 +49,12 @@ void validate_dragonfly(const proto::Dragonfly& dragonfly) {
   require_at_least(at + ".routers_per_group", dragonfly.routers_per_group(), 1);
   require_at_least(at + ".hosts_per_router", dragonfly.hosts_per_router(), 1);
   require_at_least(at + ".global_per_router", dragonfly.global_per_router(), 1);
+  // groups is 0 only when its default, routers_per_group x global_per_router + 1, was too large.
+  if (dragonfly.groups() == 0)
+    fail(at + ".global_per_router",
+         "routers_per_group x global_per_router + 1 (the default groups) must be < 2^32, got " +
+             std::to_string(
+                 std::uint64_t{dragonfly.routers_per_group()} * dragonfly.global_per_router() + 1));
   require_at_least(at + ".groups", dragonfly.groups(), 2);
   require_at_most(at + ".groups", dragonfly.groups(),
                   std::uint64_t{dragonfly.routers_per_group()} * dragonfly.global_per_router() + 1);

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "netwarp/engine/event.hpp"
 #include "netwarp/engine/random.hpp"
 #include "netwarp/engine/record_buffer.hpp"
@@ -96,6 +98,11 @@ class EventCtx {
   void route(LpId dest, SimTime delay, const P& payload, const TieFields& tie) {
     NW_CHECK(delay.ps() >= (scope_.is_init ? 0 : 1), "send delay must be >= 1 ps, got {} ps",
              delay.ps());
+    if (delay.ps() >= SimTime::max().ps() - now().ps()) [[unlikely]]
+      throw SimTimeOverflow(fmt::format(
+          "simulated time overflow: an event at {} ps plus {} ps passes the {} ps (106 days) "
+          "that simulated time can count",
+          now().ps(), delay.ps(), SimTime::max().ps()));
     Event e;
     e.key = EventKey{now() + delay, tie.sent, tie.tie, scope_.self, (*scope_.send_counter)++};
     e.dest = dest;
