@@ -103,7 +103,7 @@ const std::vector<BadCase> kBadCases = {
     {"topology_not_set",
      "!workload { permutation { bytes: 1 } }\n",
      {},
-     "F: topology: not set (set one of dragonfly, fat_tree, star, torus, tree)"},
+     "F: topology: not set (set one of dragonfly, fat_tree, graph, star, torus, tree)"},
     {"mpi_ranks_exceed_hosts",
      "!topology { star { hosts: 4 } }\nmpi { ranks: 8 pingpong { sizes: 1 } }\n",
      {},
@@ -206,6 +206,16 @@ const std::vector<BadCase> kBadCases = {
      "F:3:3: workload.persistent_connections: the messages from rank 0 to rank 1 total "
      "6000000000 bytes: a connection carries < 4 GiB (32-bit TCP sequence numbers)",
      true},
+    {"tcp_ns3_classic_with_sack",
+     "transport { kind: TCP tcp { sack: true recovery: NS3_CLASSIC } }\n",
+     {},
+     "F:3:40: transport.tcp.recovery: NS3_CLASSIC is ns-3's recovery without SACK; it needs "
+     "transport.tcp.sack: false"},
+    {"tcp_ns3_classic_with_cubic",
+     "transport { kind: TCP tcp { recovery: NS3_CLASSIC congestion_control: CUBIC } }\n",
+     {},
+     "F:3:29: transport.tcp.recovery: NS3_CLASSIC needs transport.tcp.congestion_control: "
+     "NEW_RENO"},
     {"tcp_sack_recovery_without_sack",
      "transport { kind: TCP tcp { recovery: PRR } }\n",
      {},

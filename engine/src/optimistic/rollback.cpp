@@ -132,10 +132,10 @@ void TimeWarpPe::pop_dead_tail() {
 }
 
 // The key is rebuilt from the record and the sending entry: `sent_at` is the time of the event
-// whose handler sent it, so its tie fields follow as they did when it was sent.
+// whose handler sent it (the key's send time unless the order keeps none), the tie is recorded.
 void TimeWarpPe::cancel(const SentRecord& sent, LpId creator, SimTime sent_at) {
-  const TieFields tie = tie_fields(config_.tie_order, config_.seed, creator, sent_at);
-  const EventKey key{SimTime::from_ps(sent.time_ps), tie.sent, tie.tie, creator, sent.counter};
+  const SimTime key_sent = config_.tie_order == TieOrder::creator ? SimTime::zero() : sent_at;
+  const EventKey key{SimTime::from_ps(sent.time_ps), key_sent, sent.tie, creator, sent.counter};
   if (!sent.is_local) {
     outgoing_[static_cast<std::size_t>(rank_of_[sent.target])].add_anti(key, sent.target);
     ++stats_.anti_messages_sent;

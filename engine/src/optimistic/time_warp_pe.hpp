@@ -91,10 +91,11 @@ class TimeWarpPe final : public EventRouter {
     std::int64_t time_ps;
     std::uint64_t counter;
     std::uint32_t target;  // the event's id when local, its destination LP when remote
+    std::uint32_t tie;     // the key's tie field (it may depend on more than the send time)
     bool is_local;
-    std::uint8_t reserved[3];
+    std::uint8_t reserved[7];
   };
-  static_assert(sizeof(SentRecord) == 24);
+  static_assert(sizeof(SentRecord) == 32);
   struct LpSlot {
     std::unique_ptr<LpBase> lp;
     std::uint64_t send_counter = 0;
