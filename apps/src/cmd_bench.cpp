@@ -30,8 +30,9 @@ CLI::App* add_bench_command(CLI::App& app, PholdOptions& o) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   phold->add_option("--seed", o.model.seed, "Random seed")->capture_default_str();
-  phold->add_option("--ties", o.ties, "Order of simultaneous events: fifo or creator")
-      ->check(CLI::IsMember({"fifo", "creator"}))
+  phold->add_option("--ties", o.ties,
+                    "Order of simultaneous events: fifo, creator or fifo_creator")
+      ->check(CLI::IsMember({"fifo", "creator", "fifo_creator"}))
       ->capture_default_str();
   phold->add_option("--json", o.json_path, "Write statistics and digest as JSON to FILE");
   add_kernel_options(*phold, o.kernel);
@@ -47,7 +48,9 @@ int bench_phold_command(const PholdOptions& options, const AppContext& context) 
   if (!options.json_path.empty()) context.check_on_root([&] { check_writable(options.json_path); });
   config.end_time = engine::SimTime::from_us(model_config.end);
   config.seed = model_config.seed;
-  config.tie_order = options.ties == "creator" ? engine::TieOrder::creator : engine::TieOrder::fifo;
+  config.tie_order = options.ties == "creator"        ? engine::TieOrder::creator
+                     : options.ties == "fifo_creator" ? engine::TieOrder::fifo_creator
+                                                      : engine::TieOrder::fifo;
 
   const phold::PholdModel model(model_config);
   const engine::RunResult result = run_kernel(model, config, context);
@@ -69,12 +72,14 @@ int bench_phold_command(const PholdOptions& options, const AppContext& context) 
                      {"mean_us", m.mean},
                      {"end_us", m.end},
                      {"seed", m.seed}};
-    json["kernel_config"] = {{"batch", config.batch_size},
-                             {"gvt_interval", config.gvt_interval},
-                             {"window_ps", config.window.is_max() ? -1 : config.window.ps()},
-                             {"max_uncommitted", engine::effective_max_uncommitted(config)},
-                             {"check_reverse", config.check_reverse},
-                             {"ties", engine::tie_order_name(config.tie_order)}};
+    json["kernel_config"] = {
+        {"batch", config.batch_size},
+        {"gvt_interval", config.gvt_interval},
+        {"window_ps", config.window.is_max() ? -1 : config.window.ps()},
+        {"max_uncommitted", engine::effective_max_uncommitted(config)},
+        {"max_uncommitted_bytes", engine::effective_max_uncommitted_bytes(config)},
+        {"check_reverse", config.check_reverse},
+        {"ties", engine::tie_order_name(config.tie_order)}};
     write_json_file(options.json_path, json);
   }
   return 0;

@@ -40,6 +40,8 @@ validation::FlowPattern load_pattern(const FlowOptions& o, const scenarios::Load
   if (!o.pattern.empty()) {
     try {
       return validation::read_pattern_csv(o.pattern, spec.topology.host_count);
+    } catch (const netmodels::FileInputError&) {
+      throw;  // "FILE:LINE: message", printed as it is
     } catch (const netmodels::InputError& e) {
       throw UsageError(e.what());  // already "FILE:LINE: message"
     }

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 
@@ -10,6 +12,7 @@
 #include "mpi_run.hpp"
 #include "netwarp/netmodels/network_model.hpp"
 #include "netwarp/netmodels/network_results.hpp"
+#include "netwarp/scenarios/memory_estimate.hpp"
 #include "netwarp/scenarios/mpi_builder.hpp"
 #include "netwarp/scenarios/network_builder.hpp"
 #include "netwarp/scenarios/scenario_loader.hpp"
@@ -41,26 +44,29 @@ KernelOptions merged_kernel_options(const RunOptions& o, const scenarios::Engine
   k.batch = s.batch;
   k.window_us = s.window_is_set ? s.window_us : default_window_us(topology);
   k.max_uncommitted = s.max_uncommitted;
+  k.max_uncommitted_bytes = s.max_uncommitted_bytes;
   const CLI::App& c = *o.command;
   if (c.count("--kernel") > 0) k.kernel = o.kernel.kernel;
   if (c.count("--gvt-interval") > 0) k.gvt_interval = o.kernel.gvt_interval;
   if (c.count("--batch") > 0) k.batch = o.kernel.batch;
   if (c.count("--window") > 0) k.window_us = o.kernel.window_us;
   if (c.count("--max-uncommitted") > 0) k.max_uncommitted = o.kernel.max_uncommitted;
+  if (c.count("--max-uncommitted-bytes") > 0)
+    k.max_uncommitted_bytes = o.kernel.max_uncommitted_bytes;
   k.check_reverse = o.kernel.check_reverse;
   return k;
 }
 
-// 0, or incomplete (said on stderr) when the scenario's end_time stopped the run with messages
-// undelivered.
-int exit_status(const NetworkRunReport& report) {
+// 0, or incomplete (said on stderr) when messages are undelivered: end_time stopped the run,
+// or the traffic stopped by itself.
+int exit_status(const NetworkRunReport& report, bool has_end_time) {
   const netmodels::NetworkTotals t = report.results->totals(report.spec->workload);
   if (t.messages_delivered == t.messages) return exit_code::kSuccess;
-  std::fprintf(
-      stderr,
-      "netwarp: incomplete: %llu of %llu messages undelivered when end_time stopped the run\n",
-      static_cast<unsigned long long>(t.messages - t.messages_delivered),
-      static_cast<unsigned long long>(t.messages));
+  std::fprintf(stderr, "netwarp: incomplete: %llu of %llu messages undelivered %s\n",
+               static_cast<unsigned long long>(t.messages - t.messages_delivered),
+               static_cast<unsigned long long>(t.messages),
+               has_end_time ? "when end_time stopped the run"
+                            : "when the traffic stopped (no event was left to run)");
   return exit_code::kIncomplete;
 }
 
@@ -102,6 +108,31 @@ int run_mpi(const RunOptions& o, const AppContext& context, const scenarios::Loa
   return run_mpi_scenario(std::move(in), context);
 }
 
+std::uint64_t physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return UINT64_MAX;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
+}
+
+// Refuses a run whose estimated memory passes the limit before anything is built (exit 5),
+// instead of growing until the allocator fails minutes later.
+int check_memory(const RunOptions& o, const scenarios::LoadedScenario& loaded,
+                 const AppContext& context) {
+  const std::uint64_t limit =
+      o.max_memory_bytes != 0 ? o.max_memory_bytes : physical_memory_bytes();
+  const scenarios::MemoryEstimate need = scenarios::estimate_memory(loaded.scenario);
+  if (need.bytes <= limit) return exit_code::kSuccess;
+  if (context.is_root())
+    std::fprintf(stderr,
+                 "netwarp: error: out of memory: %s needs an estimated %.3g GiB (largest part: "
+                 "%s), more than the %.3g GiB limit; reduce the scenario or raise --max-memory "
+                 "BYTES (default: the physical memory)\n",
+                 loaded.path.c_str(), static_cast<double>(need.bytes) / (1ull << 30),
+                 need.largest_part.c_str(), static_cast<double>(limit) / (1ull << 30));
+  return exit_code::kOutOfMemory;
+}
+
 }  // namespace
 
 CLI::App* add_run_command(CLI::App& app, RunOptions& o) {
@@ -116,6 +147,9 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& o) {
   run->add_option("--trace", o.trace,
                   "Replay an MPI trace (SimGrid TIT file or folder, or .pb/.pbtxt) on the "
                   "scenario's platform (default: scenarios/cluster.pbtxt)");
+  run->add_option("--max-memory", o.max_memory_bytes,
+                  "Refuse (exit 5) a run whose estimated memory passes BYTES")
+      ->default_str("the physical memory");
   add_kernel_options(*run, o.kernel);
   o.command = run;
   return run;
@@ -123,6 +157,8 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& o) {
 
 int run_command(RunOptions& o, const AppContext& context) {
   const scenarios::LoadedScenario loaded = load(o);
+  if (const int status = check_memory(o, loaded, context); status != exit_code::kSuccess)
+    return status;
   const scenarios::EngineSettings settings = scenarios::engine_settings(loaded);
   if (scenarios::is_mpi_scenario(loaded) || !o.trace.empty())
     return run_mpi(o, context, loaded, settings);
@@ -152,7 +188,7 @@ int run_command(RunOptions& o, const AppContext& context) {
   out.commit();
   std::printf("%sresults       %s", format_network_summary(report).c_str(), out.target().c_str());
   std::printf(" (%zu files)\n", files.size());
-  return exit_status(report);
+  return exit_status(report, !config.end_time.is_max());
 }
 
 }  // namespace netwarp::apps

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct RunOptions {
   std::vector<std::string> sets;
   std::string trace;     // --trace: replay this MPI trace on the scenario's platform
   KernelOptions kernel;  // flags given on the command line override the scenario's engine block
+  std::uint64_t max_memory_bytes = 0;  // --max-memory; 0: the machine's physical memory
   CLI::App* command = nullptr;
 };
 

@@ -26,9 +26,15 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
       ->check(CLI::Range(0.0, 1e12));
   command
       .add_option("--max-uncommitted", o.max_uncommitted,
-                  "Optimistic: handled but uncommitted events per rank before optimism stops "
-                  "(default: two GVT rounds' worth, 2 x gvt-interval x batch)")
+                  "Optimistic: most handled but uncommitted events a rank holds (default: two "
+                  "GVT rounds' worth, 2 x gvt-interval x batch)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  command
+      .add_option("--max-uncommitted-bytes", o.max_uncommitted_bytes,
+                  "Optimistic: engine memory in use per rank (pending events, rollback logs) at "
+                  "which a rank stops handling events past GVT (default: 64 x 112 B per "
+                  "uncommitted event allowed, at least 16 MiB)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 50));
   command.add_flag("--check-reverse", o.check_reverse,
                    "Optimistic: handle every event forward, roll it back and handle it again, "
                    "failing if state, sends or records differ");
@@ -48,6 +54,7 @@ engine::KernelConfig make_kernel_config(const KernelOptions& o, const AppContext
   config.batch_size = o.batch;
   config.window = o.window_us <= 0 ? engine::SimTime::max() : engine::SimTime::from_us(o.window_us);
   config.max_uncommitted = o.max_uncommitted;
+  config.max_uncommitted_bytes = o.max_uncommitted_bytes;
   config.check_reverse = o.check_reverse;
   config.on_progress = make_progress_line(context);
   return config;

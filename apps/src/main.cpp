@@ -23,9 +23,11 @@
 #include "cmd_validation.hpp"
 #include "exit_codes.hpp"
 #include "netwarp/engine/log.hpp"
+#include "netwarp/engine/sim_time.hpp"
 #include "netwarp/mpiemul/trace.hpp"
 #include "netwarp/netmodels/input_error.hpp"
 #include "netwarp/scenarios/scenario_error.hpp"
+#include "netwarp/validation/params_json.hpp"
 
 namespace {
 
@@ -152,12 +154,26 @@ int main(int argc, char** argv) {
     // Raised alike on every rank (each reads the trace): the line starts with the file.
     if (context.is_root()) std::fprintf(stderr, "%s\n", one_line(e.what()).c_str());
     return exit_code::kBadInput;
+  } catch (const netwarp::netmodels::FileInputError& e) {
+    // A pattern or flows file, read alike on every rank: the line starts with the file.
+    if (context.is_root()) std::fprintf(stderr, "%s\n", e.what());
+    return exit_code::kBadInput;
+  } catch (const netwarp::validation::ParamsFileError& e) {
+    if (context.is_root()) std::fprintf(stderr, "%s\n", e.what());  // starts with the file
+    return exit_code::kBadInput;
   } catch (const netwarp::netmodels::InputError& e) {
     print_error(context, e.what());  // a builder's error about a field, alike on every rank
     return exit_code::kBadInput;
   } catch (const netwarp::apps::UsageError& e) {
     print_error(context, e.what());  // raised alike on every rank, before any simulation
     return exit_code::kBadInput;
+  } catch (const netwarp::engine::SimTimeOverflow& e) {
+    return fail_mid_run(
+        *exchange,
+        fmt::format("error: {}: the scenario needs more simulated time than a run can count (lower "
+                    "sizes, repetitions, latencies or costs; raise rates)",
+                    e.what()),
+        exit_code::kBadInput);
   } catch (const std::bad_alloc&) {
     return fail_mid_run(*exchange, "error: " + out_of_memory_message(), exit_code::kOutOfMemory);
   } catch (const std::exception& e) {

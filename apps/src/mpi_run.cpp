@@ -81,7 +81,7 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
   j["scenario"] = in.loaded->scenario.name();
   j["scenario_file"] = in.loaded->path;
   j["program"] = spec.program_name;
-  j["completed"] = t.finished;
+  j["completed"] = t.finished && t.unreceived.empty();
   j["hosts"] = net.spec->topology.host_count;
   j["switches"] = net.spec->topology.switch_count();
   const nlohmann::ordered_json mpi = mpiemul::mpi_results_json(r, t, *spec.program);
@@ -132,10 +132,16 @@ std::vector<std::string> write_outputs(const MpiRunInputs& in, const std::string
   return files;
 }
 
-// 0 when every rank finished. Otherwise the stuck ranks on stderr and: incomplete when the
-// scenario's end_time stopped the run, deadlock when the program ran out of events by itself.
+// 0 when every rank finished and every message was received. A send never received: incomplete.
+// Otherwise the stuck ranks on stderr and: incomplete when the scenario's end_time stopped the
+// run, deadlock when the program ran out of events by itself.
 int report_unfinished(const MpiTotals& totals, engine::SimTime end_time) {
-  if (totals.finished) return exit_code::kSuccess;
+  if (totals.finished && totals.unreceived.empty()) return exit_code::kSuccess;
+  if (totals.finished) {
+    std::fprintf(stderr, "netwarp: incomplete: every rank finished, but %s\n",
+                 mpiemul::unreceived_message(totals).c_str());
+    return exit_code::kIncomplete;
+  }
   const std::string stuck = mpiemul::deadlock_message(totals);
   if (end_time.is_max()) {
     std::fprintf(stderr, "netwarp: %s\n", stuck.c_str());

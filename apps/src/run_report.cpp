@@ -51,6 +51,7 @@ nlohmann::ordered_json stats_to_json(const engine::RunStats& s) {
   j["events_rolled_back"] = s.events_rolled_back;
   j["rolled_back_primary"] = s.rolled_back_primary;
   j["rolled_back_secondary"] = s.rolled_back_secondary;
+  j["rolled_back_for_memory"] = s.rolled_back_for_memory;
   j["rollbacks"] = s.rollbacks;
   j["remote_events_sent"] = s.remote_events_sent;
   j["anti_messages_sent"] = s.anti_messages_sent;
@@ -64,6 +65,8 @@ nlohmann::ordered_json stats_to_json(const engine::RunStats& s) {
   j["fossil_seconds"] = s.fossil_seconds;
   j["peak_rss_bytes"] = s.peak_rss_bytes;
   j["peak_events_in_memory"] = s.peak_events_in_memory;
+  j["peak_uncommitted"] = s.peak_uncommitted;
+  j["peak_engine_bytes_in_use"] = s.peak_engine_bytes_in_use;
   j["engine_bytes_at_peak"] = s.engine_bytes_at_peak;
   j["engine_bytes_per_event"] = bytes_per_event(s);
   j["event_store_bytes_at_peak"] = s.event_store_bytes_at_peak;
@@ -78,9 +81,10 @@ std::string format_summary(const engine::RunStats& s) {
   out += fmt::format("kernel        {}, {} rank{}\n", s.kernel, s.ranks, s.ranks == 1 ? "" : "s");
   out += fmt::format(
       "events        {} committed, {} processed, {} rolled back ({} primary, {} "
-      "secondary, {} rollbacks)\n",
+      "secondary, {} for the memory cap, {} rollbacks)\n",
       grouped(s.events_committed), grouped(s.events_processed), grouped(s.events_rolled_back),
-      grouped(s.rolled_back_primary), grouped(s.rolled_back_secondary), grouped(s.rollbacks));
+      grouped(s.rolled_back_primary), grouped(s.rolled_back_secondary),
+      grouped(s.rolled_back_for_memory), grouped(s.rollbacks));
   if (s.ranks > 1)
     out += fmt::format("messages      {} remote events, {} anti-messages, {} GVT rounds\n",
                        grouped(s.remote_events_sent), grouped(s.anti_messages_sent),
@@ -101,6 +105,11 @@ std::string format_summary(const engine::RunStats& s) {
     out += fmt::format(" ({:.0f} B event store, the rest rollback logs)",
                        per_event(s, s.event_store_bytes_at_peak));
   out += "\n";
+  if (s.kernel == "optimistic")
+    out += fmt::format(
+        "optimism      at most {} uncommitted events and {} of engine memory in use "
+        "(largest rank)\n",
+        grouped(s.peak_uncommitted), bytes_text(s.peak_engine_bytes_in_use));
   out += fmt::format("digest        {}\n", s.digest);
   return out;
 }

@@ -14,7 +14,7 @@ namespace {
 // emulate: NS3 is a preset of defaults (scenario.proto lists the fields); what the file or
 // --set wrote keeps its value. Runs before the native defaults fill the rest.
 void apply_ns3_defaults(proto::Scenario& s) {
-  if (!s.engine().has_tie_order()) s.mutable_engine()->set_tie_order(proto::Engine::FIFO);
+  if (!s.engine().has_tie_order()) s.mutable_engine()->set_tie_order(proto::Engine::FIFO_CREATOR);
   if (!s.links().has_frame_overhead_bytes()) s.mutable_links()->set_frame_overhead_bytes(2);
   proto::Switch& sw = *s.mutable_switch_();
   if (!sw.has_count_frame_in_service()) sw.set_count_frame_in_service(false);
@@ -29,6 +29,10 @@ void apply_ns3_defaults(proto::Scenario& s) {
   if (!tcp.has_rto_backoff_reset()) tcp.set_rto_backoff_reset(proto::Tcp::ON_NEW_ACK);
   if (!tcp.has_syn_timeout_rto_us())
     tcp.set_syn_timeout_rto_us(tcp.has_min_rto_us() ? tcp.min_rto_us() : 200'000);
+  const bool is_ns3_classic_case =
+      !tcp.sack() && !tcp.ecn() && tcp.congestion_control() == proto::Tcp::NEW_RENO;
+  if (!tcp.has_syn_option_bytes()) tcp.set_syn_option_bytes(4);  // window scale, padded
+  if (!tcp.has_recovery() && is_ns3_classic_case) tcp.set_recovery(proto::Tcp::NS3_CLASSIC);
 }
 
 void fill_engine(proto::Engine& engine) {

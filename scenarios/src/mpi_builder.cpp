@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -53,14 +54,28 @@ ProtocolConfig protocol_config(const proto::MpiProtocol& p) {
   return c;
 }
 
+// The scenario's side of a trace's expansion: algorithms, flop rate, the TCP message limit
+// and the largest per-byte host cost (sender and receiver), for the time budget.
+TraceProgramOptions trace_options(const proto::Scenario& s) {
+  const proto::MpiHost& h = s.mpi().host();
+  TraceProgramOptions options;
+  options.algorithms = collective_algorithms(s.mpi().collectives());
+  options.flops_per_second = h.flops();
+  // A transfer's stream offsets are 32-bit with either transport (its envelope included).
+  options.message_limit_bytes = kMaxTcpMessageBytes - 65536;
+  if (s.transport().kind() == proto::Transport::TCP) options.pair_limit_bytes = kMaxTcpMessageBytes;
+  const double copy = h.copy_gbytes_per_s() > 0 ? 1.0 / h.copy_gbytes_per_s() : 0;
+  options.host_ns_per_byte =
+      std::max(h.send_eager_ns_per_byte() + h.recv_eager_ns_per_byte() + copy,
+               h.send_rendezvous_ns_per_byte() + h.recv_rendezvous_ns_per_byte());
+  return options;
+}
+
 // A trace brings its own rank count, unless the scenario fixes one (mpi.ranks or an explicit
 // placement), which must then agree.
 Program trace_program(const std::string& path, const proto::Scenario& s, RankId& ranks) {
   const proto::Mpi& mpi = s.mpi();
-  TraceProgramOptions options;
-  options.algorithms = collective_algorithms(mpi.collectives());
-  options.flops_per_second = mpi.host().flops();
-  Program program = program_from_trace(read_trace(path), options);
+  Program program = program_from_trace(read_trace(path), trace_options(s));
   const bool fixed = mpi.ranks() != 0 || s.placement().has_explicit_();
   const std::uint64_t hosts = topology_host_count(s.topology());
   if (fixed && program.size() != ranks)
@@ -79,7 +94,8 @@ Program trace_program(const std::string& path, const proto::Scenario& s, RankId&
 
 // A generated application: its trace becomes the program as a trace file's would, with the
 // scenario's collective algorithms and flop rate.
-Program generated_program(const proto::Mpi& mpi, RankId ranks, std::string& name) {
+Program generated_program(const proto::Scenario& s, RankId ranks, std::string& name) {
+  const proto::Mpi& mpi = s.mpi();
   mpiemul::proto::Trace trace;
   if (mpi.has_gauss()) {
     const proto::GaussKernel& g = mpi.gauss();
@@ -91,13 +107,11 @@ Program generated_program(const proto::Mpi& mpi, RankId ranks, std::string& name
     trace = k.app() == "cg" ? npb_cg_trace(params, ranks) : npb_lu_trace(params, ranks);
     name = "npb-" + k.app();
   }
-  TraceProgramOptions options;
-  options.algorithms = collective_algorithms(mpi.collectives());
-  options.flops_per_second = mpi.host().flops();
-  return program_from_trace(trace, options);
+  return program_from_trace(trace, trace_options(s));
 }
 
-void kernel_program(const proto::Mpi& mpi, RankId ranks, MpiRunSpec& run) {
+void kernel_program(const proto::Scenario& s, RankId ranks, MpiRunSpec& run) {
+  const proto::Mpi& mpi = s.mpi();
   const CollectiveAlgorithms algorithms = collective_algorithms(mpi.collectives());
   Program program;
   switch (mpi.program_case()) {
@@ -133,7 +147,7 @@ void kernel_program(const proto::Mpi& mpi, RankId ranks, MpiRunSpec& run) {
     }
     case proto::Mpi::kGauss:
     case proto::Mpi::kNpb:
-      program = generated_program(mpi, ranks, run.program_name);
+      program = generated_program(s, ranks, run.program_name);
       break;
     default:
       break;
@@ -152,6 +166,11 @@ MpiRunSpec build(const LoadedScenario& loaded, const std::string& trace_path) {
     run.program_name = "trace " + trace_path;
   } else if (mpi.has_trace()) {
     const std::string path = beside_scenario(loaded.path, mpi.trace().path());
+    std::error_code ignored;
+    if (!std::filesystem::exists(path, ignored))
+      throw loaded.error(
+          "mpi.trace.path",
+          fmt::format("no trace file or folder '{}' (looked for {})", mpi.trace().path(), path));
     run.program = std::make_shared<const Program>(trace_program(path, s, ranks));
     run.program_name = "trace " + mpi.trace().path();
   } else if (mpi.program_case() == proto::Mpi::PROGRAM_NOT_SET) {
@@ -159,7 +178,7 @@ MpiRunSpec build(const LoadedScenario& loaded, const std::string& trace_path) {
                        "no program: set pingpong, alltoall, ring, collective, gauss, npb or "
                        "trace, or give `--trace FILE`");
   } else {
-    kernel_program(mpi, ranks, run);
+    kernel_program(s, ranks, run);
   }
   run.config.costs = host_costs(mpi.host());
   run.config.protocol = protocol_config(mpi.protocol());

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "builder_parts.hpp"
+#include "flows_csv.hpp"
 #include "netwarp/netmodels/topology_builders.hpp"
 #include "outputs.hpp"
 #include "validate.hpp"
@@ -32,6 +33,20 @@ LinkLevels link_levels(const proto::Links& links) {
     levels.overrides.emplace_back(static_cast<std::uint8_t>(level.level()),
                                   link_spec(level.rate_bps(), level.latency_ns()));
   return levels;
+}
+
+ExplicitSpec explicit_spec(const proto::Graph& graph) {
+  ExplicitSpec spec;
+  for (const proto::GraphNode& node : graph.nodes())
+    spec.nodes.push_back({node.name(), node.kind() == proto::GraphNode::SWITCH});
+  for (const proto::GraphLink& link : graph.links()) {
+    ExplicitLink& added = spec.links.emplace_back(ExplicitLink{link.a(), link.b(), {}, {}});
+    if (link.has_rate_bps()) added.rate_bps = static_cast<std::uint64_t>(link.rate_bps());
+    if (link.has_latency_ns()) added.latency = engine::ns(link.latency_ns());
+  }
+  for (const proto::GraphRoute& route : graph.routes())
+    spec.routes.push_back({route.at(), route.host(), route.next()});
+  return spec;
 }
 
 Topology build_topology(const proto::Topology& t, const LinkLevels& links) {
@@ -57,15 +72,19 @@ Topology build_topology(const proto::Topology& t, const LinkLevels& links) {
                                d.groups()};
       return build_dragonfly(spec, links, "topology.dragonfly");
     }
+    case proto::Topology::kGraph:
+      return build_explicit(explicit_spec(t.graph()), links, "topology.graph");
     case proto::Topology::KIND_NOT_SET:
       break;
   }
   throw InputError("topology", "not set");
 }
 
-PacketFormat packet_format(const proto::Links& links) {
+PacketFormat packet_format(const proto::Links& links, const proto::Transport& transport) {
+  const std::uint32_t syn_options =
+      transport.kind() == proto::Transport::TCP ? transport.tcp().syn_option_bytes() : 0;
   return PacketFormat{links.mtu_bytes(), links.header_bytes(), links.frame_overhead_bytes(),
-                      links.control_bytes()};
+                      links.control_bytes(), syn_options};
 }
 
 SwitchConfig switch_config(const proto::Switch& sw) {
@@ -84,6 +103,8 @@ TcpRecovery tcp_recovery(proto::Tcp::Recovery recovery) {
       return TcpRecovery::sack_6675;
     case proto::Tcp::PRR:
       return TcpRecovery::prr;
+    case proto::Tcp::NS3_CLASSIC:
+      return TcpRecovery::ns3_classic;
     default:
       return TcpRecovery::newreno;
   }
@@ -125,26 +146,23 @@ TransportConfig transport_config(const proto::Transport& transport) {
   return config;
 }
 
-std::vector<FlowSpec> flow_specs(const proto::Flows& flows, const std::string& scenario_path) {
-  if (flows.csv_file().empty()) {
-    std::vector<FlowSpec> specs;
-    for (const proto::Flow& f : flows.flow())
-      specs.push_back(FlowSpec{f.src(), f.dst(), f.bytes(),
-                               engine::ns(static_cast<std::int64_t>(f.start_ns()))});
-    return specs;
-  }
-  try {
-    return read_flows_csv(beside_scenario(scenario_path, flows.csv_file()));
-  } catch (const InputError& e) {
-    throw InputError("workload.flows.csv_file", e.what());
-  }
+std::vector<FlowSpec> flow_specs(const proto::Scenario& s, std::uint32_t ranks,
+                                 const std::string& scenario_path) {
+  const proto::Flows& flows = s.workload().flows();
+  if (!flows.csv_file().empty())
+    return read_scenario_flows_csv(beside_scenario(scenario_path, flows.csv_file()), s, ranks);
+  std::vector<FlowSpec> specs;
+  for (const proto::Flow& f : flows.flow())
+    specs.push_back(
+        FlowSpec{f.src(), f.dst(), f.bytes(), engine::ns(static_cast<std::int64_t>(f.start_ns()))});
+  return specs;
 }
 
 Workload make_workload(const proto::Scenario& s, std::uint32_t ranks, const std::string& path) {
   const proto::Workload& w = s.workload();
   switch (w.kind_case()) {
     case proto::Workload::kFlows:
-      return make_flows(flow_specs(w.flows(), path), ranks, "workload.flows");
+      return make_flows(flow_specs(s, ranks, path), ranks, "workload.flows");
     case proto::Workload::kIncast: {
       const std::uint32_t senders = w.incast().senders() ? w.incast().senders() : ranks - 1;
       const IncastSpec spec{senders, w.incast().receiver(), w.incast().bytes(),
@@ -204,7 +222,7 @@ NetworkSpec build(const LoadedScenario& loaded) {
   const proto::Scenario& s = loaded.scenario;
   NetworkSpec spec;
   spec.topology = build_topology(s.topology(), link_levels(s.links()));
-  spec.format = packet_format(s.links());
+  spec.format = packet_format(s.links(), s.transport());
   spec.switches = switch_config(s.switch_());
   spec.nic = NicConfig{static_cast<std::uint64_t>(s.nic().rate_bps()), s.nic().buffer_bytes(),
                        engine::ns(static_cast<std::int64_t>(s.nic().jitter_ns()))};

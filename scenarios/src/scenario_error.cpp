@@ -13,8 +13,9 @@ namespace {
 std::string format_error(const std::string& file, SourceLoc loc, const std::string& field,
                          const std::string& message) {
   // fmt rather than string concatenation: GCC 12 at -O2 warns falsely (-Wrestrict) on the latter.
-  const std::string where =
-      loc.is_known() ? fmt::format("{}:{}:{}", file, loc.line, loc.column) : file;
+  const std::string where = !loc.is_known()   ? file
+                            : loc.column == 0 ? fmt::format("{}:{}", file, loc.line)
+                                              : fmt::format("{}:{}:{}", file, loc.line, loc.column);
   return field.empty() ? fmt::format("{}: {}", where, message)
                        : fmt::format("{}: {}: {}", where, field, message);
 }

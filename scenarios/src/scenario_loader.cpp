@@ -7,6 +7,7 @@
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <regex>
@@ -166,6 +167,9 @@ LoadedScenario load_scenario_text(const std::string& text, const std::string& na
 }
 
 LoadedScenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored))
+    throw ScenarioError(path, {}, "", "is a directory, not a scenario file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ScenarioError(path, {}, "", "cannot open the scenario file");
   std::ostringstream text;

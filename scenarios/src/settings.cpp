@@ -7,6 +7,21 @@
 
 namespace netwarp::scenarios {
 
+namespace {
+
+engine::TieOrder tie_order(proto::Engine::TieOrder order) {
+  switch (order) {
+    case proto::Engine::CREATOR:
+      return engine::TieOrder::creator;
+    case proto::Engine::FIFO_CREATOR:
+      return engine::TieOrder::fifo_creator;
+    default:
+      return engine::TieOrder::fifo;
+  }
+}
+
+}  // namespace
+
 // Defaults are filled (defaults.cpp) for the chosen algorithm only; TcpConfig's own defaults
 // (RFC 9438's C and beta, RFC 8257's g) stand for the others, which do not read them.
 void set_congestion_control(const proto::Tcp& tcp, netmodels::TcpConfig& config) {
@@ -36,11 +51,11 @@ EngineSettings engine_settings(const LoadedScenario& loaded) {
   settings.window_is_set = s.engine().has_window_us();
   settings.window_us = s.engine().window_us() > 0 ? s.engine().window_us() : -1;
   settings.max_uncommitted = s.engine().max_uncommitted();
+  settings.max_uncommitted_bytes = s.engine().max_uncommitted_bytes();
   if (s.end_time_ns() != 0)
     settings.end_time = engine::ns(static_cast<std::int64_t>(s.end_time_ns()));
   settings.seed = s.seed();
-  settings.tie_order = s.engine().tie_order() == proto::Engine::CREATOR ? engine::TieOrder::creator
-                                                                        : engine::TieOrder::fifo;
+  settings.tie_order = tie_order(s.engine().tie_order());
   return settings;
 }
 

@@ -5,6 +5,8 @@
 // which a person would fix things.
 #include "validate.hpp"
 
+#include "validate_time.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -24,6 +26,8 @@ void validate_engine(const proto::Scenario& scenario) {
   require_at_most("engine.gvt_interval", engine.gvt_interval(), 1u << 20);
   require_at_most("engine.batch", engine.batch(), 1u << 20);
   require_at_most("engine.max_uncommitted", engine.max_uncommitted(), std::uint64_t{1} << 40);
+  require_at_most("engine.max_uncommitted_bytes", engine.max_uncommitted_bytes(),
+                  std::uint64_t{1} << 50);
 }
 
 void validate_link_level(const proto::LinkLevel& level, const std::string& at) {
@@ -67,6 +71,8 @@ void require_packet_fits(const std::string& field, std::uint64_t buffer_bytes,
 
 void validate_switch(const proto::Scenario& scenario) {
   const proto::Switch& sw = scenario.switch_();
+  require_at_most("switch.buffer_bytes", sw.buffer_bytes(), kMaxBufferBytes);
+  require_at_most("switch.ecn_threshold_bytes", sw.ecn_threshold_bytes(), kMaxBufferBytes);
   require_packet_fits("switch.buffer_bytes", sw.buffer_bytes(), scenario.links());
   if (sw.buffer_bytes() != 0 && sw.ecn_threshold_bytes() >= sw.buffer_bytes())
     fail("switch.ecn_threshold_bytes", "must be < switch.buffer_bytes (" +
@@ -81,6 +87,7 @@ void validate_nic(const proto::Scenario& scenario) {
   if (scenario.nic().rate_bps() < 0)
     fail("nic.rate_bps",
          "must be >= 0 (0: the link's rate), got " + std::to_string(scenario.nic().rate_bps()));
+  require_at_most("nic.buffer_bytes", scenario.nic().buffer_bytes(), kMaxBufferBytes);
   require_packet_fits("nic.buffer_bytes", scenario.nic().buffer_bytes(), scenario.links());
   const auto& out = scenario.outputs();
   const std::int64_t payload =
@@ -113,8 +120,23 @@ void validate_rto(const proto::Tcp& tcp) {
   require_at_most("transport.tcp.syn_timeout_rto_us", tcp.syn_timeout_rto_us(), max_us);
 }
 
+// ns-3.37's recovery without SACK, with NewReno's window rules and no ECN reaction
+// (tcp_ns3_recovery.cpp emulates exactly that configuration).
+void validate_ns3_classic(const proto::Tcp& tcp) {
+  if (tcp.sack())
+    fail("transport.tcp.recovery",
+         "NS3_CLASSIC is ns-3's recovery without SACK; it needs "
+         "transport.tcp.sack: false");
+  if (tcp.congestion_control() != proto::Tcp::NEW_RENO)
+    fail("transport.tcp.recovery", "NS3_CLASSIC needs transport.tcp.congestion_control: NEW_RENO");
+  if (tcp.ecn()) fail("transport.tcp.recovery", "NS3_CLASSIC needs transport.tcp.ecn: false");
+  if (tcp.prr_conservative_bound())
+    fail("transport.tcp.prr_conservative_bound", "only applies with recovery: PRR");
+}
+
 // SACK-based recovery needs SACK blocks (RFC 6675 section 1, RFC 6937 section 3).
 void validate_tcp_recovery(const proto::Tcp& tcp) {
+  if (tcp.recovery() == proto::Tcp::NS3_CLASSIC) return validate_ns3_classic(tcp);
   if (tcp.recovery() != proto::Tcp::NEWRENO && !tcp.sack())
     fail("transport.tcp.recovery", proto::Tcp::Recovery_Name(tcp.recovery()) +
                                        " needs transport.tcp.sack: true (RFC 6675 recovery "
@@ -130,10 +152,13 @@ void validate_tcp(const proto::Tcp& tcp, const proto::Links& links) {
                                         std::to_string(max_mss) + "), got " +
                                         std::to_string(tcp.mss_bytes()));
   require_at_least("transport.tcp.initial_window_segments", tcp.initial_window_segments(), 1);
+  require_at_most("transport.tcp.receive_window_bytes", tcp.receive_window_bytes(),
+                  kMaxBufferBytes);
   if (tcp.receive_window_bytes() != 0)
     require_at_least("transport.tcp.receive_window_bytes", tcp.receive_window_bytes(),
                      tcp.mss_bytes());
   require_at_least("transport.tcp.dupack_threshold", tcp.dupack_threshold(), 1);
+  require_at_most("transport.tcp.syn_option_bytes", tcp.syn_option_bytes(), 40);
   validate_rto(tcp);
   validate_tcp_recovery(tcp);
 }
@@ -231,6 +256,7 @@ void validate_scenario(const proto::Scenario& scenario) {
   }
   validate_outputs(scenario.outputs());
   validate_validation(scenario.validation());
+  validate_time_budget(scenario);
 }
 
 }  // namespace netwarp::scenarios

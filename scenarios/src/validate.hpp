@@ -13,12 +13,15 @@
 
 namespace netwarp::scenarios {
 
-// Largest topology accepted, in hosts. (Route tables take switches x hosts x 2 B: a
-// topology near this size still needs a machine with that much memory.)
+// Largest topology accepted, in hosts. (Built-in kinds compute their routes; an explicit graph
+// holds a switches x hosts table and has its own, smaller limit.)
 inline constexpr std::uint64_t kMaxHosts = std::uint64_t{1} << 20;
 // Largest time field in ns: 1e15 ns (about 11.6 days) leaves SimTime (int64 ps, about 106
 // days) room to add several such times (now + latency, now + RTO) without overflow.
 inline constexpr std::uint64_t kMaxTimeNs = 1'000'000'000'000'000;
+// Largest buffer, window or credit in bytes (256 TiB): counters of bytes in flight stay far
+// from the int64 limit.
+inline constexpr std::uint64_t kMaxBufferBytes = std::uint64_t{1} << 48;
 // TCP sequence numbers are 32-bit byte offsets: a message must be smaller.
 inline constexpr std::uint64_t kMaxTcpMessageBytes = std::uint64_t{1} << 32;
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "mpi_names.hpp"
@@ -14,8 +15,15 @@ namespace netwarp::scenarios {
 
 namespace {
 
+constexpr double kMinNormal = std::numeric_limits<double>::min();
+// 1e21 flop/s, a thousand times the fastest machine: a flop still takes a whole femtosecond.
+constexpr double kMaxFlops = 1e21;
+
+// Subnormal values are no one's intended setting and lose their precision in any product.
 void require_non_negative(const std::string& field, double value) {
   if (!std::isfinite(value) || value < 0) fail(field, fmt::format("must be >= 0, got {}", value));
+  if (std::fpclassify(value) == FP_SUBNORMAL)
+    fail(field, fmt::format("must be 0 or at least {}, got {}", kMinNormal, value));
 }
 
 void require_time_us(const std::string& field, double us) {
@@ -32,14 +40,16 @@ void validate_host(const proto::MpiHost& h) {
   require_non_negative("mpi.host.send_rendezvous_ns_per_byte", h.send_rendezvous_ns_per_byte());
   require_non_negative("mpi.host.recv_rendezvous_ns_per_byte", h.recv_rendezvous_ns_per_byte());
   require_non_negative("mpi.host.copy_gbytes_per_s", h.copy_gbytes_per_s());
-  if (!std::isfinite(h.flops()) || h.flops() <= 0)
-    fail("mpi.host.flops", fmt::format("must be > 0, got {}", h.flops()));
+  if (!std::isfinite(h.flops()) || h.flops() < 1 || h.flops() > kMaxFlops)
+    fail("mpi.host.flops", fmt::format("must be in [1, {}] flop/s, got {}", kMaxFlops, h.flops()));
 }
 
 void validate_protocol(const proto::Scenario& scenario) {
   const proto::MpiProtocol& p = scenario.mpi().protocol();
   const proto::Links& links = scenario.links();
   require_at_least("mpi.protocol.envelope_bytes", p.envelope_bytes(), 1);
+  require_at_most("mpi.protocol.unexpected_buffer_bytes", p.unexpected_buffer_bytes(),
+                  kMaxBufferBytes);
   const std::uint64_t payload = std::uint64_t{links.mtu_bytes()} - links.header_bytes();
   if (p.short_bytes() + p.envelope_bytes() > payload)
     fail("mpi.protocol.short_bytes",

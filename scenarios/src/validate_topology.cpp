@@ -1,5 +1,6 @@
 // Validator of the topology block: one oneof member set, each size in range, fat tree given by
-// exactly one of p and k, torus of 2 or 3 dimensions, and at most kMaxHosts hosts. The
+// exactly one of p and k, torus of 2 or 3 dimensions, explicit graph links' rates and latencies
+// and its route table size, and at most kMaxHosts hosts. The
 // netmodels builders check again (ports per switch, node ids); these checks come first so the
 // errors are reported at load time.
 #include <string>
@@ -48,9 +49,42 @@ void validate_dragonfly(const proto::Dragonfly& dragonfly) {
   require_at_least(at + ".routers_per_group", dragonfly.routers_per_group(), 1);
   require_at_least(at + ".hosts_per_router", dragonfly.hosts_per_router(), 1);
   require_at_least(at + ".global_per_router", dragonfly.global_per_router(), 1);
+  // groups is 0 only when its default, routers_per_group x global_per_router + 1, was too large.
+  if (dragonfly.groups() == 0)
+    fail(at + ".global_per_router",
+         "routers_per_group x global_per_router + 1 (the default groups) must be < 2^32, got " +
+             std::to_string(
+                 std::uint64_t{dragonfly.routers_per_group()} * dragonfly.global_per_router() + 1));
   require_at_least(at + ".groups", dragonfly.groups(), 2);
   require_at_most(at + ".groups", dragonfly.groups(),
                   std::uint64_t{dragonfly.routers_per_group()} * dragonfly.global_per_router() + 1);
+}
+
+// Route table entries (switches x hosts, 2 B each) an explicit graph may need: 128 MiB.
+inline constexpr std::uint64_t kMaxGraphRouteEntries = std::uint64_t{1} << 26;
+
+void validate_graph_link(const proto::GraphLink& link, const std::string& at) {
+  if (link.has_rate_bps()) require_positive(at + ".rate_bps", link.rate_bps());
+  if (!link.has_latency_ns()) return;
+  if (link.latency_ns() < 0)
+    fail(at + ".latency_ns", "must be >= 0, got " + std::to_string(link.latency_ns()));
+  require_at_most(at + ".latency_ns", static_cast<std::uint64_t>(link.latency_ns()), kMaxTimeNs);
+}
+
+// Names, cabling and routes are checked by the netmodels builder; here the numbers.
+void validate_graph(const proto::Graph& graph) {
+  const std::string at = "topology.graph";
+  for (int i = 0; i < graph.links_size(); ++i)
+    validate_graph_link(graph.links(i), at + ".links[" + std::to_string(i) + "]");
+  std::uint64_t hosts = 0;
+  for (const proto::GraphNode& node : graph.nodes())
+    hosts += node.kind() == proto::GraphNode::HOST ? 1 : 0;
+  if (hosts == 0) fail(at + ".nodes", "lists no host");
+  const std::uint64_t switches = static_cast<std::uint64_t>(graph.nodes_size()) - hosts;
+  if (hosts * switches > kMaxGraphRouteEntries)
+    fail(at + ".nodes", std::to_string(hosts) + " hosts x " + std::to_string(switches) +
+                            " switches need more than " + std::to_string(kMaxGraphRouteEntries) +
+                            " route table entries");
 }
 
 void validate_sizes(const proto::Topology& topology) {
@@ -67,8 +101,10 @@ void validate_sizes(const proto::Topology& topology) {
       return validate_torus(topology.torus());
     case proto::Topology::kDragonfly:
       return validate_dragonfly(topology.dragonfly());
+    case proto::Topology::kGraph:
+      return validate_graph(topology.graph());
     case proto::Topology::KIND_NOT_SET:
-      fail("topology", "not set (set one of dragonfly, fat_tree, star, torus, tree)");
+      fail("topology", "not set (set one of dragonfly, fat_tree, graph, star, torus, tree)");
   }
 }
 
@@ -100,6 +136,12 @@ std::uint64_t topology_host_count(const proto::Topology& topology) {
       return capped_product({topology.dragonfly().groups(),
                              topology.dragonfly().routers_per_group(),
                              topology.dragonfly().hosts_per_router()});
+    case proto::Topology::kGraph: {
+      std::uint64_t hosts = 0;
+      for (const proto::GraphNode& node : topology.graph().nodes())
+        hosts += node.kind() == proto::GraphNode::HOST ? 1 : 0;
+      return hosts;
+    }
     case proto::Topology::KIND_NOT_SET:
       break;
   }

@@ -196,6 +196,121 @@ class OnlyCompleteResults(netwarp_cli.ScratchCase):
         self.assertIn("deadlock", r.stderr)
 
 
+SLOW_LINK = """
+topology { star { hosts: 2 } }
+links { rate_bps: 1 }
+workload { flows { flow { src: 0 dst: 1 bytes: 2000000 } } }
+"""
+
+CSV_FLOWS = """
+topology { star { hosts: 2 } }
+transport { kind: TCP }
+workload { flows { csv_file: "flows.csv" } }
+"""
+
+TCP_PAIR = """
+topology { star { hosts: 2 } }
+transport { kind: TCP }
+mpi { }
+"""
+
+CREDIT_2_63 = """
+topology { star { hosts: 2 } }
+switch { buffer_bytes: 9223372036854775808 flow_control: CREDIT }
+workload { flows { flow { src: 0 dst: 1 bytes: 2000 } } }
+"""
+
+
+MANY_MESSAGES = """
+topology { star { hosts: 1000 } }
+transport { kind: TCP }
+workload { uniform_random { messages_per_host: 4000000000 bytes: 1 } }
+"""
+
+
+class LoadChecks(netwarp_cli.ScratchCase):
+    """Issue 14: what used to end in an internal error (a wrapped SimTime, a 32-bit TCP
+    offset) or exit 0 with a wrong answer is refused at load, located, or reported as
+    incomplete."""
+
+    def refused(self, args):
+        r = run(["run", *args, "--out", os.path.join(self.dir, "out")])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
+        self.assertNotIn("internal error", r.stderr)
+        return r.stderr.strip()
+
+    def test_two_megabytes_at_one_bit_per_second_are_refused_at_the_field(self):
+        path = self.write("slow.pbtxt", SLOW_LINK)
+        self.assertRegex(self.refused([path]),
+                         r"slow\.pbtxt:4:41: workload\.flows\.flow\[0\]\.bytes: 2000000 B "
+                         r"through one link of 1 bit/s \(links\.rate_bps")
+
+    def test_credit_of_two_to_the_63_is_out_of_range(self):
+        path = self.write("credit.pbtxt", CREDIT_2_63)
+        self.assertIn("credit.pbtxt:3:10: switch.buffer_bytes: must be <=", self.refused([path]))
+
+    def test_csv_flow_of_four_gibibytes_names_the_csv_line(self):
+        path = self.write("csv.pbtxt", CSV_FLOWS)
+        csv = self.write("flows.csv", "src,dst,bytes,start_ns\n0,1,100,0\n0,1,4294967296,0\n")
+        self.assertEqual(self.refused([path]),
+                         csv + ":3: bytes: must be < 4 GiB (4294967296) with the TCP transport, "
+                         "got 4294967296")
+
+    def test_csv_rank_out_of_range_names_the_csv_line(self):
+        path = self.write("csv.pbtxt", CSV_FLOWS)
+        csv = self.write("flows.csv", "src,dst,bytes,start_ns\n0,5,100,0\n")
+        self.assertEqual(self.refused([path]),
+                         csv + ":2: dst: rank 5 does not exist (2 ranks: 0..1)")
+
+    def test_tit_message_of_four_gibibytes_on_tcp_names_the_trace_line(self):
+        path = self.write("tcp.pbtxt", TCP_PAIR)
+        trace = self.write("big.tit", "0 send 1 0 4294967296\n1 recv 0 0 4294967296\n")
+        self.assertEqual(self.refused([path, "--trace", trace]),
+                         trace + ":1: send: sends 4294967296 B to rank 1: a message must be "
+                         "smaller than 4294901760 B")
+
+    def test_tit_pair_total_past_four_gibibytes_on_tcp_names_the_trace_line(self):
+        path = self.write("tcp.pbtxt", TCP_PAIR)
+        trace = self.write("pair.tit", "0 send 1 0 3000000000\n0 send 1 0 3000000000\n"
+                                       "1 recv 0 0 3000000000\n1 recv 0 0 3000000000\n")
+        self.assertIn(trace + ":2: send: rank 0 sends rank 1 6000002048 B or more up to here",
+                      self.refused([path, "--trace", trace]))
+
+    def test_sleeps_adding_up_past_the_budget_are_refused(self):
+        trace = self.write("sleepy.tit", "0 sleep 600000\n0 sleep 600000\n1 init\n")
+        self.assertIn(trace + ":2: sleep: rank 0's compute, sleeps and message costs",
+                      self.refused(["--trace", trace]))
+
+    def test_directory_as_scenario_says_so(self):
+        self.assertEqual(self.refused([self.dir]),
+                         self.dir + ": is a directory, not a scenario file")
+
+    def test_huge_message_count_is_refused_before_building_with_the_estimate(self):
+        path = self.write("many.pbtxt", MANY_MESSAGES)
+        r = run(["run", path, "--out", os.path.join(self.dir, "out")])
+        self.assertEqual(r.returncode, 5, r.stderr)
+        self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
+        self.assertIn("4000000000000 messages x 128 B", r.stderr)
+        self.assertIn("--max-memory", r.stderr)
+
+    def test_max_memory_lowers_the_limit(self):
+        r = run(["run", INCAST, *SMALL_INCAST, "--max-memory", "1000",
+                 "--out", os.path.join(self.dir, "out")])
+        self.assertEqual(r.returncode, 5, r.stderr)
+        self.assertIn("more than the", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "out")))
+
+    def test_unmatched_send_is_incomplete_naming_rank_peer_and_tag(self):
+        trace = self.write("unmatched.tit", "0 send 1 7 100\n1 compute 10\n")
+        r = run(["run", "--trace", trace, "--out", os.path.join(self.dir, "out")])
+        self.assertEqual(r.returncode, 4, r.stderr)
+        self.assertIn("incomplete: every rank finished, but 1 send was never received: rank 0's "
+                      "send to 1 (tag 7, 100 B", r.stderr)
+        with open(os.path.join(self.dir, "out", "results.json")) as f:
+            self.assertFalse(json.load(f)["completed"])
+
+
 class ProgressUnderMpirun(netwarp_cli.ScratchCase):
     # Runs netwarp with its stderr on a fresh terminal on rank 0 only (mpirun gives every rank a
     # pipe), relaying what it draws: the progress line must not hang the optimistic kernel.

@@ -227,6 +227,17 @@ class EmulateNs3(Ns3Case):
     def test_small_buffer_with_timeouts(self):
         self.compare(4, 16384, 32768)
 
+    def test_fast_recoveries_and_timeouts_of_ns3s_reno_scoreboard(self):
+        # ns-3's recovery without SACK (recovery NS3_CLASSIC) decides the RTOs here.
+        self.compare(4, 262144, 32768)
+
+    def test_sixteen_senders_with_repeated_timeouts(self):
+        self.compare(16, 65536, 32768)
+
+    def test_sixty_four_senders_started_one_syn_ack_apart(self):
+        # The senders start one 46-byte SYN-ACK apart (syn_option_bytes 4).
+        self.compare(64, 16384, 262144)
+
 
 class Notes(Ns3Case):
     def test_settings_ns3_cannot_follow_are_noted_not_fatal(self):

@@ -99,6 +99,15 @@ class RunResults(RunCase):
         self.assertEqual(optimistic["completion_time_ps"], sequential["completion_time_ps"])
         self.assertEqual(optimistic["flows"], sequential["flows"])
 
+    def test_tight_optimism_caps_from_the_command_line_keep_the_sequential_digest(self):
+        sequential, _, _ = self.run_ok(SMALL_INCAST, out="seq")
+        capped, _, _ = self.run_ok([*SMALL_INCAST, "--kernel", "optimistic", "--window", "0",
+                                    "--max-uncommitted", "4", "--max-uncommitted-bytes", "65536"],
+                                   mpi_ranks=2, out="capped")
+        self.assertEqual(capped["digest"], sequential["digest"])
+        self.assertLess(capped["peak_uncommitted"], 16)  # 4, and events at GVT's instant
+        self.assertIn("rolled_back_for_memory", capped)
+
 
 class PcapFiles(RunCase):
     def tshark(self, path):

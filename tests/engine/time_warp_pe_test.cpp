@@ -21,7 +21,11 @@ using testing::Ping;
 // Rank 0 of 2 owns LPs 0-3; LPs 4-7 live on the (fake) rank 1.
 class TimeWarpPeTest : public ::testing::Test {
  protected:
-  TimeWarpPeTest() : model_(8, 0), exchange_(2), pe_(model_, config_, exchange_, &sink_) {
+  explicit TimeWarpPeTest(KernelConfig config = {})
+      : config_(std::move(config)),
+        model_(8, 0),
+        exchange_(2),
+        pe_(model_, config_, exchange_, &sink_) {
     pe_.init_lps();
   }
 
@@ -223,6 +227,116 @@ TEST_F(TimeWarpPeTest, AnEventArrivingBelowGvtStopsTheRun) {
   batch.add_positive(ping_event(us(10), 1, 0, Ping{1, 0, 0}));
   exchange_.inbox.push_back(batch.take());
   EXPECT_DEATH(pe_.poll_incoming(), "below GVT");
+}
+
+KernelConfig capped(std::uint64_t events, std::uint64_t bytes) {
+  KernelConfig config;
+  config.max_uncommitted = events;
+  config.max_uncommitted_bytes = bytes;
+  return config;
+}
+
+// At most three handled events wait to be committed.
+class ThreeEventCapTest : public TimeWarpPeTest {
+ protected:
+  ThreeEventCapTest() : TimeWarpPeTest(capped(3, 0)) {}
+};
+
+TEST_F(ThreeEventCapTest, ARankAtTheEventCapHandlesNothingUntilGvtCommitsSomething) {
+  std::uint64_t counter = 0;
+  for (int t : {10, 20, 30, 40, 50}) {
+    ++counter;
+    inject(ping_event(us(t), counter, static_cast<LpId>(counter % 4), Ping{1, 0, 0}));
+  }
+  run_all();
+  EXPECT_EQ(pe_.local_stats().events_processed, 3u);
+  EXPECT_EQ(pe_.uncommitted(), 3u);
+  EXPECT_EQ(pe_.local_min(), us(40));
+  pe_.fossil_collect(us(25));  // commits 10 and 20
+  run_all();
+  EXPECT_EQ(pe_.local_stats().events_processed, 5u);
+  EXPECT_EQ(pe_.uncommitted(), 3u);
+  EXPECT_EQ(pe_.local_stats().peak_uncommitted, 3u);
+}
+
+TEST_F(ThreeEventCapTest, AnEarlierEventAtTheCapRollsBackTheLatestWorkToMakeRoom) {
+  inject(ping_event(us(10), 1, 0, Ping{10, 0, 0}));
+  inject(ping_event(us(20), 2, 1, Ping{20, 0, 0}));
+  inject(ping_event(us(30), 3, 2, Ping{30, 0, 0}));
+  run_all();
+  inject(ping_event(us(15), 4, 3, Ping{15, 0, 0}));  // no straggler for LP 3, yet earlier work
+  run_all();
+  const RunStats s = pe_.local_stats();
+  EXPECT_EQ(s.rolled_back_for_memory, 1u);  // LP 2's event at 30 us
+  EXPECT_EQ(s.events_rolled_back, 1u);
+  EXPECT_EQ(pe_.uncommitted(), 3u);
+  EXPECT_EQ(pe_.local_min(), us(30));
+  pe_.fossil_collect(us(1000));
+  run_all();
+  pe_.fossil_collect(us(1000));
+  EXPECT_EQ(committed_values(2), (std::vector<std::uint64_t>{30}));
+  EXPECT_EQ(committed_values(3), (std::vector<std::uint64_t>{15}));
+  EXPECT_EQ(pe_.local_stats().peak_uncommitted, 3u);
+}
+
+TEST_F(ThreeEventCapTest, EventsAtGvtsInstantRunPastTheCap) {
+  pe_.fossil_collect(us(10));
+  for (std::uint64_t i = 0; i < 5; ++i) inject(ping_event(us(10), i + 1, i % 4, Ping{i, 0, 0}));
+  inject(ping_event(us(20), 9, 0, Ping{9, 0, 0}));
+  run_all();
+  EXPECT_EQ(pe_.local_stats().events_processed, 5u);  // every event at 10 us, none later
+  EXPECT_EQ(pe_.local_min(), us(20));
+}
+
+// Fossil collection commits events before GVT even when an entry it cannot commit comes first,
+// and what it keeps still rolls back correctly from its new place in the logs.
+TEST_F(ThreeEventCapTest, FossilCollectionCommitsPastAnEntryItCannotCommit) {
+  inject(ping_event(us(50), 1, 0, Ping{50, 0, 0}));
+  run_all();
+  inject(ping_event(us(10), 2, 1, Ping{10, 0, 0}));
+  inject(ping_event(us(60), 3, 0, Ping{60, 0, 0}));
+  run_all();
+  pe_.fossil_collect(us(20));  // LP 0's 50 us entry is first in the log and stays
+  EXPECT_EQ(committed_values(1), (std::vector<std::uint64_t>{10}));
+  EXPECT_EQ(pe_.uncommitted(), 2u);
+  inject(ping_event(us(40), 4, 0, Ping{40, 0, 0}));  // straggler for LP 0: undoes 50 and 60
+  run_all();
+  EXPECT_EQ(pe_.local_stats().rolled_back_primary, 2u);
+  pe_.fossil_collect(us(1000));
+  EXPECT_EQ(committed_values(0), (std::vector<std::uint64_t>{40, 50, 60}));
+  ASSERT_EQ(sink_.kept.size(), 4u);
+  EXPECT_EQ(sink_.kept.back().record.sum_after, 150);  // 40 + 50 + 60: the undo log moved intact
+  EXPECT_EQ(pe_.uncommitted(), 0u);
+}
+
+TEST_F(TimeWarpPeTest, AtTheByteCapOnlyEventsAtGvtsInstantRun) {
+  KernelConfig config = capped(0, 1);
+  KeepingSink sink;
+  TimeWarpPe pe(model_, config, exchange_, &sink);
+  pe.init_lps();
+  WireBatch batch;
+  batch.add_positive(ping_event(us(10), 1, 0, Ping{1, 0, 0}));
+  batch.add_positive(ping_event(us(20), 2, 1, Ping{2, 0, 0}));
+  exchange_.inbox.push_back(batch.take());
+  pe.poll_incoming();
+  pe.process_batch(100, SimTime::max());
+  EXPECT_EQ(pe.local_stats().events_processed, 0u);
+  pe.fossil_collect(us(10));
+  pe.process_batch(100, SimTime::max());
+  EXPECT_EQ(pe.local_stats().events_processed, 1u);
+  EXPECT_EQ(pe.local_min(), us(20));
+}
+
+TEST_F(TimeWarpPeTest, CancelledEventsLeaveTheFutureEventSetWhenTheyAreMostOfIt) {
+  for (std::uint64_t i = 1; i <= 2000; ++i) {
+    const Event e = ping_event(us(100) + ps(static_cast<std::int64_t>(i)), i, i % 4, Ping{i, 0, 0});
+    inject(e);
+    inject_anti(e);
+  }
+  EXPECT_GT(pe_.bytes_in_use(), 2000 * sizeof(Event));
+  pe_.fossil_collect(us(1));
+  EXPECT_EQ(pe_.bytes_in_use(), 0u);
+  EXPECT_EQ(pe_.local_min(), SimTime::max());
 }
 
 }  // namespace

@@ -52,11 +52,11 @@ TEST(ComputeTime, RejectsWhatSimTimeCannotHold) {
 
 TEST(TraceProgram, ComputeUsesTheFlopRate) {
   const auto dir = temp_dir("rate");
-  const auto path = write_file(dir / "t.tit", "0 compute 1\n0 compute 3e6\n");
+  const auto path = write_file(dir / "t.tit", "0 compute 1\n0 compute 3e5\n");
   TraceProgramOptions options;
   options.flops_per_second = 3;
   EXPECT_EQ(describe_ops(program_from_trace(read_tit(path), options).ranks[0]),
-            (Strings{"compute 333333333333", "compute 1000000000000000000"}));
+            (Strings{"compute 333333333333", "compute 100000000000000000"}));
 }
 
 // Rank r of collectives.tit, built by calling the algorithms directly.

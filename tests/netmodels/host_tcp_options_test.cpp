@@ -238,3 +238,29 @@ TEST(HostTcpPersistent, AMessageDueEarlyFollowsThePreviousOneOfItsPair) {
 
 }  // namespace
 }  // namespace netwarp::netmodels
+
+namespace netwarp::netmodels {
+namespace {
+
+// An 8-sender incast into a 16 KiB buffer under ns-3's recovery and tie order: fast
+// retransmits and timeouts both happen, every kernel agrees (run_network checks the digests
+// of sequential, optimistic and reverse-check runs), and nothing is lost for good.
+TEST(HostTcpNs3Classic, IncastRecoversAlikeInEveryKernel) {
+  NetworkSpec spec;
+  spec.topology = testing::star_topology(9, LinkSpec{gbps(1), us(5)});
+  spec.switches.buffer_bytes = 16 * 1024;
+  spec.switches.count_frame_in_service = false;
+  spec.format.frame_overhead_bytes = 2;
+  spec.format.syn_option_bytes = 4;
+  spec.transport.kind = TransportKind::tcp;
+  spec.transport.tcp.recovery = TcpRecovery::ns3_classic;
+  spec.transport.tcp.rto_backoff_reset = RtoBackoffReset::on_new_ack;
+  for (NodeId h = 1; h <= 8; ++h) spec.workload.messages.push_back(message(h - 1, h, 0, 200'000));
+  const auto run = run_network(spec, SimTime::max(), false, engine::TieOrder::fifo_creator);
+  EXPECT_EQ(run.totals.messages_delivered, 8u);
+  EXPECT_GT(run.totals.fast_retransmits, 0u);
+  EXPECT_GT(run.totals.retransmission_timeouts, 0u);
+}
+
+}  // namespace
+}  // namespace netwarp::netmodels

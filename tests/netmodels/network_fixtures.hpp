@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "netwarp/engine/kernel.hpp"
@@ -32,7 +34,8 @@ inline Topology line_topology(int hops, LinkSpec link) {
   for (int s = 0; s + 1 < switches; ++s)
     cable(static_cast<NodeId>(2 + s), static_cast<NodeId>(3 + s));
   cable(static_cast<NodeId>(1 + switches), 1);
-  t.routes.assign(static_cast<std::size_t>(switches), std::vector<PortIndex>{0, 1});
+  t.router = std::make_shared<TableRouter>(
+      2, std::vector<std::vector<PortIndex>>(static_cast<std::size_t>(switches), {0, 1}));
   for (std::size_t i = 0; i < t.nodes.size(); ++i) t.nodes[i].name = fmt::format("n{}", i);
   return t;
 }
@@ -43,15 +46,16 @@ inline Topology star_topology(std::uint32_t hosts, LinkSpec link) {
   t.kind = "star";
   t.host_count = hosts;
   t.nodes.resize(hosts + 1);
-  t.routes.assign(1, std::vector<PortIndex>(hosts));
+  std::vector<std::vector<PortIndex>> routes(1, std::vector<PortIndex>(hosts));
   for (NodeId h = 0; h < hosts; ++h) {
     t.nodes[h].ports.push_back(
         Port{hosts, static_cast<PortIndex>(h), 0, link.rate_bps, link.latency});
     t.nodes[hosts].ports.push_back(Port{h, 0, 0, link.rate_bps, link.latency});
-    t.routes[0][h] = static_cast<PortIndex>(h);
+    routes[0][h] = static_cast<PortIndex>(h);
     t.nodes[h].name = fmt::format("host{}", h);
   }
   t.nodes[hosts].name = "sw0";
+  t.router = std::make_shared<TableRouter>(hosts, std::move(routes));
   return t;
 }
 

@@ -1,6 +1,7 @@
 // Whole networks: an all-to-all under credit flow control completes on every topology (no
 // routing loop, no credit deadlock: torus rings and dragonfly global hops step virtual
 // channels), under the sequential kernel, the optimistic kernel and the reverse check mode.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "netwarp/netmodels/topology_builders.hpp"
@@ -17,6 +18,19 @@ struct Case {
 };
 
 const LinkLevels kLinks{LinkSpec{gbps(10), ns(200)}, {}};
+
+// An explicit graph: leaves a and b with three hosts each, both linked to a spine.
+ExplicitSpec two_leaves_and_a_spine() {
+  ExplicitSpec spec;
+  spec.nodes = {{"spine", true}, {"a", true}, {"b", true}};
+  spec.links = {{"a", "spine", {}, {}}, {"b", "spine", {}, {}}};
+  for (int i = 0; i < 6; ++i) {
+    const std::string name = fmt::format("h{}", i);
+    spec.nodes.push_back({name, false});
+    spec.links.push_back({name, i < 3 ? "a" : "b", {}, {}});
+  }
+  return spec;
+}
 
 const Case kCases[] = {
     {"star", [] { return build_star(StarSpec{6}, kLinks, "t"); }},
@@ -41,6 +55,7 @@ const Case kCases[] = {
      [] {
        return build_dragonfly(DragonflySpec{3, 1, 1, 0}, kLinks, "t");
      }},
+    {"explicit", [] { return build_explicit(two_leaves_and_a_spine(), kLinks, "t"); }},
 };
 
 class EveryTopology : public ::testing::TestWithParam<Case> {};

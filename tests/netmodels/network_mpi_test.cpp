@@ -52,6 +52,19 @@ NetworkSpec incast_with_handshake_loss() {
   return spec;
 }
 
+// The incast as `emulate: NS3` runs it: ns-3's recovery without SACK (its tie order is set by
+// the test).
+NetworkSpec incast_as_ns3() {
+  NetworkSpec spec = incast();
+  spec.format.frame_overhead_bytes = 2;
+  spec.format.syn_option_bytes = 4;
+  spec.switches.count_frame_in_service = false;
+  spec.switches.arrival_first = true;
+  spec.transport.tcp.recovery = TcpRecovery::ns3_classic;
+  spec.transport.tcp.rto_backoff_reset = RtoBackoffReset::on_new_ack;
+  return spec;
+}
+
 NetworkSpec torus_all_to_all() {
   NetworkSpec spec;
   spec.topology = build_torus(TorusSpec{{4, 4}, true, 1},
@@ -83,10 +96,12 @@ TEST_P(NetworkAcrossRanks, OptimisticMatchesSequential) {
                                incast_with(TcpRecovery::newreno, 1),
                                incast_with_handshake_loss(),
                                incast_under(CongestionControl::dctcp),
-                               incast_under(CongestionControl::cubic)};
+                               incast_under(CongestionControl::cubic),
+                               incast_as_ns3()};
   const NetworkModel model(specs[GetParam()]);
   auto exchange = engine::make_mpi_exchange();
   engine::KernelConfig config;
+  if (GetParam() == 9) config.tie_order = engine::TieOrder::fifo_creator;
   NetworkResults reference;
   engine::RunResult sequential;
   if (exchange->rank() == 0) sequential = engine::run_sequential(model, config, &reference);
@@ -124,7 +139,40 @@ TEST_P(NetworkAcrossRanks, OptimisticMatchesSequential) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, NetworkAcrossRanks,
-                         ::testing::Values(0, 1, 2, 3, 4, 5, 6, 7, 8));
+                         ::testing::Values(0, 1, 2, 3, 4, 5, 6, 7, 8, 9));
+
+// Tiny optimism caps (4 uncommitted events, 32 KiB of engine memory per rank) and no window: the
+// ranks keep stopping, cancelling work back and compacting their logs, and still commit the
+// sequential kernel's results.
+class NetworkUnderTightCaps : public ::testing::TestWithParam<int> {};
+
+TEST_P(NetworkUnderTightCaps, OptimisticMatchesSequential) {
+  const NetworkSpec specs[] = {incast(), torus_all_to_all()};
+  const NetworkModel model(specs[GetParam()]);
+  auto exchange = engine::make_mpi_exchange();
+  engine::KernelConfig config;
+  NetworkResults reference;
+  engine::RunResult sequential;
+  if (exchange->rank() == 0) sequential = engine::run_sequential(model, config, &reference);
+
+  config.kind = engine::KernelKind::optimistic;
+  config.max_uncommitted = 4;
+  config.max_uncommitted_bytes = 32 * 1024;
+  NetworkResults local;
+  const engine::RunResult run = engine::run_optimistic(model, config, *exchange, &local);
+  const auto parts = exchange->gather(local.to_bytes());
+  if (exchange->rank() != 0) return;
+  NetworkResults merged;
+  for (const auto& part : parts) merged.append_bytes(part);
+  merged.sort();
+  reference.sort();
+  EXPECT_EQ(run.stats.digest, sequential.stats.digest);
+  EXPECT_EQ(merged.to_bytes(), reference.to_bytes());
+  EXPECT_LT(run.stats.peak_uncommitted, 16u);       // 4, and a few events at GVT's instant
+  EXPECT_GT(run.stats.rolled_back_for_memory, 0u);  // the cap made ranks cancel work back
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, NetworkUnderTightCaps, ::testing::Values(0, 1));
 
 }  // namespace
 }  // namespace netwarp::netmodels

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <utility>
 
 #include "topology_test_support.hpp"
 
@@ -13,6 +14,8 @@ namespace {
 using topology_test::expect_all_pairs_reachable;
 using topology_test::expect_input_error;
 using topology_test::expect_regular_hosts_and_dense_groups;
+using topology_test::route_table;
+using topology_test::with_table;
 
 const std::string kAt = "topology.x";
 
@@ -48,20 +51,40 @@ TEST(CheckTopology, CatchesAHostWithTwoPorts) {
   EXPECT_THROW(check_topology(topology), std::logic_error);
 }
 
-TEST(CheckTopology, CatchesAMissingRoute) {
+TEST(CheckTopology, CatchesAMissingRouter) {
   Topology topology = small_tree();
-  topology.routes[1].pop_back();
-  EXPECT_THROW(check_topology(topology), std::logic_error);
-  topology = small_tree();
-  topology.routes.pop_back();
+  topology.router.reset();
   EXPECT_THROW(check_topology(topology), std::logic_error);
 }
 
+TEST(CheckTopology, PassesTheTreeAsAnExplicitTable) {
+  const Topology topology = small_tree();
+  EXPECT_NO_THROW(check_topology(with_table(topology, route_table(topology))));
+}
+
+TEST(CheckTopology, CatchesAMissingRoute) {
+  const Topology topology = small_tree();
+  auto table = route_table(topology);
+  table[1].pop_back();
+  EXPECT_THROW(check_topology(with_table(topology, table)), std::logic_error);
+  table = route_table(topology);
+  table.pop_back();
+  EXPECT_THROW(check_topology(with_table(topology, table)), std::logic_error);
+}
+
+TEST(CheckTopology, CatchesARouteThroughAMissingPort) {
+  const Topology topology = small_tree();
+  auto table = route_table(topology);
+  table[0][5] = 4;  // leaf 0 has ports 0..3
+  EXPECT_THROW(check_topology(with_table(topology, table)), std::logic_error);
+}
+
 TEST(CheckTopology, CatchesARoutingLoop) {
-  Topology topology = small_tree();  // leaves are switches 0..2, the root is switch 3
-  topology.routes[3][0] = 2;         // root sends host 0's packets to leaf 1, which sends them up
+  const Topology topology = small_tree();  // leaves are switches 0..2, the root is switch 3
+  auto table = route_table(topology);
+  table[3][0] = 2;  // root sends host 0's packets to leaf 1, which sends them up
   try {
-    check_topology(topology);
+    check_topology(with_table(topology, table));
     ADD_FAILURE() << "no loop found";
   } catch (const std::logic_error& error) {
     EXPECT_NE(std::string(error.what()).find("loop toward host0"), std::string::npos)
@@ -70,9 +93,48 @@ TEST(CheckTopology, CatchesARoutingLoop) {
 }
 
 TEST(CheckTopology, CatchesARouteToTheWrongHost) {
-  Topology topology = small_tree();
-  topology.routes[0][0] = 1;  // leaf 0 hands host 0's packets to host 1
-  EXPECT_THROW(check_topology(topology), std::logic_error);
+  const Topology topology = small_tree();
+  auto table = route_table(topology);
+  table[0][0] = 1;  // leaf 0 hands host 0's packets to host 1
+  EXPECT_THROW(check_topology(with_table(topology, table)), std::logic_error);
+}
+
+// Swaps the far ends of the cables on ports `a` and `b` of `node`, keeping every port paired.
+void swap_cables(Topology& topology, NodeId node, PortIndex a, PortIndex b) {
+  Port& port_a = topology.nodes[node].ports[a];
+  Port& port_b = topology.nodes[node].ports[b];
+  std::swap(port_a.peer, port_b.peer);
+  std::swap(port_a.peer_port, port_b.peer_port);
+  topology.nodes[port_a.peer].ports[port_a.peer_port].peer_port = a;
+  topology.nodes[port_b.peer].ports[port_b.peer_port].peer_port = b;
+}
+
+// A computed router's rule holds only over its family's layout: recabling is caught.
+TEST(CheckTopology, CatchesCablingThatAComputedRouterDoesNotAssume) {
+  const LinkLevels links;
+  Topology torus = build_torus(TorusSpec{{4, 4}, true, 1}, links, kAt);
+  swap_cables(torus, torus.host_count + 5, 1, 2);  // r1.1's -x and +x cables
+  EXPECT_THROW(check_topology(torus), std::logic_error);
+  Topology fat_tree = build_fat_tree({4}, links, kAt);
+  swap_cables(fat_tree, fat_tree.host_count, 2, 3);  // edge0.0's two uplinks
+  EXPECT_THROW(check_topology(fat_tree), std::logic_error);
+  Topology dragonfly = build_dragonfly(DragonflySpec{4, 2, 2, 0}, links, kAt);
+  swap_cables(dragonfly, dragonfly.host_count, 2, 5);  // g0.r0: a local and a global cable
+  EXPECT_THROW(check_topology(dragonfly), std::logic_error);
+  Topology tree = small_tree();
+  swap_cables(tree, tree.host_count, 0, 1);  // leaf0's two hosts
+  EXPECT_THROW(check_topology(tree), std::logic_error);
+  Topology star = build_star({4}, links, kAt);
+  swap_cables(star, star.host_count, 0, 3);
+  EXPECT_THROW(check_topology(star), std::logic_error);
+}
+
+// Each computed router rejects a topology with other counts than it was made for.
+TEST(CheckTopology, CatchesARouterOfAnotherSize) {
+  const LinkLevels links;
+  Topology torus = build_torus(TorusSpec{{4, 4}, true, 1}, links, kAt);
+  torus.router = build_torus(TorusSpec{{4, 4}, true, 2}, links, kAt).router;
+  EXPECT_THROW(check_topology(torus), std::logic_error);
 }
 
 TEST(Star, PutsEveryHostOnOneSwitch) {
@@ -108,12 +170,14 @@ TEST(Tree, CountsHostsSwitchesAndPorts) {
 
 TEST(Tree, SpreadsUplinksByDestinationHost) {
   const Topology tree = build_tree(TreeSpec{3, 2, 2}, LinkLevels{}, kAt);  // hosts 0..5
-  // Leaf 0 (switch 0) toward host 5 (on leaf 2): uplink 5 % 2 = 1, port 2 + 1.
-  EXPECT_EQ(tree.routes[0][5], 3);
+  const NodeId leaf0 = 6;
+  const NodeId root = 9;
+  // Leaf 0 toward host 5 (on leaf 2): uplink 5 % 2 = 1, port 2 + 1.
+  EXPECT_EQ(tree.next_port(leaf0, 5), 3);
   // Root toward host 5: uplink 1 of leaf 2, root port 2 * 2 + 1.
-  EXPECT_EQ(tree.routes[3][5], 5);
-  EXPECT_EQ(tree.routes[3][4], 4);
-  EXPECT_EQ(tree.routes[0][1], 1);  // own host: its host port
+  EXPECT_EQ(tree.next_port(root, 5), 5);
+  EXPECT_EQ(tree.next_port(root, 4), 4);
+  EXPECT_EQ(tree.next_port(leaf0, 1), 1);  // own host: its host port
   EXPECT_EQ(tree.path(0, 5), (std::vector<NodeId>{0, 6, 9, 8, 5}));
 }
 

@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "netwarp/netmodels/input_error.hpp"
@@ -62,6 +64,22 @@ inline void expect_regular_hosts_and_dense_groups(const Topology& topology) {
     EXPECT_EQ(finished_switches.count(sw), 0u)
         << "hosts of " << topology.nodes[sw].name << " are not consecutive";
   }
+}
+
+// The routes of `topology` as an explicit table: [switch index][host] -> output port.
+inline std::vector<std::vector<PortIndex>> route_table(const Topology& topology) {
+  std::vector<std::vector<PortIndex>> table(topology.switch_count(),
+                                            std::vector<PortIndex>(topology.host_count));
+  for (std::uint32_t s = 0; s < topology.switch_count(); ++s)
+    for (NodeId h = 0; h < topology.host_count; ++h)
+      table[s][h] = topology.next_port(topology.host_count + s, h);
+  return table;
+}
+
+// `topology` routed by an explicit table instead of its own router.
+inline Topology with_table(Topology topology, std::vector<std::vector<PortIndex>> table) {
+  topology.router = std::make_shared<TableRouter>(topology.host_count, std::move(table));
+  return topology;
 }
 
 // Runs `build` and expects an InputError whose field() is exactly `field`.

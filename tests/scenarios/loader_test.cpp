@@ -90,10 +90,12 @@ TEST(Loader, EmulateNs3PresetsNs3SemanticsButKeepsWrittenFields) {
   EXPECT_EQ(s.scenario.links().frame_overhead_bytes(), 2u);
   EXPECT_FALSE(s.scenario.switch_().count_frame_in_service());
   EXPECT_EQ(s.scenario.switch_().same_instant(), proto::Switch::ARRIVAL_FIRST);
-  EXPECT_EQ(s.scenario.engine().tie_order(), proto::Engine::FIFO);
+  EXPECT_EQ(s.scenario.engine().tie_order(), proto::Engine::FIFO_CREATOR);
+  EXPECT_EQ(engine_settings(s).tie_order, engine::TieOrder::fifo_creator);
   const LoadedScenario tcp =
       load_scenario_text(kSmall, "small.pbtxt", {"emulate=NS3", "transport.kind=TCP"});
   const proto::Tcp& t = tcp.scenario.transport().tcp();
+  EXPECT_EQ(t.recovery(), proto::Tcp::NS3_CLASSIC);
   EXPECT_EQ(t.ssthresh_on_loss(), proto::Tcp::BYTES_IN_FLIGHT);
   EXPECT_EQ(t.recovery_exit_cwnd(), proto::Tcp::SSTHRESH);
   EXPECT_EQ(t.rto_backoff_reset(), proto::Tcp::ON_NEW_ACK);
@@ -103,6 +105,15 @@ TEST(Loader, EmulateNs3PresetsNs3SemanticsButKeepsWrittenFields) {
   const proto::Tcp& native = native_tcp.scenario.transport().tcp();
   EXPECT_EQ(native.ssthresh_on_loss(), proto::Tcp::FLIGHT_SIZE);
   EXPECT_EQ(native.rto_backoff_reset(), proto::Tcp::ON_RTT_SAMPLE);
+  EXPECT_EQ(native.recovery(), proto::Tcp::NEWRENO);
+  // ns-3's recovery without SACK applies only where ns-3 would run it: not with SACK, another
+  // congestion control or ECN, and not where the file chose a recovery.
+  for (const char* other : {"transport.tcp.sack=true", "transport.tcp.congestion_control=CUBIC",
+                            "transport.tcp.recovery=NEWRENO"}) {
+    const LoadedScenario o =
+        load_scenario_text(kSmall, "small.pbtxt", {"emulate=NS3", "transport.kind=TCP", other});
+    EXPECT_EQ(o.scenario.transport().tcp().recovery(), proto::Tcp::NEWRENO) << other;
+  }
   const LoadedScenario kept = load_scenario_text(
       kSmall, "small.pbtxt",
       {"emulate=NS3", "links.frame_overhead_bytes=38", "switch.same_instant=DEPARTURE_FIRST"});
@@ -160,9 +171,13 @@ TEST(Loader, BuiltInDefaultIsASmallIncast) {
 }
 
 TEST(Loader, EngineSettingsFollowTheScenario) {
-  const LoadedScenario s = load_scenario_text(
-      kSmall, "e.pbtxt", {"engine.kernel=optimistic", "engine.window_us=5", "end_time_ns=7"});
+  const LoadedScenario s =
+      load_scenario_text(kSmall, "e.pbtxt",
+                         {"engine.kernel=optimistic", "engine.window_us=5", "end_time_ns=7",
+                          "engine.max_uncommitted=9", "engine.max_uncommitted_bytes=65536"});
   const EngineSettings e = engine_settings(s);
+  EXPECT_EQ(e.max_uncommitted, 9u);
+  EXPECT_EQ(e.max_uncommitted_bytes, 65536u);
   EXPECT_EQ(e.kernel, "optimistic");
   EXPECT_EQ(e.gvt_interval, 64u);
   EXPECT_EQ(e.batch, 16u);

@@ -79,6 +79,25 @@ TEST_F(PatternFile, ErrorsNameFileAndLine) {
   EXPECT_THROW(read_pattern_csv(path_ + ".missing", 4), netmodels::InputError);
 }
 
+TEST_F(PatternFile, ErrorsAreFileErrorsThatBeginWithFileAndLine) {
+  try {
+    write("sender,dest,order,bytes,delay_ns\n0,9,0,5,0\n");
+    read_pattern_csv(path_, 4);
+    FAIL();
+  } catch (const netmodels::FileInputError& e) {
+    EXPECT_EQ(e.file(), path_);
+    EXPECT_EQ(e.line(), 2u);
+    EXPECT_STREQ(e.what(), (path_ + ":2: dest 9 is not a host (hosts are 0..3)").c_str());
+  }
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  try {
+    read_pattern_csv(dir, 4);
+    FAIL();
+  } catch (const netmodels::FileInputError& e) {
+    EXPECT_EQ(std::string(e.what()), dir + ": is a directory");
+  }
+}
+
 TEST(FlowPattern, WorkloadOrderCountsEachSendersMessages) {
   netmodels::Workload w;
   w.messages = {{0, 3, 1, 10, engine::us(2), false},

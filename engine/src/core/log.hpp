@@ -42,6 +42,12 @@ class Log {
     return end_++;
   }
   void pop_back() { --end_; }
+  // Drops every entry from `new_end` on (compaction moved the ones it keeps below it).
+  void truncate(LogPosition new_end) {
+    NW_CHECK(new_end >= begin_ && new_end <= end_, "log truncated to {} outside [{}, {}]", new_end,
+             begin_, end_);
+    end_ = new_end;
+  }
   void pop_front(std::size_t n = 1) {
     begin_ += n;
     std::size_t done = static_cast<std::size_t>((begin_ - first_block_) >> kShift);

@@ -29,18 +29,27 @@ struct CommitTally {
   std::uint64_t hash = 0;
 };
 
-// Commits an event, given its hash (event_hash, taken while it was hot): folds it into the
-// tally and hands the records from the buffer's front up to `end_mark` to the sink.
-inline void commit_event(CommitTally& tally, LpId lp, const EventKey& key, std::uint64_t hash,
-                         RecordBuffer& records, std::uint64_t end_mark, RecordSink* sink) {
+// Commits an event, given its hash (event_hash, taken while it was hot): folds it and its
+// records, which `for_each_record(fn)` visits in order, into the tally, and hands the records to
+// the sink.
+template <class ForEachRecord>
+void commit_event_with(CommitTally& tally, LpId lp, const EventKey& key, std::uint64_t hash,
+                       RecordSink* sink, ForEachRecord&& for_each_record) {
   ++tally.events;
   std::uint64_t running = fold_event_hash(tally.hash, hash);
-  if (!records.empty())
-    records.drain_to(end_mark, [&](PayloadTag tag, std::span<const std::byte> bytes) {
-      running = fold_record(running, tag, bytes);
-      if (sink) sink->write(CommittedRecord{lp, key, tag, bytes});
-    });
+  for_each_record([&](PayloadTag tag, std::span<const std::byte> bytes) {
+    running = fold_record(running, tag, bytes);
+    if (sink) sink->write(CommittedRecord{lp, key, tag, bytes});
+  });
   tally.hash = running;
+}
+
+// Commits an event whose records run from the buffer's front up to `end_mark`, and drains them.
+inline void commit_event(CommitTally& tally, LpId lp, const EventKey& key, std::uint64_t hash,
+                         RecordBuffer& records, std::uint64_t end_mark, RecordSink* sink) {
+  commit_event_with(tally, lp, key, hash, sink, [&](auto&& fn) {
+    if (!records.empty()) records.drain_to(end_mark, fn);
+  });
 }
 
 // Commits records made outside any event (init, finish) under `key`.

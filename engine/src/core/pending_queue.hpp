@@ -26,10 +26,16 @@ class PendingQueue {
       return EventKey{SimTime::from_ps(time_ps), SimTime::from_ps(sent_ps),
                       static_cast<std::uint32_t>(tie_creator >> 32), creator(), counter};
     }
+    // Written as two tests per field: GCC then branches on the time alone in the heap's loops,
+    // where with `!=` it built a flag from all four fields first (5 % more instructions on
+    // sequential PHOLD).
     friend bool operator<(const Entry& a, const Entry& b) {
-      if (a.time_ps != b.time_ps) return a.time_ps < b.time_ps;
-      if (a.sent_ps != b.sent_ps) return a.sent_ps < b.sent_ps;
-      if (a.tie_creator != b.tie_creator) return a.tie_creator < b.tie_creator;
+      if (a.time_ps < b.time_ps) return true;
+      if (a.time_ps > b.time_ps) return false;
+      if (a.sent_ps < b.sent_ps) return true;
+      if (a.sent_ps > b.sent_ps) return false;
+      if (a.tie_creator < b.tie_creator) return true;
+      if (a.tie_creator > b.tie_creator) return false;
       return a.counter < b.counter;
     }
   };
@@ -44,6 +50,13 @@ class PendingQueue {
     heap_.push_back(Entry{key.time.ps(), key.sent.ps(),
                           (std::uint64_t{key.tie} << 32) | key.creator, key.counter, id});
     sift_up(heap_.size() - 1);
+  }
+  // Removes every entry for which drop(entry) is true, then restores the heap in linear time.
+  template <class Drop>
+  void remove_if(Drop&& drop) {
+    std::erase_if(heap_, drop);
+    for (std::size_t i = heap_.size() / kArity + 1; i-- > 0;)
+      if (i < heap_.size()) sift_down(i);
   }
   void pop() {
     heap_.front() = heap_.back();

@@ -78,7 +78,15 @@ std::uint64_t EventRng::below(std::uint64_t bound) {
 }
 
 std::string_view tie_order_name(TieOrder order) {
-  return order == TieOrder::fifo ? "fifo" : "creator";
+  switch (order) {
+    case TieOrder::fifo:
+      return "fifo";
+    case TieOrder::creator:
+      return "creator";
+    case TieOrder::fifo_creator:
+      return "fifo_creator";
+  }
+  return "?";
 }
 
 }  // namespace netwarp::engine

@@ -17,4 +17,13 @@ void RecordBuffer::truncate(std::uint64_t mark) {
   bytes_.resize_down(head_ + static_cast<std::size_t>(mark - base_));
 }
 
+std::uint64_t RecordBuffer::move_down(std::uint64_t to, std::uint64_t begin, std::uint64_t end) {
+  NW_CHECK(to >= base_ && to <= begin && begin <= end && end <= mark(),
+           "record range [{}, {}) cannot move to {}", begin, end, to);
+  if (to != begin && end > begin)
+    std::memmove(bytes_.data() + head_ + (to - base_), bytes_.data() + head_ + (begin - base_),
+                 static_cast<std::size_t>(end - begin));
+  return to + (end - begin);
+}
+
 }  // namespace netwarp::engine

@@ -35,6 +35,15 @@ void UndoLog::truncate(std::uint64_t mark) {
   bytes_.resize_down(head_ + static_cast<std::size_t>(mark - base_));
 }
 
+std::uint64_t UndoLog::move_down(std::uint64_t to, std::uint64_t begin, std::uint64_t end) {
+  NW_CHECK(to >= base_ && to <= begin && begin <= end && end <= mark(),
+           "undo range [{}, {}) cannot move to {}", begin, end, to);
+  if (to != begin && end > begin)
+    std::memmove(bytes_.data() + head_ + (to - base_), bytes_.data() + head_ + (begin - base_),
+                 static_cast<std::size_t>(end - begin));
+  return to + (end - begin);
+}
+
 void UndoLog::forget_before(std::uint64_t mark) {
   NW_CHECK(mark >= base_ && mark <= this->mark(), "commit mark {} outside the live log", mark);
   head_ += static_cast<std::size_t>(mark - base_);

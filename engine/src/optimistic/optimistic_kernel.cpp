@@ -53,6 +53,7 @@ RunStats combine_stats(RunStats local, RankExchange& exchange, double wall,
                          static_cast<std::int64_t>(local.events_rolled_back),
                          static_cast<std::int64_t>(local.rolled_back_primary),
                          static_cast<std::int64_t>(local.rolled_back_secondary),
+                         static_cast<std::int64_t>(local.rolled_back_for_memory),
                          static_cast<std::int64_t>(local.rollbacks),
                          static_cast<std::int64_t>(local.remote_events_sent),
                          static_cast<std::int64_t>(local.anti_messages_sent),
@@ -60,17 +61,28 @@ RunStats combine_stats(RunStats local, RankExchange& exchange, double wall,
                          static_cast<std::int64_t>(local.engine_bytes_at_peak),
                          static_cast<std::int64_t>(local.event_store_bytes_at_peak)};
   exchange.sum(sums);
-  std::int64_t maxima[] = {
-      static_cast<std::int64_t>(peak_rss_bytes()), static_cast<std::int64_t>(wall * 1e9),
-      static_cast<std::int64_t>(clock.handling),   static_cast<std::int64_t>(clock.communication),
-      static_cast<std::int64_t>(clock.gvt),        static_cast<std::int64_t>(clock.fossil)};
+  std::int64_t maxima[] = {static_cast<std::int64_t>(peak_rss_bytes()),
+                           static_cast<std::int64_t>(wall * 1e9),
+                           static_cast<std::int64_t>(clock.handling),
+                           static_cast<std::int64_t>(clock.communication),
+                           static_cast<std::int64_t>(clock.gvt),
+                           static_cast<std::int64_t>(clock.fossil),
+                           static_cast<std::int64_t>(local.peak_uncommitted),
+                           static_cast<std::int64_t>(local.peak_engine_bytes_in_use)};
   exchange.max(maxima);
   RunStats s = local;
-  std::uint64_t* fields[] = {
-      &s.events_processed,     &s.events_committed,         &s.events_rolled_back,
-      &s.rolled_back_primary,  &s.rolled_back_secondary,    &s.rollbacks,
-      &s.remote_events_sent,   &s.anti_messages_sent,       &s.peak_events_in_memory,
-      &s.engine_bytes_at_peak, &s.event_store_bytes_at_peak};
+  std::uint64_t* fields[] = {&s.events_processed,
+                             &s.events_committed,
+                             &s.events_rolled_back,
+                             &s.rolled_back_primary,
+                             &s.rolled_back_secondary,
+                             &s.rolled_back_for_memory,
+                             &s.rollbacks,
+                             &s.remote_events_sent,
+                             &s.anti_messages_sent,
+                             &s.peak_events_in_memory,
+                             &s.engine_bytes_at_peak,
+                             &s.event_store_bytes_at_peak};
   for (std::size_t i = 0; i < std::size(fields); ++i)
     *fields[i] = static_cast<std::uint64_t>(sums[i]);
   s.peak_rss_bytes = static_cast<std::uint64_t>(maxima[0]);
@@ -79,6 +91,8 @@ RunStats combine_stats(RunStats local, RankExchange& exchange, double wall,
   s.communication_seconds = static_cast<double>(maxima[3]) * 1e-9;
   s.gvt_seconds = static_cast<double>(maxima[4]) * 1e-9;
   s.fossil_seconds = static_cast<double>(maxima[5]) * 1e-9;
+  s.peak_uncommitted = static_cast<std::uint64_t>(maxima[6]);
+  s.peak_engine_bytes_in_use = static_cast<std::uint64_t>(maxima[7]);
   s.ranks = exchange.size();
   s.efficiency = s.events_processed > 0 ? static_cast<double>(s.events_committed) /
                                               static_cast<double>(s.events_processed)

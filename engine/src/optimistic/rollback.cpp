@@ -38,6 +38,7 @@ void TimeWarpPe::receive_anti(const EventKey& key, LpId dest) {
       const EventId id = entry.id;
       rollback(slot, key, Cause::primary);
       pool_[id].state = EventState::cancelled;
+      ++cancelled_in_queue_;
       return;
     }
     at = previous_of_lp(entry);
@@ -45,6 +46,7 @@ void TimeWarpPe::receive_anti(const EventKey& key, LpId dest) {
   CancelledKey& cancelled = cancelled_pending_[key];
   cancelled.arrived_by = arrivals_;
   ++cancelled.pending;
+  ++cancelled_in_queue_;
 }
 
 bool TimeWarpPe::is_cancelled_remote(const Event& event) {
@@ -71,11 +73,14 @@ void TimeWarpPe::rollback(LpSlot& slot, const EventKey& key, Cause cause) {
         processed_.contains(slot.newest) ? processed_[slot.newest].time : SimTime::from_ps(-1);
     slot.send_counter -= entry.sends;
     entry.dead = true;
+    ++dead_entries_;
     event.state = EventState::pending;
     pending_.push(event.key, entry.id);
     undo_entry(at);
     ++stats_.events_rolled_back;
-    ++(cause == Cause::primary ? stats_.rolled_back_primary : stats_.rolled_back_secondary);
+    ++(cause == Cause::primary     ? stats_.rolled_back_primary
+       : cause == Cause::secondary ? stats_.rolled_back_secondary
+                                   : stats_.rolled_back_for_memory);
   }
   pop_dead_tail();
 }
@@ -122,14 +127,15 @@ void TimeWarpPe::pop_dead_tail() {
     records_.truncate(records_begin(tail));
     for (std::uint32_t i = 0; i < tail.sends; ++i) sent_.pop_back();
     processed_.pop_back();
+    --dead_entries_;
   }
 }
 
 // The key is rebuilt from the record and the sending entry: `sent_at` is the time of the event
-// whose handler sent it, so its tie fields follow as they did when it was sent.
+// whose handler sent it (the key's send time unless the order keeps none), the tie is recorded.
 void TimeWarpPe::cancel(const SentRecord& sent, LpId creator, SimTime sent_at) {
-  const TieFields tie = tie_fields(config_.tie_order, config_.seed, creator, sent_at);
-  const EventKey key{SimTime::from_ps(sent.time_ps), tie.sent, tie.tie, creator, sent.counter};
+  const SimTime key_sent = config_.tie_order == TieOrder::creator ? SimTime::zero() : sent_at;
+  const EventKey key{SimTime::from_ps(sent.time_ps), key_sent, sent.tie, creator, sent.counter};
   if (!sent.is_local) {
     outgoing_[static_cast<std::size_t>(rank_of_[sent.target])].add_anti(key, sent.target);
     ++stats_.anti_messages_sent;
@@ -140,6 +146,7 @@ void TimeWarpPe::cancel(const SentRecord& sent, LpId creator, SimTime sent_at) {
   if (target.state == EventState::processed)
     rollback(slot_of(target.dest), target.key, Cause::secondary);
   target.state = EventState::cancelled;  // dropped when it reaches the top of the queue
+  ++cancelled_in_queue_;
 }
 
 }  // namespace netwarp::engine

@@ -17,6 +17,7 @@ TimeWarpPe::TimeWarpPe(const Model& model, const KernelConfig& config, RankExcha
       sink_(sink),
       rank_(exchange.rank()),
       max_uncommitted_(effective_max_uncommitted(config)),
+      max_uncommitted_bytes_(effective_max_uncommitted_bytes(config)),
       outgoing_(static_cast<std::size_t>(exchange.size())) {
   const LpId n = model.lp_count();
   rank_of_.resize(n);
@@ -34,6 +35,7 @@ TimeWarpPe::TimeWarpPe(const Model& model, const KernelConfig& config, RankExcha
   }
   slots_.resize(local);
   newest_time_.assign(local, SimTime::from_ps(-1));
+  compacted_newest_.resize(local);
   stats_.kernel = std::string(kernel_name(KernelKind::optimistic));
   check_context().rank = rank_;
 }
@@ -45,15 +47,15 @@ void TimeWarpPe::init_lps() {
     LpSlot& slot = slot_of(id);
     slot.lp = model_.create_lp(id);
     RecordBuffer init_records;  // init is never rolled back: its records commit at once
-    const EventScope scope{id,
-                           EventKey{SimTime::zero(), id, ~std::uint64_t{0}},
-                           config_.seed,
-                           &slot.send_counter,
-                           nullptr,
-                           &init_records,
-                           this,
-                           true,
-                           config_.tie_order};
+    const EventScope scope{.key = EventKey{SimTime::zero(), id, ~std::uint64_t{0}},
+                           .seed = config_.seed,
+                           .send_counter = &slot.send_counter,
+                           .undo = nullptr,
+                           .records = &init_records,
+                           .router = this,
+                           .self = id,
+                           .is_init = true,
+                           .tie_order = config_.tie_order};
     run_init(*slot.lp, scope);
     commit_loose_records(slot.committed, id, scope.key, init_records, sink_);
   }
@@ -61,11 +63,23 @@ void TimeWarpPe::init_lps() {
 }
 
 EventScope TimeWarpPe::scope_for(LpSlot& slot, const Event& event, EventRouter* router) {
-  return EventScope{event.dest, event.key, config_.seed, &slot.send_counter, &undo_,
-                    &records_,  router,    false,        config_.tie_order};
+  return EventScope{.key = event.key,
+                    .seed = config_.seed,
+                    .send_counter = &slot.send_counter,
+                    .undo = &undo_,
+                    .records = &records_,
+                    .router = router,
+                    .self = event.dest,
+                    .is_init = false,
+                    .tie_order = config_.tie_order};
 }
 
+// The byte cap is checked once a batch, before its first event (summing the logs for every
+// event, or for the many batches that find nothing to do inside the window, costs more than the
+// check is worth), so a batch may pass it by its own events' logs.
 std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
+  bool bytes_checked = false;
+  bool bytes_left = true;
   std::size_t handled = 0;
   while (handled < max_events) {
     drop_cancelled_top();
@@ -73,6 +87,15 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
     const EventId id = pending_.top().id;
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
     if (time > limit || time >= config_.end_time) break;
+    if (!bytes_checked) {
+      bytes_left = bytes_in_use() < max_uncommitted_bytes_;
+      bytes_checked = true;
+    }
+    if (!bytes_left || uncommitted() >= max_uncommitted_) {
+      if (bytes_left && cancel_back_after(pending_.top().key())) continue;  // the top changed
+      // Past the caps only events at GVT's instant run: without them no rank could move GVT.
+      if (time > gvt_) break;
+    }
     pending_.pop();
     if (!pending_.empty()) __builtin_prefetch(&pool_[pending_.top().id]);
     if (config_.check_reverse) {
@@ -82,7 +105,48 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
     }
     ++handled;
   }
+  if (handled > 0) note_caps_peak();
   return handled;
+}
+
+bool TimeWarpPe::cancel_back_after(const EventKey& key) {
+  if (key.time > frontier_) return false;
+  const std::optional<std::uint32_t> latest = slot_with_latest_event();
+  if (!latest) return false;
+  LpSlot& slot = slots_[*latest];
+  const EventKey newest = pool_[processed_[slot.newest].id].key;
+  frontier_ = newest.time;
+  if (!(key < newest)) return false;
+  rollback(slot, newest, Cause::memory);
+  return true;
+}
+
+std::optional<std::uint32_t> TimeWarpPe::slot_with_latest_event() {
+  std::optional<std::uint32_t> best;
+  const Event* best_event = nullptr;
+  for (std::uint32_t i = 0; i < newest_time_.size(); ++i) {
+    if (best_event && newest_time_[i] < best_event->key.time) continue;
+    if (!processed_.contains(slots_[i].newest)) continue;  // its newest time is stale
+    const Event& event = pool_[processed_[slots_[i].newest].id];
+    if (!best_event || best_event->key < event.key) {
+      best = i;
+      best_event = &event;
+    }
+  }
+  return best;
+}
+
+std::size_t TimeWarpPe::bytes_in_use() const {
+  std::size_t bytes = pool_.live() * sizeof(Event) + pending_.size() * sizeof(PendingQueue::Entry) +
+                      (processed_.end() - processed_.begin()) * sizeof(ProcessedEntry) +
+                      (sent_.end() - sent_.begin()) * sizeof(SentRecord) + undo_.live_bytes() +
+                      records_.live_bytes() + cancelled_pending_.size() * kMapNodeBytes;
+  for (const WireBatch& batch : outgoing_) bytes += batch.count() * sizeof(Event);
+  return bytes;
+}
+
+void TimeWarpPe::note_caps_peak() {
+  peak_bytes_in_use_ = std::max(peak_bytes_in_use_, bytes_in_use());
 }
 
 // The entry is appended before the handler runs, so a cascade of rollbacks set off by its
@@ -107,6 +171,7 @@ void TimeWarpPe::execute(EventId id, EventRouter* router) {
   slot.newest = current_;
   newest_time_[slot_index] = event.key.time;
   frontier_ = std::max(frontier_, event.key.time);
+  peak_uncommitted_ = std::max(peak_uncommitted_, uncommitted());
   run_handler(*slot.lp, event, scope_for(slot, event, router));
   current_ = kNoPosition;
   ++stats_.events_processed;
@@ -115,7 +180,7 @@ void TimeWarpPe::execute(EventId id, EventRouter* router) {
 void TimeWarpPe::route(const Event& event) {
   NW_CHECK(event.dest < rank_of_.size(), "event sent to LP {} of {}", event.dest, rank_of_.size());
   const int dest_rank = rank_of_[event.dest];
-  SentRecord record{event.key.time.ps(), event.key.counter, event.dest, false, {}};
+  SentRecord record{event.key.time.ps(), event.key.counter, event.dest, event.key.tie, false, {}};
   if (dest_rank == rank_) {
     record.target = pool_.allocate();
     record.is_local = true;

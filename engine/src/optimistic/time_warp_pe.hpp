@@ -1,8 +1,10 @@
 // TimeWarpPe: one processing element of the optimistic kernel (one per rank). It owns the
 // rank's LPs, their future events, and the events handled but not yet committed, with what is
 // needed to undo them (undo records, the events they sent, their records) in per-rank logs
-// that are appended as events run and reclaimed from the front as they commit. Stragglers and
-// anti-messages roll LPs back; GVT lets fossil collection commit.
+// that are appended as events run and reclaimed from the front as they commit (and compacted
+// when what is reclaimable sits behind an entry that cannot commit yet). Stragglers and
+// anti-messages roll LPs back; GVT lets fossil collection commit. Optimism is capped per rank
+// in handled-but-uncommitted events and in bytes of engine memory in use.
 #pragma once
 
 #include <algorithm>
@@ -10,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "../core/event_pool.hpp"
@@ -48,15 +51,15 @@ class TimeWarpPe final : public EventRouter {
 
   std::int64_t messages_sent() const { return messages_sent_; }
   std::int64_t messages_received() const { return messages_received_; }
-  // Optimism stops while more handled events than max_uncommitted wait to be committed.
-  bool over_memory_cap() const { return processed_.end() - processed_.begin() > max_uncommitted_; }
-  // The latest event time a batch may handle: GVT + window, and while over the memory cap, no
-  // later than the latest time handled so far. Catching up behind that frontier (events put
-  // back by a rollback) adds no optimism, and lets GVT move on by more than one event a round.
-  SimTime optimism_limit(SimTime gvt, SimTime window) const {
-    const SimTime limit = gvt.saturating_add(window);
-    return over_memory_cap() ? std::min(limit, std::max(gvt, frontier_)) : limit;
+  // Handled events not yet committed (rolled-back entries still in the log excluded).
+  std::uint64_t uncommitted() const {
+    return processed_.end() - processed_.begin() - dead_entries_;
   }
+  // Engine memory in use: pending events and their queue, every log, keys cancelled while
+  // pending, held sends. What max_uncommitted_bytes bounds.
+  std::size_t bytes_in_use() const;
+  // The latest event time a batch may handle: GVT + window. (process_batch applies the caps.)
+  static SimTime optimism_limit(SimTime gvt, SimTime window) { return gvt.saturating_add(window); }
   RunStats local_stats() const;
   const std::vector<LpDigest>& local_digests() const { return digests_; }
   std::size_t engine_bytes() const;
@@ -88,10 +91,11 @@ class TimeWarpPe final : public EventRouter {
     std::int64_t time_ps;
     std::uint64_t counter;
     std::uint32_t target;  // the event's id when local, its destination LP when remote
+    std::uint32_t tie;     // the key's tie field (it may depend on more than the send time)
     bool is_local;
-    std::uint8_t reserved[3];
+    std::uint8_t reserved[7];
   };
-  static_assert(sizeof(SentRecord) == 24);
+  static_assert(sizeof(SentRecord) == 32);
   struct LpSlot {
     std::unique_ptr<LpBase> lp;
     std::uint64_t send_counter = 0;
@@ -99,7 +103,7 @@ class TimeWarpPe final : public EventRouter {
     CommitTally committed;
   };
   static_assert(sizeof(LpSlot) == 40);
-  enum class Cause { primary, secondary };
+  enum class Cause { primary, secondary, memory };
 
   LpSlot& slot_of(LpId lp) { return slots_[local_index_[lp]]; }
   EventScope scope_for(LpSlot& slot, const Event& event, EventRouter* router);
@@ -119,11 +123,29 @@ class TimeWarpPe final : public EventRouter {
   LogPosition sent_begin(const ProcessedEntry& e) const;
   std::uint64_t undo_begin(const ProcessedEntry& e) const;
   std::uint64_t records_begin(const ProcessedEntry& e) const;
+  void commit_in_place(const ProcessedEntry& entry, std::uint64_t records_from,
+                       std::uint64_t records_to);
+  void count_commit(const ProcessedEntry& entry);
+  // Whether the caps leave room for one more handled event.
+  bool has_room() const {
+    return uncommitted() < max_uncommitted_ && bytes_in_use() < max_uncommitted_bytes_;
+  }
+  // At the event cap: rolls back the handled event with the greatest key if it is later than
+  // `key`, making room for the earlier one. Returns whether it did.
+  bool cancel_back_after(const EventKey& key);
+  // The local LP whose newest uncommitted event has the greatest key (its index), or none.
+  std::optional<std::uint32_t> slot_with_latest_event();
+  bool worth_compacting(SimTime gvt) const;
+  void compact(SimTime gvt);
+  // Frees cancelled events still in the future event set once they make up half of it.
+  void purge_cancelled();
+  void note_caps_peak();
   void release(EventId id) { pool_.release(id); }
   // Pops and frees the top of the future event set while it is a cancelled event.
   void drop_cancelled_top() {
     while (!pending_.empty() && is_cancelled(pool_[pending_.top().id])) {
       release(pending_.top().id);
+      --cancelled_in_queue_;
       pending_.pop();
     }
   }
@@ -141,6 +163,7 @@ class TimeWarpPe final : public EventRouter {
   RecordSink* sink_;
   const int rank_;
   const std::uint64_t max_uncommitted_;
+  const std::uint64_t max_uncommitted_bytes_;
 
   std::vector<std::int32_t> rank_of_;       // by LP id
   std::vector<std::uint32_t> local_index_;  // by LP id, valid for local LPs
@@ -172,7 +195,20 @@ class TimeWarpPe final : public EventRouter {
   bool in_init_ = false;
   bool hold_sends_ = false;
   SimTime gvt_ = SimTime::zero();
-  SimTime frontier_ = SimTime::zero();  // latest time of any event handled so far
+  // At or after the time of every uncommitted event: cancel_back_after skips its search for
+  // earlier events. Raised as events run, lowered to the truth by a search.
+  SimTime frontier_ = SimTime::zero();
+  std::uint64_t dead_entries_ = 0;        // rolled-back entries still in processed_
+  std::uint64_t cancelled_in_queue_ = 0;  // cancelled events still in pending_
+  // Per local LP, its newest entry kept by the compaction pass `pass` (kNoPosition: none).
+  struct CompactedNewest {
+    std::uint64_t pass = 0;
+    LogPosition at = kNoPosition;
+  };
+  std::vector<CompactedNewest> compacted_newest_;
+  std::uint64_t compaction_pass_ = 0;
+  std::uint64_t peak_uncommitted_ = 0;
+  std::size_t peak_bytes_in_use_ = 0;
 
   std::int64_t messages_sent_ = 0;
   std::int64_t messages_received_ = 0;
@@ -182,6 +218,9 @@ class TimeWarpPe final : public EventRouter {
   std::size_t event_store_bytes_at_peak_ = 0;
   std::size_t next_peak_check_ = 1024;
 };
+
+// What a std::map node of cancelled_pending_ costs: key, value, three pointers, colour.
+inline constexpr std::size_t kMapNodeBytes = 64;
 
 // A 64-bit log position stored as its low 32 bits, recovered relative to a later position
 // `reference` of the same log; exact while the live part of a log spans less than 2^32.

@@ -46,15 +46,15 @@ void SequentialKernel::build_and_init() {
   send_counters_.assign(n, 0);
   tallies_.resize(n);
   for (LpId id = 0; id < n; ++id) {
-    const EventScope scope{id,
-                           EventKey{SimTime::zero(), id, ~std::uint64_t{0}},
-                           config_.seed,
-                           &send_counters_[id],
-                           nullptr,
-                           &records_,
-                           this,
-                           true,
-                           config_.tie_order};
+    const EventScope scope{.key = EventKey{SimTime::zero(), id, ~std::uint64_t{0}},
+                           .seed = config_.seed,
+                           .send_counter = &send_counters_[id],
+                           .undo = nullptr,
+                           .records = &records_,
+                           .router = this,
+                           .self = id,
+                           .is_init = true,
+                           .tie_order = config_.tie_order};
     run_init(*lps_[id], scope);
     commit_loose_records(tallies_[id], id, scope.key, records_, sink_);
   }
@@ -63,8 +63,15 @@ void SequentialKernel::build_and_init() {
 void SequentialKernel::handle(EventId id) {
   const Event& event = pool_[id];
   const LpId lp = event.dest;
-  const EventScope scope{lp,        event.key, config_.seed, &send_counters_[lp], nullptr,
-                         &records_, this,      false,        config_.tie_order};
+  const EventScope scope{.key = event.key,
+                         .seed = config_.seed,
+                         .send_counter = &send_counters_[lp],
+                         .undo = nullptr,
+                         .records = &records_,
+                         .router = this,
+                         .self = lp,
+                         .is_init = false,
+                         .tie_order = config_.tie_order};
   run_handler(*lps_[lp], event, scope);
   commit_event(tallies_[lp], lp, event.key, event_hash(event), records_, records_.mark(), sink_);
   pool_.release(id);

@@ -80,4 +80,17 @@ std::string deadlock_message(const MpiTotals& totals, std::size_t max_ranks) {
   return out;
 }
 
+std::string unreceived_message(const MpiTotals& totals, std::size_t max_sends) {
+  const std::vector<UnreceivedSend>& sends = totals.unreceived;
+  if (sends.empty()) return "";
+  std::string out = fmt::format("{} send{} never received: ", sends.size(),
+                                sends.size() == 1 ? " was" : "s were");
+  const std::size_t shown = std::min(sends.size(), std::max<std::size_t>(max_sends, 1));
+  for (std::size_t i = 0; i < shown; ++i)
+    out += fmt::format("{}rank {}'s send to {} (tag {}, {} B, op {})", i == 0 ? "" : "; ",
+                       sends[i].rank, sends[i].peer, sends[i].tag, sends[i].bytes, sends[i].op);
+  if (shown < sends.size()) out += fmt::format("; and {} more", sends.size() - shown);
+  return out;
+}
+
 }  // namespace netwarp::mpiemul

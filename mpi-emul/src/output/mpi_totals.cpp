@@ -1,6 +1,7 @@
 // MpiTotals: the records of an MPI run summed per rank, per protocol and per call kind, and
 // the ranks that did not finish, looked up in the program to say what they are blocked in.
 #include <algorithm>
+#include <set>
 
 #include "netwarp/engine/check.hpp"
 #include "netwarp/mpiemul/mpi_results.hpp"
@@ -121,6 +122,20 @@ void add_messages(const MpiResults& results, MpiTotals& t) {
   }
 }
 
+// Every send op of the program that no message record names.
+std::vector<UnreceivedSend> unreceived_sends(const MpiResults& results, const Program& program) {
+  std::set<std::pair<RankId, std::uint32_t>> received;
+  for (const MessageRecord& m : results.messages) received.emplace(m.src, m.send_op);
+  std::vector<UnreceivedSend> out;
+  for (RankId rank = 0; rank < program.size(); ++rank) {
+    const std::vector<Op>& ops = program.ranks[rank].ops;
+    for (std::uint32_t i = 0; i < ops.size(); ++i)
+      if (ops[i].kind == OpKind::send && !received.contains({rank, i}))
+        out.push_back({rank, i, ops[i].peer, ops[i].tag, ops[i].bytes});
+  }
+  return out;
+}
+
 }  // namespace
 
 MpiTotals MpiResults::totals(const Program& program) const {
@@ -136,6 +151,7 @@ MpiTotals MpiResults::totals(const Program& program) const {
     t.stuck.push_back(stuck_rank(program.ranks[rank.rank], rank.rank, summaries[rank.rank]));
   }
   if (!t.finished) t.run_time_ps = -1;
+  if (t.finished) t.unreceived = unreceived_sends(*this, program);
   return t;
 }
 

@@ -22,7 +22,7 @@ void MpiHostLp::on_transfer(const netmodels::ReceivedTransfer& t, EventCtx& ctx)
       return;
     case TransferKind::cts: {  // clear to send our op `word`
       const Op& op = program().ops[word];
-      const SimTime cost = o + send_cost(op.bytes, true);
+      const SimTime cost = o.saturating_add(send_cost(op.bytes, true));
       queue_work({cost.ps(), t.tag.aux, op.request, src, word, WorkKind::cts_push}, ctx);
       return;
     }
@@ -123,7 +123,7 @@ void MpiHostLp::match_envelope(RankId src, std::uint32_t send_op, TransferKind k
   if (unexpected) ctx.add(unexpected_bytes_, -static_cast<std::int64_t>(send.bytes));
   const bool long_direct = kind == TransferKind::direct && send.bytes > mpi_.protocol().eager_bytes;
   SimTime cost = recv_cost(send.bytes, long_direct);
-  if (unexpected) cost = cost + per_byte(send.bytes, mpi_.costs().copy_fs_per_byte);
+  if (unexpected) cost = cost.saturating_add(per_byte(send.bytes, mpi_.costs().copy_fs_per_byte));
   WorkItem w{cost.ps(), 0, recv.request, src, send_op, WorkKind::eager_copy};
   w.credit = kind == TransferKind::eager && mpi_.credit_share() != 0 ? 1 : 0;
   queue_work(w, ctx);

@@ -23,11 +23,13 @@ RankProgram RankExpander::expand() {
   const auto& actions = trace_.ranks(static_cast<int>(rank_)).actions();
   for (int i = 0; i < actions.size(); ++i) {
     const ActionSite site(trace_, rank_, i);
+    const std::size_t first_op = builder_.ops().size();
     try {
       add(actions[i], site);
     } catch (const std::invalid_argument& e) {
       site.fail_action(e.what());  // from the builder or a collective algorithm
     }
+    charge_ops(builder_.ops().subspan(first_op), site);
   }
   if (!pending_.empty()) builder_.waitall(pending_.take_all());
   return builder_.take();
@@ -83,6 +85,44 @@ void RankExpander::add_compute(double amount, bool is_flops, const ActionSite& s
     site.fail_action(
         fmt::format("{} {} last longer than the simulated time can count", amount, unit));
   }
+}
+
+// The rank's busy time so far, checked against the time budget at the action that passes it.
+void RankExpander::charge(netmodels::WorstCaseTime time, const ActionSite& site) {
+  busy_ += time;
+  if (!busy_.is_within_budget())
+    site.fail_action(
+        fmt::format("rank {}'s compute, sleeps and message costs up to here add up to {}", rank_,
+                    netmodels::over_budget(busy_)));
+}
+
+// The operations of one action (a collective's too): each send against the transport's
+// limits, compute times and message costs against the time budget.
+void RankExpander::charge_ops(std::span<const Op> ops, const ActionSite& site) {
+  for (const Op& op : ops) {
+    if (op.kind == OpKind::compute) charge(netmodels::WorstCaseTime::from_ps(op.bytes), site);
+    if (op.kind == OpKind::send) check_send(op, site);
+    if (op.kind == OpKind::send || op.kind == OpKind::recv)
+      charge(netmodels::WorstCaseTime::per_byte(op.bytes, options_.host_ns_per_byte), site);
+  }
+}
+
+// Room for a message's envelopes (request, clear-to-send, data) on its connection.
+constexpr std::uint64_t kEnvelopeAllowanceBytes = 1024;
+
+void RankExpander::check_send(const Op& send, const ActionSite& site) {
+  const std::uint64_t limit = options_.message_limit_bytes;
+  if (limit != 0 && send.bytes >= limit)
+    site.fail_action(fmt::format("sends {} B to rank {}: a message must be smaller than {} B",
+                                 send.bytes, send.peer, limit));
+  const std::uint64_t pair_limit = options_.pair_limit_bytes;
+  std::uint64_t& total = sent_to_[send.peer];
+  total += send.bytes + kEnvelopeAllowanceBytes;
+  if (pair_limit != 0 && total >= pair_limit)
+    site.fail_action(fmt::format(
+        "rank {} sends rank {} {} B or more up to here: with the TCP transport one connection "
+        "carries a pair's messages, and it must carry less than {} B (32-bit sequence numbers)",
+        rank_, send.peer, total, pair_limit));
 }
 
 void RankExpander::add_send(const proto::Send& send, bool is_blocking, const ActionSite& site) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string_view>
 
@@ -12,6 +13,7 @@
 #include "collective_plan.hpp"
 #include "netwarp/mpiemul/program.hpp"
 #include "netwarp/mpiemul/trace.hpp"
+#include "netwarp/netmodels/time_budget.hpp"
 #include "pending_requests.hpp"
 
 namespace netwarp::mpiemul {
@@ -30,6 +32,9 @@ class RankExpander {
   void add_wait(const proto::Wait& wait, bool is_test, const ActionSite& site);
   void add_sendrecv(const proto::SendRecv& sendrecv, const ActionSite& site);
   void add_compute(double amount, bool is_flops, const ActionSite& site);
+  void charge(netmodels::WorstCaseTime time, const ActionSite& site);
+  void charge_ops(std::span<const Op> ops, const ActionSite& site);
+  void check_send(const Op& send, const ActionSite& site);
 
   void add_collective(const proto::Action& action, const ActionSite& site);
   void add_rooted(const proto::Action& action, const ActionSite& site);
@@ -51,6 +56,8 @@ class RankExpander {
   RankProgramBuilder builder_;
   PendingRequests pending_;
   std::size_t collective_index_ = 0;
+  netmodels::WorstCaseTime busy_;  // the rank's compute, sleeps and message costs so far
+  std::map<std::int32_t, std::uint64_t> sent_to_;  // bytes sent to each peer so far
 };
 
 }  // namespace netwarp::mpiemul

@@ -117,7 +117,8 @@ void OutputPort::transmit(const Packet& packet, std::uint8_t vc, EventCtx& ctx,
                           TransmitObserver* observer) {
   SimTime start = std::max(ctx.now(), free_at_.get());
   if (settings_.jitter.ps() > 0) start += random_gap(ctx);
-  const SimTime done = start + serialisation_time(packet.wire_bytes, settings_.link.rate_bps);
+  const SimTime done =
+      start.saturating_add(serialisation_time(packet.wire_bytes, settings_.link.rate_bps));
   ctx.set(free_at_, done);
   ctx.push_back(in_flight_, InFlight{start.ps(), done.ps(), packet.wire_bytes});
   if (settings_.mirrored)
@@ -129,7 +130,8 @@ void OutputPort::transmit(const Packet& packet, std::uint8_t vc, EventCtx& ctx,
   Packet onward = packet;
   onward.in_port = settings_.link.peer_port;
   onward.vc = vc;
-  ctx.send(settings_.link.peer, done + settings_.link.latency - ctx.now(), PacketArrived{onward});
+  const SimTime arrival = done.saturating_add(settings_.link.latency);
+  ctx.send(settings_.link.peer, arrival - ctx.now(), PacketArrived{onward});
 }
 
 // A uniform random gap in [0, jitter] before a packet goes on the wire, also when the port is

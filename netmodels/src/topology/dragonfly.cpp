@@ -5,35 +5,19 @@
 // skipping itself, then its global links. Global links use the consecutive arrangement: group
 // G's global slots s = 0 .. a h - 1 belong to router s / h (port p + a - 1 + s % h), and slot s
 // leads to group s if s < G, else to group s + 1. So each pair of groups shares one cable and,
-// with fewer than a h + 1 groups, the last slots stay unused. Minimal routing: a local hop to
-// the router owning the global link to the destination group, the global hop, a local hop.
+// with fewer than a h + 1 groups, the last slots stay unused. Minimal routing (DragonflyRouter):
+// a local hop to the router owning the global link to the destination group, the global hop, a
+// local hop.
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "netwarp/netmodels/topology_builders.hpp"
+#include "routing/dragonfly_router.hpp"
 #include "topology/topology_building.hpp"
 
 namespace netwarp::netmodels {
 namespace {
-
-struct DragonflyShape {
-  std::uint32_t a = 0;  // routers per group
-  std::uint32_t p = 0;  // hosts per router
-  std::uint32_t h = 0;  // global links per router
-  std::uint32_t g = 0;  // groups
-  std::uint32_t hosts = 0;
-
-  NodeId router(std::uint32_t group, std::uint32_t i) const { return hosts + group * a + i; }
-  // Group `from`'s global slot that leads to group `to`.
-  std::uint32_t slot(std::uint32_t from, std::uint32_t to) const { return to < from ? to : to - 1; }
-  PortIndex local_port(std::uint32_t i, std::uint32_t j) const {
-    return static_cast<PortIndex>(p + (j < i ? j : j - 1));
-  }
-  PortIndex global_port(std::uint32_t slot_index) const {
-    return static_cast<PortIndex>(p + a - 1 + slot_index % h);
-  }
-};
 
 DragonflyShape validate(const DragonflySpec& spec, const std::string& at) {
   using namespace topology_building;
@@ -98,17 +82,6 @@ void add_global_links(Topology& topology, const DragonflyShape& shape, const Lin
     }
 }
 
-PortIndex route_from(const DragonflyShape& shape, std::uint32_t group, std::uint32_t i,
-                     std::uint32_t dst_host) {
-  const std::uint32_t dst_router = dst_host / shape.p;
-  const std::uint32_t dst_group = dst_router / shape.a;
-  if (dst_router == group * shape.a + i) return static_cast<PortIndex>(dst_host % shape.p);
-  if (dst_group == group) return shape.local_port(i, dst_router % shape.a);
-  const std::uint32_t out_slot = shape.slot(group, dst_group);
-  const std::uint32_t owner = out_slot / shape.h;
-  return owner == i ? shape.global_port(out_slot) : shape.local_port(i, owner);
-}
-
 }  // namespace
 
 Topology build_dragonfly(const DragonflySpec& spec, const LinkLevels& links,
@@ -118,10 +91,7 @@ Topology build_dragonfly(const DragonflySpec& spec, const LinkLevels& links,
       topology_building::start_topology("dragonfly", shape.hosts, shape.g * shape.a);
   add_groups(topology, shape, links);
   add_global_links(topology, shape, links);
-  for (std::uint32_t group = 0; group < shape.g; ++group)
-    for (std::uint32_t i = 0; i < shape.a; ++i)
-      for (std::uint32_t dst = 0; dst < shape.hosts; ++dst)
-        topology.routes[group * shape.a + i][dst] = route_from(shape, group, i, dst);
+  topology.router = std::make_shared<DragonflyRouter>(shape);
   return topology;
 }
 

@@ -5,28 +5,17 @@
 //   edge port p + a             goes to "agg<pod>.<a>" (whose port e comes back);
 //   agg port p + c              goes to "core<a * p + c>" (whose port pod comes back).
 // Switch nodes follow the hosts pod by pod (edges, then aggregations), then the cores.
-// Routing is up-down with d-mod-k spreading toward host h: an edge goes up to aggregation
-// h % p, an aggregation goes up to its core (h / p) % p, so each destination of a pod has its
-// own core; the way down is the only one. Paths are shortest: 2, 4 or 6 links.
+// Routing (FatTreeRouter) is up-down with d-mod-k spreading toward host h: an edge goes up to
+// aggregation h % p, an aggregation goes up to its core (h / p) % p, so each destination of a
+// pod has its own core; the way down is the only one. Paths are shortest: 2, 4 or 6 links.
 // Groups: edge <pod>.<e>, its hosts and agg <pod>.<e> are group pod * p + e; core i joins
 // group 2 i, which spreads the cores evenly over the pods.
 #include "netwarp/netmodels/topology_builders.hpp"
+#include "routing/fat_tree_router.hpp"
 #include "topology/topology_building.hpp"
 
 namespace netwarp::netmodels {
 namespace {
-
-// Node ids and sizes of one fat tree.
-struct FatTreeShape {
-  std::uint32_t k = 0;
-  std::uint32_t p = 0;  // k / 2
-  std::uint32_t hosts = 0;
-
-  NodeId edge(std::uint32_t pod, std::uint32_t e) const { return hosts + pod * 2 * p + e; }
-  NodeId agg(std::uint32_t pod, std::uint32_t a) const { return hosts + pod * 2 * p + p + a; }
-  NodeId core(std::uint32_t i) const { return hosts + 2 * k * p + i; }
-  std::uint32_t switches() const { return 2 * k * p + p * p; }
-};
 
 FatTreeShape validate(const FatTreeSpec& spec, const std::string& at) {
   using namespace topology_building;
@@ -66,28 +55,6 @@ void add_cores(Topology& topology, const FatTreeShape& shape, const LinkLevels& 
         add_cable(topology, shape.agg(pod, a), shape.core(a * shape.p + c), 2, links);
 }
 
-void fill_routes(Topology& topology, const FatTreeShape& shape) {
-  const std::uint32_t p = shape.p;
-  auto route = [&](NodeId node) -> std::vector<PortIndex>& {
-    return topology.routes[node - shape.hosts];
-  };
-  for (std::uint32_t h = 0; h < shape.hosts; ++h) {
-    const std::uint32_t dst_edge_global = h / p;  // pod * p + edge
-    const std::uint32_t dst_pod = dst_edge_global / p;
-    const auto up_to_agg = static_cast<PortIndex>(p + h % p);
-    const auto up_to_core = static_cast<PortIndex>(p + (h / p) % p);
-    for (std::uint32_t pod = 0; pod < shape.k; ++pod)
-      for (std::uint32_t i = 0; i < p; ++i) {
-        const bool is_dst_edge = pod * p + i == dst_edge_global;
-        route(shape.edge(pod, i))[h] = is_dst_edge ? static_cast<PortIndex>(h % p) : up_to_agg;
-        route(shape.agg(pod, i))[h] =
-            pod == dst_pod ? static_cast<PortIndex>(dst_edge_global % p) : up_to_core;
-      }
-    for (std::uint32_t i = 0; i < p * p; ++i)
-      route(shape.core(i))[h] = static_cast<PortIndex>(dst_pod);
-  }
-}
-
 }  // namespace
 
 Topology build_fat_tree(const FatTreeSpec& spec, const LinkLevels& links, const std::string& at) {
@@ -95,7 +62,7 @@ Topology build_fat_tree(const FatTreeSpec& spec, const LinkLevels& links, const 
   Topology topology = topology_building::start_topology("fat_tree", shape.hosts, shape.switches());
   for (std::uint32_t pod = 0; pod < shape.k; ++pod) add_pod(topology, shape, pod, links);
   add_cores(topology, shape, links);
-  fill_routes(topology, shape);
+  topology.router = std::make_shared<FatTreeRouter>(shape);
   return topology;
 }
 

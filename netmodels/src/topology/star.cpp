@@ -1,6 +1,7 @@
 // build_star: one switch "sw0" with every host on it; host i on switch port i. Routing is
-// trivial (the port toward host i is port i) and everything is one locality group, 0.
+// trivial (StarRouter: the port toward host i is port i) and everything is one locality group.
 #include "netwarp/netmodels/topology_builders.hpp"
+#include "routing/star_router.hpp"
 #include "topology/topology_building.hpp"
 
 namespace netwarp::netmodels {
@@ -13,7 +14,7 @@ Topology build_star(const StarSpec& spec, const LinkLevels& links, const std::st
   const NodeId switch_node = spec.hosts;
   set_switch(topology, switch_node, "sw0", 0);
   attach_hosts(topology, switch_node, 0, spec.hosts, links, 0);
-  for (std::uint32_t h = 0; h < spec.hosts; ++h) topology.routes[0][h] = static_cast<PortIndex>(h);
+  topology.router = std::make_shared<StarRouter>(spec.hosts);
   return topology;
 }
 

@@ -2,7 +2,8 @@
 // torus.cpp, dragonfly.cpp): parameter checks that throw InputError naming the field, node
 // creation with names and locality groups, and cables (a pair of Ports pointing at each other).
 // Builders first validate every size (so no arithmetic below can overflow), then create hosts
-// and switches, add cables in an order that fixes each port index, and fill the routes.
+// and switches, add cables in an order that fixes each port index (the layout their router in
+// routing/ computes routes over), and set the router.
 #pragma once
 
 #include <cstdint>
@@ -59,8 +60,8 @@ inline void require_node_count(const std::string& field, std::uint64_t hosts,
                                 std::to_string(kMaxNodes - 1) + " allowed");
 }
 
-// A topology of `kind` with hosts "host<i>" (group 0 until the builder sets it), room for
-// `switch_count` switches (named and grouped by the builder) and an empty route table.
+// A topology of `kind` with hosts "host<i>" (group 0 until the builder sets it) and room for
+// `switch_count` switches (named and grouped by the builder); no router yet.
 inline Topology start_topology(std::string kind, std::uint32_t host_count,
                                std::uint32_t switch_count) {
   Topology topology;
@@ -69,7 +70,6 @@ inline Topology start_topology(std::string kind, std::uint32_t host_count,
   topology.nodes.resize(std::size_t{host_count} + switch_count);
   for (std::uint32_t h = 0; h < host_count; ++h)
     topology.nodes[h].name = "host" + std::to_string(h);
-  topology.routes.assign(switch_count, std::vector<PortIndex>(host_count, PortIndex{0}));
   return topology;
 }
 

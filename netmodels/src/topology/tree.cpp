@@ -5,6 +5,7 @@
 // leaf, down at the root), so one destination's traffic stays on one link. Groups: leaf l and
 // its hosts are group l, the root is group `leaves`.
 #include "netwarp/netmodels/topology_builders.hpp"
+#include "routing/tree_router.hpp"
 #include "topology/topology_building.hpp"
 
 namespace netwarp::netmodels {
@@ -24,18 +25,6 @@ void validate(const TreeSpec& spec, const std::string& at) {
   require_node_count(at + ".hosts_per_leaf", hosts, std::uint64_t{spec.leaves} + 1);
 }
 
-void fill_routes(Topology& topology, const TreeSpec& spec) {
-  const std::uint32_t root = spec.leaves;  // switch index, not node id
-  for (std::uint32_t h = 0; h < topology.host_count; ++h) {
-    const std::uint32_t dst_leaf = h / spec.hosts_per_leaf;
-    const std::uint32_t uplink = h % spec.uplinks;
-    for (std::uint32_t l = 0; l < spec.leaves; ++l)
-      topology.routes[l][h] = static_cast<PortIndex>(l == dst_leaf ? h % spec.hosts_per_leaf
-                                                                   : spec.hosts_per_leaf + uplink);
-    topology.routes[root][h] = static_cast<PortIndex>(dst_leaf * spec.uplinks + uplink);
-  }
-}
-
 }  // namespace
 
 Topology build_tree(const TreeSpec& spec, const LinkLevels& links, const std::string& at) {
@@ -50,7 +39,8 @@ Topology build_tree(const TreeSpec& spec, const LinkLevels& links, const std::st
     attach_hosts(topology, leaf, l * spec.hosts_per_leaf, spec.hosts_per_leaf, links, l);
     for (std::uint32_t u = 0; u < spec.uplinks; ++u) add_cable(topology, leaf, root, 1, links);
   }
-  fill_routes(topology, spec);
+  topology.router =
+      std::make_shared<TreeRouter>(TreeShape{spec.leaves, spec.hosts_per_leaf, spec.uplinks});
   return topology;
 }
 

@@ -98,6 +98,7 @@ std::uint64_t send_window(const TcpSenderState& s, const TcpConfig& config) {
 // so a receive window below one MSS cannot stall the flow (no persist timer here).
 void send_available(TcpSenderState& s, const TcpConfig& config, SimTime now,
                     TcpSenderActions& out) {
+  if (uses_ns3_classic(config)) return ns3_send_pending(s, config, now, out);
   if (s.connection != TcpConnection::established) return;  // data waits for the handshake
   const std::uint64_t window = send_window(s, config);
   while (s.snd_nxt < s.total_bytes) {
@@ -244,6 +245,7 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, b
 // control sets cwnd (1 SMSS) and ssthresh, the latter only the first time a segment times out.
 // recover = snd_max so that duplicates of go-back-N data cause no fast retransmit (RFC 6582 4).
 void on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSenderActions& out) {
+  if (uses_ns3_classic(config)) return ns3_on_timeout(s, config, now, out);
   const bool is_repeat = s.timeouts > 0 && s.timeout_una == s.snd_una;
   ++s.timeouts;
   tcp_cc::on_timeout(s, config, is_repeat, loss_window(s, config, 0));
@@ -357,6 +359,7 @@ void tcp_append(TcpSenderState& s, const TcpConfig& config, std::uint64_t bytes,
 void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
                 SimTime now, TcpSenderActions& out) {
   out.clear();
+  if (uses_ns3_classic(config)) return ns3_on_ack(s, config, ack, now, out);
   // Old ACKs and ACKs of data never sent are ignored (RFC 5681 section 3.2 / RFC 793).
   if (s.completed != 0 || ack < s.snd_una || ack > s.snd_max) return;
   const std::uint64_t cwnd_before = s.cwnd;

@@ -28,4 +28,13 @@ void on_ack_with_scoreboard(TcpSenderState& s, const TcpConfig& config, std::uin
 // After a retransmission timeout: RFC 2018 section 8, the SACKed bits are turned off.
 void forget_scoreboard(TcpSenderState& s, TcpRangeStore& scoreboard);
 
+// tcp_ns3_recovery.cpp: TcpRecovery::ns3_classic.
+bool uses_ns3_classic(const TcpConfig& config);
+void ns3_send_pending(TcpSenderState& s, const TcpConfig& config, SimTime now,
+                      TcpSenderActions& out);
+void ns3_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, SimTime now,
+                TcpSenderActions& out);
+void ns3_on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now,
+                    TcpSenderActions& out);
+
 }  // namespace netwarp::netmodels::tcp_detail

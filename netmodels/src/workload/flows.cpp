@@ -4,6 +4,7 @@
 // name `<file>:<line>` (lines count from 1, the header is line 1).
 #include <array>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <string>
@@ -71,17 +72,24 @@ Workload make_flows(const std::vector<FlowSpec>& flows, std::uint32_t host_count
 }
 
 std::vector<FlowSpec> read_flows_csv(const std::string& path) {
+  if (std::filesystem::is_directory(path)) throw InputError("", path + ": is a directory");
   std::ifstream in(path);
   if (!in) throw InputError("", path + ": cannot open the flows file");
   std::string line;
   if (!std::getline(in, line) || trim_blanks(line) != kHeader) {
-    throw InputError("", path + ":1: expected the header '" + std::string(kHeader) + "', got '" +
+    throw FileInputError(path, 1,
+                         "expected the header '" + std::string(kHeader) + "', got '" +
                              std::string(trim_blanks(line)) + "'");
   }
   std::vector<FlowSpec> flows;
-  for (int number = 2; std::getline(in, line); ++number) {
+  for (std::uint32_t number = 2; std::getline(in, line); ++number) {
     if (trim_blanks(line).empty()) continue;
-    flows.push_back(parse_row(line, path + ":" + std::to_string(number)));
+    try {
+      flows.push_back(parse_row(line, "line " + std::to_string(number)));
+    } catch (const InputError& e) {
+      throw FileInputError(path, number, e.message().substr(e.message().find(": ") + 2));
+    }
+    flows.back().line = number;
   }
   return flows;
 }

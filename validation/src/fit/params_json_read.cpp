@@ -1,10 +1,13 @@
 // Parameter sets from JSON, every field checked (params_json.hpp describes the format).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "json_fields.hpp"
 #include "netwarp/validation/model_names.hpp"
@@ -167,14 +170,31 @@ ParamsFileError::ParamsFileError(std::string file, const std::string& field,
       text_(field.empty() ? fmt::format("{}: {}", file_, message)
                           : fmt::format("{}: {}: {}", file_, field, message)) {}
 
+namespace {
+
+// "FILE:LINE:COL" of the 1-based byte offset a JSON parse error reports.
+std::string at_byte(const std::string& path, const std::string& text, std::size_t byte) {
+  const std::size_t end = std::min(byte == 0 ? 0 : byte - 1, text.size());
+  const std::size_t line_start = text.rfind('\n', end == 0 ? 0 : end - 1);
+  const auto line =
+      1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n');
+  const std::size_t column = line_start == std::string::npos ? end + 1 : end - line_start;
+  return fmt::format("{}:{}:{}", path, line, column);
+}
+
+}  // namespace
+
 ParamsDocument read_params_file(const std::string& path) {
+  if (std::filesystem::is_directory(path)) throw ParamsFileError(path, "", "is a directory");
   std::ifstream in(path);
   if (!in) throw ParamsFileError(path, "", fmt::format("cannot open: {}", std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
   Json json;
   try {
-    json = Json::parse(in);
+    json = Json::parse(text.str());
   } catch (const nlohmann::json::parse_error& e) {
-    throw ParamsFileError(path, "", fmt::format("not valid JSON: {}", e.what()));
+    throw ParamsFileError(at_byte(path, text.str(), e.byte), "", "not valid JSON");
   }
   try {
     return params_from_json(json);

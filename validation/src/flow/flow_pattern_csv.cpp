@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -69,30 +70,39 @@ PatternMessage parse_row(std::string_view line, std::size_t columns, std::uint32
 }  // namespace
 
 FlowPattern read_pattern_csv(const std::string& path, std::uint32_t host_count) {
+  if (std::filesystem::is_directory(path))
+    throw netmodels::FileInputError(path, 0, "is a directory");
   std::ifstream in(path);
-  if (!in) throw InputError("", fmt::format("{}: cannot open the pattern file", path));
+  if (!in) throw netmodels::FileInputError(path, 0, "cannot open the pattern file");
   std::string line;
   std::getline(in, line);
   const std::string header = normalised(line);
   if (header != kHeader && header != kShortHeader)
-    throw InputError("", fmt::format("{}:1: expected the header '{}', got '{}'", path, kHeader,
-                                     trim_blanks(line)));
+    throw netmodels::FileInputError(
+        path, 1, fmt::format("expected the header '{}', got '{}'", kHeader, trim_blanks(line)));
   const std::size_t columns = header == kHeader ? 5 : 4;
   FlowPattern pattern;
   std::map<std::pair<netmodels::NodeId, std::uint64_t>, int> line_of_order;
   for (int number = 2; std::getline(in, line); ++number) {
     const std::string_view text = trim_blanks(line);
     if (text.empty() || text.front() == '#') continue;
-    const std::string where = fmt::format("{}:{}", path, number);
-    PatternMessage m = parse_row(text, columns, host_count, where);
+    PatternMessage m;
+    try {
+      m = parse_row(text, columns, host_count, "line");
+    } catch (const InputError& e) {
+      // parse_row's messages start with the `where` it was given: "line: ..."
+      throw netmodels::FileInputError(path, static_cast<std::uint32_t>(number),
+                                      e.message().substr(6));
+    }
     const auto [it, is_new] = line_of_order.emplace(std::pair{m.sender, m.order}, number);
     if (!is_new)
-      throw InputError("", fmt::format("{}: sender {} already has order {} (line {})", where,
-                                       m.sender, m.order, it->second));
+      throw netmodels::FileInputError(
+          path, static_cast<std::uint32_t>(number),
+          fmt::format("sender {} already has order {} (line {})", m.sender, m.order, it->second));
     pattern.messages.push_back(m);
   }
   if (pattern.messages.empty())
-    throw InputError("", fmt::format("{}: the pattern file lists no message", path));
+    throw netmodels::FileInputError(path, 0, "the pattern file lists no message");
   return pattern;
 }
 

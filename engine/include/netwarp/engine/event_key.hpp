@@ -4,9 +4,14 @@
 // LPs are ordered by a seeded draw per (creator, send time), never by LP number; one LP's own
 // events of one instant stay in the order it sent them (its send counter). TieOrder::creator is
 // the old order (time, creator, counter), kept for comparison: the lowest LP wins every tie.
+// TieOrder::fifo_creator follows ns-3's order (events run in the order they were scheduled,
+// by a global counter) two levels deep: among events scheduled at the same instant, those
+// whose scheduling event had itself been scheduled earlier come first, then the
+// lowest-numbered creator (ns-3 installs and starts nodes in node order).
 // Every field is a function of the model alone, never of how LPs are spread over ranks.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 
@@ -17,7 +22,7 @@ namespace netwarp::engine {
 using LpId = std::uint32_t;
 inline constexpr LpId kNoLp = ~LpId{0};
 
-enum class TieOrder : std::uint8_t { fifo, creator };
+enum class TieOrder : std::uint8_t { fifo, creator, fifo_creator };
 std::string_view tie_order_name(TieOrder order);
 
 struct EventKey {
@@ -29,7 +34,7 @@ struct EventKey {
   SimTime time;
   SimTime sent;  // when the creator scheduled it (fifo); zero under TieOrder::creator
   LpId creator = kNoLp;
-  std::uint32_t tie = 0;  // the seeded draw of (creator, sent) (fifo); zero under creator
+  std::uint32_t tie = 0;  // the seeded draw of (creator, sent) (fifo); zero otherwise
   std::uint64_t counter = 0;
 
   friend constexpr bool operator==(const EventKey&, const EventKey&) = default;
@@ -52,8 +57,16 @@ struct TieFields {
   SimTime sent;
   std::uint32_t tie = 0;
 };
-inline TieFields tie_fields(TieOrder order, std::uint64_t seed, LpId creator, SimTime sent) {
+// `parent_sent`: when the event whose handler sends was itself scheduled (fifo_creator only).
+inline TieFields tie_fields(TieOrder order, std::uint64_t seed, LpId creator, SimTime sent,
+                            SimTime parent_sent = SimTime::zero()) {
   if (order == TieOrder::creator) return {};
+  if (order == TieOrder::fifo_creator) {
+    // An earlier parent gives a larger gap and a smaller tie; gaps of 4.3 ms or more are equal.
+    const std::uint64_t gap = static_cast<std::uint64_t>(sent.ps() - parent_sent.ps());
+    return {sent,
+            static_cast<std::uint32_t>(UINT32_MAX - std::min<std::uint64_t>(gap, UINT32_MAX))};
+  }
   std::uint64_t z = (seed * 0xA0761D6478BD642Full) ^ (creator * 0x9E3779B97F4A7C15ull) ^
                     (static_cast<std::uint64_t>(sent.ps()) * 0xD1B54A32D192ED03ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

@@ -3,6 +3,7 @@
 // same digest for the same model, seed and end time.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "netwarp/engine/digest.hpp"
+#include "netwarp/engine/event.hpp"
 #include "netwarp/engine/model.hpp"
 #include "netwarp/engine/rank_exchange.hpp"
 
@@ -35,10 +37,15 @@ struct KernelConfig {
   std::uint32_t batch_size = 16;    // events per scheduler iteration between message polls
   std::uint32_t gvt_interval = 64;  // scheduler iterations between GVT rounds
   SimTime window = SimTime::max();  // never process events later than GVT + window
-  // Handled but uncommitted events per rank above which a rank handles only events at GVT: the
-  // bound on optimism, in events (pending events are not counted). 0: two GVT rounds' worth,
-  // 2 x gvt_interval x batch_size, which keeps ranks from drifting apart on long runs.
+  // Hard bounds on optimism per rank. A rank never holds more than max_uncommitted handled but
+  // uncommitted events (0: two GVT rounds' worth, 2 x gvt_interval x batch_size), and stops
+  // handling events while the engine's memory in use (pending events, the handled-event log, the
+  // undo log, sent-event and record logs) is at max_uncommitted_bytes or more (0: 64 events'
+  // worth per uncommitted event, at least 16 MiB). At the count cap, an event earlier than
+  // handled work still runs after that work is rolled back (cancelback). Events at GVT's instant
+  // always run, so GVT advances even when every rank is at its caps.
   std::uint64_t max_uncommitted = 0;
+  std::uint64_t max_uncommitted_bytes = 0;
   bool check_reverse = false;  // forward, rollback, forward again on every event
   // Called on rank 0 about twice a second of wall time.
   std::function<void(const Progress&)> on_progress;
@@ -50,15 +57,26 @@ inline std::uint64_t effective_max_uncommitted(const KernelConfig& c) {
                                : 2 * std::uint64_t{c.gvt_interval} * c.batch_size;
 }
 
+// The byte bound in force: max_uncommitted_bytes, or by default room for 64 events (with their
+// queue entries and logs) per uncommitted event allowed, and never below 16 MiB, so a model's
+// own future event set (which the sequential kernel holds too) rarely reaches it.
+inline std::uint64_t effective_max_uncommitted_bytes(const KernelConfig& c) {
+  constexpr std::uint64_t kEventsPerUncommitted = 64;
+  constexpr std::uint64_t kFloor = std::uint64_t{16} << 20;
+  if (c.max_uncommitted_bytes > 0) return c.max_uncommitted_bytes;
+  return std::max(kFloor, effective_max_uncommitted(c) * kEventsPerUncommitted * sizeof(Event));
+}
+
 struct RunStats {
   std::string kernel;
   int ranks = 1;
   std::uint64_t events_processed = 0;  // handler executions, re-executions included
   std::uint64_t events_committed = 0;
   std::uint64_t events_rolled_back = 0;
-  std::uint64_t rolled_back_primary = 0;    // undone by a remote straggler or anti-message
-  std::uint64_t rolled_back_secondary = 0;  // undone by a cascade on the same rank
-  std::uint64_t rollbacks = 0;              // straggler or cancellation episodes
+  std::uint64_t rolled_back_primary = 0;     // undone by a remote straggler or anti-message
+  std::uint64_t rolled_back_secondary = 0;   // undone by a cascade on the same rank
+  std::uint64_t rolled_back_for_memory = 0;  // undone to make room under max_uncommitted
+  std::uint64_t rollbacks = 0;               // straggler or cancellation episodes
   std::uint64_t remote_events_sent = 0;
   std::uint64_t anti_messages_sent = 0;
   std::uint64_t gvt_rounds = 0;
@@ -66,11 +84,15 @@ struct RunStats {
   double wall_seconds = 0;
   double event_rate = 0;  // committed events per wall second
   // Where the optimistic kernel's wall time went (seconds, largest over ranks).
-  double handling_seconds = 0;              // running handlers, rollbacks included
-  double communication_seconds = 0;         // flushing and receiving between batches
-  double gvt_seconds = 0;                   // GVT rounds, waiting for other ranks included
-  double fossil_seconds = 0;                // committing
-  std::uint64_t peak_rss_bytes = 0;         // largest over ranks
+  double handling_seconds = 0;       // running handlers, rollbacks included
+  double communication_seconds = 0;  // flushing and receiving between batches
+  double gvt_seconds = 0;            // GVT rounds, waiting for other ranks included
+  double fossil_seconds = 0;         // committing
+  std::uint64_t peak_rss_bytes = 0;  // largest over ranks
+  // Largest over ranks: handled but uncommitted events, and the engine memory in use (the
+  // quantities max_uncommitted and max_uncommitted_bytes bound).
+  std::uint64_t peak_uncommitted = 0;
+  std::uint64_t peak_engine_bytes_in_use = 0;
   std::uint64_t peak_events_in_memory = 0;  // pending + uncommitted, summed over ranks
   std::uint64_t engine_bytes_at_peak = 0;   // event pool, queues and logs at that peak
   // Of which the event store: the pool's slots and the future event set. A pending event costs

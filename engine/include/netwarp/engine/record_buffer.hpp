@@ -31,7 +31,14 @@ class RecordBuffer {
   // Calls fn(tag, span) for every record in [mark(), end_mark) in order, then forgets them.
   template <class Fn>
   void drain_to(std::uint64_t end_mark, Fn&& fn);
+  // Calls fn(tag, span) for every record in [begin, end) in order, and keeps them.
+  template <class Fn>
+  void for_each_in(std::uint64_t begin, std::uint64_t end, Fn&& fn) const;
+  // Moves the records in [begin, end) down to `to` (to <= begin), for compaction. Returns the
+  // mark after them.
+  std::uint64_t move_down(std::uint64_t to, std::uint64_t begin, std::uint64_t end);
   std::size_t capacity_bytes() const { return bytes_.capacity(); }
+  std::size_t live_bytes() const { return bytes_.size() - head_; }
   // The raw bytes of the records appended since `mark` (for comparing two executions).
   std::span<const std::byte> bytes_since(std::uint64_t mark) const {
     return {bytes_.data() + head_ + (mark - base_), bytes_.size() - head_ - (mark - base_)};
@@ -48,15 +55,23 @@ class RecordBuffer {
 };
 
 template <class Fn>
-void RecordBuffer::drain_to(std::uint64_t end_mark, Fn&& fn) {
-  NW_CHECK(end_mark >= base_ && end_mark <= mark(), "record mark {} out of range", end_mark);
-  const std::size_t stop = head_ + static_cast<std::size_t>(end_mark - base_);
-  while (head_ < stop) {
+void RecordBuffer::for_each_in(std::uint64_t begin, std::uint64_t end, Fn&& fn) const {
+  NW_CHECK(begin >= base_ && begin <= end && end <= mark(), "record range [{}, {}) out of range",
+           begin, end);
+  std::size_t at = head_ + static_cast<std::size_t>(begin - base_);
+  const std::size_t stop = head_ + static_cast<std::size_t>(end - base_);
+  while (at < stop) {
     Header h;
-    std::memcpy(&h, bytes_.data() + head_, sizeof h);
-    fn(h.tag, std::span<const std::byte>(bytes_.data() + head_ + sizeof h, h.size));
-    head_ += sizeof h + ((h.size + 7) & ~std::size_t{7});
+    std::memcpy(&h, bytes_.data() + at, sizeof h);
+    fn(h.tag, std::span<const std::byte>(bytes_.data() + at + sizeof h, h.size));
+    at += sizeof h + ((h.size + 7) & ~std::size_t{7});
   }
+}
+
+template <class Fn>
+void RecordBuffer::drain_to(std::uint64_t end_mark, Fn&& fn) {
+  for_each_in(base_, end_mark, fn);
+  head_ += static_cast<std::size_t>(end_mark - base_);
   base_ = end_mark;
   if (head_ == bytes_.size()) {
     bytes_.clear();

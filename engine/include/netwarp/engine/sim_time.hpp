@@ -6,6 +6,7 @@
 #include <compare>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 
 namespace netwarp::engine {
 
@@ -46,6 +47,13 @@ class SimTime {
  private:
   constexpr explicit SimTime(Rep ps) : ps_(ps) {}
   Rep ps_ = 0;
+};
+
+// An event asked for at or past SimTime::max(): the model's times saturated there instead of
+// wrapping. Loaders check their scenario's time budget, so this is a run that passed them.
+class SimTimeOverflow : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 constexpr SimTime ps(std::int64_t n) {

@@ -35,12 +35,16 @@ class UndoLog {
   void undo_range(std::uint64_t begin, std::uint64_t end);
   // Drops the records from `mark` on without applying them.
   void truncate(std::uint64_t mark);
+  // Moves the records in [begin, end) down to `to` (to <= begin), for compacting the log: the
+  // records keep their order and content, at new marks. Returns the mark after them.
+  std::uint64_t move_down(std::uint64_t to, std::uint64_t begin, std::uint64_t end);
   // Forgets everything before `mark` (those events committed).
   void forget_before(std::uint64_t mark);
   // The first mark not yet forgotten.
   std::uint64_t forgotten() const { return base_; }
   bool empty() const { return bytes_.size() == head_; }
   std::size_t capacity_bytes() const { return bytes_.capacity(); }
+  std::size_t live_bytes() const { return bytes_.size() - head_; }
 
  private:
   struct Header {

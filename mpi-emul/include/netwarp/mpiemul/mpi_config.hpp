@@ -26,19 +26,23 @@ struct HostCosts {
   std::uint64_t copy_fs_per_byte = 0;
 };
 
-// Per-byte cost in whole picoseconds (rounded down).
+// Per-byte cost in whole picoseconds (rounded down); SimTime::max() when that does not fit.
 inline SimTime per_byte(std::uint64_t bytes, std::uint64_t fs_per_byte) {
   __extension__ using U128 = unsigned __int128;
-  return SimTime::from_ps(static_cast<SimTime::Rep>(U128{bytes} * fs_per_byte / 1000));
+  const U128 ps = U128{bytes} * fs_per_byte / 1000;
+  if (ps >= static_cast<U128>(SimTime::max().ps())) return SimTime::max();
+  return SimTime::from_ps(static_cast<SimTime::Rep>(ps));
 }
 
 // CPU time of one data-carrying protocol message: o plus the per-byte cost of its side and
 // protocol (eager Oss/Ors, rendezvous Osl/Orl).
 inline SimTime send_cost(const HostCosts& c, std::uint64_t bytes, bool rendezvous) {
-  return c.o + per_byte(bytes, rendezvous ? c.send_rndv_fs_per_byte : c.send_eager_fs_per_byte);
+  return c.o.saturating_add(
+      per_byte(bytes, rendezvous ? c.send_rndv_fs_per_byte : c.send_eager_fs_per_byte));
 }
 inline SimTime recv_cost(const HostCosts& c, std::uint64_t bytes, bool rendezvous) {
-  return c.o + per_byte(bytes, rendezvous ? c.recv_rndv_fs_per_byte : c.recv_eager_fs_per_byte);
+  return c.o.saturating_add(
+      per_byte(bytes, rendezvous ? c.recv_rndv_fs_per_byte : c.recv_eager_fs_per_byte));
 }
 
 enum class RendezvousMode : std::uint8_t {

@@ -88,6 +88,16 @@ struct StuckRank {
   std::vector<Op> waiting_on;
 };
 
+// A send of a finished run that no receive matched (its message still waits, unexpected, at
+// `peer`): the program is wrong, though every rank got to its end.
+struct UnreceivedSend {
+  RankId rank = 0;
+  std::uint32_t op = 0;  // index in the rank's program
+  std::int32_t peer = 0;
+  std::int32_t tag = 0;
+  std::uint64_t bytes = 0;
+};
+
 struct MpiTotals {
   bool finished = true;           // every rank finished its program
   std::int64_t run_time_ps = 0;   // latest rank end; -1 when not finished
@@ -97,6 +107,7 @@ struct MpiTotals {
   std::array<MessageTotals, kProtocolCount> messages{};     // indexed by Protocol
   std::array<CallKindTotals, kCallKindCount> call_kinds{};  // indexed by CallKind
   std::vector<StuckRank> stuck;                             // in rank order
+  std::vector<UnreceivedSend> unreceived;                   // finished runs only; by rank, then op
 };
 
 class MpiResults final : public engine::RecordSink {
@@ -123,5 +134,7 @@ class MpiResults final : public engine::RecordSink {
 // "deadlock: rank 0 blocked in send to 1 (tag 0, 1048576 B, call 3); rank 1 blocked in ...".
 // Empty when every rank finished.
 std::string deadlock_message(const MpiTotals& totals, std::size_t max_ranks = 16);
+// "N sends were never received: rank 0's send to 1 (tag 7, 100 B, op 0); ..." or "".
+std::string unreceived_message(const MpiTotals& totals, std::size_t max_sends = 8);
 
 }  // namespace netwarp::mpiemul

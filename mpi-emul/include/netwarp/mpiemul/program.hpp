@@ -140,6 +140,8 @@ class RankProgramBuilder {
   void end_call();
 
   RankProgram take();
+  // The operations added so far (a trace reader checks each action's).
+  std::span<const Op> ops() const { return program_.ops; }
 
  private:
   std::uint32_t add_op(Op op);

@@ -3,6 +3,7 @@
 // loader adds the file and, where it knows it, line and column. Printed as one line, exit 2.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -21,6 +22,25 @@ class InputError : public std::runtime_error {
  private:
   std::string field_;
   std::string message_;
+};
+
+// A mistake at a line of an input file other than the scenario (a flows CSV, a pattern file):
+// what() is "FILE:LINE: message" ("FILE: message" for line 0, the whole file), printed as it is.
+class FileInputError : public InputError {
+ public:
+  FileInputError(std::string file, std::uint32_t line, const std::string& message)
+      : InputError("", (line == 0 ? file : file + ":" + std::to_string(line)) + ": " + message),
+        file_(std::move(file)),
+        line_(line),
+        reason_(message) {}
+  const std::string& file() const { return file_; }
+  std::uint32_t line() const { return line_; }
+  const std::string& reason() const { return reason_; }  // without file and line
+
+ private:
+  std::string file_;
+  std::uint32_t line_;
+  std::string reason_;
 };
 
 }  // namespace netwarp::netmodels

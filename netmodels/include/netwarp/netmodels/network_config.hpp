@@ -17,6 +17,7 @@ struct PacketFormat {
   std::uint32_t header_bytes = 40;
   std::uint32_t frame_overhead_bytes = 38;
   std::uint32_t control_bytes = 0;  // payload of a pure ACK / control packet
+  std::uint32_t syn_option_bytes = 0;  // TCP options on SYN and SYN-ACK, beyond header_bytes
 
   std::uint32_t max_payload() const { return mtu_bytes - header_bytes; }
   std::uint32_t wire_bytes(std::uint32_t payload) const {
@@ -81,6 +82,9 @@ enum class TcpRecovery : std::uint8_t {
   newreno,    // RFC 6582 fast recovery, SACK blocks ignored
   sack_6675,  // RFC 6675: scoreboard, pipe and NextSeg()
   prr,        // RFC 6937 proportional rate reduction on the RFC 6675 scoreboard
+  // ns-3.37 without SACK: TcpClassicRecovery over TcpTxBuffer's emulated-SACK scoreboard
+  // (tcp_ns3_recovery.cpp; validation/ns3/SEMANTICS.md sections 5 to 8). NewReno only.
+  ns3_classic,
 };
 
 // TCP (RFC 5681), loss recovery and congestion control as chosen, RTO per RFC 6298.

@@ -54,6 +54,7 @@ inline Packet control_packet(const PacketFormat& f, NodeId src, NodeId dst, Pack
   Packet p;
   p.payload_bytes = f.control_bytes;
   p.wire_bytes = f.wire_bytes(f.control_bytes);
+  if (kind == PacketKind::syn || kind == PacketKind::syn_ack) p.wire_bytes += f.syn_option_bytes;
   p.src = src;
   p.dst = dst;
   p.kind = kind;

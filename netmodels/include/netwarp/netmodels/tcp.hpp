@@ -71,6 +71,25 @@ struct TcpCongestionState {
 
 enum class TcpConnection : std::uint8_t { closed, syn_sent, established };
 
+// ns-3.37's congestion states (TcpSocketState::TcpCongState_t) as TcpRecovery::ns3_classic
+// keeps them (CA_CWR never occurs: ns-3 without queue discs marks nothing).
+enum class Ns3CongState : std::uint8_t { open, disorder, recovery, loss };
+
+// TcpRecovery::ns3_classic's view of ns-3's sent list (TcpTxBuffer without SACK). Its flags
+// take three shapes only, so three offsets hold them: the Reno-SACKed items are one run that
+// starts right after the head, the lost ones a run from the head (all that was sent at a
+// timeout, else at most the head) and the retransmitted ones a run from the head. Offsets at or
+// below snd_una mean none. All zero with every other recovery.
+struct TcpNs3State {
+  std::uint32_t sacked_end = 0;  // one past the last Reno-SACKed byte; run begins after the head
+  std::uint32_t lost_end = 0;    // [snd_una, lost_end) is marked lost
+  std::uint32_t rtx_end = 0;     // [snd_una, rtx_end) is marked retransmitted
+  std::uint32_t bytes_acked_not_processed = 0;  // ProcessAck's remainder below one SMSS
+  Ns3CongState state = Ns3CongState::open;
+  std::uint8_t recover_active = 0;  // m_recoverActive: `recover` holds a recovery point
+  std::uint8_t reserved[6] = {};
+};
+
 // Sender state: trivially copyable and padding-free (it is hashed and undo-logged as bytes).
 struct TcpSenderState {
   std::uint64_t total_bytes = 0;
@@ -115,25 +134,33 @@ struct TcpSenderState {
   std::uint64_t limited_transmits = 0;  // segments sent by limited transmit
   TcpCongestionState congestion;        // the congestion control's (all zero: NewReno)
   TcpScoreboardState scoreboard;        // RFC 6675 / RFC 6937 (recovery sack_6675 and prr)
+  TcpNs3State ns3;                      // recovery ns3_classic
 
-  // Hashes every byte, except that an all-zero congestion block (NewReno) is left out: NewReno
-  // runs keep the digests they had before the block existed.
+  // Hashes every byte, except that an all-zero congestion block (NewReno) and an all-zero ns3
+  // block (every recovery but ns3_classic) are left out: runs that do not use them keep the
+  // digests they had before the blocks existed.
   void visit_bytes(engine::StateVisitor& v) const {
     constexpr std::size_t block = offsetof(TcpSenderState, congestion);
     constexpr std::size_t after = block + sizeof(TcpCongestionState);
+    constexpr std::size_t ns3_at = offsetof(TcpSenderState, ns3);
     const auto* bytes = reinterpret_cast<const std::byte*>(this);
     v.bytes(bytes, block);
-    if (congestion_is_used()) v.bytes(bytes + block, sizeof(TcpCongestionState));
-    v.bytes(bytes + after, sizeof(TcpSenderState) - after);
+    if (!is_all_zero(congestion)) v.bytes(bytes + block, sizeof(TcpCongestionState));
+    v.bytes(bytes + after, ns3_at - after);
+    if (!is_all_zero(ns3)) v.bytes(bytes + ns3_at, sizeof(TcpNs3State));
   }
-  bool congestion_is_used() const {
-    for (std::uint64_t w : congestion.words)
-      if (w != 0) return true;
-    return false;
+  template <class Block>
+  static bool is_all_zero(const Block& b) {
+    const auto* p = reinterpret_cast<const std::byte*>(&b);
+    for (std::size_t i = 0; i < sizeof(Block); ++i)
+      if (p[i] != std::byte{0}) return false;
+    return true;
   }
 };
 static_assert(std::is_trivially_copyable_v<TcpSenderState> &&
               std::has_unique_object_representations_v<TcpSenderState>);
+static_assert(offsetof(TcpSenderState, ns3) + sizeof(TcpNs3State) == sizeof(TcpSenderState),
+              "the ns3 block is the last member (visit_bytes)");
 
 // Opens a connection with a SYN; data given by tcp_append waits for the SYN-ACK.
 TcpSenderState tcp_connect(const TcpConfig& config, std::uint32_t mss, SimTime now,

@@ -1,23 +1,22 @@
-// Topology: hosts, switches, the directed ports between them and static routes. Built by pure
-// functions (topology_builders.hpp), sealed before a run, and turned into LPs by NetworkModel.
+// Topology: hosts, switches, the directed ports between them and the router that computes static
+// routes. Built by pure functions (topology_builders.hpp), sealed before a run, and turned into
+// LPs by NetworkModel.
 //
 // Node ids are dense: hosts are [0, host_count), switches follow. Every host has exactly one
 // port (port 0) to its first switch. Each port is one direction of a cable: the peer's port
 // `peer_port` is the way back. Routing is destination-based: at a switch, the output port for
-// a packet is next_port(switch, destination host).
+// a packet is next_port(switch, destination host), asked of the topology's Router (router.hpp).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "netwarp/netmodels/router.hpp"
 #include "netwarp/netmodels/units.hpp"
 
 namespace netwarp::netmodels {
-
-using NodeId = std::uint32_t;
-using PortIndex = std::uint16_t;
-inline constexpr NodeId kNoNode = ~NodeId{0};
 
 // One direction of a cable, as seen from the node that sends on it.
 struct Port {
@@ -45,15 +44,15 @@ struct Topology {
   std::string kind;  // "star", "tree", "fat_tree", "torus", "mesh", "dragonfly"
   std::uint32_t host_count = 0;
   std::vector<Node> nodes;  // host_count hosts, then the switches
-  // routes[s][h]: output port of switch host_count + s toward host h.
-  std::vector<std::vector<PortIndex>> routes;
+  // Computes every switch's output port toward a host; shared by copies (it never changes).
+  std::shared_ptr<const Router> router;
 
   std::uint32_t switch_count() const {
     return static_cast<std::uint32_t>(nodes.size()) - host_count;
   }
   bool is_host(NodeId n) const { return n < host_count; }
   PortIndex next_port(NodeId at, NodeId dst_host) const {
-    return is_host(at) ? PortIndex{0} : routes[at - host_count][dst_host];
+    return is_host(at) ? PortIndex{0} : router->next_port(at, dst_host);
   }
   // The nodes a packet visits from src to dst (both hosts), both included.
   std::vector<NodeId> path(NodeId src_host, NodeId dst_host) const;
@@ -76,8 +75,10 @@ struct LinkLevels {
   }
 };
 
-// Checks the invariants every builder must keep (ports paired, routes complete and loop-free);
-// throws std::logic_error naming the first broken one. Used by tests and by NetworkModel.
+// Checks the invariants every builder must keep (ports paired, hosts on one switch each, routes
+// that reach every host from every switch without a loop); throws std::logic_error naming the
+// first broken one. Costs O(nodes + links) for the built-in families (explicit route tables:
+// O(switches x hosts)). Used by tests and by NetworkModel.
 void check_topology(const Topology& topology);
 
 }  // namespace netwarp::netmodels

@@ -2,6 +2,7 @@
 // parameters and throws InputError naming the field under `at` (e.g. "topology.fat_tree").
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,5 +65,35 @@ struct DragonflySpec {
   std::uint32_t groups = 0;  // 0: routers_per_group * global_per_router + 1
 };
 Topology build_dragonfly(const DragonflySpec& spec, const LinkLevels& links, const std::string& at);
+
+// Explicit graph: named hosts and switches (hosts numbered in the order listed, switches too),
+// cables between them, and optional routes. A link's rate and latency default to `links` at its
+// level: 0 for a host's link, 1 between switches. Every host has exactly one link, to a switch.
+// A route sends packets for host `host` arriving at switch `at` to its neighbour `next`; every
+// (switch, host) pair without one takes a shortest path (fewest links, hosts never in transit;
+// among equal ones the lowest port). Routes live in an explicit switches x hosts table
+// (TableRouter), so this is for networks of modest size. Locality groups: switch i is group i,
+// hosts join their switch's. Errors name the field under `at` ("topology.graph.links[2].b").
+struct ExplicitNode {
+  std::string name;
+  bool is_switch = false;
+};
+struct ExplicitLink {
+  std::string a;
+  std::string b;
+  std::optional<std::uint64_t> rate_bps;  // default: links.at(level).rate_bps
+  std::optional<SimTime> latency;         // default: links.at(level).latency
+};
+struct ExplicitRoute {
+  std::string at;    // a switch
+  std::string host;  // the destination host
+  std::string next;  // a neighbour of `at`
+};
+struct ExplicitSpec {
+  std::vector<ExplicitNode> nodes;
+  std::vector<ExplicitLink> links;
+  std::vector<ExplicitRoute> routes;
+};
+Topology build_explicit(const ExplicitSpec& spec, const LinkLevels& links, const std::string& at);
 
 }  // namespace netwarp::netmodels

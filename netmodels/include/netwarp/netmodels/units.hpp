@@ -20,11 +20,14 @@ constexpr std::uint64_t gbps(std::uint64_t n) {
   return n * 1000'000'000;
 }
 
-// Time to put `bytes` on a link of `rate_bps`: ceil(bytes * 8 * 1e12 / rate_bps) ps.
+// Time to put `bytes` on a link of `rate_bps`: ceil(bytes * 8 * 1e12 / rate_bps) ps, or
+// SimTime::max() when that does not fit (the engine refuses to schedule an event there).
 constexpr SimTime serialisation_time(std::uint64_t bytes, std::uint64_t rate_bps) {
   __extension__ using U128 = unsigned __int128;
   const U128 bits_ps = U128{bytes} * 8u * 1000'000'000'000u;
-  return SimTime::from_ps(static_cast<SimTime::Rep>((bits_ps + rate_bps - 1) / rate_bps));
+  const U128 time_ps = (bits_ps + rate_bps - 1) / rate_bps;
+  if (time_ps >= static_cast<U128>(SimTime::max().ps())) return SimTime::max();
+  return SimTime::from_ps(static_cast<SimTime::Rep>(time_ps));
 }
 
 }  // namespace netwarp::netmodels

@@ -45,10 +45,11 @@ struct FlowSpec {
   NodeId dst = 0;
   std::uint64_t bytes = 0;
   SimTime start;
+  std::uint32_t line = 0;  // its line in a CSV file; 0: not from a file
 };
 Workload make_flows(const std::vector<FlowSpec>& flows, std::uint32_t host_count,
                     const std::string& at);
-// Flows from a CSV file with the header `src,dst,bytes,start_ns` (errors name file:line).
+// Flows from a CSV file with the header `src,dst,bytes,start_ns`; errors are FileInputErrors.
 std::vector<FlowSpec> read_flows_csv(const std::string& path);
 
 // N senders to one receiver, `bytes` each, all starting at `start`. Senders are the lowest

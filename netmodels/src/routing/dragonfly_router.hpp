@@ -1,0 +1,53 @@
+// DragonflyRouter: minimal routing on the dragonfly of dragonfly.cpp (Kim, Dally, Scott and
+// Abts, ISCA 2008): `a` routers per group, `p` hosts and `h` global links per router, `g`
+// groups. Router i of group G (switch G a + i) has its p hosts on ports 0 .. p - 1 (host
+// (G a + i) p + j on port j), then its a - 1 local links in router order skipping itself,
+// then its global links. Group G's global slot s (0 .. a h - 1) belongs to router s / h (port
+// p + a - 1 + s % h) and leads to group s if s < G, else s + 1; slots past g - 2 are unused.
+// Toward a host: its own router delivers; in its group, one local hop; elsewhere the router
+// owning the global link to the destination group takes it, any other router first hops
+// locally to that owner. So at most local, global, local: no loop.
+#pragma once
+
+#include "routing/computed_router.hpp"
+
+namespace netwarp::netmodels {
+
+struct DragonflyShape {
+  std::uint32_t a = 0;  // routers per group
+  std::uint32_t p = 0;  // hosts per router
+  std::uint32_t h = 0;  // global links per router
+  std::uint32_t g = 0;  // groups
+  std::uint32_t hosts = 0;
+
+  NodeId router(std::uint32_t group, std::uint32_t i) const { return hosts + group * a + i; }
+  // Group `from`'s global slot that leads to group `to`.
+  std::uint32_t slot(std::uint32_t from, std::uint32_t to) const { return to < from ? to : to - 1; }
+  // The group global slot `slot_index` of group `from` leads to.
+  std::uint32_t slot_target(std::uint32_t from, std::uint32_t slot_index) const {
+    return slot_index < from ? slot_index : slot_index + 1;
+  }
+  PortIndex local_port(std::uint32_t i, std::uint32_t j) const {
+    return static_cast<PortIndex>(p + (j < i ? j : j - 1));
+  }
+  PortIndex global_port(std::uint32_t slot_index) const {
+    return static_cast<PortIndex>(p + a - 1 + slot_index % h);
+  }
+  // Global links router i of any group has: its slots that lead to a group (the first g - 1).
+  std::uint32_t global_links(std::uint32_t i) const;
+};
+
+class DragonflyRouter final : public ComputedRouter {
+ public:
+  explicit DragonflyRouter(const DragonflyShape& shape)
+      : ComputedRouter(shape.hosts, shape.g * shape.a), shape_(shape) {}
+  PortIndex next_port(NodeId switch_node, NodeId dst_host) const override;
+
+ private:
+  std::size_t port_count(NodeId switch_node) const override;
+  NodeId peer(NodeId switch_node, PortIndex port) const override;
+
+  DragonflyShape shape_;
+};
+
+}  // namespace netwarp::netmodels

@@ -1,0 +1,135 @@
+// estimate_memory: per-item costs times counts read from the scenario, saturating. The costs
+// are rounded up from the engine's and the models' structures (a host LP with its NIC and
+// transport state, a queued packet event, a message record, an MPI operation with its call
+// record), so the estimate errs on the side of refusing a little early.
+#include "netwarp/scenarios/memory_estimate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "validate.hpp"
+
+namespace netwarp::scenarios {
+
+namespace {
+
+constexpr std::uint64_t kHostBytes = 8192;
+constexpr std::uint64_t kRouteEntryBytes = 2;  // per switch per host
+constexpr std::uint64_t kMessageBytes = 128;
+constexpr std::uint64_t kQueuedPacketBytes = 256;  // an event with its payload, in a queue
+constexpr std::uint64_t kMpiOperationBytes = 128;  // an Op and its share of call records
+
+std::uint64_t mul(std::uint64_t a, std::uint64_t b) {
+  __extension__ using U128 = unsigned __int128;
+  const U128 product = U128{a} * b;
+  return product > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(product);
+}
+
+class Tally {
+ public:
+  void add(std::uint64_t count, std::uint64_t each, const char* what) {
+    const std::uint64_t bytes = mul(count, each);
+    total_.bytes = bytes > UINT64_MAX - total_.bytes ? UINT64_MAX : total_.bytes + bytes;
+    if (bytes < largest_) return;
+    largest_ = bytes;
+    total_.largest_part = fmt::format("{} {} x {} B", count, what, each);
+  }
+  MemoryEstimate result() const { return total_; }
+
+ private:
+  MemoryEstimate total_;
+  std::uint64_t largest_ = 0;
+};
+
+std::uint64_t switch_count(const proto::Topology& t) {
+  switch (t.kind_case()) {
+    case proto::Topology::kStar:
+      return 1;
+    case proto::Topology::kTree:
+      return std::uint64_t{t.tree().leaves()} + 1;
+    case proto::Topology::kFatTree: {
+      const std::uint64_t k =
+          t.fat_tree().k() ? t.fat_tree().k() : 2 * std::uint64_t{t.fat_tree().p()};
+      return mul(k, k) + mul(k, k) / 4;  // k^2 edge and aggregation, k^2 / 4 core
+    }
+    case proto::Topology::kTorus: {
+      std::uint64_t routers = 1;
+      for (std::uint32_t dim : t.torus().dims()) routers = mul(routers, dim);
+      return routers;
+    }
+    case proto::Topology::kDragonfly:
+      return mul(t.dragonfly().groups(), t.dragonfly().routers_per_group());
+    default:
+      return 0;
+  }
+}
+
+// Messages of the workload, and the bytes all of them carry.
+std::pair<std::uint64_t, std::uint64_t> workload_messages(const proto::Scenario& s) {
+  const proto::Workload& w = s.workload();
+  const std::uint64_t ranks = workload_rank_count(s);
+  switch (w.kind_case()) {
+    case proto::Workload::kFlows: {
+      std::uint64_t bytes = 0;
+      for (const proto::Flow& f : w.flows().flow())
+        bytes = std::min(UINT64_MAX - f.bytes(), bytes) + f.bytes();
+      return {static_cast<std::uint64_t>(w.flows().flow_size()), bytes};
+    }
+    case proto::Workload::kIncast: {
+      const std::uint64_t senders = w.incast().senders() ? w.incast().senders() : ranks - 1;
+      return {senders, mul(senders, w.incast().bytes())};
+    }
+    case proto::Workload::kAllToAll: {
+      const std::uint64_t count = mul(ranks, ranks - 1);
+      return {count, mul(count, w.all_to_all().bytes())};
+    }
+    case proto::Workload::kPermutation:
+      return {ranks, mul(ranks, w.permutation().bytes())};
+    case proto::Workload::kUniformRandom: {
+      const std::uint64_t count = mul(ranks, w.uniform_random().messages_per_host());
+      return {count, mul(count, w.uniform_random().bytes())};
+    }
+    default:
+      return {0, 0};
+  }
+}
+
+// Operations of a built-in MPI kernel over all ranks (traces are counted as they are read).
+std::uint64_t kernel_operations(const proto::Mpi& mpi, std::uint64_t ranks) {
+  const auto rounds = [](std::uint32_t n) { return std::max<std::uint64_t>(n, 1); };
+  switch (mpi.program_case()) {
+    case proto::Mpi::kPingpong:
+      return mul(mul(rounds(mpi.pingpong().repetitions()), mpi.pingpong().sizes_size()), 8);
+    case proto::Mpi::kAlltoall:
+      return mul(mul(rounds(mpi.alltoall().iterations()), ranks), 2 * ranks + 2);
+    case proto::Mpi::kRing:
+      return mul(mul(rounds(mpi.ring().iterations()), ranks), 4);
+    case proto::Mpi::kCollective:
+      return mul(mul(rounds(mpi.collective().iterations()), ranks), 2 * ranks + 2);
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
+MemoryEstimate estimate_memory(const proto::Scenario& s) {
+  Tally tally;
+  const std::uint64_t hosts = topology_host_count(s.topology());
+  tally.add(hosts, kHostBytes, "hosts");
+  tally.add(mul(switch_count(s.topology()), hosts), kRouteEntryBytes, "route entries");
+  if (s.has_mpi()) {
+    tally.add(kernel_operations(s.mpi(), mpi_rank_count(s)), kMpiOperationBytes, "MPI operations");
+    return tally.result();
+  }
+  const auto [messages, bytes] = workload_messages(s);
+  tally.add(messages, kMessageBytes, "messages");
+  if (s.transport().kind() == proto::Transport::LOSSLESS) {
+    const std::uint64_t payload = s.links().mtu_bytes() - s.links().header_bytes();
+    tally.add(bytes / payload + messages, kQueuedPacketBytes, "queued packets");
+  }
+  return tally.result();
+}
+
+}  // namespace netwarp::scenarios

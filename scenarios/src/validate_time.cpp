@@ -1,0 +1,174 @@
+// The time-budget check of a scenario: every product of a size, a rate and a time it asks for
+// (bytes at the slowest link rate, round trips over the longest latency, per-byte host costs,
+// repetitions and iterations) is estimated at its worst with netmodels::WorstCaseTime and
+// must stay within the budget a run can simulate. The error names the field that set the
+// largest term: a workload's bytes, a link's latency or rate, an MPI host cost.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "netwarp/netmodels/time_budget.hpp"
+#include "validate.hpp"
+#include "validate_time.hpp"
+
+namespace netwarp::scenarios {
+
+using netmodels::WorstCaseTime;
+
+namespace {
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+  __extension__ using U128 = unsigned __int128;
+  const U128 product = U128{a} * b;
+  return product > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(product);
+}
+
+// Link hops between two hosts at most (host links included), per topology.
+std::uint64_t hop_bound(const proto::Topology& topology) {
+  switch (topology.kind_case()) {
+    case proto::Topology::kStar:
+      return 2;
+    case proto::Topology::kTree:
+      return 4;
+    case proto::Topology::kFatTree:
+      return 6;
+    case proto::Topology::kTorus: {
+      std::uint64_t hops = 2;
+      for (std::uint32_t dim : topology.torus().dims()) hops += dim;
+      return hops;
+    }
+    default:
+      return 8;  // dragonfly: local, global, local hops and the host links, with room
+  }
+}
+
+}  // namespace
+
+PathBound::PathBound(const proto::Scenario& s)
+    : slowest_{static_cast<std::uint64_t>(s.links().rate_bps()), "links.rate_bps"},
+      longest_{static_cast<std::uint64_t>(s.links().latency_ns()), "links.latency_ns"},
+      hops_(hop_bound(s.topology())),
+      payload_bytes_(std::max<std::uint64_t>(1, s.links().mtu_bytes() - s.links().header_bytes())),
+      packet_overhead_bytes_(std::uint64_t{s.links().header_bytes()} +
+                             s.links().frame_overhead_bytes()),
+      is_tcp_(s.transport().kind() == proto::Transport::TCP) {
+  for (int i = 0; i < s.links().levels_size(); ++i) {
+    const proto::LinkLevel& level = s.links().levels(i);
+    const std::string at = fmt::format("links.levels[{}]", i);
+    if (static_cast<std::uint64_t>(level.rate_bps()) < slowest_.value)
+      slowest_ = {static_cast<std::uint64_t>(level.rate_bps()), at + ".rate_bps"};
+    if (static_cast<std::uint64_t>(level.latency_ns()) > longest_.value)
+      longest_ = {static_cast<std::uint64_t>(level.latency_ns()), at + ".latency_ns"};
+  }
+  if (s.nic().rate_bps() > 0 && static_cast<std::uint64_t>(s.nic().rate_bps()) < slowest_.value)
+    slowest_ = {static_cast<std::uint64_t>(s.nic().rate_bps()), "nic.rate_bps"};
+}
+
+WorstCaseTime PathBound::transfer(std::uint64_t payload_bytes) const {
+  const std::uint64_t packets = payload_bytes / payload_bytes_ + 1;
+  const std::uint64_t wire =
+      saturating_add(payload_bytes, saturating_mul(packets, packet_overhead_bytes_));
+  return WorstCaseTime::transfer(wire, slowest_.value);
+}
+
+WorstCaseTime PathBound::round_trip() const {
+  const WorstCaseTime hop =
+      WorstCaseTime::from_ns(longest_.value) +
+      WorstCaseTime::transfer(payload_bytes_ + packet_overhead_bytes_, slowest_.value);
+  return hop.times(2 * hops_);
+}
+
+// TCP: the handshake, then slow start doubling the window up to the whole message (RFC 5681
+// section 3.1), then the last ACK. Lossless: a request and its answer.
+std::uint64_t PathBound::round_trips(std::uint64_t payload_bytes) const {
+  if (!is_tcp_) return 2;
+  std::uint64_t rounds = 3;
+  for (std::uint64_t segments = payload_bytes / payload_bytes_ + 1; segments > 0; segments /= 2)
+    ++rounds;
+  return rounds;
+}
+
+WorstCaseTime PathBound::message(std::uint64_t payload_bytes) const {
+  return transfer(payload_bytes) + round_trip().times(round_trips(payload_bytes));
+}
+
+void PathBound::require_within_budget(const Demand& demand) const {
+  const WorstCaseTime carry = transfer(demand.port_bytes);
+  const WorstCaseTime trips = round_trip().times(round_trips(demand.largest_message_bytes));
+  const WorstCaseTime total = WorstCaseTime::from_ns(demand.latest_start_ns) + carry + trips;
+  if (total.is_within_budget()) return;
+  if (trips > carry)
+    fail(longest_.field,
+         fmt::format("{} ns per hop over up to {} hops, {} round trips per message, take {}",
+                     longest_.value, hops_, round_trips(demand.largest_message_bytes),
+                     netmodels::over_budget(trips)));
+  fail(demand.field,
+       fmt::format("{} B through one link of {} bit/s ({}, the slowest) take {}", demand.port_bytes,
+                   slowest_.value, slowest_.field, netmodels::over_budget(total)));
+}
+
+namespace {
+
+// Flows: the bytes each rank sends and receives; the field of the largest flow.
+Demand flows_demand(const proto::Flows& flows) {
+  Demand demand;
+  std::map<std::uint32_t, std::uint64_t> sent, received;
+  for (int i = 0; i < flows.flow_size(); ++i) {
+    const proto::Flow& flow = flows.flow(i);
+    sent[flow.src()] = saturating_add(sent[flow.src()], flow.bytes());
+    received[flow.dst()] = saturating_add(received[flow.dst()], flow.bytes());
+    demand.latest_start_ns = std::max(demand.latest_start_ns, flow.start_ns());
+    if (flow.bytes() >= demand.largest_message_bytes) {
+      demand.largest_message_bytes = flow.bytes();
+      demand.field = fmt::format("workload.flows.flow[{}].bytes", i);
+    }
+  }
+  for (const auto& [rank, bytes] : sent) demand.port_bytes = std::max(demand.port_bytes, bytes);
+  for (const auto& [rank, bytes] : received) demand.port_bytes = std::max(demand.port_bytes, bytes);
+  return demand;
+}
+
+// The bytes one port carries at worst: a host's sends or receives (uniform random: every
+// message could go to one host).
+Demand workload_demand(const proto::Workload& w, std::uint64_t ranks) {
+  switch (w.kind_case()) {
+    case proto::Workload::kFlows:
+      return flows_demand(w.flows());
+    case proto::Workload::kIncast: {
+      const std::uint64_t senders = w.incast().senders() ? w.incast().senders() : ranks - 1;
+      return {"workload.incast.bytes", saturating_mul(senders, w.incast().bytes()),
+              w.incast().bytes(), w.incast().start_ns()};
+    }
+    case proto::Workload::kAllToAll:
+      return {"workload.all_to_all.bytes", saturating_mul(ranks - 1, w.all_to_all().bytes()),
+              w.all_to_all().bytes(), 0};
+    case proto::Workload::kPermutation:
+      return {"workload.permutation.bytes", w.permutation().bytes(), w.permutation().bytes(), 0};
+    case proto::Workload::kUniformRandom: {
+      const proto::UniformRandom& u = w.uniform_random();
+      return {"workload.uniform_random.bytes",
+              saturating_mul(saturating_mul(ranks, u.messages_per_host()), u.bytes()), u.bytes(),
+              0};
+    }
+    default:
+      return {};
+  }
+}
+
+}  // namespace
+
+void validate_time_budget(const proto::Scenario& scenario) {
+  const PathBound path(scenario);
+  if (scenario.has_mpi()) return validate_mpi_time_budget(scenario, path);
+  if (scenario.workload().flows().flow_size() == 0 && scenario.workload().has_flows())
+    return;  // a CSV file: checked when it is read
+  path.require_within_budget(workload_demand(scenario.workload(), workload_rank_count(scenario)));
+}
+
+}  // namespace netwarp::scenarios
