@@ -156,10 +156,11 @@ int main(int argc, char** argv) {
     return exit_code::kBadInput;
   } catch (const netwarp::netmodels::FileInputError& e) {
     // A pattern or flows file, read alike on every rank: the line starts with the file.
-    if (context.is_root()) std::fprintf(stderr, "%s\n", e.what());
+    if (context.is_root()) std::fprintf(stderr, "%s\n", one_line(e.what()).c_str());
     return exit_code::kBadInput;
   } catch (const netwarp::validation::ParamsFileError& e) {
-    if (context.is_root()) std::fprintf(stderr, "%s\n", e.what());  // starts with the file
+    // Starts with the file.
+    if (context.is_root()) std::fprintf(stderr, "%s\n", one_line(e.what()).c_str());
     return exit_code::kBadInput;
   } catch (const netwarp::netmodels::InputError& e) {
     print_error(context, e.what());  // a builder's error about a field, alike on every rank

@@ -59,6 +59,7 @@ workload {{ flows {{ csv_file: "flows.csv" }} }}
         scenario = os.path.join(LIBRARY, "incast.pbtxt")
         self.assert_one_line_error(["run", scenario, "--set", "transport.kind=LOSSLESS", "--set",
                                     "switch.flow_control=CREDIT", "--set",
+                                    "workload.incast.senders=1", "--set",
                                     "workload.incast.bytes=4GiB", "--out",
                                     os.path.join(self.dir, "out")],
                                    "workload.incast.bytes: must be < 4 GiB")
