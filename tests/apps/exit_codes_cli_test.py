@@ -254,8 +254,7 @@ class LoadChecks(netwarp_cli.ScratchCase):
         path = self.write("csv.pbtxt", CSV_FLOWS)
         csv = self.write("flows.csv", "src,dst,bytes,start_ns\n0,1,100,0\n0,1,4294967296,0\n")
         self.assertEqual(self.refused([path]),
-                         csv + ":3: bytes: must be < 4 GiB (4294967296) with the TCP transport, "
-                         "got 4294967296")
+                         csv + ":3: bytes: must be at most 4294967295, got 4294967296")
 
     def test_csv_rank_out_of_range_names_the_csv_line(self):
         path = self.write("csv.pbtxt", CSV_FLOWS)

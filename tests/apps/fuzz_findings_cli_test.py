@@ -55,7 +55,7 @@ transport {{ kind: {transport} }}
 workload {{ flows {{ csv_file: "flows.csv" }} }}
 """)
             self.assert_one_line_error(["run", scenario, "--out", os.path.join(self.dir, "out")],
-                                       f"{csv}:2: bytes is too large")
+                                       f"{csv}:2: bytes: must be at most 4294967295, got 6000000000")
         scenario = os.path.join(LIBRARY, "incast.pbtxt")
         self.assert_one_line_error(["run", scenario, "--set", "transport.kind=LOSSLESS", "--set",
                                     "switch.flow_control=CREDIT", "--set",

@@ -296,8 +296,8 @@ TEST(WorkloadMessageBytes, EveryGeneratorRefusesFourGiB) {
   constexpr std::uint64_t kFourGiB = std::uint64_t{1} << 32;
   const std::string limit = "must be < 4 GiB (at most 4294967295 bytes";
   expect_input_error([&] { make_flows({{0, 1, kFourGiB, {}}}, 4, "f"); }, "f[0].bytes", limit);
-  expect_input_error([&] { make_incast({.senders = 2, .bytes = kFourGiB}, 4, "i"); }, "i.bytes",
-                     limit);
+  expect_input_error([&] { make_incast({.senders = 2, .bytes = kFourGiB, .start = {}}, 4, "i"); },
+                     "i.bytes", limit);
   expect_input_error([&] { make_all_to_all({.bytes = kFourGiB}, 4, "a"); }, "a.bytes", limit);
   expect_input_error([&] { make_permutation({.bytes = kFourGiB}, 4, "p"); }, "p.bytes", limit);
   expect_input_error([&] { make_uniform_random({.bytes = kFourGiB}, 4, "u"); }, "u.bytes", limit);
@@ -341,9 +341,9 @@ TEST_F(WorkloadFlowsCsv, ErrorsNameTheFileAndLine) {
   expect_input_error([&] { read_flows_csv(write(h + "0,1,2,3x\n")); }, "",
                      path_ + ":2: start_ns is not a number");
   expect_input_error([&] { read_flows_csv(write(h + "0,99999999999,2,3\n")); }, "",
-                     path_ + ":2: dst is too large");
+                     path_ + ":2: dst: must be at most");
   expect_input_error([&] { read_flows_csv(write(h + "0,1,4294967296,3\n")); }, "",
-                     path_ + ":2: bytes is too large");
+                     path_ + ":2: bytes: must be at most 4294967295, got 4294967296");
   expect_input_error([&] { read_flows_csv("/nonexistent/flows.csv"); }, "",
                      "/nonexistent/flows.csv: cannot open");
 }

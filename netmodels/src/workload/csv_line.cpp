@@ -1,6 +1,7 @@
 #include "netwarp/netmodels/csv_line.hpp"
 
 #include <charconv>
+#include <string>
 
 #include "netwarp/netmodels/input_error.hpp"
 
@@ -35,7 +36,8 @@ std::uint64_t parse_csv_count(std::string_view text, std::string_view column, st
     throw InputError("", where + ": " + name + " is not a number: '" + std::string(text) + "'");
   }
   if (ec == std::errc::result_out_of_range || value > max) {
-    throw InputError("", where + ": " + name + " is too large: " + std::string(text));
+    throw InputError("", where + ": " + name + ": must be at most " + std::to_string(max) +
+                             ", got " + std::string(text));
   }
   return value;
 }
