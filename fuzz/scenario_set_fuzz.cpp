@@ -8,9 +8,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "netwarp/scenarios/mpi_builder.hpp"
-#include "netwarp/scenarios/network_builder.hpp"
-#include "netwarp/scenarios/scenario_loader.hpp"
+#include "scenario_build.hpp"
 
 namespace {
 
@@ -32,13 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string base =
       scenarios::scenario_library_dir() + "/" + kBases[data[0] % kBases.size()];
   const std::vector<std::string> overrides = override_lines(fuzz::as_text(data + 1, size - 1));
-  fuzz::expect_success_or_input_error([&] {
-    const scenarios::LoadedScenario loaded = scenarios::load_scenario(base, overrides);
-    scenarios::engine_settings(loaded);
-    if (scenarios::is_mpi_scenario(loaded))
-      scenarios::build_mpi_run(loaded);
-    else
-      scenarios::build_network_spec(loaded);
-  });
+  fuzz::expect_success_or_input_error(
+      [&] { fuzz::build_loaded_scenario(scenarios::load_scenario(base, overrides)); });
   return 0;
 }

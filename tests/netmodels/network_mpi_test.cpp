@@ -85,6 +85,35 @@ NetworkSpec fat_tree_all_to_all() {
   return spec;
 }
 
+struct RunsAcrossRanks {
+  bool is_root = false;  // the rest is filled on rank 0 only
+  engine::RunResult sequential;
+  engine::RunResult optimistic;
+  NetworkResults reference;  // the sequential run's records, sorted
+};
+
+// The sequential kernel on rank 0, then the optimistic kernel on every rank; on rank 0 the
+// digests and the gathered records are expected equal to the sequential run's.
+RunsAcrossRanks run_across_ranks(const NetworkModel& model, const engine::KernelConfig& sequential,
+                                 engine::KernelConfig optimistic) {
+  auto exchange = engine::make_mpi_exchange();
+  RunsAcrossRanks runs;
+  runs.is_root = exchange->rank() == 0;
+  if (runs.is_root) runs.sequential = engine::run_sequential(model, sequential, &runs.reference);
+  optimistic.kind = engine::KernelKind::optimistic;
+  NetworkResults local;
+  runs.optimistic = engine::run_optimistic(model, optimistic, *exchange, &local);
+  const auto parts = exchange->gather(local.to_bytes());
+  if (!runs.is_root) return runs;
+  NetworkResults merged;
+  for (const auto& part : parts) merged.append_bytes(part);
+  merged.sort();
+  runs.reference.sort();
+  EXPECT_EQ(runs.optimistic.stats.digest, runs.sequential.stats.digest);
+  EXPECT_EQ(merged.to_bytes(), runs.reference.to_bytes());
+  return runs;
+}
+
 class NetworkAcrossRanks : public ::testing::TestWithParam<int> {};
 
 TEST_P(NetworkAcrossRanks, OptimisticMatchesSequential) {
@@ -99,26 +128,15 @@ TEST_P(NetworkAcrossRanks, OptimisticMatchesSequential) {
                                incast_under(CongestionControl::cubic),
                                incast_as_ns3()};
   const NetworkModel model(specs[GetParam()]);
-  auto exchange = engine::make_mpi_exchange();
   engine::KernelConfig config;
   if (GetParam() == 9) config.tie_order = engine::TieOrder::fifo_creator;
-  NetworkResults reference;
-  engine::RunResult sequential;
-  if (exchange->rank() == 0) sequential = engine::run_sequential(model, config, &reference);
-
-  config.kind = engine::KernelKind::optimistic;
-  config.gvt_interval = 8;
-  NetworkResults local;
-  const engine::RunResult run = engine::run_optimistic(model, config, *exchange, &local);
-  const auto parts = exchange->gather(local.to_bytes());
-  if (exchange->rank() != 0) return;
-  NetworkResults merged;
-  for (const auto& part : parts) merged.append_bytes(part);
-  merged.sort();
-  reference.sort();
-  EXPECT_EQ(run.stats.digest, sequential.stats.digest);
-  EXPECT_EQ(run.stats.events_committed, sequential.stats.events_committed);
-  EXPECT_EQ(merged.to_bytes(), reference.to_bytes());
+  engine::KernelConfig optimistic = config;
+  optimistic.gvt_interval = 8;
+  const RunsAcrossRanks runs = run_across_ranks(model, config, optimistic);
+  if (!runs.is_root) return;
+  const engine::RunResult& run = runs.optimistic;
+  const NetworkResults& reference = runs.reference;
+  EXPECT_EQ(run.stats.events_committed, runs.sequential.stats.events_committed);
   const NetworkTotals totals = reference.totals(model.spec().workload);
   EXPECT_EQ(totals.messages_delivered, totals.messages);
   if (GetParam() == 0 || (GetParam() >= 3 && GetParam() != 6 && GetParam() != 7)) {
@@ -149,25 +167,12 @@ class NetworkUnderTightCaps : public ::testing::TestWithParam<int> {};
 TEST_P(NetworkUnderTightCaps, OptimisticMatchesSequential) {
   const NetworkSpec specs[] = {incast(), torus_all_to_all()};
   const NetworkModel model(specs[GetParam()]);
-  auto exchange = engine::make_mpi_exchange();
-  engine::KernelConfig config;
-  NetworkResults reference;
-  engine::RunResult sequential;
-  if (exchange->rank() == 0) sequential = engine::run_sequential(model, config, &reference);
-
-  config.kind = engine::KernelKind::optimistic;
-  config.max_uncommitted = 4;
-  config.max_uncommitted_bytes = 32 * 1024;
-  NetworkResults local;
-  const engine::RunResult run = engine::run_optimistic(model, config, *exchange, &local);
-  const auto parts = exchange->gather(local.to_bytes());
-  if (exchange->rank() != 0) return;
-  NetworkResults merged;
-  for (const auto& part : parts) merged.append_bytes(part);
-  merged.sort();
-  reference.sort();
-  EXPECT_EQ(run.stats.digest, sequential.stats.digest);
-  EXPECT_EQ(merged.to_bytes(), reference.to_bytes());
+  engine::KernelConfig optimistic;
+  optimistic.max_uncommitted = 4;
+  optimistic.max_uncommitted_bytes = 32 * 1024;
+  const RunsAcrossRanks runs = run_across_ranks(model, engine::KernelConfig{}, optimistic);
+  if (!runs.is_root) return;
+  const engine::RunResult& run = runs.optimistic;
   EXPECT_LT(run.stats.peak_uncommitted, 16u);       // 4, and a few events at GVT's instant
   EXPECT_GT(run.stats.rolled_back_for_memory, 0u);  // the cap made ranks cancel work back
 }
