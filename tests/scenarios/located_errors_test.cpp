@@ -63,13 +63,18 @@ TEST(LocatedErrors, DragonflyGroupsTooLargeByDefaultIsNotGotZero) {
 
 class CsvFlows : public ::testing::Test {
  protected:
-  void SetUp() override { csv_ = ::testing::TempDir() + "netwarp_flows.csv"; }
+  // One file per test: ctest runs the tests of this fixture in parallel processes.
+  void SetUp() override {
+    csv_ = ::testing::TempDir() + "netwarp_flows_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".csv";
+  }
   std::string error_of(const std::string& rows, const std::string& transport = "TCP",
                        const std::string& extra = "") {
     std::ofstream(csv_) << "src,dst,bytes,start_ns\n" << rows;
     const std::string path = testing::write_scenario(
-        "csv_flows", extra + "topology { star { hosts: 2 } }\ntransport { kind: " + transport +
-                         " }\nworkload { flows { csv_file: \"" + csv_ + "\" } }\n");
+        std::string("csv_flows_") + ::testing::UnitTest::GetInstance()->current_test_info()->name(),
+        extra + "topology { star { hosts: 2 } }\ntransport { kind: " + transport +
+            " }\nworkload { flows { csv_file: \"" + csv_ + "\" } }\n");
     return load_error(path, true);
   }
   std::string csv_;
