@@ -234,6 +234,11 @@ class EmulateNs3(Ns3Case):
     def test_sixteen_senders_with_repeated_timeouts(self):
         self.compare(16, 65536, 32768)
 
+    def test_simultaneous_arrivals_after_waiting_on_busy_nics(self):
+        # Packets of two senders meet the full port in the same picosecond; ns-3 takes first
+        # the one whose NIC has been busy longer (engine.tie_order FIFO_CREATOR, busy periods).
+        self.compare(8, 262144, 32768)
+
     def test_sixty_four_senders_started_one_syn_ack_apart(self):
         # The senders start one 46-byte SYN-ACK apart (syn_option_bytes 4).
         self.compare(64, 16384, 262144)

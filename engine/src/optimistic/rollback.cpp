@@ -114,7 +114,7 @@ void TimeWarpPe::undo_entry(LogPosition at) {
   undo_.undo_range(undo_begin(entry), undo_end(at));
   const LogPosition first_sent = sent_begin(entry);
   for (std::uint32_t i = entry.sends; i-- > 0;)
-    cancel(sent_[first_sent + i], local_lps_[entry.slot], entry.time);
+    cancel(sent_[first_sent + i], local_lps_[entry.slot]);
 }
 
 // Drops rolled-back entries at the tail of the logs, so a rollback of the newest work leaves no
@@ -133,9 +133,9 @@ void TimeWarpPe::pop_dead_tail() {
 
 // The key is rebuilt from the record and the sending entry: `sent_at` is the time of the event
 // whose handler sent it (the key's send time unless the order keeps none), the tie is recorded.
-void TimeWarpPe::cancel(const SentRecord& sent, LpId creator, SimTime sent_at) {
-  const SimTime key_sent = config_.tie_order == TieOrder::creator ? SimTime::zero() : sent_at;
-  const EventKey key{SimTime::from_ps(sent.time_ps), key_sent, sent.tie, creator, sent.counter};
+void TimeWarpPe::cancel(const SentRecord& sent, LpId creator) {
+  const EventKey key{SimTime::from_ps(sent.time_ps), SimTime::from_ps(sent.sent_ps), sent.tie,
+                     creator, sent.counter};
   if (!sent.is_local) {
     outgoing_[static_cast<std::size_t>(rank_of_[sent.target])].add_anti(key, sent.target);
     ++stats_.anti_messages_sent;

@@ -180,7 +180,13 @@ void TimeWarpPe::execute(EventId id, EventRouter* router) {
 void TimeWarpPe::route(const Event& event) {
   NW_CHECK(event.dest < rank_of_.size(), "event sent to LP {} of {}", event.dest, rank_of_.size());
   const int dest_rank = rank_of_[event.dest];
-  SentRecord record{event.key.time.ps(), event.key.counter, event.dest, event.key.tie, false, {}};
+  SentRecord record{event.key.time.ps(),
+                    event.key.sent.ps(),
+                    event.key.counter,
+                    event.dest,
+                    event.key.tie,
+                    false,
+                    {}};
   if (dest_rank == rank_) {
     record.target = pool_.allocate();
     record.is_local = true;

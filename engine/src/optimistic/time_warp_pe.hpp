@@ -89,13 +89,14 @@ class TimeWarpPe final : public EventRouter {
   // the entry that sent it, so only the rest of the key is stored.
   struct SentRecord {
     std::int64_t time_ps;
+    std::int64_t sent_ps;  // the key's send time (EventCtx::send_stamped may set it earlier)
     std::uint64_t counter;
     std::uint32_t target;  // the event's id when local, its destination LP when remote
     std::uint32_t tie;     // the key's tie field (it may depend on more than the send time)
     bool is_local;
     std::uint8_t reserved[7];
   };
-  static_assert(sizeof(SentRecord) == 32);
+  static_assert(sizeof(SentRecord) == 40);
   struct LpSlot {
     std::unique_ptr<LpBase> lp;
     std::uint64_t send_counter = 0;
@@ -113,7 +114,7 @@ class TimeWarpPe final : public EventRouter {
   void rollback(LpSlot& slot, const EventKey& key, Cause cause);
   void undo_entry(LogPosition at);
   void pop_dead_tail();
-  void cancel(const SentRecord& sent, LpId creator, SimTime sent_at);
+  void cancel(const SentRecord& sent, LpId creator);
   void receive_positive(const Event& event);
   void receive_anti(const EventKey& key, LpId dest);
   void commit_entry(const ProcessedEntry& entry, LogPosition at, bool with_records);

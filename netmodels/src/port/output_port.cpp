@@ -115,6 +115,10 @@ void OutputPort::admit(Packet& packet, EventCtx& ctx) {
 
 void OutputPort::transmit(const Packet& packet, std::uint8_t vc, EventCtx& ctx,
                           TransmitObserver* observer) {
+  if (free_at_.get() <= ctx.now()) {  // the line is idle: a busy period begins
+    ctx.set(busy_since_, ctx.now());
+    ctx.set(busy_parent_, ctx.key().sent);
+  }
   SimTime start = std::max(ctx.now(), free_at_.get());
   if (settings_.jitter.ps() > 0) start += random_gap(ctx);
   const SimTime done =
@@ -131,7 +135,8 @@ void OutputPort::transmit(const Packet& packet, std::uint8_t vc, EventCtx& ctx,
   onward.in_port = settings_.link.peer_port;
   onward.vc = vc;
   const SimTime arrival = done.saturating_add(settings_.link.latency);
-  ctx.send(settings_.link.peer, arrival - ctx.now(), PacketArrived{onward});
+  ctx.send_stamped(settings_.link.peer, arrival - ctx.now(), PacketArrived{onward},
+                   busy_since_.get(), busy_parent_.get());
 }
 
 // A uniform random gap in [0, jitter] before a packet goes on the wire, also when the port is
@@ -178,6 +183,8 @@ void OutputPort::finish(engine::FinishCtx& ctx) const {
 
 void OutputPort::visit_bytes(engine::StateVisitor& v) const {
   engine::visit_value(v, free_at_);
+  engine::visit_value(v, busy_since_);
+  engine::visit_value(v, busy_parent_);
   engine::visit_value(v, in_flight_);
   for (const auto& w : waiting_) engine::visit_value(v, w);
   engine::visit_value(v, buffered_bytes_);

@@ -145,16 +145,14 @@ def differences_text(grid):
     if not wrong:
         return "With `emulate: NS3` every grid cell agrees with ns-3.\n"
     return ("### Where emulate: NS3 and ns-3 still differ\n\n"
-            f"{len(wrong)} grid cells: {'; '.join(wrong)}. In the one traced packet by packet "
-            "(8 x 256 KiB, Q = 32 KiB) both send the same segments at the same times until 401 "
-            "ms, when two senders' packets reach the full bottleneck port in the same "
-            "picosecond, both having waited behind a packet on their own NIC. ns-3 runs "
-            "simultaneous events in the order of a global counter taken when each was "
-            "scheduled, so the winner is decided by the whole chain of events that led to each "
-            "packet; netwarp's `engine.tie_order: FIFO_CREATOR` compares two links of that "
-            "chain, then node numbers, and admits the other packet. From that drop on the runs "
-            "diverge. Such ties are frequent only with a small buffer and many retransmissions, "
-            "which is where the differing cells are.\n")
+            f"{len(wrong)} grid cells: {'; '.join(wrong)}. All have a small buffer and many "
+            "retransmissions, where packets of several senders often reach the full port in "
+            "the same picosecond. ns-3 runs simultaneous events in the order of a global "
+            "counter taken when each was scheduled, so the winner is decided by the whole chain "
+            "of events that led to each packet; `engine.tie_order: FIFO_CREATOR` follows that "
+            "chain through the NICs' busy periods and two levels of scheduling times, then "
+            "falls back to node numbers. In the cells traced packet by packet the runs are "
+            "identical up to such a tie.\n")
 
 
 def spread(values):

@@ -55,6 +55,17 @@ class EventCtx {
   void send(LpId dest, SimTime delay, const P& payload) {
     route(dest, delay, payload, tie_);
   }
+  // The same for an event that follows from a chain of earlier ones, as a packet queued on a
+  // busy line follows from when the line became busy (`stamp`, scheduled at `stamp_parent`).
+  // Under TieOrder::fifo_creator simultaneous events are ordered by the stamp instead of now;
+  // under the other orders this is send().
+  template <Payload P>
+  void send_stamped(LpId dest, SimTime delay, const P& payload, SimTime stamp,
+                    SimTime stamp_parent) {
+    if (scope_.tie_order != TieOrder::fifo_creator) return route(dest, delay, payload, tie_);
+    route(dest, delay, payload,
+          tie_fields(scope_.tie_order, scope_.seed, scope_.self, stamp, stamp_parent));
+  }
   template <Payload P>
   void send_self(SimTime delay, const P& payload) {
     send(scope_.self, delay, payload);

@@ -83,6 +83,8 @@ class OutputPort {
 
   const PortSettings settings_;
   engine::Rev<SimTime> free_at_;         // when the line finishes the last scheduled packet
+  engine::Rev<SimTime> busy_since_;      // when the current busy period began
+  engine::Rev<SimTime> busy_parent_;     // when the event that began it was scheduled
   engine::RevFifo<InFlight> in_flight_;  // scheduled packets, by departure
   std::array<engine::RevFifo<Packet>, kVirtualChannels> waiting_;  // per channel, for credit
   engine::RevCounter buffered_bytes_;                              // in_flight_ + waiting_
