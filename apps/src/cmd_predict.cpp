@@ -23,6 +23,8 @@ nlohmann::ordered_json read_params(const std::string& path) {
     return nlohmann::ordered_json::parse(in);
   } catch (const nlohmann::json::parse_error& e) {
     throw UsageError(fmt::format("{}: not JSON: {}", path, e.what()));
+  } catch (const nlohmann::json::out_of_range&) {  // a number beyond double's range
+    throw UsageError(fmt::format("{}: not valid JSON: a number is out of range", path));
   }
 }
 

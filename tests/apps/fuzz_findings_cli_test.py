@@ -32,6 +32,12 @@ class FuzzFindings(netwarp_cli.ScratchCase):
                 ["predict", PINGPONG, "--model", "hockney", "--params", path],
                 f"{path}: {fragment}")
 
+    def test_predict_params_file_with_a_number_out_of_range(self):
+        # Was a crash (found by fuzz_params_json in CI): nlohmann's out_of_range escaped.
+        path = self.write("params.json", "111E1110000")
+        self.assert_one_line_error(["predict", PINGPONG, "--model", "hockney", "--params", path],
+                                   f"{path}: not valid JSON: a number is out of range")
+
     def test_predict_flow_params_with_bad_fields(self):
         # Was exit 70: a flow parameter set's "mode" and "host" were read unchecked.
         host = {"L": 850, "o": 6730, "Oss": 5.02, "Ors": 4.72, "Osl": 4.80, "Orl": 3.86,

@@ -195,6 +195,8 @@ ParamsDocument read_params_file(const std::string& path) {
     json = Json::parse(text.str());
   } catch (const nlohmann::json::parse_error& e) {
     throw ParamsFileError(at_byte(path, text.str(), e.byte), "", "not valid JSON");
+  } catch (const nlohmann::json::out_of_range&) {  // a number beyond double's range
+    throw ParamsFileError(path, "", "not valid JSON: a number is out of range");
   }
   try {
     return params_from_json(json);
