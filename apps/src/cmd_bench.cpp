@@ -30,8 +30,7 @@ CLI::App* add_bench_command(CLI::App& app, PholdOptions& o) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   phold->add_option("--seed", o.model.seed, "Random seed")->capture_default_str();
-  phold->add_option("--ties", o.ties,
-                    "Order of simultaneous events: fifo, creator or fifo_creator")
+  phold->add_option("--ties", o.ties, "Order of simultaneous events: fifo, creator or fifo_creator")
       ->check(CLI::IsMember({"fifo", "creator", "fifo_creator"}))
       ->capture_default_str();
   phold->add_option("--json", o.json_path, "Write statistics and digest as JSON to FILE");

@@ -34,7 +34,6 @@ void ns3_send_pending(TcpSenderState& s, const TcpConfig& config, SimTime now,
                       TcpSenderActions& out);
 void ns3_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, SimTime now,
                 TcpSenderActions& out);
-void ns3_on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now,
-                    TcpSenderActions& out);
+void ns3_on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSenderActions& out);
 
 }  // namespace netwarp::netmodels::tcp_detail

@@ -16,7 +16,7 @@ struct PacketFormat {
   std::uint32_t mtu_bytes = 1500;
   std::uint32_t header_bytes = 40;
   std::uint32_t frame_overhead_bytes = 38;
-  std::uint32_t control_bytes = 0;  // payload of a pure ACK / control packet
+  std::uint32_t control_bytes = 0;     // payload of a pure ACK / control packet
   std::uint32_t syn_option_bytes = 0;  // TCP options on SYN and SYN-ACK, beyond header_bytes
 
   std::uint32_t max_payload() const { return mtu_bytes - header_bytes; }
