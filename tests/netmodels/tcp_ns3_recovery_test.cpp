@@ -95,6 +95,7 @@ TEST_F(TcpNs3RecoveryTest, WrongRenoGuessRetransmitsTheHeadOutsideRecovery) {
   ack(1000, us(100));  // cwnd 11000, snd_max 12000
   ack(1000, us(110));  // first duplicate: the item at 2000 is Reno-SACKed, one new segment goes
   EXPECT_EQ(sent_seqs(), (std::vector<std::uint32_t>{12'000}));
+  EXPECT_EQ(s.limited_transmits, 1u);
   // The segment at 1000 was only late: ACK 2000 makes the "SACKed" item the head, a wrong
   // guess: it is un-SACKed, the next item SACKed and the head marked lost, so it is sent again
   // (no fast retransmit), then two new segments (cwnd 12000, pipe 10000).

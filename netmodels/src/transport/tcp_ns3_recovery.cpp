@@ -183,8 +183,7 @@ void on_duplicate_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t 
   } else if (s.dupacks == config.dupack_threshold && (ack >= s.recover || n.recover_active == 0)) {
     enter_recovery(s, config, now, out);
   } else if (config.limited_transmit) {
-    add_reno_sack(s);
-    ++s.limited_transmits;
+    add_reno_sack(s);  // the pipe shrinks, so ns3_send_pending may send one new segment
   }
 }
 
@@ -266,6 +265,7 @@ void ns3_send_pending(TcpSenderState& s, const TcpConfig& config, SimTime now,
     if (window < s.mss && data_left > window) return;
     const auto length = static_cast<std::uint32_t>(
         std::min<std::uint64_t>({window, s.mss, std::uint64_t{next.end} - next.seq}));
+    if (s.ns3.state == Ns3CongState::disorder && next.seq >= s.snd_max) ++s.limited_transmits;
     send_item(s, next.seq, length, now, out);
   }
 }
@@ -318,7 +318,6 @@ void ns3_on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now,
   s.cwnd = s.mss;
   n.state = Ns3CongState::loss;
   s.in_fast_recovery = 0;
-  s.timeout_una = s.snd_una;
   restart_timer(s, now, out);
   ns3_send_pending(s, config, now, out);
   out.cwnd_changed = true;
