@@ -41,6 +41,7 @@ Otf2TestArchive::Otf2TestArchive(const std::filesystem::path& dir, std::uint32_t
   if (archive_ == nullptr) throw std::runtime_error("cannot create the OTF2 archive");
   check(OTF2_Archive_SetFlushCallbacks(archive_, &flush_callbacks, nullptr), "flush callbacks");
   check(OTF2_Archive_SetSerialCollectiveCallbacks(archive_), "collective callbacks");
+  check(OTF2_Archive_SetCreator(archive_, "netwarp Otf2TestArchive"), "creator");
   check(OTF2_Archive_OpenEvtFiles(archive_), "open event files");
   main_region_ = region("main", OTF2_PARADIGM_USER);
   for (std::uint32_t r = 0; r < ranks; ++r) {
