@@ -2,6 +2,7 @@
 // read into the same program as the TIT trace of the same calls, and replay to the same run;
 // unsupported records and communicators are refused in one line naming the archive, the
 // location and the event.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -229,14 +230,52 @@ TEST(Otf2Trace, CollectivesOnCommSelfCommunicateNothing) {
   EXPECT_TRUE(trace.ranks(0).actions(0).has_barrier());
 }
 
-// ---- refusals: one line naming the archive, the location and the event (OTF2 counts a
-// location's events from 1; every archive here starts with Enter main) ----
-
+// One line, as every trace error.
 std::string read_error(const std::filesystem::path& anchor) {
   const std::string message = trace_error([&] { read_trace(anchor); });
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
   return message;
 }
+
+// The per-rank lists OTF2 does not hold come from every rank's own record; alltoallv's
+// per-peer blocks, which no record holds, are spread evenly.
+TEST(Otf2Trace, VectorCollectivesCollectEveryRanksBlock) {
+  const auto dir = temp_dir("otf2_vector");
+  Otf2TestArchive archive(dir, 3);
+  const std::vector<std::uint64_t> blocks = {5, 6, 7};
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    archive.collective(r, "MPI_Scatterv", OTF2_COLLECTIVE_OP_SCATTERV, 0, r == 0 ? 18 : 0,
+                       blocks[r]);
+    archive.collective(r, "MPI_Reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER, kAll, 18,
+                       3 * blocks[r]);
+    archive.collective(r, "MPI_Alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV, kAll, 10, 9);
+  }
+  const proto::Trace trace = read_otf2(archive.close());
+  for (int r = 0; r < 3; ++r) {
+    const auto& actions = trace.ranks(r).actions();
+    ASSERT_EQ(actions.size(), 3);
+    EXPECT_THAT(actions[0].scatterv().send_bytes(), ::testing::ElementsAre(5, 6, 7));
+    EXPECT_EQ(actions[0].scatterv().recv_bytes(), blocks[static_cast<std::size_t>(r)]);
+    EXPECT_THAT(actions[1].reduce_scatter().recv_bytes(), ::testing::ElementsAre(5, 6, 7));
+    EXPECT_THAT(actions[2].alltoallv().send_bytes(), ::testing::ElementsAre(4, 3, 3));
+    EXPECT_THAT(actions[2].alltoallv().recv_bytes(), ::testing::ElementsAre(3, 3, 3));
+  }
+  EXPECT_NO_THROW(program_from_trace(trace, {}));
+}
+
+TEST(Otf2Trace, RanksWithDifferentCollectiveCallsAreRefused) {
+  const auto dir = temp_dir("otf2_mismatch");
+  Otf2TestArchive archive(dir, 2);
+  archive.collective(0, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, kAll, 0, 0);
+  archive.collective(1, "MPI_Allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV, kAll, 8, 8);
+  const auto anchor = archive.close();
+  EXPECT_EQ(read_error(anchor), anchor.string() +
+                                    ": collective call 1 of rank 1 is MPI_Allgatherv but rank "
+                                    "0's is MPI_Barrier");
+}
+
+// ---- refusals: one line naming the archive, the location and the event (OTF2 counts a
+// location's events from 1; every archive here starts with Enter main) ----
 
 TEST(Otf2Trace, SubCommunicatorsAreRefusedNamingTheEvent) {
   const auto dir = temp_dir("otf2_subcomm");
