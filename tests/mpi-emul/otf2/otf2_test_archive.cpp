@@ -1,6 +1,7 @@
 // Otf2TestArchive: see otf2_test_archive.hpp.
 #include "otf2_test_archive.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <stdexcept>
 
@@ -145,8 +146,7 @@ OTF2_CommRef Otf2TestArchive::add_comm(const std::string& name,
   return kSelf + static_cast<OTF2_CommRef>(extra_comms_.size());
 }
 
-std::filesystem::path Otf2TestArchive::close() {
-  std::vector<std::uint64_t> event_counts(ranks_);
+void Otf2TestArchive::close_event_files(std::vector<std::uint64_t>& event_counts) {
   for (std::uint32_t r = 0; r < ranks_; ++r) {
     check(OTF2_EvtWriter_Leave(writers_[r], nullptr, now_[r], main_region_), "leave main");
     check(OTF2_EvtWriter_GetNumberOfEvents(writers_[r], &event_counts[r]), "event count");
@@ -158,9 +158,9 @@ std::filesystem::path Otf2TestArchive::close() {
     check(OTF2_Archive_CloseDefWriter(archive_, OTF2_Archive_GetDefWriter(archive_, r)),
           "local definitions");
   check(OTF2_Archive_CloseDefFiles(archive_), "close definition files");
-  for (std::uint32_t r = 0; r < ranks_; ++r) string("rank " + std::to_string(r));
-  for (const char* s : {"", "machine", "node", "MPI_COMM_WORLD", "MPI_COMM_SELF"}) string(s);
-  OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(archive_);
+}
+
+void Otf2TestArchive::write_strings_and_regions(OTF2_GlobalDefWriter* g) {
   const OTF2_TimeStamp length = *std::max_element(now_.begin(), now_.end());
   check(OTF2_GlobalDefWriter_WriteClockProperties(g, ticks_per_second_, 0, length,
                                                   OTF2_UNDEFINED_TIMESTAMP),
@@ -174,11 +174,13 @@ std::filesystem::path Otf2TestArchive::close() {
                                            strings_[""], OTF2_REGION_ROLE_FUNCTION, region.second,
                                            OTF2_REGION_FLAG_NONE, strings_[""], 0, 0),
           "region");
+}
+
+void Otf2TestArchive::write_locations(OTF2_GlobalDefWriter* g,
+                                      const std::vector<std::uint64_t>& event_counts) {
   check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, strings_["machine"], strings_["node"],
                                                  OTF2_UNDEFINED_SYSTEM_TREE_NODE),
         "system tree");
-  std::vector<std::uint64_t> locations(ranks_);
-  std::iota(locations.begin(), locations.end(), 0);
   for (std::uint32_t r = 0; r < ranks_; ++r) {
     const OTF2_StringRef name = strings_["rank " + std::to_string(r)];
     check(OTF2_GlobalDefWriter_WriteLocationGroup(g, r, name, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
@@ -188,33 +190,48 @@ std::filesystem::path Otf2TestArchive::close() {
                                              event_counts[r], r),
           "location");
   }
-  check(OTF2_GlobalDefWriter_WriteGroup(g, kLocationsGroup, strings_[""],
-                                        OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                                        OTF2_GROUP_FLAG_NONE, ranks_, locations.data()),
-        "locations group");
-  check(OTF2_GlobalDefWriter_WriteGroup(g, kWorldGroup, strings_[""], OTF2_GROUP_TYPE_COMM_GROUP,
-                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, ranks_,
-                                        locations.data()),
-        "world group");
-  check(OTF2_GlobalDefWriter_WriteGroup(g, kSelfGroup, strings_[""], OTF2_GROUP_TYPE_COMM_SELF,
-                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 0, nullptr),
-        "self group");
-  for (std::size_t i = 0; i < extra_comms_.size(); ++i)
-    check(OTF2_GlobalDefWriter_WriteGroup(
-              g, kSelfGroup + 1 + i, strings_[""], OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-              OTF2_GROUP_FLAG_NONE, static_cast<std::uint32_t>(extra_comms_[i].second.size()),
-              extra_comms_[i].second.data()),
-          "communicator group");
+}
+
+void Otf2TestArchive::write_group(OTF2_GlobalDefWriter* g, OTF2_GroupRef id, OTF2_GroupType type,
+                                  const std::vector<std::uint64_t>& members) {
+  check(OTF2_GlobalDefWriter_WriteGroup(g, id, strings_[""], type, OTF2_PARADIGM_MPI,
+                                        OTF2_GROUP_FLAG_NONE,
+                                        static_cast<std::uint32_t>(members.size()), members.data()),
+        "group");
+}
+
+// MPI_COMM_WORLD's group lists ranks 0..N-1, which are also the location ids here.
+void Otf2TestArchive::write_communicators(OTF2_GlobalDefWriter* g) {
+  std::vector<std::uint64_t> all(ranks_);
+  std::iota(all.begin(), all.end(), 0);
+  write_group(g, kLocationsGroup, OTF2_GROUP_TYPE_COMM_LOCATIONS, all);
+  write_group(g, kWorldGroup, OTF2_GROUP_TYPE_COMM_GROUP, all);
+  write_group(g, kSelfGroup, OTF2_GROUP_TYPE_COMM_SELF, {});
   check(OTF2_GlobalDefWriter_WriteComm(g, kWorld, strings_["MPI_COMM_WORLD"], kWorldGroup,
                                        OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
         "world");
   check(OTF2_GlobalDefWriter_WriteComm(g, kSelf, strings_["MPI_COMM_SELF"], kSelfGroup,
                                        OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
         "self");
-  for (std::size_t i = 0; i < extra_comms_.size(); ++i)
-    check(OTF2_GlobalDefWriter_WriteComm(g, kSelf + 1 + i, strings_[extra_comms_[i].first],
-                                         kSelfGroup + 1 + i, kWorld, OTF2_COMM_FLAG_NONE),
+  for (std::size_t i = 0; i < extra_comms_.size(); ++i) {
+    const auto group = static_cast<OTF2_GroupRef>(kSelfGroup + 1 + i);
+    write_group(g, group, OTF2_GROUP_TYPE_COMM_GROUP, extra_comms_[i].second);
+    check(OTF2_GlobalDefWriter_WriteComm(g, static_cast<OTF2_CommRef>(kSelf + 1 + i),
+                                         strings_[extra_comms_[i].first], group, kWorld,
+                                         OTF2_COMM_FLAG_NONE),
           "communicator");
+  }
+}
+
+std::filesystem::path Otf2TestArchive::close() {
+  std::vector<std::uint64_t> event_counts(ranks_);
+  close_event_files(event_counts);
+  for (std::uint32_t r = 0; r < ranks_; ++r) string("rank " + std::to_string(r));
+  for (const char* s : {"", "machine", "node", "MPI_COMM_WORLD", "MPI_COMM_SELF"}) string(s);
+  OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(archive_);
+  write_strings_and_regions(g);
+  write_locations(g, event_counts);
+  write_communicators(g);
   check(OTF2_Archive_Close(archive_), "close");
   archive_ = nullptr;
   return dir_ / "traces.otf2";

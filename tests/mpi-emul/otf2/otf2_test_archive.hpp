@@ -65,7 +65,12 @@ class Otf2TestArchive {
  private:
   OTF2_StringRef string(const std::string& text);
   OTF2_RegionRef region(const std::string& name, OTF2_Paradigm paradigm);
-  void write_definitions();
+  void close_event_files(std::vector<std::uint64_t>& event_counts);
+  void write_strings_and_regions(OTF2_GlobalDefWriter* g);
+  void write_locations(OTF2_GlobalDefWriter* g, const std::vector<std::uint64_t>& event_counts);
+  void write_group(OTF2_GlobalDefWriter* g, OTF2_GroupRef id, OTF2_GroupType type,
+                   const std::vector<std::uint64_t>& members);
+  void write_communicators(OTF2_GlobalDefWriter* g);
 
   std::filesystem::path dir_;
   std::uint32_t ranks_;
