@@ -218,6 +218,31 @@ TEST(Otf2Trace, OnlyMpiRegionsInterruptTheComputeTime) {
   EXPECT_EQ(trace.ranks(1).actions(0).recv().bytes(), 64u);
 }
 
+// Score-P writes MPI_Sendrecv as an MpiSend and an MpiRecv inside one call: as a blocking send
+// then a receive, two ranks exchanging 1 MiB would both wait in their rendezvous send forever.
+TEST(Otf2Trace, SendAndReceiveInOneCallAreOneSendrecv) {
+  const auto dir = temp_dir("otf2_sendrecv");
+  Otf2TestArchive archive(dir, 2);
+  constexpr std::uint64_t kMiB = 1 << 20;
+  for (std::uint32_t r = 0; r < 2; ++r)
+    archive.call(r, "MPI_Sendrecv", [&](OTF2_EvtWriter* w, OTF2_TimeStamp t) {
+      ASSERT_EQ(OTF2_EvtWriter_MpiSend(w, nullptr, t, 1 - r, Otf2TestArchive::kWorld, 4, kMiB),
+                OTF2_SUCCESS);
+      ASSERT_EQ(OTF2_EvtWriter_MpiRecv(w, nullptr, t + 1, 1 - r, Otf2TestArchive::kWorld, 4, kMiB),
+                OTF2_SUCCESS);
+    });
+  const proto::Trace trace = read_otf2(archive.close());
+  ASSERT_EQ(trace.ranks(1).actions_size(), 1);
+  const proto::SendRecv& sendrecv = trace.ranks(1).actions(0).sendrecv();
+  EXPECT_EQ(sendrecv.dst(), 0);
+  EXPECT_EQ(sendrecv.src(), 0);
+  EXPECT_EQ(sendrecv.send_bytes(), kMiB);
+  const Program program = program_from_trace(trace, {});
+  const MpiRun run = run_mpi(star_platform(2, 10'000'000'000, SimTime::from_ps(500000)), program,
+                             config_for(program), true);
+  EXPECT_TRUE(run.totals.finished);
+}
+
 TEST(Otf2Trace, CollectivesOnCommSelfCommunicateNothing) {
   const auto dir = temp_dir("otf2_self");
   Otf2TestArchive archive(dir, 2);

@@ -48,6 +48,7 @@ void Otf2RankEvents::add_gap(OTF2_TimeStamp until) {
 }
 
 proto::Action& Otf2RankEvents::add_action() {
+  send_in_call_ = -1;
   return *out_.add_actions();
 }
 
@@ -65,7 +66,9 @@ void Otf2RankEvents::leave(OTF2_TimeStamp time, OTF2_RegionRef region) {
   const auto at = definitions_.region_is_mpi.find(region);
   if (at == definitions_.region_is_mpi.end() || !at->second) return;
   if (mpi_depth_ == 0) throw Otf2Unsupported("leaves an MPI region it never entered");
-  if (--mpi_depth_ == 0) outside_since_ = time;
+  if (--mpi_depth_ > 0) return;
+  outside_since_ = time;
+  send_in_call_ = -1;
 }
 
 void Otf2RankEvents::other(OTF2_TimeStamp time) {
@@ -91,6 +94,7 @@ void Otf2RankEvents::send(OTF2_TimeStamp time, std::uint32_t receiver, OTF2_Comm
   send.set_dst(peer(receiver, comm));
   send.set_tag(checked_tag(tag));
   send.set_bytes(bytes);
+  if (mpi_depth_ > 0) send_in_call_ = out_.actions_size() - 1;
 }
 
 void Otf2RankEvents::isend(OTF2_TimeStamp time, std::uint32_t receiver, OTF2_CommRef comm,
@@ -125,10 +129,27 @@ void Otf2RankEvents::irecv_request(OTF2_TimeStamp time, std::uint64_t request) {
 void Otf2RankEvents::recv(OTF2_TimeStamp time, std::uint32_t sender, OTF2_CommRef comm,
                           std::uint32_t tag, std::uint64_t bytes) {
   mpi_record(time);
+  if (send_in_call_ >= 0) return pair_with_send(peer(sender, comm), checked_tag(tag), bytes);
   proto::Recv& recv = *add_action().mutable_recv();
   recv.set_src(peer(sender, comm));
   recv.set_tag(checked_tag(tag));
   recv.set_bytes(bytes);
+}
+
+// MPI_Sendrecv(_replace): Score-P writes its MpiSend and MpiRecv inside the one call. Replayed
+// as a blocking send, then a blocking receive, two ranks exchanging rendezvous-size messages
+// would both wait in their send forever; a sendrecv posts both at once, as MPI does.
+void Otf2RankEvents::pair_with_send(std::int32_t src, std::int32_t tag, std::uint64_t bytes) {
+  proto::Action& action = *out_.mutable_actions(send_in_call_);
+  const proto::Send send = action.send();
+  proto::SendRecv& sendrecv = *action.mutable_sendrecv();
+  sendrecv.set_dst(send.dst());
+  sendrecv.set_send_tag(send.tag());
+  sendrecv.set_send_bytes(send.bytes());
+  sendrecv.set_src(src);
+  sendrecv.set_recv_tag(tag);
+  sendrecv.set_recv_bytes(bytes);
+  send_in_call_ = -1;
 }
 
 void Otf2RankEvents::irecv(OTF2_TimeStamp time, std::uint32_t sender, OTF2_CommRef comm,

@@ -2,7 +2,8 @@
 //   - Time outside MPI calls becomes sleep actions (seconds = ticks / timer resolution):
 //     an MPI call spans its outermost MPI-paradigm region, Enter to Leave; an MPI record outside
 //     any MPI region is a call of no duration at its timestamp.
-//   - MpiSend/MpiRecv: send/recv; MpiIsend: isend, and its MpiIsendComplete a wait for it;
+//   - MpiSend/MpiRecv: send/recv, or one sendrecv when both are in one call (MPI_Sendrecv);
+//     MpiIsend: isend, and its MpiIsendComplete a wait for it;
 //     MpiIrecvRequest: an irecv whose source, tag and size its MpiIrecv (the completion, in
 //     the wait or test that finished it) fills in, followed by a wait for it.
 //   - MpiCollectiveEnd: the collective (otf2_collectives.cpp); on MPI_COMM_SELF nothing.
@@ -50,6 +51,7 @@ class Otf2RankEvents {
   void add_gap(OTF2_TimeStamp until);
   std::int32_t peer(std::uint32_t comm_rank, OTF2_CommRef comm) const;
   proto::Action& add_action();
+  void pair_with_send(std::int32_t src, std::int32_t tag, std::uint64_t bytes);
 
   const Otf2Definitions& definitions_;
   std::uint32_t rank_;
@@ -59,6 +61,7 @@ class Otf2RankEvents {
   OTF2_TimeStamp last_time_ = 0;
   OTF2_TimeStamp outside_since_ = 0;  // where the time outside MPI calls began
   std::uint32_t mpi_depth_ = 0;
+  int send_in_call_ = -1;  // the blocking send of the current MPI call, if it is the last action
   std::map<std::uint64_t, proto::RequestKey> isends_;
   std::map<std::uint64_t, int> irecvs_;  // request id -> index of its irecv action
   std::vector<Otf2CollectiveCall> collectives_;
