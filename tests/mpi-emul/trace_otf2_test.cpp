@@ -243,6 +243,20 @@ TEST(Otf2Trace, SendAndReceiveInOneCallAreOneSendrecv) {
   EXPECT_TRUE(run.totals.finished);
 }
 
+// A duplicate of MPI_COMM_WORLD (every rank in rank order) replays as MPI_COMM_WORLD, as TIT's
+// comm_dup does.
+TEST(Otf2Trace, DuplicatesOfCommWorldAreCommWorld) {
+  const auto dir = temp_dir("otf2_dup");
+  Otf2TestArchive archive(dir, 2);
+  const OTF2_CommRef dup = archive.add_comm("dup of world", {0, 1});
+  for (std::uint32_t r = 0; r < 2; ++r)
+    archive.collective(r, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, 1, r == 1 ? 128 : 0, 64, dup);
+  const proto::Trace trace = read_otf2(archive.close());
+  ASSERT_EQ(trace.ranks(0).actions_size(), 1);
+  EXPECT_EQ(trace.ranks(0).actions(0).bcast().bytes(), 64u);
+  EXPECT_EQ(trace.ranks(0).actions(0).bcast().root(), 1);
+}
+
 TEST(Otf2Trace, CollectivesOnCommSelfCommunicateNothing) {
   const auto dir = temp_dir("otf2_self");
   Otf2TestArchive archive(dir, 2);
