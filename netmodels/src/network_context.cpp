@@ -93,4 +93,10 @@ bool NetworkContext::is_injected_drop_slow(NodeId at, const Packet& p) const {
   });
 }
 
+std::uint64_t NetworkContext::flow_route_key(const Packet& p) const {
+  const std::uint64_t connection =
+      spec_.workload.messages.empty() ? 0 : std::uint64_t{connection_of_[p.flow]} + 1;
+  return route_key_mix((std::uint64_t{p.src} << 32 | p.dst) ^ route_key_mix(connection));
+}
+
 }  // namespace netwarp::netmodels

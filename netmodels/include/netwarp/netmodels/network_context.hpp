@@ -42,6 +42,10 @@ class NetworkContext {
   bool is_injected_drop(NodeId at, const Packet& p) const {
     return !spec_.drops.empty() && is_injected_drop_slow(at, p);
   }
+  // Identity of the transport connection and direction a packet belongs to, for per-flow
+  // multipath routing: every packet of one connection one way gets the same key. Workload
+  // runs: (src, dst, connection_of); MPI's stream transport: one connection per host pair.
+  std::uint64_t flow_route_key(const Packet& p) const;
   // Settings of a node's output port, from the device configs.
   PortSettings port_settings(NodeId node, PortIndex port) const;
 
