@@ -90,16 +90,16 @@ std::string parts_dir(const StagedFolder& out, const AppContext& context) {
 // Every rank's committed records in canonical order, for rank 0 to stream. On one rank its own
 // sorted records; on several, each rank writes its own as part files into rank 0's output
 // folder and rank 0 merges them as it reads, so no rank ever holds more than its own.
-// Collective; returns the largest peak RSS over the ranks so far (the ranks other than 0 are
-// done then).
-std::int64_t share_results(netmodels::NetworkResults& local, const StagedFolder& out,
-                           const AppContext& context,
-                           std::unique_ptr<netmodels::ResultsSource>& source) {
+// Collective; returns on rank 0 every rank's peak RSS so far (the ranks other than 0 are done
+// then).
+std::vector<std::int64_t> share_results(netmodels::NetworkResults& local, const StagedFolder& out,
+                                        const AppContext& context,
+                                        std::unique_ptr<netmodels::ResultsSource>& source) {
   local.sort();
   const int ranks = context.exchange->size();
   if (ranks == 1) {
     source = std::make_unique<netmodels::ResultsSource>(local);
-    return static_cast<std::int64_t>(process_peak_rss_bytes());
+    return {static_cast<std::int64_t>(process_peak_rss_bytes())};
   }
   const std::string dir = parts_dir(out, context);
   std::string error;
@@ -112,7 +112,35 @@ std::int64_t share_results(netmodels::NetworkResults& local, const StagedFolder&
   if (context.exchange->max(error.empty() ? 0 : 1) != 0)
     throw UsageError(error.empty() ? "another rank could not write its results" : error);
   source = std::make_unique<netmodels::ResultsSource>(dir, ranks);
-  return context.exchange->max(static_cast<std::int64_t>(process_peak_rss_bytes()));
+  const auto peak = static_cast<std::int64_t>(process_peak_rss_bytes());
+  std::vector<std::byte> bytes(sizeof peak);
+  std::memcpy(bytes.data(), &peak, sizeof peak);
+  std::vector<std::int64_t> peaks;
+  for (const auto& part : context.exchange->gather(std::move(bytes))) {
+    std::int64_t p = 0;
+    std::memcpy(&p, part.data(), std::min(part.size(), sizeof p));
+    peaks.push_back(p);
+  }
+  return peaks;
+}
+
+// How the model is split over the ranks: LPs, hosts and peak RSS of each (shown on several
+// ranks, where each rank should hold about its share).
+std::string format_partition(const netmodels::NetworkModel& model, int ranks,
+                             const std::vector<std::int64_t>& peaks) {
+  std::vector<std::uint64_t> lps(static_cast<std::size_t>(ranks));
+  std::vector<std::uint64_t> hosts(lps.size());
+  for (engine::LpId id = 0; id < model.lp_count(); ++id) {
+    const auto rank = static_cast<std::size_t>(model.rank_of(id, ranks));
+    ++lps[rank];
+    if (model.spec().topology.is_host(id)) ++hosts[rank];
+  }
+  std::string out = "partition    ";
+  for (std::size_t r = 0; r < lps.size(); ++r)
+    out += fmt::format("{} rank {}: {} LPs ({} hosts), peak RSS {:.1f} MiB", r == 0 ? "" : ";", r,
+                       lps[r], hosts[r],
+                       r < peaks.size() ? static_cast<double>(peaks[r]) / (1 << 20) : 0.0);
+  return out + "\n";
 }
 
 // Without a scenario: the built-in incast, or for a trace the default replay platform.
@@ -212,7 +240,7 @@ int run_command(RunOptions& o, const AppContext& context) {
   local.skip_idle_ports = true;
   const engine::RunResult result = run_kernel(model, config, context, &local);
   std::unique_ptr<netmodels::ResultsSource> source;
-  const std::int64_t peak_rss = share_results(local, out, context, source);
+  std::vector<std::int64_t> peaks = share_results(local, out, context, source);
   if (!context.is_root()) return 0;
 
   engine::RunStats stats = result.stats;
@@ -226,13 +254,16 @@ int run_command(RunOptions& o, const AppContext& context) {
                           source->totals(model.spec().workload)};
   std::vector<std::string> files = write_network_tables(report, out.path());
   // Measured after the outputs (results.json is streamed and adds no peak of its own).
-  stats.peak_rss_bytes = static_cast<std::uint64_t>(
-      std::max(peak_rss, static_cast<std::int64_t>(process_peak_rss_bytes())));
+  peaks[0] = static_cast<std::int64_t>(process_peak_rss_bytes());
+  stats.peak_rss_bytes = static_cast<std::uint64_t>(*std::max_element(peaks.begin(), peaks.end()));
   files.insert(files.begin(), out.path() + "/results.json");
   write_network_results_json(report, files.front());
   std::filesystem::remove_all(out.path() + "/.parts");
   out.commit();
-  std::printf("%sresults       %s", format_network_summary(report).c_str(), out.target().c_str());
+  const std::string partition =
+      stats.ranks > 1 ? format_partition(model, stats.ranks, peaks) : std::string();
+  std::printf("%s%sresults       %s", format_network_summary(report).c_str(), partition.c_str(),
+              out.target().c_str());
   std::printf(" (%zu files)\n", files.size());
   return exit_status(report, !config.end_time.is_max());
 }
