@@ -13,8 +13,10 @@ the memory each rank holds: with N ranks each rank should hold about 1/N of the 
 carry the sequential digest everywhere.
 
   bench/scale_report.py                  # the short default: minutes
-  bench/scale_report.py --full           # adds fat tree k = 64, 40^3 and 128x128 tori, a big
-                                         # dragonfly (tens of minutes on a quiet machine)
+  bench/scale_report.py --full           # adds fat tree k = 64, 40^3 and 128x128 tori and a
+                                         # big dragonfly to the tiny-workload table
+  bench/scale_report.py --full-perm      # and their permutations (tens of minutes on a quiet
+                                         # machine)
   bench/scale_report.py --million        # also the 1,000,000-host 100^3 torus: the tiny
                                          # workload (about 4 GiB)
   bench/scale_report.py --million-perm   # and its permutation of 4 KiB messages (about
@@ -226,14 +228,16 @@ def million_text(with_permutation):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--full", action="store_true", help="also the big sizes")
+    parser.add_argument("--full", action="store_true", help="also the big sizes, tiny workload")
+    parser.add_argument("--full-perm", action="store_true",
+                        help="also the big sizes' permutations")
     parser.add_argument("--million", action="store_true", help="also the 100^3 torus, tiny")
     parser.add_argument("--million-perm", action="store_true",
                         help="also the 100^3 torus permutation")
     args = parser.parse_args()
-    cases = SHORT + (FULL if args.full else [])
-    tiny = tiny_rows(cases)
-    perm = perm_rows(cases)
+    big = FULL if args.full or args.full_perm else []
+    tiny = tiny_rows(SHORT + big)
+    perm = perm_rows(SHORT + (FULL if args.full_perm else []))
     wants_million = args.million or args.million_perm
     million = million_text(args.million_perm) if wants_million else ""
     with open(OUT, "w") as f:
