@@ -128,6 +128,23 @@ def ranks_text(res):
         f"{lps}" for lps, _, _ in res["ranks"]) + " LPs"
 
 
+# Issue 15's set-up targets: name -> (wall seconds, peak bytes per host or None, peak bytes).
+TARGETS = {"fat tree k = 64": (5, 5 * 1024, None), "3D torus 40^3": (30, None, 512 << 20)}
+VERDICTS = []
+
+
+def check_target(name, hosts, seq):
+    if name not in TARGETS:
+        return
+    wall, per_host, peak = TARGETS[name]
+    ok = seq["total"] < wall and (per_host is None or seq["peak"] / hosts < per_host) and (
+        peak is None or seq["peak"] < peak)
+    limit = f"{per_host // 1024} KiB per host" if per_host else f"{peak >> 20} MiB"
+    VERDICTS.append(f"- {'PASS' if ok else 'FAIL'}: {name}, tiny workload, in under {wall} s and"
+                    f" {limit}: {seq['total']:.2f} s, {mib(seq['peak']):.0f} MiB"
+                    f" ({seq['peak'] / hosts / 1024:.2f} KiB per host).")
+
+
 def tiny_rows(cases):
     rows = []
     for name, topology, hosts in cases:
@@ -139,6 +156,7 @@ def tiny_rows(cases):
                   f"{mib(res['peak']):.0f} MiB", file=sys.stderr)
         same = len({r["digest"] for r in results.values()}) == 1
         seq = results[1]
+        check_target(name, hosts, seq)
         rows.append(
             f"| {name} | {hosts:,} | {seq['total']:.2f} s | {mib(seq['peak']):.0f} MiB | "
             f"{seq['peak'] / hosts / 1024:.2f} KiB | {results[2]['total']:.2f} s | "
@@ -182,6 +200,7 @@ def report(tiny, perm, million, options):
         f"Machine: {machine()}. Links 1 GB/s (8 Gbit/s), 100 ns, credit flow control (64 KiB per"
         " port), lossless transport.",
         "",
+        *(["## Targets (sequential, this machine)", "", *VERDICTS, ""] if VERDICTS else []),
         "## Tiny workload (4 flows of 4000 B): set-up and memory",
         "",
         "Wall time of the whole process (scenario, build, run, outputs); peak RSS of the largest"
