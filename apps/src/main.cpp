@@ -27,6 +27,7 @@
 #include "netwarp/mpiemul/trace.hpp"
 #include "netwarp/netmodels/input_error.hpp"
 #include "netwarp/scenarios/scenario_error.hpp"
+#include "netwarp/scenarios/scenario_loader.hpp"
 #include "netwarp/validation/params_json.hpp"
 
 namespace {
@@ -144,6 +145,8 @@ int main(int argc, char** argv) {
   const auto exchange =
       mpi ? netwarp::engine::make_mpi_exchange() : netwarp::engine::make_local_exchange();
   AppContext context{exchange.get()};
+  // Every rank loads the scenario; rank 0 alone reports what it ignores.
+  if (!context.is_root()) netwarp::scenarios::set_warning_printer({});
   try {
     return run_main(argc, argv, context);
   } catch (const netwarp::scenarios::ScenarioError& e) {
