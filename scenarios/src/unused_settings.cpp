@@ -30,11 +30,10 @@ void add_unused_tcp(const proto::Scenario& scenario, std::vector<UnusedSetting>&
   if (scenario.transport().kind() == proto::Transport::TCP || !scenario.transport().has_tcp())
     return;
   for (const std::string& name : set_field_names(scenario.transport().tcp()))
-    out.push_back({"transport.tcp." + name, "ignored: only used with transport.kind: TCP (this "
-                                            "run is " +
-                                                proto::Transport::Kind_Name(
-                                                    scenario.transport().kind()) +
-                                                ")"});
+    out.push_back({"transport.tcp." + name,
+                   "ignored: only used with transport.kind: TCP (this "
+                   "run is " +
+                       proto::Transport::Kind_Name(scenario.transport().kind()) + ")"});
 }
 
 // The collectives each built-in kernel calls ("" for none; the trace and the generated
