@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <map>
 
 #include "app_context.hpp"
@@ -171,11 +172,19 @@ void write_queue_csv(const NetworkRunReport& rep, const std::string& path) {
                        kEvents[s.event], s.bytes, s.packets);
 }
 
+// ssthresh starts "arbitrarily high" (RFC 5681 section 3.1), held as INT64_MAX: the field stays
+// empty until a loss or an ECN echo sets it.
+std::string ssthresh_field(std::uint64_t ssthresh) {
+  constexpr auto kNoThreshold =
+      static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  return ssthresh >= kNoThreshold ? std::string() : std::to_string(ssthresh);
+}
+
 void write_cwnd_csv(const NetworkRunReport& rep, const std::string& path) {
   auto out = open_for_writing(path);
   out << "time_ps,flow,cwnd_bytes,ssthresh_bytes\n";
   for (const auto& s : rep.results->cwnd_samples)
-    out << fmt::format("{},{},{},{}\n", s.time_ps, s.flow, s.cwnd, s.ssthresh);
+    out << fmt::format("{},{},{},{}\n", s.time_ps, s.flow, s.cwnd, ssthresh_field(s.ssthresh));
 }
 
 }  // namespace

@@ -64,6 +64,23 @@ class NoSilentSettings(netwarp_cli.ScratchCase):
                          "differs in links, mpi.host: the prediction uses the fitted platform's "
                          "parameters\n")
 
+    def test_outputs_hold_no_int64_max_sentinels(self):
+        # ssthresh before the first loss and a run without end time were written as
+        # 9223372036854775807; now an empty CSV field and a JSON null.
+        results, out_dir, _ = self.run_scenario([os.path.join(LIBRARY, "two-flows.pbtxt"), "--set",
+                                                 "outputs.cwnd_trace=true"])
+        self.assertIsNone(results["end_time_ps"])
+        for name in os.listdir(out_dir):
+            if name.endswith((".csv", ".json")):
+                with open(os.path.join(out_dir, name)) as f:
+                    text = f.read()
+                for sentinel in ("9223372036854775807", "18446744073709551615"):
+                    self.assertNotIn(sentinel, text, name)
+        with open(os.path.join(out_dir, "cwnd.csv")) as f:
+            rows = [line.rstrip("\n").split(",") for line in f][1:]
+        self.assertEqual(rows[0][3], "", "no threshold before the first loss")
+        self.assertTrue(any(row[3].isdigit() for row in rows), "a loss sets one")
+
 
 if __name__ == "__main__":
     netwarp_cli.NETWARP = os.path.abspath(sys.argv.pop(1))
