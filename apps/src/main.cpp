@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
       mpi ? netwarp::engine::make_mpi_exchange() : netwarp::engine::make_local_exchange();
   AppContext context{exchange.get()};
   // Every rank loads the scenario; rank 0 alone reports what it ignores.
-  if (!context.is_root()) netwarp::scenarios::set_warning_printer({});
+  if (!context.is_root()) netwarp::scenarios::set_warning_printer([](const std::string&) {});
   try {
     return run_main(argc, argv, context);
   } catch (const netwarp::scenarios::ScenarioError& e) {

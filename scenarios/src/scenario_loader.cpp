@@ -208,7 +208,7 @@ std::vector<std::string> located_warnings(const LoadedScenario& loaded,
 }  // namespace
 
 void set_warning_printer(std::function<void(const std::string&)> printer) {
-  warning_printer() = std::move(printer);
+  warning_printer() = printer ? std::move(printer) : print_once_on_stderr;
 }
 
 LoadedScenario load_scenario_text(const std::string& text, const std::string& name,
@@ -226,8 +226,7 @@ LoadedScenario load_scenario_text(const std::string& text, const std::string& na
     throw loaded.error(e.field(), e.message());
   }
   loaded.warnings = located_warnings(loaded, unused);
-  if (warning_printer())
-    for (const std::string& line : loaded.warnings) warning_printer()(line);
+  for (const std::string& line : loaded.warnings) warning_printer()(line);
   return loaded;
 }
 

@@ -19,7 +19,8 @@ constexpr const char* kIncast =
 
 constexpr const char* kMpiStar = "topology { star { hosts: 4 } }\n";
 
-// Loads with the warning printer capturing what it is given, then restores the default one.
+// Loads with the warning printer capturing what it is given, then restores the default one
+// (an empty printer).
 class UnusedSettings : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -45,7 +45,8 @@ LoadedScenario load_scenario_text(const std::string& text, const std::string& na
 LoadedScenario built_in_default_scenario(const std::vector<std::string>& overrides = {});
 
 // Where load warnings go. By default each distinct line is printed once per process on stderr
-// as "netwarp: warning: LINE"; the apps give an empty printer on MPI ranks other than 0.
+// as "netwarp: warning: LINE"; the apps give a printer that drops them on MPI ranks other than
+// 0. An empty function restores the default.
 void set_warning_printer(std::function<void(const std::string&)> printer);
 
 // The folder holding the library's .pbtxt scenarios (the source tree's scenarios/).
