@@ -21,6 +21,10 @@ std::string_view call_kind_name(CallKind kind) {
 }
 
 std::uint32_t RankProgramBuilder::add_op(Op op) {
+  if (capturing_) {
+    deferred_.back().ops.push_back(op);
+    return 0;
+  }
   program_.ops.push_back(op);
   return static_cast<std::uint32_t>(program_.ops.size() - 1);
 }
@@ -69,7 +73,7 @@ std::uint32_t RankProgramBuilder::add_message_op(OpKind kind, bool blocking, std
   op.blocking = blocking ? 1 : 0;
   op.comm = comm;
   op.peer = to_world(peer);
-  op.tag = tag;
+  op.tag = capturing_ ? tag | kNonblockingTag : tag;
   op.request = program_.request_count++;
   op.bytes = bytes;
   add_op(op);
@@ -141,22 +145,63 @@ std::uint32_t RankProgramBuilder::irecv(std::int32_t src, std::int32_t tag, std:
   return r;
 }
 
+bool RankProgramBuilder::is_nonblocking_handle(std::uint32_t request) const {
+  return (request & kNonblockingHandle) != 0;
+}
+
+// Appends a non-blocking collective's schedule to the current call (once).
+void RankProgramBuilder::run_nonblocking(std::uint32_t handle) {
+  const std::uint32_t index = handle & ~kNonblockingHandle;
+  NW_CHECK(index < deferred_.size(), "wait on non-blocking collective {} that was never started",
+           index);
+  Deferred& d = deferred_[index];
+  if (d.done) return;
+  program_.ops.insert(program_.ops.end(), d.ops.begin(), d.ops.end());
+  d.done = true;
+  d.ops = {};
+}
+
+// The non-blocking collectives among `requests` run first, then one wait (or test) covers the
+// point-to-point requests.
+void RankProgramBuilder::wait_requests(OpKind kind, std::span<const std::uint32_t> requests) {
+  std::vector<std::uint32_t> plain;
+  for (std::uint32_t r : requests) {
+    if (is_nonblocking_handle(r))
+      run_nonblocking(r);
+    else
+      plain.push_back(r);
+  }
+  if (!plain.empty() || requests.empty()) add_wait(kind, plain);
+}
+
 void RankProgramBuilder::wait(std::uint32_t request) {
   single_call(CallKind::wait, -1, -1, 0);
-  add_wait(OpKind::wait, std::span<const std::uint32_t>(&request, 1));
+  wait_requests(OpKind::wait, std::span<const std::uint32_t>(&request, 1));
   close_single_call();
 }
 
 void RankProgramBuilder::waitall(std::span<const std::uint32_t> requests) {
   single_call(CallKind::waitall, -1, -1, 0);
-  add_wait(OpKind::wait, requests);
+  wait_requests(OpKind::wait, requests);
   close_single_call();
 }
 
 void RankProgramBuilder::test(std::uint32_t request) {
   single_call(CallKind::test, -1, -1, 0);
-  add_wait(OpKind::test, std::span<const std::uint32_t>(&request, 1));
+  wait_requests(OpKind::test, std::span<const std::uint32_t>(&request, 1));
   close_single_call();
+}
+
+void RankProgramBuilder::begin_nonblocking(CallKind kind) {
+  NW_CHECK(!in_call_ && !nonblocking_next_, "begin_nonblocking inside a call");
+  nonblocking_kind_ = kind;
+  nonblocking_next_ = true;
+}
+
+std::uint32_t RankProgramBuilder::end_nonblocking() {
+  NW_CHECK(!in_call_ && !nonblocking_next_ && !deferred_.empty(),
+           "end_nonblocking without a collective call after begin_nonblocking");
+  return kNonblockingHandle | static_cast<std::uint32_t>(deferred_.size() - 1);
 }
 
 void RankProgramBuilder::sendrecv(RankId dst, std::int32_t send_tag, std::uint64_t send_bytes,
@@ -173,8 +218,12 @@ void RankProgramBuilder::sendrecv(RankId dst, std::int32_t send_tag, std::uint64
 }
 
 void RankProgramBuilder::begin_call(CallKind kind, std::int32_t root, std::uint64_t bytes) {
-  single_call(kind, root, -1, bytes);
+  single_call(nonblocking_next_ ? nonblocking_kind_ : kind, root, -1, bytes);
   in_call_ = true;
+  if (!nonblocking_next_) return;
+  nonblocking_next_ = false;
+  capturing_ = true;
+  deferred_.emplace_back();
 }
 
 std::uint32_t RankProgramBuilder::post_isend(RankId dst, std::int32_t tag, std::uint64_t bytes) {
@@ -215,11 +264,14 @@ void RankProgramBuilder::post_compute(SimTime duration) {
 void RankProgramBuilder::end_call() {
   NW_CHECK(in_call_, "end_call without begin_call");
   in_call_ = false;
+  capturing_ = false;
   close_single_call();
 }
 
 RankProgram RankProgramBuilder::take() {
   NW_CHECK(!in_call_, "program taken inside a call");
+  for (const Deferred& d : deferred_)
+    NW_CHECK(d.done, "rank {}: a non-blocking collective is never waited for", rank_);
   return std::move(program_);
 }
 

@@ -239,8 +239,8 @@ void MpiHostLp::visit_state(engine::StateVisitor& v) const {
   v("account", account_);
   v("requests", requests_);
   v("work", work_);
-  v("posted", posted_);
-  v("unexpected", unexpected_);
+  v("posted", posted_.entries());
+  v("unexpected", unexpected_.entries());
   v("rendezvous_in", rendezvous_in_);
   v("credit_in_use", credit_in_use_);
   v("held", held_);

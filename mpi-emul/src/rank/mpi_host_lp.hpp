@@ -29,6 +29,7 @@
 #include "netwarp/engine/reversible.hpp"
 #include "netwarp/mpiemul/records.hpp"
 #include "netwarp/netmodels/stream_transport.hpp"
+#include "rank/match_queues.hpp"
 #include "rank/mpi_context.hpp"
 #include "rank/mpi_events.hpp"
 
@@ -107,7 +108,8 @@ class MpiHostLp {
     RankId src = 0;
     std::uint32_t send_op = 0;
     TransferKind kind = TransferKind::eager;
-    std::uint8_t reserved[7] = {};
+    std::uint8_t reserved[3] = {};
+    std::int32_t tag = 0;
   };
   struct PeerOp {  // (rank, op) names a message across ranks
     RankId rank;
@@ -190,8 +192,8 @@ class MpiHostLp {
   engine::Rev<CallAccount> account_;
   engine::RevVector<Request> requests_;
   engine::RevFifo<WorkItem> work_;
-  engine::RevMap<std::uint64_t, std::uint32_t> posted_;   // post order -> recv op
-  engine::RevMap<std::uint64_t, Unexpected> unexpected_;  // arrival order -> envelope
+  PostedReceives posted_;                       // indexed by (context, source, tag)
+  UnexpectedEnvelopes<Unexpected> unexpected_;  // indexed by (context, source, tag)
   engine::RevMap<PeerOp, std::uint32_t>
       rendezvous_in_;  // matched (sender, send op) -> recv request
   engine::RevMap<RankId, std::uint64_t> credit_in_use_;       // eager bytes not yet credited back

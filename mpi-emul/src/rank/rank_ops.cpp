@@ -136,14 +136,11 @@ bool MpiHostLp::take_receive_request(const Op& op, EventCtx& ctx) {
 // it waits in the posted queue (and, with sender-side matching, tells its source).
 void MpiHostLp::post_receive(const Op& op, EventCtx& ctx) {
   const std::uint32_t index = cpu_.get().op;
-  for (const auto& [seq, e] : unexpected_) {
-    if (!receive_matches(op, e.src, mpi_.rank_program(e.src).ops[e.send_op])) continue;
-    const Unexpected found = e;
-    ctx.erase(unexpected_, seq);
-    match_envelope(found.src, found.send_op, found.kind, index, true, found.arrived_ps, ctx);
+  if (const auto found = unexpected_.take(op.comm, op.peer, op.tag, ctx)) {
+    match_envelope(found->src, found->send_op, found->kind, index, true, found->arrived_ps, ctx);
     return;
   }
-  ctx.put(posted_, static_cast<std::uint64_t>(next_seq_.get()), index);
+  posted_.post(op, index, static_cast<std::uint64_t>(next_seq_.get()), ctx);
   ctx.add(next_seq_, 1);
   set_phase(op.request, Phase::recv_posted, ctx);
   if (mpi_.protocol().sender_side_matching && op.peer != kAnySource)

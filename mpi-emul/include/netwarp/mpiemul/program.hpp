@@ -191,6 +191,19 @@ class RankProgramBuilder {
   // A communicator creation call (no operations).
   void comm_call(CallKind kind, CommId parent);
 
+  // Non-blocking collectives: begin_nonblocking(kind), then the collective's begin_call ...
+  // end_call (an add_* function), then end_nonblocking() returns the call's handle, which
+  // wait, waitall and test accept as a request. The call itself has no operations; its
+  // schedule runs inside the first wait, waitall or test that names the handle. This is an MPI
+  // library without asynchronous progress: a non-blocking collective advances only when the
+  // rank waits for it (schedules of several rounds could not progress in the background).
+  // Its messages use tags of their own (kNonblockingTag), so they never match a blocking
+  // collective's.
+  void begin_nonblocking(CallKind kind);
+  std::uint32_t end_nonblocking();
+  static constexpr std::uint32_t kNonblockingHandle = 0x80000000u;
+  static constexpr std::int32_t kNonblockingTag = 1 << 20;
+
   void compute(SimTime duration);
   void send(RankId dst, std::int32_t tag, std::uint64_t bytes);
   std::uint32_t isend(RankId dst, std::int32_t tag, std::uint64_t bytes);
@@ -224,6 +237,14 @@ class RankProgramBuilder {
   void single_call(CallKind kind, std::int32_t peer, std::int32_t tag, std::uint64_t bytes);
   void close_single_call();
   std::int32_t to_world(std::int32_t peer) const;
+  bool is_nonblocking_handle(std::uint32_t request) const;
+  void run_nonblocking(std::uint32_t handle);
+  void wait_requests(OpKind kind, std::span<const std::uint32_t> requests);
+
+  struct Deferred {  // a non-blocking collective's schedule, waiting for its completion call
+    std::vector<Op> ops;
+    bool done = false;
+  };
 
   RankId rank_;
   RankId size_;
@@ -232,6 +253,10 @@ class RankProgramBuilder {
   CommId comm_id_ = kWorldComm;
   RankId comm_rank_ = 0;
   bool in_call_ = false;
+  CallKind nonblocking_kind_ = CallKind::compute;
+  bool nonblocking_next_ = false;  // begin_nonblocking called, begin_call not yet
+  bool capturing_ = false;         // operations go to deferred_.back()
+  std::vector<Deferred> deferred_;
 };
 
 }  // namespace netwarp::mpiemul
