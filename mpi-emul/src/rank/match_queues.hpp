@@ -16,6 +16,7 @@
 #include <compare>
 #include <cstdint>
 #include <optional>
+#include <span>
 
 #include "netwarp/engine/event_ctx.hpp"
 #include "netwarp/engine/reversible.hpp"
@@ -38,6 +39,7 @@ class PostedReceives {
  public:
   void post(const Op& recv, std::uint32_t recv_op, std::uint64_t seq, engine::EventCtx& ctx) {
     ctx.put(map_, MatchKey{recv.comm, 0, recv.peer, recv.tag, 0, seq}, recv_op);
+    if (recv.peer == kAnySource || recv.tag == kAnyTag) ctx.add(wildcards_, 1);
   }
   // Takes the earliest posted receive that a message (context, src, tag) matches.
   std::optional<std::uint32_t> take(std::uint16_t context, RankId src, std::int32_t tag,
@@ -49,7 +51,9 @@ class PostedReceives {
                                  {context, 0, kAnySource, kAnyTag, 0, 0}};
     std::optional<MatchKey> best;
     std::uint32_t recv_op = 0;
-    for (const MatchKey& bucket : buckets) {
+    // Without wildcard receives posted only the exact bucket can hold a match.
+    const std::size_t searched = wildcards_.get() == 0 ? 1 : 4;
+    for (const MatchKey& bucket : std::span(buckets, searched)) {
       auto it = map_.lower_bound(bucket);
       if (it == map_.end() || !same_bucket(it->first, bucket)) continue;
       if (best && best->seq < it->first.seq) continue;
@@ -58,15 +62,18 @@ class PostedReceives {
     }
     if (!best) return std::nullopt;
     ctx.erase(map_, *best);
+    if (best->src == kAnySource || best->tag == kAnyTag) ctx.add(wildcards_, -1);
     return recv_op;
   }
   const engine::RevMap<MatchKey, std::uint32_t>& entries() const { return map_; }
+  const engine::RevCounter& wildcards() const { return wildcards_; }
 
  private:
   static bool same_bucket(const MatchKey& a, const MatchKey& b) {
     return a.context == b.context && a.src == b.src && a.tag == b.tag;
   }
   engine::RevMap<MatchKey, std::uint32_t> map_;
+  engine::RevCounter wildcards_;  // posted receives with kAnySource or kAnyTag
 };
 
 // Unexpected envelopes, each filed under its four bucket keys. V must have `src` and `tag`.

@@ -74,6 +74,10 @@ class MpiHostLp {
     std::uint8_t op_started = 0;  // the op's own action is done; it waits for completion
     std::uint8_t blocked = 0;
     Phase block_phase = Phase::idle;
+    // The current wait's requests before this index are complete (they never go back), so a
+    // waitall over P requests is not rescanned from its start on every arrival.
+    std::uint32_t wait_done = 0;
+    std::uint32_t reserved = 0;
   };
   struct CallAccount {
     std::int64_t start_ps = 0;
@@ -158,6 +162,7 @@ class MpiHostLp {
   void start_own_action(const Op& op, engine::EventCtx& ctx);
   void own_action_done(const Op& op, engine::EventCtx& ctx);
   bool op_complete(const Op& op) const;
+  void note_wait_progress(const Op& op, engine::EventCtx& ctx);
   Phase waiting_phase(const Op& op) const;
   Protocol choose_protocol(const Op& op, bool direct) const;
   bool take_receive_request(const Op& op, engine::EventCtx& ctx);
