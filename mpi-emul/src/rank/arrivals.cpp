@@ -68,20 +68,18 @@ void MpiHostLp::on_transfer(const netmodels::ReceivedTransfer& t, EventCtx& ctx)
 void MpiHostLp::on_envelope(RankId src, const netmodels::TransferTag& tag, EventCtx& ctx) {
   const auto kind = static_cast<TransferKind>(tag.kind);
   const Op& send = mpi_.rank_program(src).ops[tag.word];
-  for (const auto& [seq, recv_op] : posted_) {
-    const Op& recv = program().ops[recv_op];
-    if (!receive_matches(recv, src, send)) continue;
-    const std::uint32_t index = recv_op;
-    ctx.erase(posted_, seq);
+  if (const auto recv_op = posted_.take(send.comm, src, send.tag, ctx)) {
+    const Op& recv = program().ops[*recv_op];
     if (kind == TransferKind::direct)
       ctx.add(recv.request == static_cast<std::uint32_t>(tag.aux) ? direct_hits_ : direct_misses_,
               1);
-    match_envelope(src, tag.word, kind, index, false, ctx.now().ps(), ctx);
+    match_envelope(src, tag.word, kind, *recv_op, false, ctx.now().ps(), ctx);
     return;
   }
   if (kind == TransferKind::direct) ctx.add(direct_misses_, 1);
-  ctx.put(unexpected_, static_cast<std::uint64_t>(next_seq_.get()),
-          Unexpected{ctx.now().ps(), src, tag.word, kind});
+  Unexpected u{ctx.now().ps(), src, tag.word, kind};
+  u.tag = send.tag;
+  unexpected_.add(send.comm, send.tag, static_cast<std::uint64_t>(next_seq_.get()), u, ctx);
   ctx.add(next_seq_, 1);
   ctx.add(unexpected_messages_, 1);
   if (kind != TransferKind::rts) {

@@ -65,7 +65,10 @@ void MpiHostLp::advance(EventCtx& ctx) {
     const Op& op = program().ops[c.op];
     if (c.op_started == 0) {
       start_own_action(op, ctx);
-    } else if (op_complete(op)) {
+      continue;
+    }
+    note_wait_progress(op, ctx);
+    if (op_complete(op)) {
       unblock(ctx);
       finish_op(ctx);
     } else {
@@ -173,6 +176,7 @@ void MpiHostLp::finish_op(EventCtx& ctx) {
   Cpu c = cpu_.get();
   ++c.op;
   c.op_started = 0;
+  c.wait_done = 0;
   ctx.set(cpu_, c);
   const Call& call = program().calls[c.call];
   if (c.op == call.first_op + call.op_count) end_call(ctx);
@@ -239,8 +243,9 @@ void MpiHostLp::visit_state(engine::StateVisitor& v) const {
   v("account", account_);
   v("requests", requests_);
   v("work", work_);
-  v("posted", posted_);
-  v("unexpected", unexpected_);
+  v("posted", posted_.entries());
+  v("posted_wildcards", posted_.wildcards());
+  v("unexpected", unexpected_.entries());
   v("rendezvous_in", rendezvous_in_);
   v("credit_in_use", credit_in_use_);
   v("held", held_);

@@ -29,6 +29,7 @@
 #include "netwarp/engine/reversible.hpp"
 #include "netwarp/mpiemul/records.hpp"
 #include "netwarp/netmodels/stream_transport.hpp"
+#include "rank/match_queues.hpp"
 #include "rank/mpi_context.hpp"
 #include "rank/mpi_events.hpp"
 
@@ -73,6 +74,10 @@ class MpiHostLp {
     std::uint8_t op_started = 0;  // the op's own action is done; it waits for completion
     std::uint8_t blocked = 0;
     Phase block_phase = Phase::idle;
+    // The current wait's requests before this index are complete (they never go back), so a
+    // waitall over P requests is not rescanned from its start on every arrival.
+    std::uint32_t wait_done = 0;
+    std::uint32_t reserved = 0;
   };
   struct CallAccount {
     std::int64_t start_ps = 0;
@@ -107,7 +112,8 @@ class MpiHostLp {
     RankId src = 0;
     std::uint32_t send_op = 0;
     TransferKind kind = TransferKind::eager;
-    std::uint8_t reserved[7] = {};
+    std::uint8_t reserved[3] = {};
+    std::int32_t tag = 0;
   };
   struct PeerOp {  // (rank, op) names a message across ranks
     RankId rank;
@@ -156,6 +162,7 @@ class MpiHostLp {
   void start_own_action(const Op& op, engine::EventCtx& ctx);
   void own_action_done(const Op& op, engine::EventCtx& ctx);
   bool op_complete(const Op& op) const;
+  void note_wait_progress(const Op& op, engine::EventCtx& ctx);
   Phase waiting_phase(const Op& op) const;
   Protocol choose_protocol(const Op& op, bool direct) const;
   bool take_receive_request(const Op& op, engine::EventCtx& ctx);
@@ -190,8 +197,8 @@ class MpiHostLp {
   engine::Rev<CallAccount> account_;
   engine::RevVector<Request> requests_;
   engine::RevFifo<WorkItem> work_;
-  engine::RevMap<std::uint64_t, std::uint32_t> posted_;   // post order -> recv op
-  engine::RevMap<std::uint64_t, Unexpected> unexpected_;  // arrival order -> envelope
+  PostedReceives posted_;                       // indexed by (context, source, tag)
+  UnexpectedEnvelopes<Unexpected> unexpected_;  // indexed by (context, source, tag)
   engine::RevMap<PeerOp, std::uint32_t>
       rendezvous_in_;  // matched (sender, send op) -> recv request
   engine::RevMap<RankId, std::uint64_t> credit_in_use_;       // eager bytes not yet credited back

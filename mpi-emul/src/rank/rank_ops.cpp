@@ -84,7 +84,7 @@ bool MpiHostLp::op_complete(const Op& op) const {
       return requests_[op.request].phase == Phase::complete;
     case OpKind::wait:
     case OpKind::test:
-      for (std::uint32_t i = 0; i < op.count; ++i)
+      for (std::uint32_t i = cpu_.get().wait_done; i < op.count; ++i)
         if (requests_[program().wait_list[op.request + i]].phase != Phase::complete) return false;
       return true;
     case OpKind::compute:
@@ -96,11 +96,22 @@ bool MpiHostLp::op_complete(const Op& op) const {
 // What the first unfinished request the operation waits for is waiting for.
 MpiHostLp::Phase MpiHostLp::waiting_phase(const Op& op) const {
   if (op.kind == OpKind::send || op.kind == OpKind::recv) return requests_[op.request].phase;
-  for (std::uint32_t i = 0; i < op.count; ++i) {
+  for (std::uint32_t i = cpu_.get().wait_done; i < op.count; ++i) {
     const Phase p = requests_[program().wait_list[op.request + i]].phase;
     if (p != Phase::complete) return p;
   }
   return Phase::complete;
+}
+
+void MpiHostLp::note_wait_progress(const Op& op, EventCtx& ctx) {
+  if (op.kind != OpKind::wait && op.kind != OpKind::test) return;
+  std::uint32_t i = cpu_.get().wait_done;
+  while (i < op.count && requests_[program().wait_list[op.request + i]].phase == Phase::complete)
+    ++i;
+  if (i == cpu_.get().wait_done) return;
+  Cpu c = cpu_.get();
+  c.wait_done = i;
+  ctx.set(cpu_, c);
 }
 
 Protocol MpiHostLp::choose_protocol(const Op& op, bool direct) const {
@@ -136,14 +147,11 @@ bool MpiHostLp::take_receive_request(const Op& op, EventCtx& ctx) {
 // it waits in the posted queue (and, with sender-side matching, tells its source).
 void MpiHostLp::post_receive(const Op& op, EventCtx& ctx) {
   const std::uint32_t index = cpu_.get().op;
-  for (const auto& [seq, e] : unexpected_) {
-    if (!receive_matches(op, e.src, mpi_.rank_program(e.src).ops[e.send_op])) continue;
-    const Unexpected found = e;
-    ctx.erase(unexpected_, seq);
-    match_envelope(found.src, found.send_op, found.kind, index, true, found.arrived_ps, ctx);
+  if (const auto found = unexpected_.take(op.comm, op.peer, op.tag, ctx)) {
+    match_envelope(found->src, found->send_op, found->kind, index, true, found->arrived_ps, ctx);
     return;
   }
-  ctx.put(posted_, static_cast<std::uint64_t>(next_seq_.get()), index);
+  posted_.post(op, index, static_cast<std::uint64_t>(next_seq_.get()), ctx);
   ctx.add(next_seq_, 1);
   set_phase(op.request, Phase::recv_posted, ctx);
   if (mpi_.protocol().sender_side_matching && op.peer != kAnySource)
