@@ -8,10 +8,20 @@
 
 namespace netwarp::mpiemul {
 
-// The CPU activity that the rank in `slot` of the host started `seq`-th ends now.
+// The CPU activity that a rank of the host started ends now. `seq` holds the rank's slot on
+// the host in its top 8 bits and the activity's number (mod 2^24; one wake per rank is ever
+// pending) below, so that with one rank per host the event is what it always was and run
+// digests stay the same.
 struct RankWake {
   std::uint32_t seq = 0;
-  std::uint32_t slot = 0;
+
+  static constexpr int kSlotShift = 24;
+  static constexpr std::uint32_t kCountMask = (std::uint32_t{1} << kSlotShift) - 1;
+  static RankWake of(std::uint32_t slot, std::uint32_t count) {
+    return RankWake{(slot << kSlotShift) | (count & kCountMask)};
+  }
+  std::uint32_t slot() const { return seq >> kSlotShift; }
+  std::uint32_t count() const { return seq & kCountMask; }
 };
 
 // A transfer between two ranks of one host, through the shared-memory transport: it never

@@ -52,7 +52,7 @@ void MpiHostLp::on(const netmodels::TimerFired& ev, EventCtx& ctx) {
 }
 
 void MpiHostLp::on(const RankWake& ev, EventCtx& ctx) {
-  ranks_[ev.slot].on_wake(ev, ctx);
+  ranks_[ev.slot()].on_wake(ev, ctx);
 }
 
 void MpiHostLp::on(const LocalDelivery& ev, EventCtx& ctx) {

@@ -16,13 +16,14 @@ MpiRank::MpiRank(RankId rank, NodeId host, HostLink& link, const MpiContext& mpi
       requests_(mpi.rank_program(rank).request_count, Request{}) {}
 
 void MpiRank::init(engine::InitCtx& ctx) {
-  ctx.send_self(engine::ps(1), RankWake{0, mpi_.slot_of(rank_)});
+  ctx.send_self(engine::ps(1), RankWake::of(mpi_.slot_of(rank_), 0));
 }
 
 // The first wake (seq 0) starts the program at 1 ps; later ones end the current activity.
 void MpiRank::on_wake(const RankWake& ev, EventCtx& ctx) {
-  if (ev.seq != 0) {
-    NW_CHECK(ev.seq == cpu_.get().wake_seq, "rank {}: stale wake {}", rank_, ev.seq);
+  if (ev.count() != 0) {
+    NW_CHECK(ev.count() == (cpu_.get().wake_seq & RankWake::kCountMask), "rank {}: stale wake {}",
+             rank_, ev.count());
     activity_done(ctx);
   }
   advance(ctx);
@@ -73,8 +74,9 @@ void MpiRank::start_activity(Activity a, SimTime cost, EventCtx& ctx) {
     return;
   }
   ++c.wake_seq;
+  if ((c.wake_seq & RankWake::kCountMask) == 0) ++c.wake_seq;  // count 0 is the first wake
   ctx.set(cpu_, c);
-  ctx.send_self(cost, RankWake{c.wake_seq, mpi_.slot_of(rank_)});
+  ctx.send_self(cost, RankWake::of(mpi_.slot_of(rank_), c.wake_seq));
 }
 
 void MpiRank::activity_done(EventCtx& ctx) {
