@@ -34,10 +34,10 @@ HostCosts costs() {
 SharedMemoryConfig shm() {
   SharedMemoryConfig s;
   s.latency = ns(200);
-  s.copy_fs_per_byte = 100;  // 10 GB/s
+  s.copy_fs_per_byte = 100000;  // 10 GB/s
   s.eager_bytes = 4096;
   s.single_copy_setup = ns(1000);
-  s.single_copy_fs_per_byte = 80;  // 12.5 GB/s
+  s.single_copy_fs_per_byte = 80000;  // 12.5 GB/s
   return s;
 }
 
@@ -88,7 +88,7 @@ TEST(IntraNode, EagerMessageCostsCopyInLatencyCopyOut) {
       run_mpi(star_platform(2, kRate, kLatency), program, config_on(program, {0, 0}));
   ASSERT_TRUE(run.totals.finished);
   expect_breakdowns_add_up(run.results);
-  const SimTime copy = ns(700) + ps(3000 * 100 / 1000);  // o + 300 ps
+  const SimTime copy = ns(700) + ns(300);  // o + 3000 B at 0.1 ns per byte
   const SimTime start = ps(1);
   EXPECT_EQ(call_of(run, 0).end_ps, (start + copy).ps());
   EXPECT_EQ(call_of(run, 1).end_ps, (start + copy + ns(200) + copy).ps());
@@ -107,7 +107,7 @@ TEST(IntraNode, LargeMessageIsOneCopyByTheReceiver) {
   ASSERT_TRUE(run.totals.finished);
   expect_breakdowns_add_up(run.results);
   const SimTime o = ns(700);
-  const SimTime copy = o + ns(1000) + ps(100000 * 80 / 1000);  // 8 ns of copy
+  const SimTime copy = o + ns(1000) + ns(8000);  // set-up, 100000 B at 0.08 ns per byte
   const SimTime recv_end = ps(1) + o + ns(200) + copy;
   EXPECT_EQ(call_of(run, 1).end_ps, recv_end.ps());
   const CallRecord& send = call_of(run, 0);

@@ -74,10 +74,10 @@ struct ProtocolConfig {
 // Every message (envelope, request, FIN) takes `latency` to become visible to the peer.
 struct SharedMemoryConfig {
   SimTime latency = SimTime::from_ps(200'000);
-  std::uint64_t copy_fs_per_byte = 100;  // 10 GB/s
+  std::uint64_t copy_fs_per_byte = 100'000;  // 10 GB/s: 0.1 ns per byte
   std::uint64_t eager_bytes = 4096;
   SimTime single_copy_setup = SimTime::from_ps(1'000'000);
-  std::uint64_t single_copy_fs_per_byte = 80;  // 12.5 GB/s
+  std::uint64_t single_copy_fs_per_byte = 80'000;  // 12.5 GB/s
 };
 
 // Most ranks one host can run (a rank's slot on its host rides in 8 bits of every transfer).
