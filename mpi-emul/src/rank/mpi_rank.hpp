@@ -15,7 +15,9 @@
 // unexpected buffer). Rendezvous (RTS/CTS): sender o (REQ), then 2o + k*Osl once clear to
 // send arrives; receiver 2o when it matches the REQ (receive it, send CTS), then o + k*Orl
 // when the data is in. Posting a blocking receive is free; irecv, test and a wait that finds
-// everything done cost o (LogGPS's floor).
+// everything done cost o (LogGPS's floor). With a peer on the same host (HostLink's shared
+// memory) eager is up to SharedMemoryConfig::eager_bytes and costs o + a copy on each side;
+// above it the receiver does one copy and sends a FIN (mpi-emul/HOST_MODEL.md).
 //
 // Every call's time is split into overhead (CPU in MPI), send wait (waiting for a late
 // receiver or for eager credit), receive wait (waiting for a message), synchronisation
