@@ -167,5 +167,27 @@ TEST(IntraNode, PipelinedRendezvousSendsFragments) {
   EXPECT_EQ(fragmented.totals.messages[static_cast<int>(Protocol::rendezvous)].count, 1u);
 }
 
+// Two ranks of one host both send a single-copy-size message first: neither receive is ever
+// posted, and the deadlock report names both ranks, their host and their calls.
+TEST(IntraNode, DeadlockOfTwoRanksOfOneHostNamesBoth) {
+  RankProgramBuilder r0(0, 2), r1(1, 2);
+  r0.send(1, 0, 100000);
+  r0.recv(1, 0, 100000);
+  r1.send(0, 0, 100000);
+  r1.recv(0, 0, 100000);
+  Program p;
+  p.ranks = {r0.take(), r1.take()};
+  const MpiRun run = run_mpi(star_platform(2, kRate, kLatency), p, config_on(p, {1, 1}));
+  EXPECT_FALSE(run.totals.finished);
+  ASSERT_EQ(run.totals.stuck.size(), 2u);
+  EXPECT_EQ(run.totals.stuck[0].rank, 0u);
+  EXPECT_EQ(run.totals.stuck[1].rank, 1u);
+  EXPECT_EQ(run.totals.ranks[0].host, 1u);
+  EXPECT_EQ(run.totals.ranks[1].host, 1u);
+  const std::string message = deadlock_message(run.totals);
+  EXPECT_NE(message.find("rank 0 blocked in send to 1"), std::string::npos) << message;
+  EXPECT_NE(message.find("rank 1 blocked in send to 0"), std::string::npos) << message;
+}
+
 }  // namespace
 }  // namespace netwarp::mpiemul
