@@ -84,7 +84,7 @@ def run(ctx):
                               sets=on_p(hosts) + [alg_set("a"), f"mpi.alltoall.bytes={m}"])
             peak[hosts, m] = max(p["max_queue_bytes"] for p in results["ports"]
                                  if not p["node"].startswith("host"))
-            eager = int(re.search(r"eager_bytes: (\d+)", results["effective_scenario"])[1])
+            eager = int(re.search(r"\beager_bytes: (\d+)", results["effective_scenario"])[1])
         # B at the largest m with pipelined rendezvous (Open MPI's pipeline protocol): the data
         # goes in fragments, so a clear-to-send waits behind one fragment, not a whole message.
         pipelined[hosts] = ctx.validate(
