@@ -101,8 +101,8 @@ TraceProgramOptions trace_options(const proto::Scenario& s) {
       std::max(h.send_eager_ns_per_byte() + h.recv_eager_ns_per_byte() + copy,
                h.send_rendezvous_ns_per_byte() + h.recv_rendezvous_ns_per_byte());
   if (mpi_ranks_per_host(s.mpi()) > 1)
-    options.host_ns_per_byte = std::max({options.host_ns_per_byte, 2 / h.shm_gbytes_per_s(),
-                                         1 / h.shm_single_copy_gbytes_per_s()});
+    options.host_ns_per_byte = std::max(
+        {options.host_ns_per_byte, 2 / h.shm_gbytes_per_s(), 1 / h.shm_single_copy_gbytes_per_s()});
   return options;
 }
 

@@ -86,8 +86,8 @@ WorstCaseTime message_time(const proto::Mpi& mpi, const PathBound& path, std::ui
   WorstCaseTime fixed = WorstCaseTime::from_ns(h.o_ns()).times(6);
   if (mpi_ranks_per_host(mpi) > 1) {  // an intra-node message may cost more than the network's
     const bool is_single_copy = bytes > h.shm_eager_bytes();
-    per_byte = std::max(per_byte, is_single_copy ? 1 / h.shm_single_copy_gbytes_per_s()
-                                                 : 2 / h.shm_gbytes_per_s());
+    per_byte = std::max(
+        per_byte, is_single_copy ? 1 / h.shm_single_copy_gbytes_per_s() : 2 / h.shm_gbytes_per_s());
     fixed += WorstCaseTime::from_ns(2 * h.shm_latency_ns() + h.shm_single_copy_setup_ns());
   }
   return fixed + WorstCaseTime::per_byte(bytes, per_byte) +
