@@ -54,8 +54,9 @@ enum class TransferKind : std::uint8_t {
 
 // A network transfer names its sending and receiving rank by their slots on their hosts. The
 // Packet has no room left, so the slots ride in the top 16 bits of the tag's aux, whose
-// values (request indices, lateness in ps) stay below 2^47 (lateness is capped there: 39 hours
-// of simulated time).
+// values (request indices, lateness in ps) stay below 2^47. Lateness is capped there (140 s of
+// simulated time): it only moves part of a rendezvous sender's wait from synchronisation to
+// send wait, so a later receiver leaves the breakdown's sum exact and its split capped.
 inline constexpr int kSlotShift = 48;
 inline constexpr std::int64_t kAuxLimit = (std::int64_t{1} << 47) - 1;
 
