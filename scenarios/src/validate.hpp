@@ -40,6 +40,8 @@ std::uint64_t topology_host_count(const proto::Topology& topology);
 std::uint64_t workload_rank_count(const proto::Scenario& scenario);
 // Ranks of an MPI scenario (see scenario.proto, Mpi) on a valid topology.
 std::uint64_t mpi_rank_count(const proto::Scenario& scenario);
+// mpi.ranks_per_host, 0 read as 1.
+std::uint32_t mpi_ranks_per_host(const proto::Mpi& mpi);
 // Bytes of the largest packet on the wire: mtu_bytes + frame_overhead_bytes.
 std::uint64_t max_wire_packet_bytes(const proto::Links& links);
 

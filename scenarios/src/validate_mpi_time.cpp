@@ -41,8 +41,22 @@ void require_cost_within_budget(const std::string& field, double ns_per_byte, st
                             netmodels::over_budget(cost)));
 }
 
+// Intra-node messages (several ranks per host): two copies of an eager message (sender in,
+// receiver out), one single copy of a larger one.
+void validate_shared_memory_costs(const proto::Mpi& mpi) {
+  const proto::MpiHost& h = mpi.host();
+  require_cost_within_budget("mpi.host.shm_gbytes_per_s", 2 / h.shm_gbytes_per_s(),
+                             h.shm_eager_bytes(), "mpi.host.shm_eager_bytes");
+  const std::uint64_t largest = largest_kernel_message(mpi);
+  if (largest > h.shm_eager_bytes())
+    require_cost_within_budget("mpi.host.shm_single_copy_gbytes_per_s",
+                               1 / h.shm_single_copy_gbytes_per_s(), largest,
+                               "the largest message");
+}
+
 void validate_host_costs(const proto::Mpi& mpi) {
   const proto::MpiHost& h = mpi.host();
+  if (mpi_ranks_per_host(mpi) > 1) validate_shared_memory_costs(mpi);
   const std::uint64_t eager = mpi.protocol().eager_bytes();
   const std::string eager_source = "mpi.protocol.eager_bytes";
   require_cost_within_budget("mpi.host.send_eager_ns_per_byte", h.send_eager_ns_per_byte(), eager,
@@ -66,10 +80,17 @@ WorstCaseTime message_time(const proto::Mpi& mpi, const PathBound& path, std::ui
   const proto::MpiHost& h = mpi.host();
   const bool is_rendezvous = bytes > mpi.protocol().eager_bytes();
   const double copy = h.copy_gbytes_per_s() > 0 ? 1.0 / h.copy_gbytes_per_s() : 0;
-  const double per_byte = is_rendezvous
-                              ? h.send_rendezvous_ns_per_byte() + h.recv_rendezvous_ns_per_byte()
-                              : h.send_eager_ns_per_byte() + h.recv_eager_ns_per_byte() + copy;
-  return WorstCaseTime::from_ns(h.o_ns()).times(6) + WorstCaseTime::per_byte(bytes, per_byte) +
+  double per_byte = is_rendezvous
+                        ? h.send_rendezvous_ns_per_byte() + h.recv_rendezvous_ns_per_byte()
+                        : h.send_eager_ns_per_byte() + h.recv_eager_ns_per_byte() + copy;
+  WorstCaseTime fixed = WorstCaseTime::from_ns(h.o_ns()).times(6);
+  if (mpi_ranks_per_host(mpi) > 1) {  // an intra-node message may cost more than the network's
+    const bool is_single_copy = bytes > h.shm_eager_bytes();
+    per_byte = std::max(
+        per_byte, is_single_copy ? 1 / h.shm_single_copy_gbytes_per_s() : 2 / h.shm_gbytes_per_s());
+    fixed += WorstCaseTime::from_ns(2 * h.shm_latency_ns() + h.shm_single_copy_setup_ns());
+  }
+  return fixed + WorstCaseTime::per_byte(bytes, per_byte) +
          path.message(bytes + mpi.protocol().envelope_bytes());
 }
 

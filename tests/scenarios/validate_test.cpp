@@ -113,7 +113,32 @@ const std::vector<BadCase> kBadCases = {
     {"mpi_ranks_exceed_hosts",
      "!topology { star { hosts: 4 } }\nmpi { ranks: 8 pingpong { sizes: 1 } }\n",
      {},
-     "F:2:7: mpi.ranks: 8 ranks do not fit on 4 hosts (one rank per host)"},
+     "F:2:7: mpi.ranks: 8 ranks do not fit on 4 hosts (1 rank(s) per host, "
+     "mpi.ranks_per_host)"},
+    {"mpi_ranks_exceed_hosts_times_ranks_per_host",
+     "!topology { star { hosts: 4 } }\nmpi { ranks: 9 ranks_per_host: 2 pingpong { sizes: 1 } }\n",
+     {},
+     "F:2:7: mpi.ranks: 9 ranks do not fit on 4 hosts (2 rank(s) per host, "
+     "mpi.ranks_per_host)"},
+    {"mpi_too_many_ranks_per_host",
+     "!topology { star { hosts: 4 } }\nmpi { ranks_per_host: 257 pingpong { sizes: 1 } }\n",
+     {},
+     "F:2:7: mpi.ranks_per_host: must be <= 256, got 257"},
+    {"mpi_explicit_host_beyond_ranks_per_host",
+     "!topology { star { hosts: 4 } }\nplacement { explicit { hosts: [0, 0, 0] } }\n"
+     "mpi { ranks_per_host: 2 pingpong { sizes: 1 } }\n",
+     {},
+     "F: placement.explicit.hosts[2]: host 0 is listed more than mpi.ranks_per_host (2) "
+     "times"},
+    {"mpi_shm_bandwidth_zero",
+     "!topology { star { hosts: 2 } }\nmpi { host { shm_gbytes_per_s: 0 } ring { bytes: 1 } }\n",
+     {},
+     "F:2:14: mpi.host.shm_gbytes_per_s: must be in [0.001, 1000000], got 0"},
+    {"mpi_fragment_too_small",
+     "!topology { star { hosts: 2 } }\nmpi { protocol { fragment_bytes: 100 } ring { bytes: 1 } "
+     "}\n",
+     {},
+     "F:2:18: mpi.protocol.fragment_bytes: must be >= 1024, got 100"},
     {"mpi_and_workload",
      "mpi { ring { bytes: 1 } }\n",
      {},

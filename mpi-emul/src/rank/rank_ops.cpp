@@ -1,13 +1,13 @@
-// MpiHostLp: what each operation does itself (its own overhead and action), and what it
+// MpiRank: what each operation does itself (its own overhead and action), and what it
 // waits for.
 #include "netwarp/engine/check.hpp"
-#include "rank/mpi_host_lp.hpp"
+#include "rank/mpi_rank.hpp"
 
 namespace netwarp::mpiemul {
 
 using engine::EventCtx;
 
-void MpiHostLp::start_own_action(const Op& op, EventCtx& ctx) {
+void MpiRank::start_own_action(const Op& op, EventCtx& ctx) {
   const SimTime o = mpi_.costs().o;
   switch (op.kind) {
     case OpKind::compute:
@@ -23,6 +23,7 @@ void MpiHostLp::start_own_action(const Op& op, EventCtx& ctx) {
       const bool long_message = op.bytes > mpi_.protocol().eager_bytes;
       SimTime cost = o;
       if (r.protocol != Protocol::rendezvous) cost = send_cost(op.bytes, long_message);
+      if (r.protocol != Protocol::rendezvous && is_local(op)) cost = local_copy_cost(op.bytes);
       start_activity(Activity::own, cost, ctx);
       return;
     }
@@ -44,7 +45,7 @@ void MpiHostLp::start_own_action(const Op& op, EventCtx& ctx) {
   }
 }
 
-void MpiHostLp::own_action_done(const Op& op, EventCtx& ctx) {
+void MpiRank::own_action_done(const Op& op, EventCtx& ctx) {
   const std::uint32_t index = cpu_.get().op;
   switch (op.kind) {
     case OpKind::send: {
@@ -77,7 +78,7 @@ void MpiHostLp::own_action_done(const Op& op, EventCtx& ctx) {
   }
 }
 
-bool MpiHostLp::op_complete(const Op& op) const {
+bool MpiRank::op_complete(const Op& op) const {
   switch (op.kind) {
     case OpKind::send:
     case OpKind::recv:
@@ -94,7 +95,7 @@ bool MpiHostLp::op_complete(const Op& op) const {
 }
 
 // What the first unfinished request the operation waits for is waiting for.
-MpiHostLp::Phase MpiHostLp::waiting_phase(const Op& op) const {
+MpiRank::Phase MpiRank::waiting_phase(const Op& op) const {
   if (op.kind == OpKind::send || op.kind == OpKind::recv) return requests_[op.request].phase;
   for (std::uint32_t i = cpu_.get().wait_done; i < op.count; ++i) {
     const Phase p = requests_[program().wait_list[op.request + i]].phase;
@@ -103,7 +104,7 @@ MpiHostLp::Phase MpiHostLp::waiting_phase(const Op& op) const {
   return Phase::complete;
 }
 
-void MpiHostLp::note_wait_progress(const Op& op, EventCtx& ctx) {
+void MpiRank::note_wait_progress(const Op& op, EventCtx& ctx) {
   if (op.kind != OpKind::wait && op.kind != OpKind::test) return;
   std::uint32_t i = cpu_.get().wait_done;
   while (i < op.count && requests_[program().wait_list[op.request + i]].phase == Phase::complete)
@@ -114,10 +115,11 @@ void MpiHostLp::note_wait_progress(const Op& op, EventCtx& ctx) {
   ctx.set(cpu_, c);
 }
 
-Protocol MpiHostLp::choose_protocol(const Op& op, bool direct) const {
+Protocol MpiRank::choose_protocol(const Op& op, bool direct) const {
   if (direct) return Protocol::direct;
   const ProtocolConfig& pc = mpi_.protocol();
-  if (op.bytes > pc.eager_bytes) return Protocol::rendezvous;
+  const std::uint64_t eager_limit = is_local(op) ? mpi_.config().shm.eager_bytes : pc.eager_bytes;
+  if (op.bytes > eager_limit) return Protocol::rendezvous;
   // A message larger than the whole eager credit toward one peer could never go eagerly.
   if (mpi_.credit_share() != 0 && op.bytes > mpi_.credit_share()) return Protocol::rendezvous;
   return op.bytes <= pc.short_bytes ? Protocol::short_msg : Protocol::eager;
@@ -125,7 +127,7 @@ Protocol MpiHostLp::choose_protocol(const Op& op, bool direct) const {
 
 // Sender-side matching: the first receive request from the destination that this send
 // matches, unless envelopes to it are held back (a direct write must not overtake them).
-bool MpiHostLp::take_receive_request(const Op& op, EventCtx& ctx) {
+bool MpiRank::take_receive_request(const Op& op, EventCtx& ctx) {
   const auto peer = static_cast<RankId>(op.peer);
   auto held = held_.lower_bound(PeerSeq{peer, 0, 0});
   if (held != held_.end() && held->first.rank == peer) return false;
@@ -145,7 +147,7 @@ bool MpiHostLp::take_receive_request(const Op& op, EventCtx& ctx) {
 
 // A receive is posted: the oldest unexpected envelope that matches is its message; otherwise
 // it waits in the posted queue (and, with sender-side matching, tells its source).
-void MpiHostLp::post_receive(const Op& op, EventCtx& ctx) {
+void MpiRank::post_receive(const Op& op, EventCtx& ctx) {
   const std::uint32_t index = cpu_.get().op;
   if (const auto found = unexpected_.take(op.comm, op.peer, op.tag, ctx)) {
     match_envelope(found->src, found->send_op, found->kind, index, true, found->arrived_ps, ctx);
