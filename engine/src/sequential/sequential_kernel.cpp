@@ -20,7 +20,7 @@ class SequentialKernel final : public EventRouter {
     NW_CHECK(event.dest < lps_.size(), "event sent to LP {} of {}", event.dest, lps_.size());
     const EventId id = pool_.allocate();
     pool_[id] = event;
-    pending_.push(event.key, id);
+    pending_.push(id);
   }
 
  private:
@@ -36,7 +36,7 @@ class SequentialKernel final : public EventRouter {
   std::vector<CommitTally> tallies_;
   RecordBuffer records_;
   EventPool pool_;
-  PendingQueue pending_;
+  PendingQueue pending_{pool_};
 };
 
 void SequentialKernel::build_and_init() {
