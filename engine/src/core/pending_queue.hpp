@@ -33,8 +33,24 @@ class PendingQueue {
   const EventKey& top_key() const { return pool_[heap_.front().id].key; }
 
   void push(EventId id) {
-    heap_.push_back(Entry{pool_[id].key.time.ps(), id, 0});
+    const Entry entry{pool_[id].key.time.ps(), id, 0};
+    if (top_taken_) {
+      // The top's slot is free: the new entry takes it, one sift-down for pop and push.
+      top_taken_ = false;
+      heap_.front() = entry;
+      sift_down(0);
+      return;
+    }
+    heap_.push_back(entry);
     sift_up(heap_.size() - 1);
+  }
+  // Removes the top, lazily: the next push fills its slot (a handler usually sends one event),
+  // and settle() completes the pop if none came. Until settle(), only push() may be called.
+  void take_top() { top_taken_ = true; }
+  void settle() {
+    if (!top_taken_) return;
+    top_taken_ = false;
+    pop();
   }
   // Removes every entry for which drop(entry) is true, then restores the heap in linear time.
   template <class Drop>
@@ -74,18 +90,39 @@ class PendingQueue {
     for (;;) {
       const std::size_t first = i * kArity + 1;
       if (first >= n) break;
-      std::size_t best = first;
-      const std::size_t last = first + kArity < n ? first + kArity : n;
-      for (std::size_t c = first + 1; c < last; ++c)
-        if (before(heap_[c], heap_[best])) best = c;
+      const std::size_t best = first + kArity <= n ? least_of_four(first) : least_of(first, n);
       if (!before(heap_[best], item)) break;
       heap_[i] = heap_[best];
       i = best;
     }
     heap_[i] = item;
   }
+  // The least of heap_[first, first + 4): selected without a branch on the times (which order
+  // at random), but for equal times, which need the whole keys.
+  std::size_t least_of_four(std::size_t first) const {
+    std::size_t best = first;
+    std::int64_t best_time = heap_[first].time_ps;
+    for (std::size_t c = first + 1; c < first + kArity; ++c) {
+      const std::int64_t time = heap_[c].time_ps;
+      if (time == best_time) [[unlikely]] {
+        if (before(heap_[c], heap_[best])) best = c;
+        continue;
+      }
+      const bool earlier = time < best_time;
+      best = earlier ? c : best;
+      best_time = earlier ? time : best_time;
+    }
+    return best;
+  }
+  std::size_t least_of(std::size_t first, std::size_t last) const {
+    std::size_t best = first;
+    for (std::size_t c = first + 1; c < last; ++c)
+      if (before(heap_[c], heap_[best])) best = c;
+    return best;
+  }
   const EventPool& pool_;
   std::vector<Entry> heap_;
+  bool top_taken_ = false;
 };
 
 }  // namespace netwarp::engine

@@ -94,9 +94,9 @@ RunResult SequentialKernel::run() {
   while (!pending_.empty() && pending_.top().time_ps < config_.end_time.ps()) {
     const EventId id = pending_.top().id;
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
-    pending_.pop();
-    if (!pending_.empty()) __builtin_prefetch(&pool_[pending_.top().id]);
+    pending_.take_top();
     handle(id);
+    pending_.settle();
     ++handled;
     if (config_.on_progress && (handled & 0xFFFF) == 0)
       report_progress(start_ns, time, next_report);
