@@ -7,7 +7,6 @@
 namespace netwarp::engine {
 namespace {
 
-
 class DigestVisitor final : public StateVisitor {
  public:
   void begin_field(std::string_view name) override { hasher_.add(name.data(), name.size()); }

@@ -20,7 +20,9 @@ namespace netwarp::engine {
 namespace digest_detail {
 inline constexpr std::uint64_t kPrime1 = 0x9E3779B185EBCA87ull;
 inline constexpr std::uint64_t kPrime2 = 0xC2B2AE3D27D4EB4Full;
-inline std::uint64_t rotl(std::uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+inline std::uint64_t rotl(std::uint64_t x, int r) {
+  return (x << r) | (x >> (64 - r));
+}
 inline std::uint64_t avalanche(std::uint64_t h) {
   h ^= h >> 33;
   h *= kPrime2;

@@ -40,6 +40,7 @@ struct EventScope {
 
 class EventCtx {
  public:
+  // `scope` must outlive the context (the kernels build it for one handler invocation).
   explicit EventCtx(const EventScope& scope) : scope_(scope) {}
 
   SimTime now() const { return scope_.is_init ? SimTime::zero() : scope_.key.time; }
@@ -134,7 +135,7 @@ class EventCtx {
     return *tie_;
   }
   Mutation mutation() const { return Mutation(scope_.undo); }
-  EventScope scope_;
+  const EventScope& scope_;
   std::optional<EventRng> rng_;
   std::optional<TieFields> tie_;
 };
