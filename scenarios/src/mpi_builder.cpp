@@ -75,7 +75,11 @@ TraceProgramOptions trace_options(const proto::Scenario& s) {
 // placement), which must then agree.
 Program trace_program(const std::string& path, const proto::Scenario& s, RankId& ranks) {
   const proto::Mpi& mpi = s.mpi();
-  Program program = program_from_trace(read_trace(path), trace_options(s));
+  TraceLocations locations;
+  const mpiemul::proto::Trace trace = read_trace(path, locations);
+  TraceProgramOptions options = trace_options(s);
+  options.locations = &locations;
+  Program program = program_from_trace(trace, options);
   const bool fixed = mpi.ranks() != 0 || s.placement().has_explicit_();
   const std::uint64_t hosts = topology_host_count(s.topology());
   if (fixed && program.size() != ranks)

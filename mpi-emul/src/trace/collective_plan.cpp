@@ -42,7 +42,8 @@ std::int32_t collective_root(const proto::Action& action) {
   }
 }
 
-CollectivePlan::CollectivePlan(const proto::Trace& trace) : calls_(trace.ranks_size()) {
+CollectivePlan::CollectivePlan(const proto::Trace& trace, const TraceLocations* locations)
+    : locations_(locations), calls_(trace.ranks_size()) {
   for (int r = 0; r < trace.ranks_size(); ++r) {
     const auto& actions = trace.ranks(r).actions();
     for (int i = 0; i < actions.size(); ++i)
@@ -58,17 +59,17 @@ void CollectivePlan::check_rank(const proto::Trace& trace, std::uint32_t rank) c
     const std::string own = describe_call(*mine[k].first);
     const std::string expected = describe_call(*first[k].first);
     if (own == expected) continue;
-    ActionSite(trace, rank, mine[k].second)
+    ActionSite(trace, rank, mine[k].second, locations_)
         .fail(fmt::format("collective call {} of rank {} is {}, but rank 0's is {} at {}: every "
                           "rank must make the same collective calls in the same order",
                           k + 1, rank, own, expected,
-                          ActionSite(trace, 0, first[k].second).describe()));
+                          ActionSite(trace, 0, first[k].second, locations_).describe()));
   }
   if (mine.size() == first.size()) return;
   const bool has_more = mine.size() > first.size();
   const std::uint32_t longer = has_more ? rank : 0;
   const auto& extra = (has_more ? mine : first)[std::min(mine.size(), first.size())];
-  ActionSite(trace, longer, extra.second)
+  ActionSite(trace, longer, extra.second, locations_)
       .fail(fmt::format("rank {} makes {} collective calls but rank {} makes {}: this {} has no "
                         "counterpart",
                         rank, mine.size(), 0, first.size(), describe_call(*extra.first)));

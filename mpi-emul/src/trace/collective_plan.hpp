@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "netwarp/mpiemul/proto/trace.pb.h"
+#include "netwarp/mpiemul/trace.hpp"
 
 namespace netwarp::mpiemul {
 
@@ -17,7 +18,8 @@ std::int32_t collective_root(const proto::Action& action);  // -1: the collectiv
 
 class CollectivePlan {
  public:
-  explicit CollectivePlan(const proto::Trace& trace);  // throws TraceError
+  // Throws TraceError, at `locations` when given (a .pbtxt trace).
+  explicit CollectivePlan(const proto::Trace& trace, const TraceLocations* locations = nullptr);
 
   // The root's `index`-th collective call (every rank's index-th call is the same collective).
   const proto::Action& root_call(std::size_t index) const;
@@ -25,6 +27,7 @@ class CollectivePlan {
  private:
   void check_rank(const proto::Trace& trace, std::uint32_t rank) const;
 
+  const TraceLocations* locations_;
   // calls_[r]: rank r's collective actions with their action indices.
   std::vector<std::vector<std::pair<const proto::Action*, int>>> calls_;
 };

@@ -22,7 +22,7 @@ RankExpander::RankExpander(const proto::Trace& trace, RankId rank, const Collect
 RankProgram RankExpander::expand() {
   const auto& actions = trace_.ranks(static_cast<int>(rank_)).actions();
   for (int i = 0; i < actions.size(); ++i) {
-    const ActionSite site(trace_, rank_, i);
+    const ActionSite site(trace_, rank_, i, options_.locations);
     const std::size_t first_op = builder_.ops().size();
     try {
       add(actions[i], site);

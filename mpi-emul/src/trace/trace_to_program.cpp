@@ -18,7 +18,7 @@ Program program_from_trace(const proto::Trace& trace, const TraceProgramOptions&
                                             options.flops_per_second));
   if (trace.ranks_size() == 0) throw TraceError("", 0, "the trace has no ranks");
   const auto size = static_cast<RankId>(trace.ranks_size());
-  const CollectivePlan plan(trace);
+  const CollectivePlan plan(trace, options.locations);
   Program program;
   program.ranks.reserve(size);
   for (RankId r = 0; r < size; ++r)
