@@ -269,12 +269,21 @@ class LoadChecks(netwarp_cli.ScratchCase):
                          trace + ":1: send: sends 4294967296 B to rank 1: a message must be "
                          "smaller than 4294901760 B")
 
-    def test_tit_pair_total_past_four_gibibytes_on_tcp_names_the_trace_line(self):
+    def test_tit_pair_total_past_four_gibibytes_on_tcp_runs(self):
+        """One TCP connection carries a pair's messages past 2^32 bytes (64-bit offsets)."""
         path = self.write("tcp.pbtxt", TCP_PAIR)
-        trace = self.write("pair.tit", "0 send 1 0 3000000000\n0 send 1 0 3000000000\n"
-                                       "1 recv 0 0 3000000000\n1 recv 0 0 3000000000\n")
-        self.assertIn(trace + ":2: send: rank 0 sends rank 1 6000002048 B or more up to here",
-                      self.refused([path, "--trace", trace]))
+        trace = self.write("pair.tit", "0 send 1 0 2200000000\n0 send 1 0 2200000000\n"
+                                       "1 recv 0 0 2200000000\n1 recv 0 0 2200000000\n")
+        out = os.path.join(self.dir, "out")
+        r = run(["run", path, "--trace", trace, "--set", "links.rate_bps=1000000000000",
+                 "--set", "links.mtu_bytes=65535", "--set", "transport.tcp.mss_bytes=65495",
+                 "--out", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "results.json")) as f:
+            self.assertTrue(json.load(f)["completed"])
+        with open(os.path.join(out, "connections.csv")) as f:
+            rows = [line.split(",") for line in f.read().splitlines()[1:]]
+        self.assertIn(["host0", "host1", "4400000128"], [row[:3] for row in rows])
 
     def test_sleeps_adding_up_past_the_budget_are_refused(self):
         trace = self.write("sleepy.tit", "0 sleep 600000\n0 sleep 600000\n1 init\n")

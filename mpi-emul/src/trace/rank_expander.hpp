@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <span>
 #include <string_view>
 
@@ -57,7 +56,6 @@ class RankExpander {
   PendingRequests pending_;
   std::size_t collective_index_ = 0;
   netmodels::WorstCaseTime busy_;  // the rank's compute, sleeps and message costs so far
-  std::map<std::int32_t, std::uint64_t> sent_to_;  // bytes sent to each peer so far
 };
 
 }  // namespace netwarp::mpiemul

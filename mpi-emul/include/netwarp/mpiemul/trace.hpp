@@ -84,11 +84,9 @@ void write_trace(const proto::Trace& trace, const std::filesystem::path& path);
 struct TraceProgramOptions {
   CollectiveAlgorithms algorithms;
   double flops_per_second = 1e9;  // turns compute flops into time; > 0
-  // Messages must be smaller (a transfer's 32-bit stream offsets); 0: no limit.
+  // Messages must be smaller (a transfer's size travels in 32 bits); 0: no limit. A pair's
+  // messages together may carry any number of bytes.
   std::uint64_t message_limit_bytes = 0;
-  // The bytes one rank sends another over the whole run, messages and their envelopes, must be
-  // smaller (the TCP transport: one connection per pair, 32-bit sequence numbers); 0: no limit.
-  std::uint64_t pair_limit_bytes = 0;
   // CPU ns per byte of a message, sender and receiver together at their largest: a rank's
   // compute, sleeps and message costs must add up to at most netmodels::kTimeBudgetPs.
   double host_ns_per_byte = 0;
