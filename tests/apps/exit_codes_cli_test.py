@@ -302,6 +302,20 @@ class LoadChecks(netwarp_cli.ScratchCase):
         self.assertIn("4000000000000 messages x 128 B", r.stderr)
         self.assertIn("--max-memory", r.stderr)
 
+    def test_huge_csv_and_trace_are_refused_by_max_memory_before_the_run(self):
+        """The estimate counts a flows CSV's lines and a trace's actions (issue 14)."""
+        path = self.write("csv.pbtxt", CSV_FLOWS)
+        self.write("flows.csv", "src,dst,bytes,start_ns\n" + "0,1,1000,0\n" * 200000)
+        r = run(["run", path, "--max-memory", "20000000", "--out", os.path.join(self.dir, "o1")])
+        self.assertEqual(r.returncode, 5, r.stderr)
+        self.assertIn("200001 CSV flows x 128 B", r.stderr)
+        platform = self.write("tcp.pbtxt", TCP_PAIR)
+        trace = self.write("long.tit", "0 compute 1\n" * 100000 + "1 compute 1\n")
+        r = run(["run", platform, "--trace", trace, "--max-memory", "20000000",
+                 "--out", os.path.join(self.dir, "o2")])
+        self.assertEqual(r.returncode, 5, r.stderr)
+        self.assertIn("100002 trace actions x 256 B", r.stderr)
+
     def test_max_memory_lowers_the_limit(self):
         r = run(["run", INCAST, *SMALL_INCAST, "--max-memory", "1000",
                  "--out", os.path.join(self.dir, "out")])
