@@ -25,7 +25,8 @@ constexpr std::uint64_t kQueuedPacketBytes = 256;  // an event with its payload,
 constexpr std::uint64_t kMpiOperationBytes = 128;  // an Op and its share of call records
 // A trace action as read (the protobuf message) plus the operations it expands into.
 constexpr std::uint64_t kTraceActionBytes = 256;
-// The smallest encoding of an action in a binary trace (field tags, lengths, a value).
+// The smallest encoding of an action in a binary trace (field tags, lengths, a value; an OTF2
+// event record is larger).
 constexpr std::uint64_t kMinBinaryActionBytes = 4;
 
 std::uint64_t mul(std::uint64_t a, std::uint64_t b) {
@@ -145,9 +146,20 @@ std::uint64_t file_size_or_zero(const fs::path& path) {
   return error ? 0 : static_cast<std::uint64_t>(size);
 }
 
+// The bytes of the regular files under a folder.
+std::uint64_t folder_bytes(const fs::path& folder) {
+  std::error_code error;
+  std::uint64_t bytes = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(folder, error))
+    if (entry.is_regular_file(error)) bytes += file_size_or_zero(entry.path());
+  return bytes;
+}
+
 // Actions of a trace file or folder, by the formats read_trace knows.
 std::uint64_t trace_actions(const fs::path& path) {
   std::error_code error;
+  if (path.extension() == ".otf2")  // the anchor file; the events lie in the folder of its name
+    return folder_bytes(path.parent_path() / path.stem()) / kMinBinaryActionBytes;
   if (fs::is_directory(path, error)) {
     std::uint64_t lines = 0;
     for (const auto& entry : fs::directory_iterator(path, error))

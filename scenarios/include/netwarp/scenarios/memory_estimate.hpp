@@ -24,8 +24,9 @@ MemoryEstimate estimate_memory(const proto::Scenario& scenario);
 // The same, with the files the scenario names counted too: the flows of workload.flows.csv_file
 // (one per line) and the actions of the MPI trace (`trace_path` when given, as `netwarp run
 // --trace` names it, else mpi.trace.path): lines of a TIT file or of a folder's files, action
-// entries of a .pbtxt, a bound from the size of a .pb. The files are only scanned, not parsed;
-// one that cannot be read counts nothing (the builder reports it).
+// entries of a .pbtxt, a bound from the size of a .pb or of an OTF2 archive's event files. The
+// files are only scanned, not parsed; one that cannot be read counts nothing (the builder
+// reports it).
 MemoryEstimate estimate_memory(const LoadedScenario& loaded, const std::string& trace_path);
 
 }  // namespace netwarp::scenarios
