@@ -285,6 +285,23 @@ class LoadChecks(netwarp_cli.ScratchCase):
             rows = [line.split(",") for line in f.read().splitlines()[1:]]
         self.assertIn(["host0", "host1", "4400000128"], [row[:3] for row in rows])
 
+    def test_edited_text_trace_names_its_own_line(self):
+        """Issue 14: an edited .pbtxt names itself, not the TIT it was converted from."""
+        tit = self.write("pair.tit", "0 send 1 0 100\n1 recv 0 0 100\n")
+        text = os.path.join(self.dir, "pair.pbtxt")
+        self.assertEqual(run(["trace", "convert", tit, text]).returncode, 0)
+        with open(text) as f:
+            lines = f.read().replace("dst: 1", "dst: 9").splitlines(keepends=True)
+        with open(text, "w") as f:
+            f.writelines(lines)
+        action_line = max(i for i, line in enumerate(lines, 1)
+                          if "actions {" in line and i < next(
+                              j for j, l in enumerate(lines, 1) if "dst: 9" in l))
+        stderr = self.refused(["--trace", text])
+        self.assertTrue(stderr.startswith("netwarp: error: %s:%d:" % (text, action_line))
+                        or stderr.startswith("%s:%d:" % (text, action_line)), stderr)
+        self.assertNotIn("pair.tit", stderr)
+
     def test_sleeps_adding_up_past_the_budget_are_refused(self):
         trace = self.write("sleepy.tit", "0 sleep 600000\n0 sleep 600000\n1 init\n")
         self.assertIn(trace + ":2: sleep: rank 0's compute, sleeps and message costs",
