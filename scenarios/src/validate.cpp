@@ -244,6 +244,7 @@ void validate_scenario(const proto::Scenario& scenario) {
   validate_engine(scenario);
   validate_links(scenario.links());
   validate_topology(scenario.topology());
+  validate_link_levels(scenario);
   validate_switch(scenario);
   validate_nic(scenario);
   validate_transport(scenario);

@@ -27,6 +27,8 @@ inline constexpr std::uint64_t kMaxTcpMessageBytes = std::uint64_t{1} << 32;
 
 void validate_scenario(const proto::Scenario& scenario);
 void validate_topology(const proto::Topology& topology);
+// Every links.levels entry names a level the topology has (an unknown one would be ignored).
+void validate_link_levels(const proto::Scenario& scenario);
 void validate_workload(const proto::Scenario& scenario);
 void validate_mpi(const proto::Scenario& scenario);
 // Explicit placement hosts exist and are distinct (no-op for other placements).

@@ -3,13 +3,16 @@
 in --help and in practice, one stderr line per error with no library text (nlohmann, protobuf),
 results only from a run that produced them (staged beside --out, moved in when done), and the
 progress line under mpirun with a terminal on rank 0's stderr."""
+import fcntl
 import json
 import os
 import pty
+import re
 import resource
 import select
 import subprocess
 import sys
+import termios
 import unittest
 
 import netwarp_cli
@@ -402,6 +405,47 @@ sys.exit(code)
         self.assertEqual(p.wait(timeout=60), 0, output[-2000:])
         with open(os.path.join(out, "results.json")) as f:
             self.assertTrue(json.load(f)["completed"])
+
+    def test_rank_0_draws_percent_and_eta_through_mpirun_on_a_controlling_terminal(self):
+        # As a person runs it: mpirun in a session whose controlling terminal is the pty. Rank
+        # 0's stderr is mpirun's pipe; the line goes through it to the terminal.
+        env = dict(os.environ)
+        env.pop("CI", None)
+        root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+        cmd = ["mpirun", "--oversubscribe", *root, "-np", "2", netwarp_cli.NETWARP, "run", INCAST,
+               "--set", "workload.incast.bytes=4MiB", "--set", "end_time_ns=2000000000",
+               "--kernel", "optimistic", "--out", os.path.join(self.dir, "out")]
+        master, slave = pty.openpty()
+
+        def take_the_terminal():
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        p = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, env=env,
+                             start_new_session=True, preexec_fn=take_the_terminal)
+        os.close(slave)
+        output = b""
+        while True:
+            ready, _, _ = select.select([master], [], [], 300)
+            if not ready:
+                p.kill()
+                self.fail("mpirun hung; output so far: %r" % output[-500:])
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+        p.wait(timeout=60)
+        text = output.decode(errors="replace")
+        wall = re.search(r"\(([0-9.]+) s wall\)", text)
+        self.assertIsNotNone(wall, text[-2000:])
+        if float(wall.group(1)) < 1.5:
+            self.skipTest("the run was over before the first progress report (0.5 s)")
+        lines = re.findall(r"\[netwarp\] t = [^\r\n]*", text)
+        self.assertTrue(lines, text[-2000:])
+        self.assertRegex(lines[0], r"^\[netwarp\] t = [0-9.]+ m?s of 2 s \(\d+%\)(, ETA .*)?, "
+                                   r"[0-9.]+ M events/s\s*$")
 
 
 if __name__ == "__main__":

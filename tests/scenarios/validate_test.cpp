@@ -96,6 +96,12 @@ const std::vector<BadCase> kBadCases = {
      "!topology { fat_tree { k: 5 } }\nworkload { permutation { bytes: 1 } }\n",
      {},
      "F:1:23: topology.fat_tree.k: must be even, got 5"},
+    {"dragonfly_ugal_two_groups",
+     "!topology { dragonfly { routers_per_group: 2 hosts_per_router: 1 global_per_router: 1 "
+     "groups: 2 routing: UGAL } }\nworkload { permutation { bytes: 1 } }\n",
+     {},
+     "F:1:96: topology.dragonfly.routing: UGAL needs groups >= 3 (an intermediate group "
+     "besides the source's and the destination's), got 2"},
     {"torus_one_dimension",
      "!topology { torus { dims: 8 } }\nworkload { permutation { bytes: 1 } }\n",
      {},
@@ -249,9 +255,43 @@ const std::vector<BadCase> kBadCases = {
     {"unknown_pcap_node",
      "outputs { pcap_nodes: \"host9\" }\n",
      {},
-     "F:3:11: outputs.pcap_nodes[0]: unknown node 'host9' (known: all_hosts, host0, host1, "
-     "host2, host3, sw0)",
+     "F:3:11: outputs.pcap_nodes[0]: unknown node 'host9' (known: all_hosts; switches: sw0; "
+     "hosts: host0, host1, host2, host3)",
      true},
+    // Switch names come first: a tree's 'leaf0' and 'root' are not hidden behind its hosts.
+    {"unknown_queue_node_in_a_tree_lists_switches_first",
+     "!topology { tree { leaves: 3 hosts_per_leaf: 16 } }\n"
+     "workload { incast { bytes: 1000 } }\n"
+     "outputs {\n  queue_ports { node: \"sw0\" port: 1 }\n}\n",
+     {},
+     "F:4:17: outputs.queue_ports[0].node: unknown node 'sw0' (known: switches: leaf0, leaf1, "
+     "leaf2, root; hosts: host0, host1, host2, host3, ... (44 more))",
+     true},
+    {"link_level_the_star_lacks",
+     "links {\n  levels { level: 1 rate_bps: 1000 }\n}\n",
+     {},
+     "F:4:12: links.levels[0].level: a star has no link level 1 (its levels: 0 host-switch)"},
+    {"link_level_the_tree_lacks",
+     "!topology { tree { leaves: 2 hosts_per_leaf: 2 } }\n"
+     "workload { incast { bytes: 1000 } }\n"
+     "links {\n  levels { level: 1 rate_bps: 1000 }\n  levels { level: 2 rate_bps: 250 }\n}\n",
+     {},
+     "F:5:12: links.levels[1].level: a tree has no link level 2 (its levels: 0 host-leaf, "
+     "1 leaf-root)"},
+    {"link_level_set_by_override",
+     "links { levels { level: 0 } }\n",
+     {"links.levels[0].level=3"},
+     "F: links.levels[0].level: a star has no link level 3 (its levels: 0 host-switch)"},
+    {"unit_suffix_in_the_file_says_the_plain_number",
+     "switch {\n  buffer_bytes: 128KiB\n}\n",
+     {},
+     "F:4:17: '128KiB': write 131072: a scenario file takes plain numbers (protobuf text format "
+     "has no unit suffixes; --set accepts them)"},
+    {"unknown_unit_suffix_in_the_file",
+     "switch {\n  buffer_bytes: 128kb\n}\n",
+     {},
+     "F:4:17: '128kb': a scenario file takes plain numbers (protobuf text format has no unit "
+     "suffixes; --set accepts them)"},
     {"queue_port_out_of_range",
      "outputs {\n  queue_ports { node: \"sw0\" port: 4 }\n}\n",
      {},
