@@ -185,7 +185,7 @@ int check_memory(const RunOptions& o, const scenarios::LoadedScenario& loaded,
                  const AppContext& context) {
   const std::uint64_t limit =
       o.max_memory_bytes != 0 ? o.max_memory_bytes : physical_memory_bytes();
-  const scenarios::MemoryEstimate need = scenarios::estimate_memory(loaded.scenario);
+  const scenarios::MemoryEstimate need = scenarios::estimate_memory(loaded, o.trace);
   if (need.bytes <= limit) return exit_code::kSuccess;
   if (context.is_root())
     std::fprintf(stderr,

@@ -86,16 +86,16 @@ ProtocolConfig protocol_config(const proto::MpiProtocol& p) {
   return c;
 }
 
-// The scenario's side of a trace's expansion: algorithms, flop rate, the TCP message limit
-// and the largest per-byte host cost (sender and receiver), for the time budget.
+// The scenario's side of a trace's expansion: algorithms, flop rate, the message limit and the
+// largest per-byte host cost (sender and receiver), for the time budget.
 TraceProgramOptions trace_options(const proto::Scenario& s) {
   const proto::MpiHost& h = s.mpi().host();
   TraceProgramOptions options;
   options.algorithms = collective_algorithms(s.mpi().collectives());
   options.flops_per_second = h.flops();
-  // A transfer's stream offsets are 32-bit with either transport (its envelope included).
+  // A transfer's size travels in 32 bits with either transport (its envelope included); a TCP
+  // connection carries any number of them (64-bit stream offsets).
   options.message_limit_bytes = kMaxTcpMessageBytes - 65536;
-  if (s.transport().kind() == proto::Transport::TCP) options.pair_limit_bytes = kMaxTcpMessageBytes;
   const double copy = h.copy_gbytes_per_s() > 0 ? 1.0 / h.copy_gbytes_per_s() : 0;
   options.host_ns_per_byte =
       std::max(h.send_eager_ns_per_byte() + h.recv_eager_ns_per_byte() + copy,
@@ -111,9 +111,12 @@ TraceProgramOptions trace_options(const proto::Scenario& s) {
 Program trace_program(const std::string& path, const proto::Scenario& s, RankId& ranks,
                       double compute_scale = 1.0) {
   const proto::Mpi& mpi = s.mpi();
+  TraceLocations locations;
+  const mpiemul::proto::Trace trace = read_trace(path, locations);
   TraceProgramOptions options = trace_options(s);
   options.compute_scale = compute_scale;
-  Program program = program_from_trace(read_trace(path), options);
+  options.locations = &locations;
+  Program program = program_from_trace(trace, options);
   const bool fixed = mpi.ranks() != 0 || s.placement().has_explicit_();
   const std::uint64_t hosts = topology_host_count(s.topology());
   if (fixed && program.size() != ranks)

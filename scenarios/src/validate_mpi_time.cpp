@@ -127,49 +127,11 @@ void validate_kernel_rounds(const std::string& kernel, const proto::Mpi& mpi, co
   require_rounds_within_budget(kernel + ".bytes", round, kernel + ".iterations", iterations);
 }
 
-// With TCP one connection carries all of a rank pair's messages (and their envelopes) over 32-bit
-// sequence numbers: rounds x bytes between one pair must stay under 4 GiB. (Collective
-// algorithms may send a pair more than `bytes` per round; the run refuses those itself.)
-void require_pair_total_fits(const std::string& field, std::uint64_t bytes_per_round,
-                             std::uint32_t rounds) {
-  constexpr std::uint64_t kEnvelopeAllowanceBytes = 1024;
-  __extension__ using U128 = unsigned __int128;
-  const U128 total =
-      U128{bytes_per_round + kEnvelopeAllowanceBytes} * std::max<std::uint32_t>(rounds, 1);
-  if (total >= kMaxTcpMessageBytes)
-    fail(field, fmt::format("{} rounds of {} B between one rank pair pass the 4 GiB one TCP "
-                            "connection carries (32-bit sequence numbers)",
-                            std::max<std::uint32_t>(rounds, 1), bytes_per_round));
-}
-
-void validate_tcp_pairs(const proto::Mpi& mpi) {
-  switch (mpi.program_case()) {
-    case proto::Mpi::kPingpong: {
-      std::uint64_t round = 0;
-      for (std::uint64_t size : mpi.pingpong().sizes()) round += size + 1024;
-      return require_pair_total_fits("mpi.pingpong.repetitions", round,
-                                     mpi.pingpong().repetitions());
-    }
-    case proto::Mpi::kAlltoall:
-      return require_pair_total_fits("mpi.alltoall.iterations", mpi.alltoall().bytes(),
-                                     mpi.alltoall().iterations());
-    case proto::Mpi::kRing:
-      return require_pair_total_fits("mpi.ring.iterations", mpi.ring().bytes(),
-                                     mpi.ring().iterations());
-    case proto::Mpi::kCollective:
-      return require_pair_total_fits("mpi.collective.iterations", mpi.collective().bytes(),
-                                     mpi.collective().iterations());
-    default:
-      return;
-  }
-}
-
 }  // namespace
 
 void validate_mpi_time_budget(const proto::Scenario& scenario, const PathBound& path) {
   const proto::Mpi& mpi = scenario.mpi();
   validate_host_costs(mpi);
-  if (scenario.transport().kind() == proto::Transport::TCP) validate_tcp_pairs(mpi);
   const std::uint64_t ranks = mpi_rank_count(scenario);
   switch (mpi.program_case()) {
     case proto::Mpi::kPingpong:

@@ -227,16 +227,6 @@ const std::vector<BadCase> kBadCases = {
      "transport { kind: TCP tcp { syn_timeout_rto_us: 0 } }\n",
      {},
      "F:3:29: transport.tcp.syn_timeout_rto_us: must be >= 1, got 0"},
-    {"persistent_connection_4gib",
-     "!topology { star { hosts: 4 } }\n"
-     "workload {\n  persistent_connections: true\n  flows {\n"
-     "    flow { src: 0 dst: 1 bytes: 3000000000 }\n"
-     "    flow { src: 0 dst: 1 bytes: 3000000000 }\n  }\n}\n"
-     "transport { kind: TCP }\n",
-     {},
-     "F:3:3: workload.persistent_connections: the messages from rank 0 to rank 1 total "
-     "6000000000 bytes: a connection carries < 4 GiB (32-bit TCP sequence numbers)",
-     true},
     {"tcp_ns3_classic_with_sack",
      "transport { kind: TCP tcp { sack: true recovery: NS3_CLASSIC } }\n",
      {},

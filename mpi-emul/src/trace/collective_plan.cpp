@@ -50,8 +50,9 @@ std::int32_t collective_root(const proto::Action& action) {
   }
 }
 
-CollectivePlan::CollectivePlan(const proto::Trace& trace, const CommPlan& comms)
-    : trace_(trace), comms_(comms) {
+CollectivePlan::CollectivePlan(const proto::Trace& trace, const CommPlan& comms,
+                               const TraceLocations* locations)
+    : trace_(trace), comms_(comms), locations_(locations) {
   for (int r = 0; r < trace.ranks_size(); ++r) {
     const auto& actions = trace.ranks(r).actions();
     for (int i = 0; i < actions.size(); ++i) {
@@ -79,17 +80,17 @@ void CollectivePlan::check_rank(CommId comm, RankId comm_rank) const {
     const std::string own = describe_call(*mine[k].first);
     const std::string expected = describe_call(*first[k].first);
     if (own == expected) continue;
-    ActionSite(trace_, rank, mine[k].second)
+    ActionSite(trace_, rank, mine[k].second, locations_)
         .fail(fmt::format("collective call {}{} of rank {} is {}, but rank {}'s is {} at {}: every "
                           "rank must make the same collective calls in the same order",
                           k + 1, where, rank, own, rank0, expected,
-                          ActionSite(trace_, rank0, first[k].second).describe()));
+                          ActionSite(trace_, rank0, first[k].second, locations_).describe()));
   }
   if (mine.size() == first.size()) return;
   const bool has_more = mine.size() > first.size();
   const RankId longer = has_more ? rank : rank0;
   const auto& extra = (has_more ? mine : first)[std::min(mine.size(), first.size())];
-  ActionSite(trace_, longer, extra.second)
+  ActionSite(trace_, longer, extra.second, locations_)
       .fail(fmt::format("rank {} makes {} collective calls{} but rank {} makes {}: this {} has no "
                         "counterpart",
                         rank, mine.size(), where, rank0, first.size(),

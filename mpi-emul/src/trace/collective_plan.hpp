@@ -12,6 +12,7 @@
 
 #include "comm_plan.hpp"
 #include "netwarp/mpiemul/proto/trace.pb.h"
+#include "netwarp/mpiemul/trace.hpp"
 
 namespace netwarp::mpiemul {
 
@@ -20,7 +21,9 @@ std::int32_t collective_root(const proto::Action& action);  // -1: the collectiv
 
 class CollectivePlan {
  public:
-  CollectivePlan(const proto::Trace& trace, const CommPlan& comms);  // throws TraceError
+  // Throws TraceError, at `locations` when given (a .pbtxt trace).
+  CollectivePlan(const proto::Trace& trace, const CommPlan& comms,
+                 const TraceLocations* locations = nullptr);
 
   // The root's `index`-th collective call on `comm` (every member's index-th call there is the
   // same collective); the root is a rank of `comm`.
@@ -32,6 +35,7 @@ class CollectivePlan {
 
   const proto::Trace& trace_;
   const CommPlan& comms_;
+  const TraceLocations* locations_;
   // calls_[c][i]: the collective actions of communicator c's rank i, with their indices.
   std::map<CommId, std::vector<Calls>> calls_;
 };

@@ -74,8 +74,11 @@ std::uint32_t action_comm(const proto::Action& a) {
   }
 }
 
-CommPlan::CommPlan(const proto::Trace& trace)
-    : trace_(trace), comms_(static_cast<RankId>(trace.ranks_size())), made_(trace.ranks_size()) {
+CommPlan::CommPlan(const proto::Trace& trace, const TraceLocations* locations)
+    : trace_(trace),
+      locations_(locations),
+      comms_(static_cast<RankId>(trace.ranks_size())),
+      made_(trace.ranks_size()) {
   const auto size = static_cast<RankId>(trace.ranks_size());
   std::vector<std::vector<int>> creations(size);
   for (RankId r = 0; r < size; ++r) {
@@ -117,7 +120,7 @@ CommPlan::CommPlan(const proto::Trace& trace)
         missing = m;
         break;
       }
-    ActionSite(trace, group.front().rank, group.front().action)
+    ActionSite(trace, group.front().rank, group.front().action, locations)
         .fail_action(fmt::format(
             "creation {} on communicator {} ({}) is never made by rank {}: every rank of the "
             "parent communicator must make the same creations in the same order",
@@ -134,17 +137,18 @@ CommId CommPlan::resolve(RankId rank, std::uint32_t handle, int index) const {
   if (handle == 0) return kWorldComm;
   const auto& mine = made_[rank];
   if (handle > mine.size() || mine[handle - 1].action >= index)
-    ActionSite(trace_, rank, index)
+    ActionSite(trace_, rank, index, locations_)
         .fail_action(fmt::format("communicator handle {} is not made before this action (rank {} "
                                  "has made {} communicators by then)",
                                  handle, rank, mine.size()));
   const CommId comm = mine[handle - 1].comm;
   if (comm == kNoComm)
-    ActionSite(trace_, rank, index)
-        .fail_action(fmt::format("communicator handle {} is MPI_COMM_NULL on rank {} (the "
-                                 "creation at {} left it out)",
-                                 handle, rank,
-                                 ActionSite(trace_, rank, mine[handle - 1].action).describe()));
+    ActionSite(trace_, rank, index, locations_)
+        .fail_action(
+            fmt::format("communicator handle {} is MPI_COMM_NULL on rank {} (the "
+                        "creation at {} left it out)",
+                        handle, rank,
+                        ActionSite(trace_, rank, mine[handle - 1].action, locations_).describe()));
   return comm;
 }
 
@@ -156,7 +160,7 @@ void CommPlan::run_creation(CommId parent, const std::vector<Waiting>& group) {
   const auto kind = action_of(group.front()).kind_case();
   for (const Waiting& w : group)
     if (action_of(w).kind_case() != kind)
-      ActionSite(trace_, w.rank, w.action)
+      ActionSite(trace_, w.rank, w.action, locations_)
           .fail_action(fmt::format("rank {} makes {} on communicator {} where rank {} makes {}",
                                    w.rank, action_kind_name(action_of(w)), parent,
                                    group.front().rank, action_kind_name(action_of(group.front()))));
@@ -190,14 +194,14 @@ void CommPlan::run_create(CommId parent, const std::vector<Waiting>& group) {
   std::vector<RankId> members;
   for (std::int32_t r : group_of(first)) {
     if (r < 0)
-      ActionSite(trace_, first.rank, first.action)
+      ActionSite(trace_, first.rank, first.action, locations_)
           .fail_action(fmt::format("group rank {} is negative", r));
     members.push_back(static_cast<RankId>(r));
   }
   for (const Waiting& w : group)
     if (!std::equal(group_of(w).begin(), group_of(w).end(), group_of(first).begin(),
                     group_of(first).end()))
-      ActionSite(trace_, w.rank, w.action)
+      ActionSite(trace_, w.rank, w.action, locations_)
           .fail_action(fmt::format("rank {}'s group differs from rank {}'s: every rank of the "
                                    "parent communicator must give the same group",
                                    w.rank, first.rank));
@@ -205,7 +209,7 @@ void CommPlan::run_create(CommId parent, const std::vector<Waiting>& group) {
   try {
     made = comms_.create(parent, members);
   } catch (const std::invalid_argument& e) {
-    ActionSite(trace_, first.rank, first.action).fail_action(e.what());
+    ActionSite(trace_, first.rank, first.action, locations_).fail_action(e.what());
   }
   const Communicator& c = comms_[made];
   for (const Waiting& w : group)

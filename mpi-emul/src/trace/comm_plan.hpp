@@ -21,7 +21,8 @@ std::uint32_t action_comm(const proto::Action& action);
 
 class CommPlan {
  public:
-  explicit CommPlan(const proto::Trace& trace);
+  // Throws TraceError, at `locations` when given (a .pbtxt trace).
+  explicit CommPlan(const proto::Trace& trace, const TraceLocations* locations = nullptr);
 
   // The communicator action `index` of `rank` is made on; fails at the action for a handle
   // that is not made yet or is MPI_COMM_NULL on this rank.
@@ -44,6 +45,7 @@ class CommPlan {
   void run_create(CommId parent, const std::vector<Waiting>& group);
 
   const proto::Trace& trace_;
+  const TraceLocations* locations_;
   Communicators comms_;
   std::vector<std::vector<Made>> made_;  // [rank][handle - 1]
 };

@@ -23,7 +23,7 @@ RankExpander::RankExpander(const proto::Trace& trace, RankId rank, const CommPla
 RankProgram RankExpander::expand() {
   const auto& actions = trace_.ranks(static_cast<int>(rank_)).actions();
   for (int i = 0; i < actions.size(); ++i) {
-    const ActionSite site(trace_, rank_, i);
+    const ActionSite site(trace_, rank_, i, options_.locations);
     const std::size_t first_op = builder_.ops().size();
     try {
       add_on_comm(actions[i], i, site);
@@ -130,22 +130,11 @@ void RankExpander::charge_ops(std::span<const Op> ops, const ActionSite& site) {
   }
 }
 
-// Room for a message's envelopes (request, clear-to-send, data) on its connection.
-constexpr std::uint64_t kEnvelopeAllowanceBytes = 1024;
-
 void RankExpander::check_send(const Op& send, const ActionSite& site) {
   const std::uint64_t limit = options_.message_limit_bytes;
   if (limit != 0 && send.bytes >= limit)
     site.fail_action(fmt::format("sends {} B to rank {}: a message must be smaller than {} B",
                                  send.bytes, send.peer, limit));
-  const std::uint64_t pair_limit = options_.pair_limit_bytes;
-  std::uint64_t& total = sent_to_[send.peer];
-  total += send.bytes + kEnvelopeAllowanceBytes;
-  if (pair_limit != 0 && total >= pair_limit)
-    site.fail_action(fmt::format(
-        "rank {} sends rank {} {} B or more up to here: with the TCP transport one connection "
-        "carries a pair's messages, and it must carry less than {} B (32-bit sequence numbers)",
-        rank_, send.peer, total, pair_limit));
 }
 
 void RankExpander::add_send(const proto::Send& send, bool is_blocking, const ActionSite& site) {

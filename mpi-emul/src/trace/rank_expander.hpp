@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <span>
 #include <string_view>
 
@@ -63,7 +62,6 @@ class RankExpander {
   CommId comm_ = kWorldComm;                        // the current action's communicator
   std::map<CommId, std::size_t> collective_index_;  // collective calls so far per communicator
   netmodels::WorstCaseTime busy_;  // the rank's compute, sleeps and message costs so far
-  std::map<std::int32_t, std::uint64_t> sent_to_;  // bytes sent to each peer so far
 };
 
 }  // namespace netwarp::mpiemul

@@ -21,8 +21,8 @@ Program program_from_trace(const proto::Trace& trace, const TraceProgramOptions&
         fmt::format("compute_scale must be a finite number >= 0, got {}", options.compute_scale));
   if (trace.ranks_size() == 0) throw TraceError("", 0, "the trace has no ranks");
   const auto size = static_cast<RankId>(trace.ranks_size());
-  CommPlan comms(trace);
-  const CollectivePlan plan(trace, comms);
+  CommPlan comms(trace, options.locations);
+  const CollectivePlan plan(trace, comms, options.locations);
   Program program;
   program.ranks.reserve(size);
   for (RankId r = 0; r < size; ++r)

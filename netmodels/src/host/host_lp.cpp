@@ -161,8 +161,8 @@ void HostLp::on_tcp_ack(const Packet& p, EventCtx& ctx) {
   if (s.mss == 0) return;  // not opened: nothing to acknowledge
   sender_actions_.clear();
   TcpRevRanges scoreboard(tcp_scoreboards_, net_.send_slot(p.flow), &ctx);
-  tcp_on_ack(s, tcp_config_, p.ack, (p.flags & packet_flags::ece) != 0, sack_blocks_of(p),
-             &scoreboard, ctx.now(), sender_actions_);
+  tcp_on_ack(s, tcp_config_, tcp_unwrap(p.ack, s.snd_una), (p.flags & packet_flags::ece) != 0,
+             tcp_unwrap(sack_blocks_of(p), s.snd_una), &scoreboard, ctx.now(), sender_actions_);
   apply_sender_actions(p.flow, s, ctx);
 }
 
@@ -174,8 +174,9 @@ void HostLp::apply_sender_actions(MessageId flow, const TcpSenderState& s, Event
   if (sender_actions_.send_syn)
     send_handshake(m, PacketKind::syn, sender_actions_.syn_is_retransmission, ctx);
   if (sender_actions_.send_handshake_ack) send_handshake(m, PacketKind::handshake_ack, false, ctx);
-  for (const TcpSegment& seg : sender_actions_.segments)
-    send_data(m, seg.seq, seg.length, seg.is_retransmission, flags, ctx);
+  for (const TcpSegment& seg : sender_actions_.segments)  // the wire's 32 bits wrap
+    send_data(m, static_cast<std::uint32_t>(seg.seq), seg.length, seg.is_retransmission, flags,
+              ctx);
   const TcpTimerRequest& timer = sender_actions_.timer;
   if (timer.wanted)
     ctx.send_self(std::max(timer.at - ctx.now(), engine::ps(1)),
@@ -250,11 +251,11 @@ void HostLp::on_lossless_data(const Packet& p, EventCtx& ctx) {
 void HostLp::on_tcp_data(const Packet& p, EventCtx& ctx) {
   const TcpReceiverState& stored = tcp_receivers_[net_.receive_slot(p.flow)];
   TcpReceiverState r = stored.total_bytes != 0 ? stored : tcp_accept(net_.connection_bytes(p.flow));
-  const std::uint32_t before = r.rcv_nxt;
+  const TcpSeq before = r.rcv_nxt;
   receiver_actions_.clear();
   TcpRevRanges ooo(tcp_ooo_ranges_, net_.receive_slot(p.flow), &ctx);
-  tcp_on_segment(r, tcp_config_, ooo, p.seq, p.payload_bytes, (p.flags & packet_flags::ce) != 0,
-                 ctx.now(), receiver_actions_);
+  tcp_on_segment(r, tcp_config_, ooo, tcp_unwrap(p.seq, r.rcv_nxt), p.payload_bytes,
+                 (p.flags & packet_flags::ce) != 0, ctx.now(), receiver_actions_);
   for (MessageId id = p.flow; id != kNoMessage && net_.stream_end(id) <= r.rcv_nxt;
        id = net_.next_on_connection(id))
     if (net_.stream_end(id) > before) ctx.emit(DeliveryRecord{id, self_, ctx.now().ps()});
@@ -265,8 +266,8 @@ void HostLp::apply_receiver_actions(MessageId flow, const TcpReceiverState& r, E
   ctx.set(tcp_receivers_, net_.receive_slot(flow), r);
   const TcpReceiverActions& a = receiver_actions_;
   if (a.send_ack)
-    send_control(net_.message(flow), PacketKind::ack, a.ack, a.ece ? packet_flags::ece : 0, ctx,
-                 a.sack);
+    send_control(net_.message(flow), PacketKind::ack, static_cast<std::uint32_t>(a.ack),
+                 a.ece ? packet_flags::ece : 0, ctx, a.sack);
   if (a.timer.wanted)
     ctx.send_self(std::max(a.timer.at - ctx.now(), engine::ps(1)),
                   TimerFired{flow, a.timer.generation, 1});
