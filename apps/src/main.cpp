@@ -17,6 +17,7 @@
 #include "cmd_bench.hpp"
 #include "cmd_flow.hpp"
 #include "cmd_model.hpp"
+#include "cmd_plot.hpp"
 #include "cmd_run.hpp"
 #include "cmd_scenarios.hpp"
 #include "cmd_trace.hpp"
@@ -83,6 +84,8 @@ int run_main(int argc, char** argv, AppContext& context) {
   CLI::App* flow = netwarp::apps::add_flow_command(app, flow_options);
   netwarp::apps::ScenariosOptions scenarios_options;
   CLI::App* scenarios = netwarp::apps::add_scenarios_command(app, scenarios_options);
+  netwarp::apps::PlotOptions plot_options;
+  CLI::App* plot = netwarp::apps::add_plot_command(app, plot_options);
 
   try {
     app.parse(argc, argv);
@@ -107,6 +110,7 @@ int run_main(int argc, char** argv, AppContext& context) {
   if (validate->parsed()) return netwarp::apps::validate_command(validate_options, context);
   if (flow->parsed()) return netwarp::apps::flow_command(flow_options, context);
   if (scenarios->parsed()) return netwarp::apps::scenarios_command(scenarios_options, context);
+  if (plot->parsed()) return context.is_root() ? netwarp::apps::plot_command(plot_options) : 0;
   return exit_code::kBadInput;
 }
 

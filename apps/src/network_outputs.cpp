@@ -11,6 +11,7 @@
 #include "app_context.hpp"
 #include "netwarp/netmodels/pcap_writer.hpp"
 #include "run_report.hpp"
+#include "run_timeseries.hpp"
 
 namespace netwarp::apps {
 namespace {
@@ -90,7 +91,9 @@ nlohmann::ordered_json ports_json(const NetworkRunReport& rep, std::int64_t span
                     {"ecn_marked", p.ecn_marked},
                     {"max_queue_bytes", p.max_queue_bytes},
                     {"max_queue_packets", p.max_queue_packets},
-                    {"utilisation", utilisation(*rep.spec, p, span)}});
+                    {"utilisation", utilisation(*rep.spec, p, span)},
+                    {"busy_utilisation",  // from its first bit sent to its last
+                     utilisation(*rep.spec, p, p.busy_until_ps - p.first_sent_ps)}});
   }
   return rows;
 }
@@ -127,6 +130,8 @@ nlohmann::ordered_json results_json(const NetworkRunReport& rep) {
   const nlohmann::ordered_json engine_stats = stats_to_json(*rep.stats);
   for (const auto& [key, value] : engine_stats.items()) j[key] = value;
   j["window_us"] = rep.window_us;
+  j["sample_interval_ps"] = rep.spec->outputs.sample_interval_ps;  // time series; 0: none
+  j["flow_completion"] = flow_completion_json(*rep.results);
   j["flows"] = flows_json(rep);
   j["ports"] = ports_json(rep, busy_span(*rep.results));
   j["effective_scenario"] = rep.effective_scenario;
@@ -219,6 +224,7 @@ std::vector<std::string> write_network_outputs(const NetworkRunReport& rep,
     write_cwnd_csv(rep, files.back());
   }
   for (std::string& f : write_pcaps(rep, dir)) files.push_back(std::move(f));
+  write_timeseries_files(rep, dir, true, files);
   return files;
 }
 

@@ -31,19 +31,24 @@ void NetworkResults::write(const engine::CommittedRecord& record) {
   if (record.holds<PacketTrace>()) return keep(record, packet_traces);
   if (record.holds<CwndSample>()) return keep(record, cwnd_samples);
   if (record.holds<ReceiverRecord>()) return keep(record, receivers);
+  if (record.holds<PortSample>()) return keep(record, port_samples);
+  if (record.holds<FlowSample>()) return keep(record, flow_samples);
 }
 
 std::vector<std::byte> NetworkResults::to_bytes() const {
   std::vector<std::byte> out(table_bytes(deliveries) + table_bytes(flows) + table_bytes(ports) +
                              table_bytes(queue_samples) + table_bytes(packet_traces) +
-                             table_bytes(cwnd_samples) + table_bytes(receivers));
+                             table_bytes(cwnd_samples) + table_bytes(receivers) +
+                             table_bytes(port_samples) + table_bytes(flow_samples));
   std::byte* at = put_table(out.data(), deliveries);
   at = put_table(at, flows);
   at = put_table(at, ports);
   at = put_table(at, queue_samples);
   at = put_table(at, packet_traces);
   at = put_table(at, cwnd_samples);
-  put_table(at, receivers);
+  at = put_table(at, receivers);
+  at = put_table(at, port_samples);
+  put_table(at, flow_samples);
   return out;
 }
 
@@ -54,7 +59,9 @@ void NetworkResults::append_bytes(std::span<const std::byte> bytes) {
   bytes = take_table(bytes, queue_samples);
   bytes = take_table(bytes, packet_traces);
   bytes = take_table(bytes, cwnd_samples);
-  take_table(bytes, receivers);
+  bytes = take_table(bytes, receivers);
+  bytes = take_table(bytes, port_samples);
+  take_table(bytes, flow_samples);
 }
 
 void NetworkResults::sort() {
@@ -77,6 +84,13 @@ void NetworkResults::sort() {
   });
   std::sort(receivers.begin(), receivers.end(), [](const auto& a, const auto& b) {
     return std::tie(a.flow, a.src) < std::tie(b.flow, b.src);
+  });
+  std::sort(port_samples.begin(), port_samples.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.node, a.port, a.interval_start_ps) <
+           std::tie(b.node, b.port, b.interval_start_ps);
+  });
+  std::sort(flow_samples.begin(), flow_samples.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.flow, a.interval_start_ps) < std::tie(b.flow, b.interval_start_ps);
   });
   join_receivers();
 }

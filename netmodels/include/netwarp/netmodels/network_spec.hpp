@@ -23,6 +23,9 @@ struct OutputSpec {
   std::vector<PortRef> queue_ports;  // ports whose occupancy is traced
   std::vector<PortRef> pcap_ports;   // ports whose departures are traced (port mirrors)
   bool cwnd_trace = false;
+  // Time series (ports_timeseries.csv, flows_timeseries.csv): the sampling interval; 0: none.
+  std::int64_t sample_interval_ps = kDefaultSampleIntervalPs;
+  static constexpr std::int64_t kDefaultSampleIntervalPs = 10'000'000;  // 10 us
 };
 
 // Fault injection: the first transmission of the data segment of `flow` starting at byte `seq`
