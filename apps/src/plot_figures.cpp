@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "plot_gnuplot.hpp"
@@ -16,12 +17,38 @@ namespace {
 constexpr const char* kCommon =
     "set grid xtics ytics lc rgb '#dddddd'\n"
     "set key outside right top vertical Left reverse noenhanced\n"
-    "set border 3\nset tics nomirror\n";
+    "set border 3\nset tics nomirror\nset termoption noenhanced\n";
 
-std::string interval_text(const PlotInputs& in) {
+// Long runs are drawn in bins of several sampling intervals, about kMaxBins per figure.
+constexpr double kMaxBins = 1000;
+
+struct Binning {
+  double interval_ps = 0;  // the run's sampling interval
+  std::int64_t per_bin = 1;
+  double bin_ps() const { return interval_ps * static_cast<double>(per_bin); }
+};
+
+Binning binning_for(const PlotInputs& in, double last_ps) {
+  Binning b;
   const auto it = in.results->find("sample_interval_ps");
-  if (it == in.results->end() || !it->is_number()) return "interval";
-  return fmt::format("{:g} us interval", it->get<double>() * 1e-6);
+  if (it == in.results->end() || !it->is_number() || it->get<double>() <= 0) return b;
+  b.interval_ps = it->get<double>();
+  b.per_bin = std::max<std::int64_t>(
+      1, static_cast<std::int64_t>(std::ceil(last_ps / b.interval_ps / kMaxBins)));
+  return b;
+}
+
+std::string duration_text(double ps) {
+  if (ps >= 1e9) return fmt::format("{:.4g} ms", ps * 1e-9);
+  return fmt::format("{:.4g} us", ps * 1e-6);
+}
+
+// "10 us interval", or "2.5 ms (250 intervals of 10 us)".
+std::string bin_text(const Binning& b) {
+  if (b.interval_ps <= 0) return "interval";
+  if (b.per_bin == 1) return duration_text(b.interval_ps) + " interval";
+  return fmt::format("{} ({} intervals of {})", duration_text(b.bin_ps()), b.per_bin,
+                     duration_text(b.interval_ps));
 }
 
 std::string top_text(std::size_t shown, std::size_t total, const std::string& what,
@@ -60,21 +87,62 @@ double last_time_ps(const CsvTable& t, const std::string& column) {
   return last;
 }
 
-// One datablock per series: time in the axis unit, then the given columns scaled.
-std::string datablocks(const CsvTable& t, const std::vector<Series>& series, const TimeAxis& axis,
-                       const std::vector<std::pair<std::string, double>>& columns) {
-  std::string out;
+enum class Fold { max, mean, last, sum };
+
+struct Column {
+  std::string name;
+  double scale;
+  Fold fold;
+};
+
+// A series' rows folded into bins: one line per bin with rows ("time value ..."), and with
+// `zero_after_gap` a line of zeros after each bin whose next bin has none (steps then drop to
+// zero where the port went idle instead of holding the last value).
+std::string series_lines(const CsvTable& t, const Series& series, const TimeAxis& axis,
+                         const std::vector<Column>& columns, const Binning& bins,
+                         bool zero_after_gap) {
   const std::size_t time_at = t.column("interval_start_ps");
-  for (std::size_t i = 0; i < series.size(); ++i) {
-    out += fmt::format("$s{} << EOD\n", i);
-    for (std::size_t r : series[i].rows) {
-      out += fmt::format("{:.6g}", t.number(r, time_at) / axis.ps_per_unit);
-      for (const auto& [name, scale] : columns)
-        out += fmt::format(" {:.6g}", t.number(r, t.column(name)) * scale);
-      out += '\n';
+  std::vector<std::size_t> at;
+  for (const Column& c : columns) at.push_back(t.column(c.name));
+  const double width = bins.interval_ps > 0 ? bins.bin_ps() : 1;
+  std::string out;
+  std::int64_t current = -1;
+  std::vector<double> sums(columns.size(), 0);
+  const auto line = [&](std::int64_t bin, bool is_zero) {
+    out += fmt::format("{:.6g}", static_cast<double>(bin) * width / axis.ps_per_unit);
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const double per = columns[c].fold == Fold::mean ? static_cast<double>(bins.per_bin) : 1;
+      out += fmt::format(" {:.6g}", is_zero ? 0 : sums[c] / per * columns[c].scale);
     }
-    out += "EOD\n";
+    out += '\n';
+  };
+  for (std::size_t r : series.rows) {
+    const auto bin = static_cast<std::int64_t>(t.number(r, time_at) / width);
+    if (bin != current) {
+      if (current >= 0) line(current, false);
+      if (current >= 0 && zero_after_gap && bin > current + 1) line(current + 1, true);
+      std::fill(sums.begin(), sums.end(), 0);
+      current = bin;
+    }
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const double v = t.number(r, at[c]);
+      if (columns[c].fold == Fold::max) sums[c] = std::max(sums[c], v);
+      if (columns[c].fold == Fold::last) sums[c] = v;
+      if (columns[c].fold == Fold::mean || columns[c].fold == Fold::sum) sums[c] += v;
+    }
   }
+  if (current >= 0) line(current, false);
+  if (current >= 0 && zero_after_gap) line(current + 1, true);
+  return out;
+}
+
+std::string datablocks(const CsvTable& t, const std::vector<Series>& series, const TimeAxis& axis,
+                       const std::vector<Column>& columns, const Binning& bins,
+                       bool zero_after_gap) {
+  std::string out;
+  for (std::size_t i = 0; i < series.size(); ++i)
+    out += fmt::format("$s{} << EOD\n{}EOD\n", i,
+                       series_lines(t, series[i], axis, columns, bins, zero_after_gap));
   return out;
 }
 
@@ -102,20 +170,22 @@ Figure port_figure(const PlotInputs& in, const std::string& name, const std::str
     s.label.insert(s.label.rfind(' '), " port");
     s.label += " -> " + t.rows[s.rows.front()][peer];
   }
-  const TimeAxis axis = time_axis_for(last_time_ps(t, "interval_start_ps"));
+  const double last = last_time_ps(t, "interval_start_ps");
+  const TimeAxis axis = time_axis_for(last);
+  const Binning bins = binning_for(in, last);
   std::string body = kCommon;
   body += fmt::format("set xlabel 'time ({})'\n", axis.unit);
   if (name == "queue_occupancy") {
-    body += datablocks(t, shown, axis, {{"max_queue_bytes", 1.0 / 1024}});
+    body += datablocks(t, shown, axis, {{"max_queue_bytes", 1.0 / 1024, Fold::max}}, bins, true);
     body += fmt::format(
-        "set title {}\nset ylabel 'queue occupancy, max per interval (KiB)'\nset yrange [0:*]\n",
-        gnuplot_quoted(fmt::format("Output queue occupancy (max per {}), {}", interval_text(in),
+        "set title {}\nset ylabel 'queue occupancy, max per bin (KiB)'\nset yrange [0:*]\n",
+        gnuplot_quoted(fmt::format("Output queue occupancy, max per {}\n{}", bin_text(bins),
                                    top_text(shown.size(), total, "ports", "peak"))));
   } else {
-    body += datablocks(t, shown, axis, {{"utilisation", 100.0}});
+    body += datablocks(t, shown, axis, {{"utilisation", 100.0, Fold::mean}}, bins, true);
     body += fmt::format(
-        "set title {}\nset ylabel 'link utilisation (%)'\nset yrange [0:105]\n",
-        gnuplot_quoted(fmt::format("Link utilisation (per {}), {}", interval_text(in),
+        "set title {}\nset ylabel 'link utilisation, mean per bin (%)'\nset yrange [0:105]\n",
+        gnuplot_quoted(fmt::format("Link utilisation, mean per {}\n{}", bin_text(bins),
                                    top_text(shown.size(), total, "ports", "busy time"))));
   }
   f.body = body + plot_steps(shown, 2, "");
@@ -147,13 +217,18 @@ Figure cwnd_figure(const PlotInputs& in) {
     const auto& row = t.rows[s.rows.front()];
     s.label = fmt::format("flow {} {}->{}", s.label, row[src], row[dst]);
   }
-  const TimeAxis axis = time_axis_for(last_time_ps(t, "interval_start_ps"));
+  const double last = last_time_ps(t, "interval_start_ps");
+  const TimeAxis axis = time_axis_for(last);
+  const Binning bins = binning_for(in, last);
   std::string body = kCommon;
-  body += datablocks(t, shown, axis, {{"cwnd_bytes", 1.0 / 1024}, {"rto_events", 1.0}});
+  body += datablocks(t, shown, axis,
+                     {{"cwnd_bytes", 1.0 / 1024, Fold::last}, {"rto_events", 1.0, Fold::sum}}, bins,
+                     false);
   body += fmt::format(
-      "set title {}\nset xlabel 'time ({})'\nset ylabel 'cwnd at interval end (KiB)'\n"
+      "set title {}\nset xlabel 'time ({})'\nset ylabel 'cwnd at the end of each bin (KiB)'\n"
       "set yrange [0:*]\n",
-      gnuplot_quoted(fmt::format("TCP congestion window (per {}), {}; x: RTO", interval_text(in),
+      gnuplot_quoted(fmt::format("TCP congestion window at the end of each {}; x: RTO\n{}",
+                                 bin_text(bins),
                                  top_text(shown.size(), total, "flows", "bytes delivered"))),
       axis.unit);
   std::string plot = plot_steps(shown, 2, "");

@@ -103,6 +103,10 @@ std::vector<std::string> terminal_notes() {
 std::string gnuplot_quoted(const std::string& text) {
   std::string out = "\"";
   for (const char c : text) {
+    if (c == '\n') {
+      out += "\\n";  // gnuplot reads \n in double quotes as a line break
+      continue;
+    }
     if (c == '"' || c == '\\') out += '\\';
     out += c;
   }
