@@ -21,12 +21,17 @@ def read(path):
         return f.read()
 
 
+def rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
 class TimeSeries(netwarp_cli.ScratchCase):
     def test_tables_sit_beside_results_and_agree_across_kernels(self):
         results, out, _ = self.run_scenario(SMALL_INCAST)
         self.assertEqual(results["sample_interval_ps"], 10_000_000)
-        ports = list(csv.DictReader(open(os.path.join(out, "ports_timeseries.csv"))))
-        flows = list(csv.DictReader(open(os.path.join(out, "flows_timeseries.csv"))))
+        ports = rows(os.path.join(out, "ports_timeseries.csv"))
+        flows = rows(os.path.join(out, "flows_timeseries.csv"))
         self.assertTrue(ports and flows)
         self.assertTrue(all(0 <= float(r["utilisation"]) <= 1 for r in ports))
         self.assertEqual(sum(int(r["packets_dropped"]) for r in ports), results["packets_dropped"])
