@@ -95,7 +95,7 @@ int run_mpi(const RunOptions& o, const AppContext& context, const scenarios::Loa
         "--trace: {} has no mpi section to replay the trace on; use a platform such as {}/"
         "cluster.pbtxt",
         loaded.path, scenarios::scenario_library_dir()));
-  scenarios::MpiRunSpec spec = scenarios::build_mpi_run(loaded, o.trace);
+  scenarios::MpiRunSpec spec = scenarios::build_mpi_run(loaded, o.trace, o.compute_scale);
   const KernelOptions kernel = merged_kernel_options(o, settings, spec.network.topology);
   MpiRunInputs in;
   in.loaded = &loaded;
@@ -146,8 +146,14 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& o) {
   run->add_option("--set", o.sets, "Override a scenario field: path.to.field=value (repeatable)")
       ->allow_extra_args(false);
   run->add_option("--trace", o.trace,
-                  "Replay an MPI trace (SimGrid TIT file or folder, or .pb/.pbtxt) on the "
-                  "scenario's platform (default: scenarios/cluster.pbtxt)");
+                  "Replay an MPI trace (SimGrid TIT file or folder, .pb/.pbtxt, or an OTF2 "
+                  "archive DIR/traces.otf2) on the scenario's platform (default: "
+                  "scenarios/cluster.pbtxt)");
+  run->add_option("--compute-scale", o.compute_scale,
+                  "--trace: multiply its compute times (OTF2: the measured time between MPI "
+                  "calls; TIT: flops at the host's rate) by this factor, >= 0")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   run->add_option("--max-memory", o.max_memory_bytes,
                   "Refuse (exit 5) a run whose estimated memory passes BYTES")
       ->default_str("the physical memory");
@@ -188,6 +194,8 @@ int run_scenario(RunOptions& o, const AppContext& context) {
   if (const int status = check_memory(o, loaded, context); status != exit_code::kSuccess)
     return status;
   const scenarios::EngineSettings settings = scenarios::engine_settings(loaded);
+  if (o.command->count("--compute-scale") > 0 && o.trace.empty())
+    throw UsageError("--compute-scale applies to a --trace replay only");
   if (scenarios::is_mpi_scenario(loaded) || !o.trace.empty())
     return run_mpi(o, context, loaded, settings);
   netmodels::NetworkSpec spec = scenarios::build_network_spec(loaded);
