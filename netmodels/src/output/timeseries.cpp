@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <ostream>
+#include <utility>
 
 namespace netwarp::netmodels {
 
@@ -19,18 +21,41 @@ bool is_same_port(const PortSample& a, const PortSample& b) {
   return a.node == b.node && a.port == b.port;
 }
 
-void write_port_row(const PortSample& s, const NetworkSpec& spec, std::ostream& out) {
+// Rows are formatted into one buffer, written out in large pieces.
+class CsvBuffer {
+ public:
+  explicit CsvBuffer(std::ostream& out) : out_(out) {}
+  ~CsvBuffer() { flush(); }
+  CsvBuffer(const CsvBuffer&) = delete;
+  CsvBuffer& operator=(const CsvBuffer&) = delete;
+
+  template <class... Args>
+  void row(fmt::format_string<Args...> format, Args&&... args) {
+    fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
+    if (buffer_.size() > (1u << 20)) flush();
+  }
+
+ private:
+  void flush() {
+    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    buffer_.clear();
+  }
+  std::ostream& out_;
+  fmt::memory_buffer buffer_;
+};
+
+void write_port_row(const PortSample& s, const NetworkSpec& spec, CsvBuffer& out) {
   const std::int64_t length = spec.outputs.sample_interval_ps;
   const NodeId peer = spec.topology.nodes[s.node].ports[s.port].peer;
-  out << fmt::format("{},{},{},{},{},{},{:.6f},{},{}\n", s.interval_start_ps, name_of(spec, s.node),
-                     s.port, name_of(spec, peer), s.max_queue_bytes, s.mean_queue_bytes,
-                     static_cast<double>(s.busy_ps) / static_cast<double>(length),
-                     s.packets_dropped, s.bytes_dropped);
+  out.row("{},{},{},{},{},{},{:.6f},{},{}\n", s.interval_start_ps, name_of(spec, s.node), s.port,
+          name_of(spec, peer), s.max_queue_bytes, s.mean_queue_bytes,
+          static_cast<double>(s.busy_ps) / static_cast<double>(length), s.packets_dropped,
+          s.bytes_dropped);
 }
 
 // A row of zeros for the interval after `s` when the port's next row is not that interval.
 void write_idle_row_after(const PortSample& s, const PortSample* next, const NetworkSpec& spec,
-                          std::ostream& out) {
+                          CsvBuffer& out) {
   const std::int64_t after = s.interval_start_ps + spec.outputs.sample_interval_ps;
   if (next != nullptr && is_same_port(s, *next) && next->interval_start_ps == after) return;
   PortSample idle;
@@ -47,9 +72,10 @@ void write_ports_timeseries_csv(const NetworkResults& results, const NetworkSpec
   out << "interval_start_ps,node,port,peer,max_queue_bytes,mean_queue_bytes,utilisation,"
          "packets_dropped,bytes_dropped\n";
   const auto& rows = results.port_samples;
+  CsvBuffer buffer(out);
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    write_port_row(rows[i], spec, out);
-    write_idle_row_after(rows[i], i + 1 < rows.size() ? &rows[i + 1] : nullptr, spec, out);
+    write_port_row(rows[i], spec, buffer);
+    write_idle_row_after(rows[i], i + 1 < rows.size() ? &rows[i + 1] : nullptr, spec, buffer);
   }
 }
 
@@ -59,15 +85,16 @@ void write_flows_timeseries_csv(const NetworkResults& results, const NetworkSpec
          "rto_events\n";
   const auto& messages = spec.workload.messages;
   const FlowSample* previous = nullptr;
+  CsvBuffer buffer(out);
   for (const FlowSample& s : results.flow_samples) {
     if (previous != nullptr && previous->flow != s.flow) previous = nullptr;
     const std::uint64_t acked_before = previous == nullptr ? 0 : previous->acked_bytes;
     const std::uint64_t timeouts_before = previous == nullptr ? 0 : previous->timeouts;
     const bool is_known = s.flow < messages.size();
-    out << fmt::format("{},{},{},{},{},{},{},{},{}\n", s.interval_start_ps, s.flow,
-                       is_known ? name_of(spec, messages[s.flow].src) : "",
-                       is_known ? name_of(spec, messages[s.flow].dst) : "", s.cwnd, s.ssthresh,
-                       s.acked_bytes - acked_before, s.acked_bytes, s.timeouts - timeouts_before);
+    buffer.row("{},{},{},{},{},{},{},{},{}\n", s.interval_start_ps, s.flow,
+               is_known ? name_of(spec, messages[s.flow].src) : "",
+               is_known ? name_of(spec, messages[s.flow].dst) : "", s.cwnd, s.ssthresh,
+               s.acked_bytes - acked_before, s.acked_bytes, s.timeouts - timeouts_before);
     previous = &s;
   }
 }

@@ -60,12 +60,7 @@ bool OutputPort::offer(Packet packet, EventCtx& ctx, TransmitObserver* observer)
   expire(ctx, !settings_.arrival_first, interval);
   advance_interval(interval, ctx.now().ps(), ctx);
   if (!fits(packet.wire_bytes, ctx.now())) {
-    ctx.add(packets_dropped_, 1);
-    ctx.add(bytes_dropped_, packet.wire_bytes);
-    ++interval.packets_dropped;
-    interval.bytes_dropped += packet.wire_bytes;
-    store_interval(interval, ctx);
-    sample(ctx, ctx.now(), queue_event::dropped);
+    drop(packet, interval, ctx);
     return false;
   }
   admit(packet, ctx);
@@ -83,6 +78,16 @@ bool OutputPort::offer(Packet packet, EventCtx& ctx, TransmitObserver* observer)
   }
   sample(ctx, ctx.now(), queue_event::admitted);
   return true;
+}
+
+// Drop-tail: counted in the totals and in the current sampling interval.
+void OutputPort::drop(const Packet& packet, PortInterval& interval, EventCtx& ctx) {
+  ctx.add(packets_dropped_, 1);
+  ctx.add(bytes_dropped_, packet.wire_bytes);
+  ++interval.packets_dropped;
+  interval.bytes_dropped += packet.wire_bytes;
+  store_interval(interval, ctx);
+  sample(ctx, ctx.now(), queue_event::dropped);
 }
 
 void OutputPort::on_credit(std::uint64_t bytes, std::uint8_t vc, EventCtx& ctx,

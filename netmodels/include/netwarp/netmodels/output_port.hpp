@@ -77,6 +77,7 @@ class OutputPort {
   std::uint64_t in_service_bytes(SimTime now) const;
   void expire(engine::EventCtx& ctx, bool include_now, PortInterval& interval);
   void admit(Packet& packet, engine::EventCtx& ctx);
+  void drop(const Packet& packet, PortInterval& interval, engine::EventCtx& ctx);
   void transmit(const Packet& packet, std::uint8_t vc, engine::EventCtx& ctx,
                 TransmitObserver* observer);
   void sample(engine::EventCtx& ctx, SimTime at, std::uint8_t event);
