@@ -17,6 +17,7 @@
 #include "cmd_bench.hpp"
 #include "cmd_flow.hpp"
 #include "cmd_model.hpp"
+#include "cmd_plot.hpp"
 #include "cmd_run.hpp"
 #include "cmd_scenarios.hpp"
 #include "cmd_topology.hpp"
@@ -87,6 +88,8 @@ int run_main(int argc, char** argv, AppContext& context) {
   CLI::App* scenarios = netwarp::apps::add_scenarios_command(app, scenarios_options);
   netwarp::apps::TopologyOptions topology_options;
   CLI::App* topology = netwarp::apps::add_topology_command(app, topology_options);
+  netwarp::apps::PlotOptions plot_options;
+  CLI::App* plot = netwarp::apps::add_plot_command(app, plot_options);
 
   try {
     app.parse(argc, argv);
@@ -112,6 +115,7 @@ int run_main(int argc, char** argv, AppContext& context) {
   if (flow->parsed()) return netwarp::apps::flow_command(flow_options, context);
   if (scenarios->parsed()) return netwarp::apps::scenarios_command(scenarios_options, context);
   if (topology->parsed()) return netwarp::apps::topology_command(topology_options, context);
+  if (plot->parsed()) return context.is_root() ? netwarp::apps::plot_command(plot_options) : 0;
   return exit_code::kBadInput;
 }
 

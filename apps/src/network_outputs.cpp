@@ -11,6 +11,7 @@
 #include "app_context.hpp"
 #include "netwarp/netmodels/pcap_writer.hpp"
 #include "run_report.hpp"
+#include "run_timeseries.hpp"
 
 namespace netwarp::apps {
 namespace {
@@ -72,7 +73,9 @@ nlohmann::ordered_json port_row_json(const NetworkRunReport& rep, const netmodel
           {"ecn_marked", p.ecn_marked},
           {"max_queue_bytes", p.max_queue_bytes},
           {"max_queue_packets", p.max_queue_packets},
-          {"utilisation", utilisation(*rep.spec, p, span)}};
+          {"utilisation", utilisation(*rep.spec, p, span)},
+          {"busy_utilisation",  // from its first bit sent to its last
+           utilisation(*rep.spec, p, p.busy_until_ps - p.first_sent_ps)}};
 }
 
 // Ports that carried or dropped anything.
@@ -124,6 +127,8 @@ nlohmann::ordered_json results_head_json(const NetworkRunReport& rep) {
   const nlohmann::ordered_json engine_stats = stats_to_json(*rep.stats);
   for (const auto& [key, value] : engine_stats.items()) j[key] = value;
   j["window_us"] = rep.window_us;
+  j["sample_interval_ps"] = rep.spec->outputs.sample_interval_ps;  // time series; 0: none
+  j["flow_completion"] = flow_completion_json(*rep.results);
   return j;
 }
 
@@ -234,6 +239,7 @@ std::vector<std::string> write_network_tables(const NetworkRunReport& rep, const
     write_cwnd_csv(rep, files.back());
   }
   for (std::string& f : write_pcaps(rep, dir)) files.push_back(std::move(f));
+  write_timeseries_files(rep, dir, true, files);
   return files;
 }
 

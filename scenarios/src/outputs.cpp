@@ -57,6 +57,8 @@ netmodels::OutputSpec resolve_outputs(const proto::Outputs& outputs, const Topol
     spec.pcap_ports.push_back(resolve_port(outputs.pcap_ports(i), topology,
                                            "outputs.pcap_ports[" + std::to_string(i) + "]"));
   spec.cwnd_trace = outputs.cwnd_trace();
+  if (outputs.has_sample_interval_ns())
+    spec.sample_interval_ps = static_cast<std::int64_t>(outputs.sample_interval_ns()) * 1000;
   return spec;
 }
 
