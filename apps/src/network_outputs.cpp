@@ -6,10 +6,10 @@
 
 #include <algorithm>
 #include <fstream>
-#include <limits>
 
 #include "app_context.hpp"
 #include "netwarp/netmodels/pcap_writer.hpp"
+#include "netwarp/netmodels/timeseries.hpp"
 #include "run_report.hpp"
 #include "run_timeseries.hpp"
 
@@ -177,20 +177,13 @@ void write_queue_csv(const NetworkRunReport& rep, const std::string& path) {
                        kEvents[s->event], s->bytes, s->packets);
 }
 
-// ssthresh starts "arbitrarily high" (RFC 5681 section 3.1), held as INT64_MAX: the field stays
-// empty until a loss or an ECN echo sets it.
-std::string ssthresh_field(std::uint64_t ssthresh) {
-  constexpr auto kNoThreshold =
-      static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  return ssthresh >= kNoThreshold ? std::string() : std::to_string(ssthresh);
-}
-
 void write_cwnd_csv(const NetworkRunReport& rep, const std::string& path) {
   auto out = open_for_writing(path);
   out << "time_ps,flow,cwnd_bytes,ssthresh_bytes\n";
   auto samples = rep.results->open<netmodels::CwndSample>();
   for (; const netmodels::CwndSample* s = samples.peek(); samples.pop())
-    out << fmt::format("{},{},{},{}\n", s->time_ps, s->flow, s->cwnd, ssthresh_field(s->ssthresh));
+    out << fmt::format("{},{},{},{}\n", s->time_ps, s->flow, s->cwnd,
+                       netmodels::ssthresh_field(s->ssthresh));
 }
 
 }  // namespace

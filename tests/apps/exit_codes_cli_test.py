@@ -187,8 +187,9 @@ class OnlyCompleteResults(netwarp_cli.ScratchCase):
             f.write("mine")
         second = self.write("second.pbtxt", PAIR.format(pcap="host1"))
         _, out, _ = self.run_scenario([second])
-        self.assertEqual(self.listing(out), ["flows.csv", "host1.pcap", "notes.txt", "ports.csv",
-                                             "results.json"])
+        self.assertEqual(self.listing(out), ["fct_cdf.csv", "flows.csv", "flows_timeseries.csv",
+                                             "host1.pcap", "notes.txt", "ports.csv",
+                                             "ports_timeseries.csv", "results.json"])
         self.assertEqual(sorted(os.listdir(self.dir)), ["first.pbtxt", "out", "second.pbtxt"])
 
     def test_deadlocked_mpi_run_still_writes_its_results(self):

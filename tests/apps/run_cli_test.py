@@ -142,12 +142,12 @@ class StreamedResults(RunCase):
                 result, out_dir, _ = self.run_ok([*args, "--kernel", "optimistic"],
                                                  mpi_ranks=ranks, out="opt%d" % ranks)
                 self.assertEqual(self.text_without_run_dependent_lines(out_dir), expected)
-                for table in ("flows.csv", "ports.csv"):
+                tables = ["fct_cdf.csv", "flows.csv", "ports.csv", "ports_timeseries.csv"]
+                for table in tables:
                     with open(os.path.join(seq_dir, table), "rb") as a, \
                             open(os.path.join(out_dir, table), "rb") as b:
                         self.assertEqual(a.read(), b.read(), table)
-                self.assertEqual(sorted(os.listdir(out_dir)),
-                                 ["flows.csv", "ports.csv", "results.json"])
+                self.assertEqual(sorted(os.listdir(out_dir)), sorted([*tables, "results.json"]))
                 self.assertGreater(result["peak_rss_bytes"], 0)
 
     def test_ports_lists_only_ports_that_carried_traffic(self):

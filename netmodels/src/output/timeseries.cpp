@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <ostream>
+#include <string>
 #include <utility>
 
 namespace netwarp::netmodels {
@@ -67,6 +69,12 @@ void write_idle_row_after(const PortSample& s, const PortSample* next, const Net
 
 }  // namespace
 
+std::string ssthresh_field(std::uint64_t ssthresh) {
+  constexpr auto kNoThreshold =
+      static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  return ssthresh >= kNoThreshold ? std::string() : std::to_string(ssthresh);
+}
+
 void write_ports_timeseries_csv(const ResultsSource& results, const NetworkSpec& spec,
                                 std::ostream& out) {
   out << "interval_start_ps,node,port,peer,max_queue_bytes,mean_queue_bytes,utilisation,"
@@ -98,8 +106,9 @@ void write_flows_timeseries_csv(const ResultsSource& results, const NetworkSpec&
     const bool is_known = s->flow < messages.size();
     buffer.row("{},{},{},{},{},{},{},{},{}\n", s->interval_start_ps, s->flow,
                is_known ? name_of(spec, messages[s->flow].src) : "",
-               is_known ? name_of(spec, messages[s->flow].dst) : "", s->cwnd, s->ssthresh,
-               s->acked_bytes - acked_before, s->acked_bytes, s->timeouts - timeouts_before);
+               is_known ? name_of(spec, messages[s->flow].dst) : "", s->cwnd,
+               ssthresh_field(s->ssthresh), s->acked_bytes - acked_before, s->acked_bytes,
+               s->timeouts - timeouts_before);
     previous = *s;
     has_previous = true;
   }

@@ -14,7 +14,8 @@
 // flows_timeseries.csv, one row per TCP connection and interval in which its sender changed:
 //   interval_start_ps  start of the interval, ps
 //   flow, src, dst     the connection (its first message) and its hosts
-//   cwnd_bytes, ssthresh_bytes   at the end of the interval, bytes
+//   cwnd_bytes, ssthresh_bytes   at the end of the interval, bytes; ssthresh empty before the
+//                      first loss or ECN echo sets it
 //   delivered_bytes    bytes newly acknowledged in the interval (cumulative ACK), bytes
 //   acked_bytes        bytes acknowledged since the start, bytes
 //   rto_events         retransmission timeouts in the interval
@@ -24,6 +25,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <string>
 #include <vector>
 
 #include "netwarp/netmodels/network_results.hpp"
@@ -47,6 +49,10 @@ void write_flows_timeseries_csv(const NetworkResults& results, const NetworkSpec
 // delivery of its last byte.
 std::vector<std::int64_t> flow_completion_times(const ResultsSource& results);
 std::vector<std::int64_t> flow_completion_times(const NetworkResults& results);
+
+// ssthresh starts "arbitrarily high" (RFC 5681 section 3.1), held as INT64_MAX: as a CSV field
+// it stays empty until a loss or an ECN echo sets it.
+std::string ssthresh_field(std::uint64_t ssthresh);
 
 // Nearest-rank percentile (p in (0, 100]) of ascending values; -1 when there are none.
 std::int64_t percentile(const std::vector<std::int64_t>& ascending, double p);
