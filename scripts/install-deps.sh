@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   tshark
   libsimgrid-dev libns3-dev gnuplot-nox
+  libopen-trace-format2-dev
 )
 
 missing=()

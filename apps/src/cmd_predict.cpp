@@ -107,7 +107,14 @@ CLI::App* add_predict_command(CLI::App& app, PredictOptions& o) {
       "(--trace) or the scenario's program, on the scenario's platform (default with --trace: "
       "scenarios/cluster.pbtxt)");
   predict->add_option("scenario", o.scenario, "MPI scenario (.pbtxt)");
-  predict->add_option("--trace", o.trace, "MPI trace: SimGrid TIT file or folder, .pb, .pbtxt");
+  predict->add_option("--trace", o.trace,
+                      "MPI trace: SimGrid TIT file or folder, .pb, .pbtxt, or an OTF2 archive "
+                      "DIR/traces.otf2");
+  predict
+      ->add_option("--compute-scale", o.compute_scale,
+                   "--trace: multiply its compute times by this factor, >= 0")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   predict
       ->add_option("--model", o.model,
                    "hockney | loggp | loggps | plogp | plogp-br | mpiete | flow")
@@ -128,6 +135,8 @@ int predict_command(const PredictOptions& o, const AppContext& context) {
   if (!context.is_root()) return 0;
   if (o.scenario.empty() && o.trace.empty())
     throw UsageError("predict needs a scenario, a --trace, or both");
+  if (o.compute_scale != 1.0 && o.trace.empty())
+    throw UsageError("--compute-scale applies to a --trace only");
   try {
     validation::parse_model_name(o.model);
   } catch (const std::invalid_argument& e) {
@@ -139,7 +148,7 @@ int predict_command(const PredictOptions& o, const AppContext& context) {
   if (!scenarios::is_mpi_scenario(loaded))
     throw UsageError(
         fmt::format("{}: predict needs an MPI scenario (an mpi section)", loaded.path));
-  const scenarios::MpiRunSpec spec = scenarios::build_mpi_run(loaded, o.trace);
+  const scenarios::MpiRunSpec spec = scenarios::build_mpi_run(loaded, o.trace, o.compute_scale);
   nlohmann::ordered_json params;
   if (!o.params.empty()) {
     params = read_params(o.params);

@@ -1,17 +1,21 @@
-// `netwarp run`: scenario -> NetworkSpec -> engine run -> results on rank 0.
+// `netwarp run`: scenario -> NetworkSpec -> engine run -> every rank's records -> rank 0 streams
+// the outputs.
 #include "cmd_run.hpp"
 
 #include <fmt/format.h>
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "exit_codes.hpp"
 #include "mpi_run.hpp"
 #include "netwarp/netmodels/network_model.hpp"
 #include "netwarp/netmodels/network_results.hpp"
+#include "netwarp/netmodels/results_source.hpp"
 #include "netwarp/scenarios/memory_estimate.hpp"
 #include "netwarp/scenarios/mpi_builder.hpp"
 #include "netwarp/scenarios/network_builder.hpp"
@@ -60,7 +64,7 @@ KernelOptions merged_kernel_options(const RunOptions& o, const scenarios::Engine
 // 0, or incomplete (said on stderr) when messages are undelivered: end_time stopped the run,
 // or the traffic stopped by itself.
 int exit_status(const NetworkRunReport& report, bool has_end_time) {
-  const netmodels::NetworkTotals t = report.results->totals(report.spec->workload);
+  const netmodels::NetworkTotals& t = report.totals;
   if (t.messages_delivered == t.messages) return exit_code::kSuccess;
   std::fprintf(stderr, "netwarp: incomplete: %llu of %llu messages undelivered %s\n",
                static_cast<unsigned long long>(t.messages - t.messages_delivered),
@@ -70,13 +74,73 @@ int exit_status(const NetworkRunReport& report, bool has_end_time) {
   return exit_code::kIncomplete;
 }
 
-// Every rank's committed records at rank 0, in canonical order.
-netmodels::NetworkResults gather_results(const netmodels::NetworkResults& local,
-                                         const AppContext& context) {
-  netmodels::NetworkResults all;
-  for (const auto& part : context.exchange->gather(local.to_bytes())) all.append_bytes(part);
-  all.sort();
-  return all;
+// Rank 0's folder for the part files, named to every rank.
+std::string parts_dir(const StagedFolder& out, const AppContext& context) {
+  std::vector<std::byte> bytes;
+  if (context.is_root()) {
+    const std::string dir = out.path() + "/.parts";
+    std::filesystem::create_directories(dir);
+    bytes.resize(dir.size());
+    std::memcpy(bytes.data(), dir.data(), dir.size());
+  }
+  context.exchange->broadcast(bytes);
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+// Every rank's committed records in canonical order, for rank 0 to stream. On one rank its own
+// sorted records; on several, each rank writes its own as part files into rank 0's output
+// folder and rank 0 merges them as it reads, so no rank ever holds more than its own.
+// Collective; returns on rank 0 every rank's peak RSS so far (the ranks other than 0 are done
+// then).
+std::vector<std::int64_t> share_results(netmodels::NetworkResults& local, const StagedFolder& out,
+                                        const AppContext& context,
+                                        std::unique_ptr<netmodels::ResultsSource>& source) {
+  local.sort();
+  const int ranks = context.exchange->size();
+  if (ranks == 1) {
+    source = std::make_unique<netmodels::ResultsSource>(local);
+    return {static_cast<std::int64_t>(process_peak_rss_bytes())};
+  }
+  const std::string dir = parts_dir(out, context);
+  std::string error;
+  try {
+    netmodels::write_result_parts(local, dir, context.exchange->rank());
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  local = netmodels::NetworkResults{};
+  if (context.exchange->max(error.empty() ? 0 : 1) != 0)
+    throw UsageError(error.empty() ? "another rank could not write its results" : error);
+  source = std::make_unique<netmodels::ResultsSource>(dir, ranks);
+  const auto peak = static_cast<std::int64_t>(process_peak_rss_bytes());
+  std::vector<std::byte> bytes(sizeof peak);
+  std::memcpy(bytes.data(), &peak, sizeof peak);
+  std::vector<std::int64_t> peaks;
+  for (const auto& part : context.exchange->gather(std::move(bytes))) {
+    std::int64_t p = 0;
+    std::memcpy(&p, part.data(), std::min(part.size(), sizeof p));
+    peaks.push_back(p);
+  }
+  return peaks;
+}
+
+// How the model is split over the ranks: LPs, hosts and peak RSS of each (shown on several
+// ranks, where each rank should hold about its share).
+std::string format_partition(const netmodels::NetworkModel& model, int ranks,
+                             const std::vector<std::int64_t>& peaks) {
+  std::vector<std::uint64_t> lps(static_cast<std::size_t>(ranks));
+  std::vector<std::uint64_t> hosts(lps.size());
+  for (engine::LpId id = 0; id < model.lp_count(); ++id) {
+    const auto rank = static_cast<std::size_t>(model.rank_of(id, ranks));
+    ++lps[rank];
+    if (model.spec().topology.is_host(id)) ++hosts[rank];
+  }
+  std::string out = "partition    ";
+  for (std::size_t r = 0; r < lps.size(); ++r)
+    out += fmt::format("{} rank {}: {} LPs ({} hosts), peak RSS {:.1f} MiB", r == 0 ? "" : ";", r,
+                       lps[r], hosts[r],
+                       r < peaks.size() ? static_cast<double>(peaks[r]) / (1 << 20) : 0.0);
+  return out + "\n";
 }
 
 // Without a scenario: the built-in incast, or for a trace the default replay platform.
@@ -94,7 +158,7 @@ int run_mpi(const RunOptions& o, const AppContext& context, const scenarios::Loa
         "--trace: {} has no mpi section to replay the trace on; use a platform such as {}/"
         "cluster.pbtxt",
         loaded.path, scenarios::scenario_library_dir()));
-  scenarios::MpiRunSpec spec = scenarios::build_mpi_run(loaded, o.trace);
+  scenarios::MpiRunSpec spec = scenarios::build_mpi_run(loaded, o.trace, o.compute_scale);
   const KernelOptions kernel = merged_kernel_options(o, settings, spec.network.topology);
   MpiRunInputs in;
   in.loaded = &loaded;
@@ -145,8 +209,14 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& o) {
   run->add_option("--set", o.sets, "Override a scenario field: path.to.field=value (repeatable)")
       ->allow_extra_args(false);
   run->add_option("--trace", o.trace,
-                  "Replay an MPI trace (SimGrid TIT file or folder, or .pb/.pbtxt) on the "
-                  "scenario's platform (default: scenarios/cluster.pbtxt)");
+                  "Replay an MPI trace (SimGrid TIT file or folder, .pb/.pbtxt, or an OTF2 "
+                  "archive DIR/traces.otf2) on the scenario's platform (default: "
+                  "scenarios/cluster.pbtxt)");
+  run->add_option("--compute-scale", o.compute_scale,
+                  "--trace: multiply its compute times (OTF2: the measured time between MPI "
+                  "calls; TIT: flops at the host's rate) by this factor, >= 0")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   run->add_option("--max-memory", o.max_memory_bytes,
                   "Refuse (exit 5) a run whose estimated memory passes BYTES")
       ->default_str("the physical memory");
@@ -160,6 +230,8 @@ int run_command(RunOptions& o, const AppContext& context) {
   if (const int status = check_memory(o, loaded, context); status != exit_code::kSuccess)
     return status;
   const scenarios::EngineSettings settings = scenarios::engine_settings(loaded);
+  if (o.command->count("--compute-scale") > 0 && o.trace.empty())
+    throw UsageError("--compute-scale applies to a --trace replay only");
   if (scenarios::is_mpi_scenario(loaded) || !o.trace.empty())
     return run_mpi(o, context, loaded, settings);
   netmodels::NetworkSpec spec = scenarios::build_network_spec(loaded);
@@ -173,20 +245,33 @@ int run_command(RunOptions& o, const AppContext& context) {
 
   const netmodels::NetworkModel model(std::move(spec));
   netmodels::NetworkResults local;
+  local.skip_idle_ports = true;
   const engine::RunResult result = run_kernel(model, config, context, &local);
-  const netmodels::NetworkResults results = gather_results(local, context);
+  std::unique_ptr<netmodels::ResultsSource> source;
+  std::vector<std::int64_t> peaks = share_results(local, out, context, source);
   if (!context.is_root()) return 0;
 
+  engine::RunStats stats = result.stats;
   NetworkRunReport report{loaded.path,
                           loaded.scenario.name(),
                           scenarios::effective_scenario_text(loaded),
                           &model.spec(),
-                          &result.stats,
+                          &stats,
                           config.kind == engine::KernelKind::optimistic ? kernel.window_us : -1,
-                          &results};
-  const std::vector<std::string> files = write_network_outputs(report, out.path());
+                          source.get(),
+                          source->totals(model.spec().workload)};
+  std::vector<std::string> files = write_network_tables(report, out.path());
+  // Measured after the outputs (results.json is streamed and adds no peak of its own).
+  peaks[0] = static_cast<std::int64_t>(process_peak_rss_bytes());
+  stats.peak_rss_bytes = static_cast<std::uint64_t>(*std::max_element(peaks.begin(), peaks.end()));
+  files.insert(files.begin(), out.path() + "/results.json");
+  write_network_results_json(report, files.front());
+  std::filesystem::remove_all(out.path() + "/.parts");
   out.commit();
-  std::printf("%sresults       %s", format_network_summary(report).c_str(), out.target().c_str());
+  const std::string partition =
+      stats.ranks > 1 ? format_partition(model, stats.ranks, peaks) : std::string();
+  std::printf("%s%sresults       %s", format_network_summary(report).c_str(), partition.c_str(),
+              out.target().c_str());
   std::printf(" (%zu files)\n", files.size());
   return exit_status(report, !config.end_time.is_max());
 }

@@ -17,7 +17,8 @@ struct RunOptions {
   std::string scenario;  // empty: the built-in default
   std::string out_dir;   // empty: out/<scenario name>
   std::vector<std::string> sets;
-  std::string trace;     // --trace: replay this MPI trace on the scenario's platform
+  std::string trace;           // --trace: replay this MPI trace on the scenario's platform
+  double compute_scale = 1.0;  // --compute-scale: multiplies the trace's compute times
   KernelOptions kernel;  // flags given on the command line override the scenario's engine block
   std::uint64_t max_memory_bytes = 0;  // --max-memory; 0: the machine's physical memory
   CLI::App* command = nullptr;

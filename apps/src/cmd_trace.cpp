@@ -115,12 +115,14 @@ void add_generate_command(CLI::App& trace, TraceOptions& options) {
 }  // namespace
 
 CLI::App* add_trace_command(CLI::App& app, TraceOptions& o) {
-  CLI::App* trace = app.add_subcommand("trace", "MPI traces: SimGrid TIT and netwarp's format");
+  CLI::App* trace =
+      app.add_subcommand("trace", "MPI traces: SimGrid TIT, OTF2 and netwarp's format");
   trace->require_subcommand(1);
   o.convert = trace->add_subcommand(
       "convert",
       "Convert IN (a SimGrid time-independent trace: one file, a replay list or a directory of "
-      "per-rank files; or a .pb/.pbtxt trace) to OUT (.pb binary, .pbtxt text or .tit TIT)");
+      "per-rank files; a .pb/.pbtxt trace; or an OTF2 archive, DIR/traces.otf2, whose time "
+      "between MPI calls becomes sleeps) to OUT (.pb binary, .pbtxt text or .tit TIT)");
   o.convert->add_option("IN", o.input, "Input trace")->required();
   o.convert->add_option("OUT", o.output, "Output trace: .pb, .pbtxt, or .tit/.txt")->required();
   o.info = trace->add_subcommand("info", "Print a trace's rank count and actions per kind");

@@ -1,8 +1,8 @@
 // `netwarp trace convert IN OUT`, `netwarp trace info IN` and `netwarp trace generate APP`: MPI
 // traces in SimGrid's time-independent format (a file, a replay list or a directory of
-// per-rank files) and in netwarp's own format (.pb binary, .pbtxt text;
-// mpi-emul/proto/trace.proto), and the synthetic applications (mpi-emul/GENERATORS.md) written
-// as either.
+// per-rank files), OTF2 archives (read only; DIR/traces.otf2) and netwarp's own format (.pb
+// binary, .pbtxt text; mpi-emul/proto/trace.proto), and the synthetic applications
+// (mpi-emul/GENERATORS.md) written as either.
 #pragma once
 
 #include <CLI/CLI.hpp>

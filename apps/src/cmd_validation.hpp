@@ -25,6 +25,7 @@ int fit_command(const FitOptions& options, const AppContext& context);
 struct PredictOptions {
   std::string scenario;
   std::string trace;
+  double compute_scale = 1.0;  // --compute-scale, for --trace
   std::string model;
   std::string params;
   std::string out;

@@ -167,13 +167,15 @@ int run_mpi_scenario(MpiRunInputs in, const AppContext& context) {
   const MpiResults results = gather_results(local, context);
   if (!context.is_root()) return 0;
   const MpiTotals totals = results.totals(*in.spec->program);
+  const netmodels::ResultsSource network_results(results.network);
   const NetworkRunReport net{in.loaded->path,
                              in.loaded->scenario.name(),
                              scenarios::effective_scenario_text(*in.loaded),
                              &model->spec(),
                              &result.stats,
                              in.window_us,
-                             &results.network};
+                             &network_results,
+                             {}};
   const std::vector<std::string> files = write_outputs(in, out.path(), net, results, totals);
   out.commit();
   const auto& topo = model->spec().topology;

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <map>
 
 #include "app_context.hpp"
 #include "netwarp/netmodels/pcap_writer.hpp"
@@ -23,45 +22,32 @@ const std::string& node_name(const NetworkSpec& spec, netmodels::NodeId n) {
 }
 
 // One row per message: the sender's record joined with the receiver's delivery.
-struct FlowRow {
-  const netmodels::FlowRecord* flow;
-  std::int64_t delivered_ps;
-};
-
-std::vector<FlowRow> flow_rows(const NetworkResults& r) {
-  std::map<netmodels::MessageId, std::int64_t> delivered;
-  for (const auto& d : r.deliveries) delivered[d.message] = d.delivered_ps;
-  std::vector<FlowRow> rows;
-  for (const auto& f : r.flows) {
-    const auto it = delivered.find(f.flow);
-    rows.push_back(FlowRow{&f, it == delivered.end() ? -1 : it->second});
-  }
-  return rows;
+nlohmann::ordered_json flow_row_json(const NetworkRunReport& rep,
+                                     const netmodels::FlowRows::Row& row) {
+  const auto& f = row.flow;
+  const auto& m = rep.spec->workload.messages[f.flow];
+  return {{"flow", f.flow},
+          {"src", node_name(*rep.spec, m.src)},
+          {"dst", node_name(*rep.spec, m.dst)},
+          {"bytes", f.bytes},
+          {"start_ps", f.start_ps},
+          {"delivered_ps", row.delivered_ps},
+          {"completed_ps", f.completed_ps},
+          {"segments_sent", f.segments_sent},
+          {"retransmitted_segments", f.retransmitted_segments},
+          {"duplicate_acks", f.duplicate_acks},
+          {"fast_retransmits", f.fast_retransmits},
+          {"retransmission_timeouts", f.timeouts},
+          {"syns_sent", f.syns_sent},
+          {"syn_retransmissions", f.syn_retransmissions},
+          {"limited_transmits", f.limited_transmits},
+          {"ooo_discarded_segments", f.ooo_discarded_segments}};
 }
 
-nlohmann::ordered_json flows_json(const NetworkRunReport& rep) {
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const FlowRow& row : flow_rows(*rep.results)) {
-    const auto& f = *row.flow;
-    const auto& m = rep.spec->workload.messages[f.flow];
-    rows.push_back({{"flow", f.flow},
-                    {"src", node_name(*rep.spec, m.src)},
-                    {"dst", node_name(*rep.spec, m.dst)},
-                    {"bytes", f.bytes},
-                    {"start_ps", f.start_ps},
-                    {"delivered_ps", row.delivered_ps},
-                    {"completed_ps", f.completed_ps},
-                    {"segments_sent", f.segments_sent},
-                    {"retransmitted_segments", f.retransmitted_segments},
-                    {"duplicate_acks", f.duplicate_acks},
-                    {"fast_retransmits", f.fast_retransmits},
-                    {"retransmission_timeouts", f.timeouts},
-                    {"syns_sent", f.syns_sent},
-                    {"syn_retransmissions", f.syn_retransmissions},
-                    {"limited_transmits", f.limited_transmits},
-                    {"ooo_discarded_segments", f.ooo_discarded_segments}});
-  }
-  return rows;
+template <class Fn>
+void for_each_flow_row(const NetworkRunReport& rep, Fn&& fn) {
+  netmodels::FlowRows rows(*rep.results);
+  for (netmodels::FlowRows::Row row; rows.next(row);) fn(flow_row_json(rep, row));
 }
 
 // Busy fraction over the run: up to the last bit any port sent (a host port runs at the NIC
@@ -73,25 +59,34 @@ double utilisation(const NetworkSpec& spec, const netmodels::PortRecord& p, std:
   return static_cast<double>(p.bytes_sent) * 8 / (static_cast<double>(rate) * 1e-12 * span);
 }
 
-}  // namespace
+nlohmann::ordered_json port_row_json(const NetworkRunReport& rep, const netmodels::PortRecord& p,
+                                     std::int64_t span) {
+  return {{"node", node_name(*rep.spec, p.node)},
+          {"port", p.port},
+          {"peer", node_name(*rep.spec, p.peer)},
+          {"packets_sent", p.packets_sent},
+          {"bytes_sent", p.bytes_sent},
+          {"packets_dropped", p.packets_dropped},
+          {"bytes_dropped", p.bytes_dropped},
+          {"ecn_marked", p.ecn_marked},
+          {"max_queue_bytes", p.max_queue_bytes},
+          {"max_queue_packets", p.max_queue_packets},
+          {"utilisation", utilisation(*rep.spec, p, span)}};
+}
 
 // Ports that carried or dropped anything.
+template <class Fn>
+void for_each_port_row(const NetworkRunReport& rep, std::int64_t span, Fn&& fn) {
+  auto ports = rep.results->open<netmodels::PortRecord>();
+  for (; const netmodels::PortRecord* p = ports.peek(); ports.pop())
+    if (p->packets_sent != 0 || p->packets_dropped != 0) fn(port_row_json(rep, *p, span));
+}
+
+}  // namespace
+
 nlohmann::ordered_json ports_json(const NetworkRunReport& rep, std::int64_t span) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const auto& p : rep.results->ports) {
-    if (p.packets_sent == 0 && p.packets_dropped == 0) continue;
-    rows.push_back({{"node", node_name(*rep.spec, p.node)},
-                    {"port", p.port},
-                    {"peer", node_name(*rep.spec, p.peer)},
-                    {"packets_sent", p.packets_sent},
-                    {"bytes_sent", p.bytes_sent},
-                    {"packets_dropped", p.packets_dropped},
-                    {"bytes_dropped", p.bytes_dropped},
-                    {"ecn_marked", p.ecn_marked},
-                    {"max_queue_bytes", p.max_queue_bytes},
-                    {"max_queue_packets", p.max_queue_packets},
-                    {"utilisation", utilisation(*rep.spec, p, span)}});
-  }
+  for_each_port_row(rep, span, [&](nlohmann::ordered_json row) { rows.push_back(std::move(row)); });
   return rows;
 }
 
@@ -103,8 +98,9 @@ std::int64_t busy_span(const netmodels::NetworkResults& results) {
 
 namespace {
 
-nlohmann::ordered_json results_json(const NetworkRunReport& rep) {
-  const netmodels::NetworkTotals t = rep.results->totals(rep.spec->workload);
+// results.json's fields before the tables.
+nlohmann::ordered_json results_head_json(const NetworkRunReport& rep) {
+  const netmodels::NetworkTotals& t = rep.totals;
   nlohmann::ordered_json j;
   j["scenario"] = rep.scenario_name;
   j["scenario_file"] = rep.scenario_path;
@@ -127,9 +123,6 @@ nlohmann::ordered_json results_json(const NetworkRunReport& rep) {
   const nlohmann::ordered_json engine_stats = stats_to_json(*rep.stats);
   for (const auto& [key, value] : engine_stats.items()) j[key] = value;
   j["window_us"] = rep.window_us;
-  j["flows"] = flows_json(rep);
-  j["ports"] = ports_json(rep, busy_span(*rep.results));
-  j["effective_scenario"] = rep.effective_scenario;
   return j;
 }
 
@@ -145,19 +138,25 @@ std::ofstream open_for_writing(const std::string& path) {
 // numbers as JSON prints them. The same rows go into results.json, so the two always agree.
 // A table without rows is an empty file.
 void write_table_csv(const nlohmann::ordered_json& rows, const std::string& path) {
-  auto out = open_for_writing(path);
-  if (rows.empty()) return;
-  std::string header;
-  for (const auto& [key, value] : rows.front().items()) header += (header.empty() ? "" : ",") + key;
-  out << header << '\n';
-  for (const auto& row : rows) {
-    bool first = true;
-    for (const auto& [key, value] : row.items()) {
-      out << (first ? "" : ",") << (value.is_string() ? value.get<std::string>() : value.dump());
-      first = false;
-    }
-    out << '\n';
+  CsvTableStream csv(path);
+  for (const auto& row : rows) csv.row(row);
+}
+
+CsvTableStream::CsvTableStream(const std::string& path) : out_(open_for_writing(path)) {}
+
+void CsvTableStream::row(const nlohmann::ordered_json& row) {
+  if (!has_header_) {
+    std::string header;
+    for (const auto& [key, value] : row.items()) header += (header.empty() ? "" : ",") + key;
+    out_ << header << '\n';
+    has_header_ = true;
   }
+  bool first = true;
+  for (const auto& [key, value] : row.items()) {
+    out_ << (first ? "" : ",") << (value.is_string() ? value.get<std::string>() : value.dump());
+    first = false;
+  }
+  out_ << '\n';
 }
 
 namespace {
@@ -166,16 +165,18 @@ void write_queue_csv(const NetworkRunReport& rep, const std::string& path) {
   static constexpr const char* kEvents[] = {"admitted", "departed", "dropped"};
   auto out = open_for_writing(path);
   out << "time_ps,node,port,event,queue_bytes,queue_packets\n";
-  for (const auto& s : rep.results->queue_samples)
-    out << fmt::format("{},{},{},{},{},{}\n", s.time_ps, node_name(*rep.spec, s.node), s.port,
-                       kEvents[s.event], s.bytes, s.packets);
+  auto samples = rep.results->open<netmodels::QueueSample>();
+  for (; const netmodels::QueueSample* s = samples.peek(); samples.pop())
+    out << fmt::format("{},{},{},{},{},{}\n", s->time_ps, node_name(*rep.spec, s->node), s->port,
+                       kEvents[s->event], s->bytes, s->packets);
 }
 
 void write_cwnd_csv(const NetworkRunReport& rep, const std::string& path) {
   auto out = open_for_writing(path);
   out << "time_ps,flow,cwnd_bytes,ssthresh_bytes\n";
-  for (const auto& s : rep.results->cwnd_samples)
-    out << fmt::format("{},{},{},{}\n", s.time_ps, s.flow, s.cwnd, s.ssthresh);
+  auto samples = rep.results->open<netmodels::CwndSample>();
+  for (; const netmodels::CwndSample* s = samples.peek(); samples.pop())
+    out << fmt::format("{},{},{},{}\n", s->time_ps, s->flow, s->cwnd, s->ssthresh);
 }
 
 }  // namespace
@@ -187,8 +188,9 @@ std::vector<std::string> write_pcaps(const NetworkRunReport& rep, const std::str
   std::vector<std::string> files;
   auto write = [&](const std::string& path, auto&& wanted) {
     netmodels::PcapWriter pcap(path);
-    for (const auto& trace : rep.results->packet_traces)
-      if (wanted(trace)) pcap.write(trace);
+    auto traces = rep.results->open<netmodels::PacketTrace>();
+    for (; const netmodels::PacketTrace* trace = traces.peek(); traces.pop())
+      if (wanted(*trace)) pcap.write(*trace);
     pcap.flush();
     files.push_back(path);
   };
@@ -203,13 +205,17 @@ std::vector<std::string> write_pcaps(const NetworkRunReport& rep, const std::str
   return files;
 }
 
-std::vector<std::string> write_network_outputs(const NetworkRunReport& rep,
-                                               const std::string& dir) {
-  std::vector<std::string> files{dir + "/results.json", dir + "/flows.csv", dir + "/ports.csv"};
-  const nlohmann::ordered_json results = results_json(rep);
-  write_json_file(files[0], results);
-  write_table_csv(results["flows"], files[1]);
-  write_table_csv(results["ports"], files[2]);
+std::vector<std::string> write_network_tables(const NetworkRunReport& rep, const std::string& dir) {
+  std::vector<std::string> files{dir + "/flows.csv", dir + "/ports.csv"};
+  {
+    CsvTableStream flows(files[0]);
+    for_each_flow_row(rep, [&](const nlohmann::ordered_json& row) { flows.row(row); });
+  }
+  {
+    CsvTableStream ports(files[1]);
+    for_each_port_row(rep, rep.results->busy_span(),
+                      [&](const nlohmann::ordered_json& row) { ports.row(row); });
+  }
   if (!rep.spec->outputs.queue_ports.empty()) {
     files.push_back(dir + "/queues.csv");
     write_queue_csv(rep, files.back());
@@ -222,8 +228,33 @@ std::vector<std::string> write_network_outputs(const NetworkRunReport& rep,
   return files;
 }
 
+// Streamed: the head, then the tables row by row, then the effective scenario.
+void write_network_results_json(const NetworkRunReport& rep, const std::string& path) {
+  write_file_atomically(path, [&](std::ostream& out) {
+    JsonObjectStream j(out);
+    j.fields(results_head_json(rep));
+    j.begin_array("flows");
+    for_each_flow_row(rep, [&](const nlohmann::ordered_json& row) { j.row(row); });
+    j.end_array();
+    j.begin_array("ports");
+    for_each_port_row(rep, rep.results->busy_span(),
+                      [&](const nlohmann::ordered_json& row) { j.row(row); });
+    j.end_array();
+    j.field("effective_scenario", rep.effective_scenario);
+    j.close();
+  });
+}
+
+std::vector<std::string> write_network_outputs(const NetworkRunReport& rep,
+                                               const std::string& dir) {
+  std::vector<std::string> files = write_network_tables(rep, dir);
+  files.insert(files.begin(), dir + "/results.json");
+  write_network_results_json(rep, files.front());
+  return files;
+}
+
 std::string format_network_summary(const NetworkRunReport& rep) {
-  const netmodels::NetworkTotals t = rep.results->totals(rep.spec->workload);
+  const netmodels::NetworkTotals& t = rep.totals;
   const auto& topo = rep.spec->topology;
   std::string out = fmt::format("netwarp run: {} ({}): {} hosts, {} switches, {} {} workload\n",
                                 rep.scenario_name, rep.scenario_path, topo.host_count,

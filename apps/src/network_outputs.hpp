@@ -1,6 +1,8 @@
 // What `netwarp run` writes for a packet-network run: results.json (engine statistics, the
 // digest, workload totals, per-flow and per-port tables, the effective scenario), CSV tables,
-// queue traces and pcap files. Also the summary printed on stdout.
+// queue traces and pcap files. Also the summary printed on stdout. Tables are streamed from a
+// ResultsSource (every rank's part files, merged as they are read), row by row: nothing that
+// grows with the run is built in memory.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -12,6 +14,7 @@
 #include "netwarp/engine/kernel.hpp"
 #include "netwarp/netmodels/network_results.hpp"
 #include "netwarp/netmodels/network_spec.hpp"
+#include "netwarp/netmodels/results_source.hpp"
 
 namespace netwarp::apps {
 
@@ -22,12 +25,18 @@ struct NetworkRunReport {
   const netmodels::NetworkSpec* spec = nullptr;
   const engine::RunStats* stats = nullptr;
   double window_us = -1;  // the optimism window in force (< 0: unbounded)
-  const netmodels::NetworkResults* results = nullptr;  // sorted, every rank's records
+  const netmodels::ResultsSource* results = nullptr;  // every rank's records, in order
+  netmodels::NetworkTotals totals;                    // of `results`
 };
 
 // Writes every output file into `dir` (which exists); returns the files written.
 std::vector<std::string> write_network_outputs(const NetworkRunReport& report,
                                                const std::string& dir);
+// The same in two steps: every file but results.json, then results.json (so the peak memory
+// it reports can be measured after the rest).
+std::vector<std::string> write_network_tables(const NetworkRunReport& report,
+                                              const std::string& dir);
+void write_network_results_json(const NetworkRunReport& report, const std::string& path);
 std::string format_network_summary(const NetworkRunReport& report);
 
 // Pieces shared with the MPI run's outputs.
@@ -36,6 +45,16 @@ std::int64_t busy_span(const netmodels::NetworkResults& results);  // last bit a
 std::ofstream open_for_writing(const std::string& path);           // UsageError if it cannot
 // Flat JSON rows as CSV (header from the first row's keys); no rows: an empty file.
 void write_table_csv(const nlohmann::ordered_json& rows, const std::string& path);
+// The same, row by row.
+class CsvTableStream {
+ public:
+  explicit CsvTableStream(const std::string& path);
+  void row(const nlohmann::ordered_json& row);
+
+ private:
+  std::ofstream out_;
+  bool has_header_ = false;
+};
 // DIR/<node>.pcap per traced node and DIR/<node>.p<port>.pcap per mirrored port.
 std::vector<std::string> write_pcaps(const NetworkRunReport& report, const std::string& dir);
 

@@ -2,6 +2,7 @@
 #include "run_report.hpp"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <cerrno>
 #include <cstring>
@@ -140,18 +141,90 @@ std::string json_text(const nlohmann::ordered_json& json) {
   return json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-void write_json_file(const std::string& path, const nlohmann::ordered_json& json) {
+void write_file_atomically(const std::string& path,
+                           const std::function<void(std::ostream&)>& write) {
   const std::string partial = path + ".partial";
   {
     std::ofstream file(partial, std::ios::trunc);
     if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-    file << json_text(json) << '\n';
+    write(file);
     file.close();
     if (!file) throw UsageError(fmt::format("{}: write failed", path));
   }
   std::error_code ec;
   std::filesystem::rename(partial, path, ec);
   if (ec) throw UsageError(fmt::format("{}: cannot write: {}", path, ec.message()));
+}
+
+void write_json_file(const std::string& path, const nlohmann::ordered_json& json) {
+  write_file_atomically(path, [&](std::ostream& out) { out << json_text(json) << '\n'; });
+}
+
+// VmHWM, the high-water mark of this program's own memory. Not getrusage's ru_maxrss: Linux
+// carries the parent's peak over fork and exec into it, so a netwarp started by a big process
+// (a Python script that has read a large results.json) would report that process's peak.
+std::uint64_t process_peak_rss_bytes() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.starts_with("VmHWM:")) return std::stoull(line.substr(6)) * 1024;  // in kB
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+namespace {
+
+// `text` (json_text of a value) with every line after the first indented by `spaces`: the value
+// as it prints nested that deep. JSON text has no raw newline inside a string.
+void put_indented(std::ostream& out, const std::string& text, std::size_t spaces) {
+  const std::string indent(spaces, ' ');
+  std::size_t from = 0;
+  for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
+    out.write(text.data() + from, static_cast<std::streamsize>(nl + 1 - from));
+    out << indent;
+    from = nl + 1;
+  }
+  out.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
+}
+
+}  // namespace
+
+JsonObjectStream::JsonObjectStream(std::ostream& out) : out_(out) {
+  out_ << '{';
+}
+
+void JsonObjectStream::begin_field(std::string_view key) {
+  out_ << (has_fields_ ? ",\n  " : "\n  ") << json_text(nlohmann::ordered_json(key)) << ": ";
+  has_fields_ = true;
+}
+
+void JsonObjectStream::field(std::string_view key, const nlohmann::ordered_json& value) {
+  begin_field(key);
+  put_indented(out_, json_text(value), 2);
+}
+
+void JsonObjectStream::fields(const nlohmann::ordered_json& object) {
+  for (const auto& [key, value] : object.items()) field(key, value);
+}
+
+void JsonObjectStream::begin_array(std::string_view key) {
+  begin_field(key);
+  out_ << '[';
+  has_rows_ = false;
+}
+
+void JsonObjectStream::row(const nlohmann::ordered_json& value) {
+  out_ << (has_rows_ ? ",\n    " : "\n    ");
+  put_indented(out_, json_text(value), 4);
+  has_rows_ = true;
+}
+
+void JsonObjectStream::end_array() {
+  out_ << (has_rows_ ? "\n  ]" : "]");
+}
+
+void JsonObjectStream::close() {
+  out_ << (has_fields_ ? "\n}\n" : "}\n");
 }
 
 }  // namespace netwarp::apps

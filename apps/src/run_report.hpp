@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -27,5 +29,40 @@ std::string json_text(const nlohmann::ordered_json& json);
 // Writes `json` to `path` through PATH.partial and a rename, so `path` is never half written;
 // throws UsageError naming the file when it cannot.
 void write_json_file(const std::string& path, const nlohmann::ordered_json& json);
+
+// The peak resident memory of this process so far (bytes).
+std::uint64_t process_peak_rss_bytes();
+
+// Writes one JSON object field by field, exactly as json_text would print the whole object, so
+// a table of millions of rows goes to the file row by row instead of into one JSON value.
+//
+//   JsonObjectStream j(out);
+//   j.field("scenario", name);
+//   j.begin_array("flows");
+//   for (...) j.row(row_json);
+//   j.end_array();
+//   j.close();
+class JsonObjectStream {
+ public:
+  explicit JsonObjectStream(std::ostream& out);
+  void field(std::string_view key, const nlohmann::ordered_json& value);
+  // Every field of `object`, in its order.
+  void fields(const nlohmann::ordered_json& object);
+  void begin_array(std::string_view key);
+  void row(const nlohmann::ordered_json& value);
+  void end_array();
+  void close();  // the closing brace and a newline
+
+ private:
+  void begin_field(std::string_view key);
+  std::ostream& out_;
+  bool has_fields_ = false;
+  bool has_rows_ = false;
+};
+
+// Writes a file through PATH.partial and a rename (as write_json_file does): `write` gets the
+// stream. UsageError naming the file when it cannot.
+void write_file_atomically(const std::string& path,
+                           const std::function<void(std::ostream&)>& write);
 
 }  // namespace netwarp::apps

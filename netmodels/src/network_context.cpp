@@ -3,14 +3,19 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <utility>
 
 namespace netwarp::netmodels {
 
+namespace {
+bool port_before(const PortRef& a, const PortRef& b) {
+  return std::tie(a.node, a.port) < std::tie(b.node, b.port);
+}
+}  // namespace
+
 NetworkContext::NetworkContext(const NetworkSpec& spec)
     : spec_(spec),
-      messages_of_(spec.topology.host_count),
-      messages_to_(spec.topology.host_count),
       send_slot_(spec.workload.messages.size()),
       receive_slot_(spec.workload.messages.size()),
       connection_of_(spec.workload.messages.size()),
@@ -18,17 +23,32 @@ NetworkContext::NetworkContext(const NetworkSpec& spec)
       previous_on_connection_(spec.workload.messages.size(), kNoMessage),
       stream_end_(spec.workload.messages.size()),
       pcap_traced_(spec.topology.nodes.size(), 0),
-      queue_traced_(spec.topology.nodes.size()) {
-  for (const Message& m : spec.workload.messages) {
-    send_slot_[m.id] = static_cast<std::uint32_t>(messages_of_[m.src].size());
-    messages_of_[m.src].push_back(m.id);
-    receive_slot_[m.id] = static_cast<std::uint32_t>(messages_to_[m.dst].size());
-    messages_to_[m.dst].push_back(m.id);
-  }
+      queue_traced_(spec.outputs.queue_ports) {
+  messages_of_ = group_messages(
+      spec, [](const Message& m) { return m.src; }, send_slot_);
+  messages_to_ = group_messages(
+      spec, [](const Message& m) { return m.dst; }, receive_slot_);
   index_connections();
   for (NodeId n : spec.outputs.pcap_nodes) pcap_traced_[n] = 1;
-  for (const PortRef& p : spec.outputs.queue_ports) queue_traced_[p.node].push_back(p.port);
-  for (auto& ports : queue_traced_) std::sort(ports.begin(), ports.end());
+  std::sort(queue_traced_.begin(), queue_traced_.end(), port_before);
+}
+
+template <class HostOf>
+NetworkContext::MessagesByHost NetworkContext::group_messages(const NetworkSpec& spec,
+                                                              HostOf&& host_of,
+                                                              std::vector<std::uint32_t>& slot) {
+  MessagesByHost by_host;
+  by_host.start.assign(spec.topology.host_count + std::size_t{1}, 0);
+  for (const Message& m : spec.workload.messages) ++by_host.start[host_of(m) + 1];
+  for (std::size_t h = 1; h < by_host.start.size(); ++h) by_host.start[h] += by_host.start[h - 1];
+  by_host.ids.resize(spec.workload.messages.size());
+  std::vector<std::uint32_t> filled(spec.topology.host_count, 0);
+  for (const Message& m : spec.workload.messages) {
+    const NodeId h = host_of(m);
+    slot[m.id] = filled[h]++;
+    by_host.ids[by_host.start[h] + slot[m.id]] = m.id;
+  }
+  return by_host;
 }
 
 // Messages in list order; with persistent connections the last message seen of each pair links
@@ -79,7 +99,8 @@ PortSettings NetworkContext::port_settings(NodeId node, PortIndex port) const {
   } else {
     s.ecn_threshold_bytes = spec_.switches.ecn_threshold_bytes;
   }
-  s.traced = std::binary_search(queue_traced_[node].begin(), queue_traced_[node].end(), port);
+  s.traced = std::binary_search(queue_traced_.begin(), queue_traced_.end(), PortRef{node, port},
+                                port_before);
   for (const PortRef& p : spec_.outputs.pcap_ports)
     if (p.node == node && p.port == port) s.mirrored = true;
   return s;
@@ -91,6 +112,12 @@ bool NetworkContext::is_injected_drop_slow(NodeId at, const Packet& p) const {
   return std::any_of(spec_.drops.begin(), spec_.drops.end(), [&](const PacketDrop& d) {
     return d.flow == p.flow && d.kind == p.kind && (p.kind != PacketKind::data || d.seq == p.seq);
   });
+}
+
+std::uint64_t NetworkContext::flow_route_key(const Packet& p) const {
+  const std::uint64_t connection =
+      spec_.workload.messages.empty() ? 0 : std::uint64_t{connection_of_[p.flow]} + 1;
+  return route_key_mix((std::uint64_t{p.src} << 32 | p.dst) ^ route_key_mix(connection));
 }
 
 }  // namespace netwarp::netmodels

@@ -58,7 +58,10 @@ void fill_links(proto::Links& links) {
   }
 }
 
-void fill_topology(proto::Topology& topology) {
+void fill_topology(proto::Topology& topology, std::uint64_t seed) {
+  if (topology.has_fat_tree() && topology.fat_tree().routing() == proto::FatTree::ECMP &&
+      topology.fat_tree().route_seed() == 0)
+    topology.mutable_fat_tree()->set_route_seed(seed);
   if (topology.has_tree() && topology.tree().uplinks() == 0)
     topology.mutable_tree()->set_uplinks(1);
   if (topology.has_torus() && topology.torus().hosts_per_router() == 0)
@@ -171,7 +174,7 @@ void fill_defaults(proto::Scenario& scenario) {
   fill_engine(*scenario.mutable_engine());
   fill_links(*scenario.mutable_links());
   fill_switch(*scenario.mutable_switch_());
-  fill_topology(*scenario.mutable_topology());
+  fill_topology(*scenario.mutable_topology(), scenario.seed());
   if (scenario.transport().kind() == proto::Transport::TCP)
     fill_tcp(*scenario.mutable_transport()->mutable_tcp(), scenario.links());
   fill_placement(*scenario.mutable_placement(), scenario.seed());

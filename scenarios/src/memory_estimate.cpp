@@ -15,7 +15,7 @@ namespace netwarp::scenarios {
 namespace {
 
 constexpr std::uint64_t kHostBytes = 8192;
-constexpr std::uint64_t kRouteEntryBytes = 2;  // per switch per host
+constexpr std::uint64_t kRouteEntryBytes = 2;  // per switch per host, explicit graphs only
 constexpr std::uint64_t kMessageBytes = 128;
 constexpr std::uint64_t kQueuedPacketBytes = 256;  // an event with its payload, in a queue
 constexpr std::uint64_t kMpiOperationBytes = 128;  // an Op and its share of call records
@@ -118,7 +118,8 @@ MemoryEstimate estimate_memory(const proto::Scenario& s) {
   Tally tally;
   const std::uint64_t hosts = topology_host_count(s.topology());
   tally.add(hosts, kHostBytes, "hosts");
-  tally.add(mul(switch_count(s.topology()), hosts), kRouteEntryBytes, "route entries");
+  if (s.topology().has_graph())  // the built-in families compute their routes
+    tally.add(mul(switch_count(s.topology()), hosts), kRouteEntryBytes, "route entries");
   if (s.has_mpi()) {
     tally.add(kernel_operations(s.mpi(), mpi_rank_count(s)), kMpiOperationBytes, "MPI operations");
     return tally.result();

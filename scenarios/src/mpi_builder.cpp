@@ -73,9 +73,12 @@ TraceProgramOptions trace_options(const proto::Scenario& s) {
 
 // A trace brings its own rank count, unless the scenario fixes one (mpi.ranks or an explicit
 // placement), which must then agree.
-Program trace_program(const std::string& path, const proto::Scenario& s, RankId& ranks) {
+Program trace_program(const std::string& path, const proto::Scenario& s, RankId& ranks,
+                      double compute_scale = 1.0) {
   const proto::Mpi& mpi = s.mpi();
-  Program program = program_from_trace(read_trace(path), trace_options(s));
+  TraceProgramOptions options = trace_options(s);
+  options.compute_scale = compute_scale;
+  Program program = program_from_trace(read_trace(path), options);
   const bool fixed = mpi.ranks() != 0 || s.placement().has_explicit_();
   const std::uint64_t hosts = topology_host_count(s.topology());
   if (fixed && program.size() != ranks)
@@ -155,14 +158,16 @@ void kernel_program(const proto::Scenario& s, RankId ranks, MpiRunSpec& run) {
   run.program = std::make_shared<const Program>(std::move(program));
 }
 
-MpiRunSpec build(const LoadedScenario& loaded, const std::string& trace_path) {
+MpiRunSpec build(const LoadedScenario& loaded, const std::string& trace_path,
+                 double compute_scale) {
   const proto::Scenario& s = loaded.scenario;
   const proto::Mpi& mpi = s.mpi();
   auto ranks = static_cast<RankId>(mpi_rank_count(s));
   MpiRunSpec run;
   run.network = build_network_spec(loaded);
   if (!trace_path.empty()) {
-    run.program = std::make_shared<const Program>(trace_program(trace_path, s, ranks));
+    run.program =
+        std::make_shared<const Program>(trace_program(trace_path, s, ranks, compute_scale));
     run.program_name = "trace " + trace_path;
   } else if (mpi.has_trace()) {
     const std::string path = beside_scenario(loaded.path, mpi.trace().path());
@@ -193,9 +198,10 @@ bool is_mpi_scenario(const LoadedScenario& loaded) {
   return loaded.scenario.has_mpi();
 }
 
-MpiRunSpec build_mpi_run(const LoadedScenario& loaded, const std::string& trace_path) {
+MpiRunSpec build_mpi_run(const LoadedScenario& loaded, const std::string& trace_path,
+                         double compute_scale) {
   try {
-    return build(loaded, trace_path);
+    return build(loaded, trace_path, compute_scale);
   } catch (const ScenarioError&) {
     throw;
   } catch (const TraceError&) {

@@ -49,6 +49,17 @@ ExplicitSpec explicit_spec(const proto::Graph& graph) {
   return spec;
 }
 
+DragonflyRouting dragonfly_routing(proto::Dragonfly::Routing routing) {
+  switch (routing) {
+    case proto::Dragonfly::VALIANT:
+      return DragonflyRouting::valiant;
+    case proto::Dragonfly::UGAL:
+      return DragonflyRouting::ugal;
+    default:
+      return DragonflyRouting::minimal;
+  }
+}
+
 Topology build_topology(const proto::Topology& t, const LinkLevels& links) {
   switch (t.kind_case()) {
     case proto::Topology::kStar:
@@ -58,7 +69,11 @@ Topology build_topology(const proto::Topology& t, const LinkLevels& links) {
                         links, "topology.tree");
     case proto::Topology::kFatTree: {
       const std::uint32_t k = t.fat_tree().k() ? t.fat_tree().k() : 2 * t.fat_tree().p();
-      return build_fat_tree(FatTreeSpec{k}, links, "topology.fat_tree");
+      const FatTreeRouting routing = t.fat_tree().routing() == proto::FatTree::ECMP
+                                         ? FatTreeRouting::ecmp
+                                         : FatTreeRouting::d_mod_k;
+      return build_fat_tree(FatTreeSpec{k, routing, t.fat_tree().route_seed()}, links,
+                            "topology.fat_tree");
     }
     case proto::Topology::kTorus: {
       const proto::Torus& torus = t.torus();
@@ -69,7 +84,7 @@ Topology build_topology(const proto::Topology& t, const LinkLevels& links) {
     case proto::Topology::kDragonfly: {
       const proto::Dragonfly& d = t.dragonfly();
       const DragonflySpec spec{d.routers_per_group(), d.hosts_per_router(), d.global_per_router(),
-                               d.groups()};
+                               d.groups(), dragonfly_routing(d.routing())};
       return build_dragonfly(spec, links, "topology.dragonfly");
     }
     case proto::Topology::kGraph:

@@ -58,6 +58,11 @@ void validate_dragonfly(const proto::Dragonfly& dragonfly) {
   require_at_least(at + ".groups", dragonfly.groups(), 2);
   require_at_most(at + ".groups", dragonfly.groups(),
                   std::uint64_t{dragonfly.routers_per_group()} * dragonfly.global_per_router() + 1);
+  if (dragonfly.routing() != proto::Dragonfly::MINIMAL && dragonfly.groups() < 3)
+    fail(at + ".routing", proto::Dragonfly::Routing_Name(dragonfly.routing()) +
+                              " needs groups >= 3 (an intermediate group besides the source's "
+                              "and the destination's), got " +
+                              std::to_string(dragonfly.groups()));
 }
 
 // Route table entries (switches x hosts, 2 B each) an explicit graph may need: 128 MiB.

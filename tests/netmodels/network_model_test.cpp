@@ -39,6 +39,10 @@ const Case kCases[] = {
        return build_tree(TreeSpec{3, 3, 2}, kLinks, "t");
      }},
     {"fat_tree", [] { return build_fat_tree(FatTreeSpec{4}, kLinks, "t"); }},
+    {"fat_tree_ecmp",
+     [] {
+       return build_fat_tree(FatTreeSpec{4, FatTreeRouting::ecmp, 7}, kLinks, "t");
+     }},
     {"torus_2d",
      [] {
        return build_torus(TorusSpec{{4, 3}, true, 1}, kLinks, "t");
@@ -54,6 +58,14 @@ const Case kCases[] = {
     {"dragonfly",
      [] {
        return build_dragonfly(DragonflySpec{3, 1, 1, 0}, kLinks, "t");
+     }},
+    {"dragonfly_valiant",
+     [] {
+       return build_dragonfly(DragonflySpec{3, 1, 1, 0, DragonflyRouting::valiant}, kLinks, "t");
+     }},
+    {"dragonfly_ugal",
+     [] {
+       return build_dragonfly(DragonflySpec{2, 2, 2, 0, DragonflyRouting::ugal}, kLinks, "t");
      }},
     {"explicit", [] { return build_explicit(two_leaves_and_a_spine(), kLinks, "t"); }},
 };

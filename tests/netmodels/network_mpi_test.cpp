@@ -3,12 +3,16 @@
 // lost SYN and SYN-ACK and the ns-3 policy readings, or with DCTCP (ECN marking) or CUBIC, a
 // lossless torus all-to-all with unlimited buffers and a fat-tree all-to-all under credit
 // flow control give the sequential kernel's digest and records with the optimistic kernel on
-// every rank of the job.
+// every rank of the job, gathered in memory and merged from every rank's part files.
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
 
 #include "netwarp/engine/kernel.hpp"
 #include "netwarp/netmodels/network_model.hpp"
 #include "netwarp/netmodels/network_results.hpp"
+#include "netwarp/netmodels/results_source.hpp"
 #include "netwarp/netmodels/topology_builders.hpp"
 
 namespace netwarp::netmodels {
@@ -85,6 +89,36 @@ NetworkSpec fat_tree_all_to_all() {
   return spec;
 }
 
+// Every rank writes its own sorted records as part files (as `netwarp run` does) into rank 0's
+// folder; returns that folder.
+std::string write_parts_of_every_rank(NetworkResults local, engine::RankExchange& exchange) {
+  const std::string dir = ::testing::TempDir() + "/network_mpi_parts";
+  if (exchange.rank() == 0) std::filesystem::create_directories(dir);
+  exchange.max(0);  // the folder exists
+  local.sort();
+  write_result_parts(local, dir, exchange.rank());
+  exchange.max(0);  // every part is written
+  return dir;
+}
+
+// What the merged part files stream, table by table, flows joined with their receivers.
+NetworkResults streamed(const ResultsSource& source) {
+  NetworkResults out;
+  const auto read = [&]<class R>(std::vector<R>& table) {
+    for (auto records = source.open<R>(); const R* r = records.peek(); records.pop())
+      table.push_back(*r);
+  };
+  read(out.deliveries);
+  FlowRows rows(source);
+  for (FlowRows::Row row; rows.next(row);) out.flows.push_back(row.flow);
+  read(out.ports);
+  read(out.queue_samples);
+  read(out.packet_traces);
+  read(out.cwnd_samples);
+  read(out.receivers);
+  return out;
+}
+
 struct RunsAcrossRanks {
   bool is_root = false;  // the rest is filled on rank 0 only
   engine::RunResult sequential;
@@ -104,6 +138,7 @@ RunsAcrossRanks run_across_ranks(const NetworkModel& model, const engine::Kernel
   NetworkResults local;
   runs.optimistic = engine::run_optimistic(model, optimistic, *exchange, &local);
   const auto parts = exchange->gather(local.to_bytes());
+  const std::string parts_dir = write_parts_of_every_rank(local, *exchange);
   if (!runs.is_root) return runs;
   NetworkResults merged;
   for (const auto& part : parts) merged.append_bytes(part);
@@ -111,6 +146,9 @@ RunsAcrossRanks run_across_ranks(const NetworkModel& model, const engine::Kernel
   runs.reference.sort();
   EXPECT_EQ(runs.optimistic.stats.digest, runs.sequential.stats.digest);
   EXPECT_EQ(merged.to_bytes(), runs.reference.to_bytes());
+  EXPECT_EQ(streamed(ResultsSource(parts_dir, exchange->size())).to_bytes(),
+            runs.reference.to_bytes());
+  std::filesystem::remove_all(parts_dir);
   return runs;
 }
 

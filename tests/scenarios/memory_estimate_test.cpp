@@ -46,5 +46,15 @@ TEST(MemoryEstimate, LosslessCountsTheQueuedPackets) {
   EXPECT_EQ(e.largest_part, "100000001 queued packets x 256 B");
 }
 
+TEST(MemoryEstimate, ComputedRoutesCostNoTable) {
+  // A million-host torus: hosts, not hosts x switches (a route table would be 2 TB).
+  const MemoryEstimate e =
+      estimate_of("million_torus",
+                  "topology { torus { dims: [100, 100, 100] } }\n"
+                  "workload { permutation { bytes: 4096 } }\n");
+  EXPECT_EQ(e.largest_part, "1000000 hosts x 8192 B");
+  EXPECT_LT(e.bytes, std::uint64_t{16} << 30);
+}
+
 }  // namespace
 }  // namespace netwarp::scenarios

@@ -96,6 +96,12 @@ const std::vector<BadCase> kBadCases = {
      "!topology { fat_tree { k: 5 } }\nworkload { permutation { bytes: 1 } }\n",
      {},
      "F:1:23: topology.fat_tree.k: must be even, got 5"},
+    {"dragonfly_ugal_two_groups",
+     "!topology { dragonfly { routers_per_group: 2 hosts_per_router: 1 global_per_router: 1 "
+     "groups: 2 routing: UGAL } }\nworkload { permutation { bytes: 1 } }\n",
+     {},
+     "F:1:96: topology.dragonfly.routing: UGAL needs groups >= 3 (an intermediate group "
+     "besides the source's and the destination's), got 2"},
     {"torus_one_dimension",
      "!topology { torus { dims: 8 } }\nworkload { permutation { bytes: 1 } }\n",
      {},

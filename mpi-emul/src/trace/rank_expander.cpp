@@ -79,14 +79,15 @@ void RankExpander::add_point_to_point(const proto::Action& action, const ActionS
   }
 }
 
-// Sleeps are seconds at "one per second": the same rounding as compute.
+// Sleeps are seconds at "one per second": the same rounding as compute. Both are scaled by
+// compute_scale (1 leaves whole flop counts exact).
 void RankExpander::add_compute(double amount, bool is_flops, const ActionSite& site) {
   const std::string_view unit = is_flops ? "flops" : "seconds";
   const double per_second = is_flops ? options_.flops_per_second : 1.0;
   if (!std::isfinite(amount) || amount < 0)
     site.fail_action(fmt::format("{} {} is not a finite number >= 0", amount, unit));
   try {
-    builder_.compute(compute_time(amount, per_second));
+    builder_.compute(compute_time(amount * options_.compute_scale, per_second));
   } catch (const std::invalid_argument&) {
     site.fail_action(
         fmt::format("{} {} last longer than the simulated time can count", amount, unit));

@@ -82,6 +82,7 @@ void write_file(const fs::path& path, const std::string& bytes) {
 proto::Trace read_trace(const fs::path& path) {
   std::error_code error;
   if (fs::is_directory(path, error)) return read_tit(path);
+  if (path.extension() == ".otf2") return read_otf2(path);
   switch (format_of(path)) {
     case TraceFormat::binary:
       return read_binary(path);

@@ -16,6 +16,9 @@ Program program_from_trace(const proto::Trace& trace, const TraceProgramOptions&
   if (!std::isfinite(options.flops_per_second) || options.flops_per_second <= 0)
     throw std::invalid_argument(fmt::format("flops_per_second must be a finite number > 0, got {}",
                                             options.flops_per_second));
+  if (!std::isfinite(options.compute_scale) || options.compute_scale < 0)
+    throw std::invalid_argument(
+        fmt::format("compute_scale must be a finite number >= 0, got {}", options.compute_scale));
   if (trace.ranks_size() == 0) throw TraceError("", 0, "the trace has no ranks");
   const auto size = static_cast<RankId>(trace.ranks_size());
   const CollectivePlan plan(trace);

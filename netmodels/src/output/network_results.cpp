@@ -2,6 +2,7 @@
 #include "netwarp/netmodels/network_results.hpp"
 
 #include "netwarp/engine/record_tables.hpp"
+#include "netwarp/netmodels/results_source.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -21,12 +22,28 @@ using engine::put_table;
 using engine::table_bytes;
 using engine::take_table;
 
+template <class R>
+void sort_table(std::vector<R>& table) {
+  std::sort(table.begin(), table.end(), RecordOrder<R>::less);
+}
+template <class R>
+void stable_sort_table(std::vector<R>& table) {
+  std::stable_sort(table.begin(), table.end(), RecordOrder<R>::less);
+}
+
+bool is_idle(const PortRecord& port) {
+  return port.packets_sent == 0 && port.packets_dropped == 0;
+}
+
 }  // namespace
 
 void NetworkResults::write(const engine::CommittedRecord& record) {
   if (record.holds<DeliveryRecord>()) return keep(record, deliveries);
   if (record.holds<FlowRecord>()) return keep(record, flows);
-  if (record.holds<PortRecord>()) return keep(record, ports);
+  if (record.holds<PortRecord>()) {
+    if (skip_idle_ports && is_idle(record.as<PortRecord>())) return;
+    return keep(record, ports);
+  }
   if (record.holds<QueueSample>()) return keep(record, queue_samples);
   if (record.holds<PacketTrace>()) return keep(record, packet_traces);
   if (record.holds<CwndSample>()) return keep(record, cwnd_samples);
@@ -58,26 +75,13 @@ void NetworkResults::append_bytes(std::span<const std::byte> bytes) {
 }
 
 void NetworkResults::sort() {
-  std::sort(deliveries.begin(), deliveries.end(),
-            [](const auto& a, const auto& b) { return a.message < b.message; });
-  std::sort(flows.begin(), flows.end(),
-            [](const auto& a, const auto& b) { return a.flow < b.flow; });
-  std::sort(ports.begin(), ports.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.node, a.port) < std::tie(b.node, b.port);
-  });
-  // Stable: samples of one port at one instant keep the order their LP emitted them in.
-  std::stable_sort(queue_samples.begin(), queue_samples.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.node, a.port, a.time_ps) < std::tie(b.node, b.port, b.time_ps);
-  });
-  std::stable_sort(packet_traces.begin(), packet_traces.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.node, a.time_ps) < std::tie(b.node, b.time_ps);
-  });
-  std::stable_sort(cwnd_samples.begin(), cwnd_samples.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.flow, a.time_ps) < std::tie(b.flow, b.time_ps);
-  });
-  std::sort(receivers.begin(), receivers.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.flow, a.src) < std::tie(b.flow, b.src);
-  });
+  sort_table(deliveries);
+  sort_table(flows);
+  sort_table(ports);
+  stable_sort_table(queue_samples);
+  stable_sort_table(packet_traces);
+  stable_sort_table(cwnd_samples);
+  sort_table(receivers);
   join_receivers();
 }
 

@@ -198,4 +198,12 @@ void OutputPort::visit_bytes(engine::StateVisitor& v) const {
   engine::visit_value(v, max_packets_);
 }
 
+SimTime OutputPort::backlog(SimTime now) const {
+  std::uint64_t waiting_bytes = 0;
+  for (const auto& channel : waiting_)
+    for (const Packet& packet : channel) waiting_bytes += packet.wire_bytes;
+  const SimTime line = free_at_.get() > now ? free_at_.get() - now : SimTime{};
+  return line.saturating_add(serialisation_time(waiting_bytes, settings_.link.rate_bps));
+}
+
 }  // namespace netwarp::netmodels

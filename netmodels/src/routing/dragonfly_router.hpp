@@ -7,8 +7,15 @@
 // Toward a host: its own router delivers; in its group, one local hop; elsewhere the router
 // owning the global link to the destination group takes it, any other router first hops
 // locally to that owner. So at most local, global, local: no loop.
+// Valiant and UGAL (per packet, at its source router): a packet between groups may be sent
+// minimally to an intermediate group drawn from its packet key (neither the source's nor the
+// destination's) and marked non-minimal; routers of the source group forward such a packet
+// toward the intermediate group, every other router minimally. So at most local, global,
+// local, global, local, each segment loop-free; the two global hops raise the virtual
+// channel twice (vc_step), which keeps credit flow control free of deadlock.
 #pragma once
 
+#include "netwarp/netmodels/topology_builders.hpp"
 #include "routing/computed_router.hpp"
 
 namespace netwarp::netmodels {
@@ -35,19 +42,37 @@ struct DragonflyShape {
   }
   // Global links router i of any group has: its slots that lead to a group (the first g - 1).
   std::uint32_t global_links(std::uint32_t i) const;
+  // The router (index over all groups) where the link from group `from` enters group `to`.
+  std::uint32_t entry_router(std::uint32_t from, std::uint32_t to) const {
+    return to * a + slot(to, from) / h;
+  }
+  // Router-to-router links on the minimal route between two routers (indexes over all groups).
+  std::uint32_t minimal_hops(std::uint32_t from, std::uint32_t to) const;
+  // Router `router`'s port on its minimal route toward group `to` (another group).
+  PortIndex port_toward_group(std::uint32_t router, std::uint32_t to) const;
 };
 
 class DragonflyRouter final : public ComputedRouter {
  public:
-  explicit DragonflyRouter(const DragonflyShape& shape)
-      : ComputedRouter(shape.hosts, shape.g * shape.a), shape_(shape) {}
+  explicit DragonflyRouter(const DragonflyShape& shape,
+                           DragonflyRouting routing = DragonflyRouting::minimal)
+      : ComputedRouter(shape.hosts, shape.g * shape.a), shape_(shape), routing_(routing) {}
   PortIndex next_port(NodeId switch_node, NodeId dst_host) const override;
+  bool per_packet() const override { return routing_ != DragonflyRouting::minimal; }
+  RouteChoice choose(NodeId switch_node, const RouteQuery& query,
+                     const PortLoad& load) const override;
 
  private:
   std::size_t port_count(NodeId switch_node) const override;
   NodeId peer(NodeId switch_node, PortIndex port) const override;
 
+  // Whether a packet leaving its source router goes through `intermediate` (UGAL's choice).
+  bool goes_nonminimal(std::uint32_t router, std::uint32_t dst_router, std::uint32_t intermediate,
+                       PortIndex minimal, const PortLoad& load) const;
+  std::uint32_t intermediate_group(const RouteQuery& query) const;
+
   DragonflyShape shape_;
+  DragonflyRouting routing_;
 };
 
 }  // namespace netwarp::netmodels

@@ -16,6 +16,21 @@ PortIndex FatTreeRouter::next_port(NodeId switch_node, NodeId dst_host) const {
   return static_cast<PortIndex>(pod == dst_pod ? dst_edge % p : p + dst_edge % p);
 }
 
+RouteChoice FatTreeRouter::choose(NodeId switch_node, const RouteQuery& query,
+                                  const PortLoad&) const {
+  const PortIndex minimal = next_port(switch_node, query.dst_host);
+  if (!ecmp_) return {minimal, false};
+  const std::uint32_t p = shape_.p;
+  const std::uint32_t at = switch_node - shape_.hosts;
+  const bool at_core = at / (2 * p) >= shape_.k;
+  if (at_core || minimal < p) return {minimal, false};  // going down: one way only
+  // The edge and the aggregation draw from different bits, so the two choices are independent.
+  const std::uint64_t hash = route_key_mix(query.flow_key ^ salt_);
+  const bool at_edge = at % (2 * p) < p;
+  const std::uint64_t draw = at_edge ? hash : hash >> 32;
+  return {static_cast<PortIndex>(p + draw % p), false};
+}
+
 NodeId FatTreeRouter::peer(NodeId switch_node, PortIndex port) const {
   const std::uint32_t p = shape_.p;
   const std::uint32_t at = switch_node - shape_.hosts;

@@ -6,6 +6,9 @@
 // Toward host h: an edge delivers its own hosts and otherwise goes up to aggregation h % p; an
 // aggregation comes down to h's edge in h's pod and otherwise goes up to its core (h / p) % p;
 // a core comes down to h's pod. So a route is at most edge, agg, core, agg, edge: no loop.
+// ECMP: going up, the edge picks the aggregation and the aggregation the core from a hash of
+// the packet's flow key instead of from h. Every agg of the pod and every core above it
+// reaches h's pod, so any choice is an up-down route of the same length.
 #pragma once
 
 #include "routing/computed_router.hpp"
@@ -27,15 +30,23 @@ struct FatTreeShape {
 
 class FatTreeRouter final : public ComputedRouter {
  public:
-  explicit FatTreeRouter(const FatTreeShape& shape)
-      : ComputedRouter(shape.hosts, shape.switches()), shape_(shape) {}
+  explicit FatTreeRouter(const FatTreeShape& shape, bool ecmp = false, std::uint64_t route_seed = 1)
+      : ComputedRouter(shape.hosts, shape.switches()),
+        shape_(shape),
+        ecmp_(ecmp),
+        salt_(route_key_mix(route_seed)) {}
   PortIndex next_port(NodeId switch_node, NodeId dst_host) const override;
+  bool per_packet() const override { return ecmp_; }
+  RouteChoice choose(NodeId switch_node, const RouteQuery& query,
+                     const PortLoad& load) const override;
 
  private:
   std::size_t port_count(NodeId) const override { return shape_.k; }
   NodeId peer(NodeId switch_node, PortIndex port) const override;
 
   FatTreeShape shape_;
+  bool ecmp_;
+  std::uint64_t salt_;
 };
 
 }  // namespace netwarp::netmodels

@@ -11,7 +11,8 @@ SwitchLp::SwitchLp(NodeId self, const NetworkContext& net)
     : self_(self),
       net_(net),
       returns_credit_(net.spec().switches.flow_control == FlowControl::credit),
-      traced_(net.is_pcap_traced(self)) {
+      traced_(net.is_pcap_traced(self)),
+      per_packet_routing_(net.topology().router->per_packet()) {
   const auto port_count = net.topology().nodes[self].ports.size();
   ports_.reserve(port_count);
   for (std::size_t p = 0; p < port_count; ++p)
@@ -21,13 +22,42 @@ SwitchLp::SwitchLp(NodeId self, const NetworkContext& net)
 void SwitchLp::on(const PacketArrived& ev, engine::EventCtx& ctx) {
   if (traced_)
     ctx.emit(PacketTrace{ctx.now().ps(), self_, trace_direction::received, ev.packet, 0});
-  const PortIndex out = net_.topology().next_port(self_, ev.packet.dst);
-  if (net_.is_injected_drop(self_, ev.packet)) {
-    ports_[out].count_injected_drop(ev.packet, ctx);
-    if (returns_credit_) transmitted(ev.packet, ctx.now(), ctx);  // its buffer space is free
+  Packet packet = ev.packet;
+  const PortIndex out = per_packet_routing_ ? choose_port(packet, ctx.now())
+                                            : net_.topology().next_port(self_, packet.dst);
+  if (net_.is_injected_drop(self_, packet)) {
+    ports_[out].count_injected_drop(packet, ctx);
+    if (returns_credit_) transmitted(packet, ctx.now(), ctx);  // its buffer space is free
     return;
   }
-  ports_[out].offer(ev.packet, ctx, this);
+  ports_[out].offer(packet, ctx, this);
+}
+
+namespace {
+
+class OutputLoad final : public PortLoad {
+ public:
+  OutputLoad(const std::vector<OutputPort>& ports, SimTime now) : ports_(ports), now_(now) {}
+  std::int64_t backlog_ps(PortIndex port) const override { return ports_[port].backlog(now_).ps(); }
+
+ private:
+  const std::vector<OutputPort>& ports_;
+  SimTime now_;
+};
+
+}  // namespace
+
+PortIndex SwitchLp::choose_port(Packet& packet, SimTime now) const {
+  RouteQuery query;
+  query.src_host = packet.src;
+  query.dst_host = packet.dst;
+  query.in_port = packet.in_port;
+  query.flow_key = net_.flow_route_key(packet);
+  query.packet_key = packet_route_key(packet, query.flow_key);
+  query.nonminimal = (packet.flags & packet_flags::nonminimal) != 0;
+  const RouteChoice choice = net_.topology().router->choose(self_, query, OutputLoad(ports_, now));
+  if (choice.nonminimal) packet.flags |= packet_flags::nonminimal;
+  return choice.port;
 }
 
 void SwitchLp::on(const CreditReturned& ev, engine::EventCtx& ctx) {

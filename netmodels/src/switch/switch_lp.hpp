@@ -1,6 +1,7 @@
-// SwitchLp: an output-queued switch with static destination routing. A packet arriving on any
-// port goes to the output port its route names; with credit flow control the switch returns
-// the packet's credit to the upstream port once the packet has left through its output port.
+// SwitchLp: an output-queued switch. A packet arriving on any port goes to the output port its
+// route names (static destination routing, or per packet for multipath and adaptive routers); with
+// credit flow control the switch returns the packet's credit to the upstream port once the packet
+// has left through its output port.
 #pragma once
 
 #include <vector>
@@ -24,11 +25,14 @@ class SwitchLp final : private TransmitObserver {
 
  private:
   void transmitted(const Packet& packet, SimTime done, engine::EventCtx& ctx) override;
+  // The port of a per-packet router; may mark `packet` as sent on a non-minimal path.
+  PortIndex choose_port(Packet& packet, SimTime now) const;
 
   const NodeId self_;
   const NetworkContext& net_;
   const bool returns_credit_;
   const bool traced_;
+  const bool per_packet_routing_;
   std::vector<OutputPort> ports_;  // sized at construction, never resized
 };
 

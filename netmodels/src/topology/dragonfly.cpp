@@ -31,6 +31,12 @@ DragonflyShape validate(const DragonflySpec& spec, const std::string& at) {
     throw InputError(at + ".groups", "must be in [2, routers_per_group * global_per_router + 1 = " +
                                          std::to_string(max_groups) + "] or 0, got " +
                                          std::to_string(spec.groups));
+  if (spec.routing != DragonflyRouting::minimal && groups < 3)
+    throw InputError(at + ".routing",
+                     "non-minimal routing needs at least 3 groups (an "
+                     "intermediate group besides the source's and the "
+                     "destination's), got " +
+                         std::to_string(groups));
   const std::uint32_t largest =
       std::max({spec.hosts_per_router, spec.routers_per_group, spec.global_per_router});
   const char* port_field = largest == spec.hosts_per_router    ? ".hosts_per_router"
@@ -91,7 +97,7 @@ Topology build_dragonfly(const DragonflySpec& spec, const LinkLevels& links,
       topology_building::start_topology("dragonfly", shape.hosts, shape.g * shape.a);
   add_groups(topology, shape, links);
   add_global_links(topology, shape, links);
-  topology.router = std::make_shared<DragonflyRouter>(shape);
+  topology.router = std::make_shared<DragonflyRouter>(shape, spec.routing);
   return topology;
 }
 

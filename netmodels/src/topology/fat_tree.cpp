@@ -62,7 +62,8 @@ Topology build_fat_tree(const FatTreeSpec& spec, const LinkLevels& links, const 
   Topology topology = topology_building::start_topology("fat_tree", shape.hosts, shape.switches());
   for (std::uint32_t pod = 0; pod < shape.k; ++pod) add_pod(topology, shape, pod, links);
   add_cores(topology, shape, links);
-  topology.router = std::make_shared<FatTreeRouter>(shape);
+  topology.router =
+      std::make_shared<FatTreeRouter>(shape, spec.routing == FatTreeRouting::ecmp, spec.route_seed);
   return topology;
 }
 

@@ -51,8 +51,14 @@ class TraceError : public netmodels::InputError {
 // A SimGrid time-independent trace in any of the forms above.
 proto::Trace read_tit(const std::filesystem::path& path);
 
-// By name: ".pb" binary protobuf, ".pbtxt" or ".txtpb" protobuf text format, anything else (a
-// directory too) TIT.
+// The MPI ranks of an OTF2 archive (Score-P's traces), named by its anchor file
+// (DIR/traces.otf2); mpi-emul/OTF2.md says how records become actions. The time between MPI
+// calls becomes sleep actions. Unsupported records and communicators throw TraceError naming
+// the archive, the location and the event.
+proto::Trace read_otf2(const std::filesystem::path& anchor);
+
+// By name: ".pb" binary protobuf, ".pbtxt" or ".txtpb" protobuf text format, ".otf2" an OTF2
+// archive's anchor file, anything else (a directory too) TIT.
 proto::Trace read_trace(const std::filesystem::path& path);
 
 // One TIT file holding every rank's lines, in the grammar read_tit reads (sizes in bytes,
@@ -68,6 +74,9 @@ void write_trace(const proto::Trace& trace, const std::filesystem::path& path);
 struct TraceProgramOptions {
   CollectiveAlgorithms algorithms;
   double flops_per_second = 1e9;  // turns compute flops into time; > 0
+  // Multiplies every compute and sleep time (an OTF2 trace's measured time between calls);
+  // finite, >= 0.
+  double compute_scale = 1.0;
   // Messages must be smaller (a transfer's 32-bit stream offsets); 0: no limit.
   std::uint64_t message_limit_bytes = 0;
   // The bytes one rank sends another over the whole run, messages and their envelopes, must be

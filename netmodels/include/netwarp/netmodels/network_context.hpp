@@ -2,6 +2,7 @@
 // devices, transport, workload, outputs) and indexes derived from it once.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "netwarp/netmodels/network_spec.hpp"
@@ -17,8 +18,8 @@ class NetworkContext {
   const Topology& topology() const { return spec_.topology; }
   const Message& message(MessageId id) const { return spec_.workload.messages[id]; }
   // The messages a host sends, in its send order, and the ones it receives.
-  const std::vector<MessageId>& messages_of(NodeId host) const { return messages_of_[host]; }
-  const std::vector<MessageId>& messages_to(NodeId host) const { return messages_to_[host]; }
+  std::span<const MessageId> messages_of(NodeId host) const { return messages_of_.of(host); }
+  std::span<const MessageId> messages_to(NodeId host) const { return messages_to_.of(host); }
   // A message's index in its sender's messages_of and in its receiver's messages_to: hosts keep
   // per-flow state in arrays indexed by these.
   std::uint32_t send_slot(MessageId id) const { return send_slot_[id]; }
@@ -42,15 +43,33 @@ class NetworkContext {
   bool is_injected_drop(NodeId at, const Packet& p) const {
     return !spec_.drops.empty() && is_injected_drop_slow(at, p);
   }
+  // Identity of the transport connection and direction a packet belongs to, for per-flow
+  // multipath routing: every packet of one connection one way gets the same key. Workload
+  // runs: (src, dst, connection_of); MPI's stream transport: one connection per host pair.
+  std::uint64_t flow_route_key(const Packet& p) const;
   // Settings of a node's output port, from the device configs.
   PortSettings port_settings(NodeId node, PortIndex port) const;
 
  private:
+  // Message ids grouped by host, each group in list order: one flat array and offsets (4 bytes
+  // per host and per message; a vector per host costs 24 bytes and an allocation each, on every
+  // rank, for a million hosts).
+  struct MessagesByHost {
+    std::vector<std::uint32_t> start;  // host h's ids are ids[start[h], start[h + 1])
+    std::vector<MessageId> ids;
+    std::span<const MessageId> of(NodeId host) const {
+      return std::span<const MessageId>(ids).subspan(start[host], start[host + 1] - start[host]);
+    }
+  };
+  // Groups the messages by `host_of` (a message's src or dst); returns each one's slot.
+  template <class HostOf>
+  static MessagesByHost group_messages(const NetworkSpec& spec, HostOf&& host_of,
+                                       std::vector<std::uint32_t>& slot);
   bool is_injected_drop_slow(NodeId at, const Packet& p) const;
   void index_connections();
   const NetworkSpec& spec_;
-  std::vector<std::vector<MessageId>> messages_of_;
-  std::vector<std::vector<MessageId>> messages_to_;
+  MessagesByHost messages_of_;
+  MessagesByHost messages_to_;
   std::vector<std::uint32_t> send_slot_;
   std::vector<std::uint32_t> receive_slot_;
   std::vector<MessageId> connection_of_;
@@ -58,7 +77,7 @@ class NetworkContext {
   std::vector<MessageId> previous_on_connection_;
   std::vector<std::uint64_t> stream_end_;
   std::vector<char> pcap_traced_;
-  std::vector<std::vector<PortIndex>> queue_traced_;  // per node, sorted
+  std::vector<PortRef> queue_traced_;  // sorted by (node, port)
 };
 
 }  // namespace netwarp::netmodels

@@ -43,6 +43,11 @@ class NetworkResults final : public engine::RecordSink {
   void join_receivers();
   NetworkTotals totals(const Workload& workload) const;
 
+  // Drop the PortRecords of ports that neither sent nor dropped anything: outputs list only
+  // ports that carried traffic, and idle ones are most ports of a big network with a small
+  // workload (a record each would cost more than the ports' state).
+  bool skip_idle_ports = false;
+
   std::vector<DeliveryRecord> deliveries;
   std::vector<FlowRecord> flows;
   std::vector<PortRecord> ports;

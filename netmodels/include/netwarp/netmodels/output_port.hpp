@@ -60,6 +60,9 @@ class OutputPort {
   const PortSettings& settings() const { return settings_; }
   std::uint64_t buffered_bytes() const { return static_cast<std::uint64_t>(buffered_bytes_.get()); }
   SimTime free_at() const { return free_at_.get(); }
+  // How long a packet offered now would wait before going on the wire: the line's scheduled
+  // work plus the packets waiting for credit (adaptive routing's queue estimate).
+  SimTime backlog(SimTime now) const;
   PortRecord totals() const;
   // At the end of the run: queue samples for departures not yet reported, up to `end`.
   void finish(engine::FinishCtx& ctx) const;

@@ -16,10 +16,11 @@ namespace netwarp::netmodels {
 enum class PacketKind : std::uint8_t { data, ack, control, syn, syn_ack, handshake_ack };
 
 namespace packet_flags {
-inline constexpr std::uint8_t ect = 1;   // ECN-capable transport
-inline constexpr std::uint8_t ce = 2;    // congestion experienced (set by a switch)
-inline constexpr std::uint8_t ece = 4;   // ECN echo (on ACKs)
-inline constexpr std::uint8_t last = 8;  // lossless: last packet of its message
+inline constexpr std::uint8_t ect = 1;          // ECN-capable transport
+inline constexpr std::uint8_t ce = 2;           // congestion experienced (set by a switch)
+inline constexpr std::uint8_t ece = 4;          // ECN echo (on ACKs)
+inline constexpr std::uint8_t last = 8;         // lossless: last packet of its message
+inline constexpr std::uint8_t nonminimal = 16;  // adaptive routing sent it via an intermediate
 }  // namespace packet_flags
 
 // One packet. `flow` is the message it belongs to; data packets go src -> dst, ACKs back.
@@ -47,6 +48,13 @@ struct Packet {
 };
 static_assert(std::is_trivially_copyable_v<Packet> &&
               std::has_unique_object_representations_v<Packet> && sizeof(Packet) == 64);
+
+// A key that differs between the packets of one flow (from fields no switch changes), for
+// routers that spread packets, such as Valiant's choice of an intermediate group.
+inline std::uint64_t packet_route_key(const Packet& p, std::uint64_t flow_key) {
+  return route_key_mix(flow_key ^ route_key_mix(std::uint64_t{p.seq} << 32 | p.ack) ^
+                       (std::uint64_t{static_cast<std::uint8_t>(p.kind)} << 56 | p.payload_bytes));
+}
 
 // A packet that carries no application data (ACK, delivery notice, handshake segment): its
 // payload is the format's control bytes.

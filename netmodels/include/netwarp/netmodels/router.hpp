@@ -20,12 +20,55 @@ inline constexpr NodeId kNoNode = ~NodeId{0};
 
 struct Topology;
 
+// SplitMix64's finaliser: spreads route keys over all bits before a modulo picks a path.
+constexpr std::uint64_t route_key_mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// What a switch knows of a packet when a multipath or adaptive router chooses its port.
+struct RouteQuery {
+  NodeId src_host = 0;
+  NodeId dst_host = 0;
+  PortIndex in_port = 0;         // the switch port the packet arrived on
+  std::uint64_t flow_key = 0;    // equal for every packet of one transport connection and direction
+  std::uint64_t packet_key = 0;  // differs between packets (Valiant's random intermediate)
+  bool nonminimal = false;       // an earlier switch sent the packet on a non-minimal path
+};
+
+// The deciding switch's output queues, for adaptive routing: how long a packet offered to
+// `port` now would wait before its first bit goes on the wire (0 when the line is idle).
+class PortLoad {
+ public:
+  virtual std::int64_t backlog_ps(PortIndex port) const = 0;
+
+ protected:
+  ~PortLoad() = default;
+};
+
+struct RouteChoice {
+  PortIndex port = 0;
+  bool nonminimal = false;  // carried on by the packet (packet_flags::nonminimal)
+};
+
 class Router {
  public:
   virtual ~Router() = default;
   // The output port at switch `switch_node` toward host `dst_host`, both nodes of the topology
-  // this router was made for.
+  // this router was made for. For multipath and adaptive routers: the static (minimal,
+  // single-path) route, which outputs and the flow model use as "the" path.
   virtual PortIndex next_port(NodeId switch_node, NodeId dst_host) const = 0;
+  // True when switches must ask choose() per packet (ECMP, Valiant, UGAL).
+  virtual bool per_packet() const { return false; }
+  // The port for one packet. Deterministic in its arguments, so every kernel and rank count
+  // routes alike; `load` is model state at the deciding switch (rolled back with it).
+  virtual RouteChoice choose(NodeId switch_node, const RouteQuery& query,
+                             const PortLoad& load) const {
+    (void)load;
+    return {next_port(switch_node, query.dst_host), query.nonminimal};
+  }
   // Throws std::logic_error unless this router's rule delivers every packet in `topology` to
   // its destination host without a loop. check_topology calls it once the ports were found
   // paired and every host cabled to one switch.

@@ -32,8 +32,13 @@ Topology build_tree(const TreeSpec& spec, const LinkLevels& links, const std::st
 // Nnode = 2 p^3. Up-down routing spreading by destination (d-mod-k): routes are shortest.
 // Levels: 0 host-edge, 1 edge-aggregation, 2 aggregation-core. Locality groups: one per edge
 // switch (with its hosts and the pod's aggregation switch of the same index); core i joins 2 i.
+// ECMP instead hashes each transport connection (and direction) onto one of the equal-cost
+// up paths, salted by `route_seed`: per-flow, so one connection never reorders.
+enum class FatTreeRouting : std::uint8_t { d_mod_k, ecmp };
 struct FatTreeSpec {
   std::uint32_t k = 4;
+  FatTreeRouting routing = FatTreeRouting::d_mod_k;
+  std::uint64_t route_seed = 1;
 };
 Topology build_fat_tree(const FatTreeSpec& spec, const LinkLevels& links, const std::string& at);
 
@@ -58,11 +63,16 @@ Topology build_torus(const TorusSpec& spec, const LinkLevels& links, const std::
 // global links each) belongs to its router s / h and leads to group s if s < G, else s + 1;
 // with fewer groups than a h + 1, the last slots stay unused. Router "g<G>.r<i>" is
 // locality group G a + i.
+// Valiant sends every packet between two groups through a random third group (minimal within
+// it); UGAL (local, Kim et al. 2008 section 4.2) chooses per packet at its source router
+// between the minimal path and a Valiant path, by output backlog x hops. Both need 3 groups.
+enum class DragonflyRouting : std::uint8_t { minimal, valiant, ugal };
 struct DragonflySpec {
   std::uint32_t routers_per_group = 4;
   std::uint32_t hosts_per_router = 2;
   std::uint32_t global_per_router = 2;
   std::uint32_t groups = 0;  // 0: routers_per_group * global_per_router + 1
+  DragonflyRouting routing = DragonflyRouting::minimal;
 };
 Topology build_dragonfly(const DragonflySpec& spec, const LinkLevels& links, const std::string& at);
 

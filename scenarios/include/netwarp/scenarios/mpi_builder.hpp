@@ -28,7 +28,9 @@ struct MpiRunSpec {
 };
 
 bool is_mpi_scenario(const LoadedScenario& loaded);
-// `trace_path` (from --trace; empty: none) replaces the scenario's program.
-MpiRunSpec build_mpi_run(const LoadedScenario& loaded, const std::string& trace_path = {});
+// `trace_path` (from --trace; empty: none) replaces the scenario's program; its compute and
+// sleep times are multiplied by `compute_scale` (--compute-scale).
+MpiRunSpec build_mpi_run(const LoadedScenario& loaded, const std::string& trace_path = {},
+                         double compute_scale = 1.0);
 
 }  // namespace netwarp::scenarios

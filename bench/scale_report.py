@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""Regenerates bench/SCALE.md: how big a packet network netwarp holds and how fast it sets up
+and runs (issue 15). For each topology it runs
+
+  tiny   4 flows of 4000 B (host 0 -> the last host, and three more across the network): set-up
+         dominates, so the run measures build time and memory per host (peak RSS per host is
+         measured after the outputs are written);
+  perm   a permutation of 4000-byte messages (every host sends one): events/s;
+
+sequentially on 1 rank and with the optimistic kernel on 2 ranks (4 ranks, oversubscribed, for
+the memory each rank holds: with N ranks each rank should hold about 1/N of the model). The
+2- and 4-rank runs print each rank's LPs, hosts and peak RSS (`partition` line); results must
+carry the sequential digest everywhere.
+
+  bench/scale_report.py                  # the short default: minutes
+  bench/scale_report.py --full           # adds fat tree k = 64, 40^3 and 128x128 tori and a
+                                         # big dragonfly to the tiny-workload table
+  bench/scale_report.py --full-perm      # and their permutations (tens of minutes on a quiet
+                                         # machine)
+  bench/scale_report.py --million        # also the 1,000,000-host 100^3 torus: the tiny
+                                         # workload (about 4 GiB)
+  bench/scale_report.py --million-perm   # and its permutation of 4 KiB messages (about
+                                         # 6 GiB and hundreds of millions of events)
+
+Environment: NETWARP (default build/bin/netwarp, a Release build), OUT (default bench/SCALE.md),
+MPIRUN. Run it on an otherwise idle machine.
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NETWARP = os.path.abspath(os.environ.get("NETWARP", os.path.join(ROOT, "build/bin/netwarp")))
+OUT = os.path.abspath(os.environ.get("OUT", os.path.join(ROOT, "bench/SCALE.md")))
+MPIRUN = os.environ.get("MPIRUN", "mpirun")
+MESSAGE_BYTES = 4000
+
+# name, topology block, hosts
+SHORT = [
+    ("fat tree k = 16", "fat_tree { k: 16 }", 1024),
+    ("fat tree k = 32", "fat_tree { k: 32 }", 8192),
+    ("2D torus 64 x 64", "torus { dims: [64, 64] }", 4096),
+    ("3D torus 16^3", "torus { dims: [16, 16, 16] }", 4096),
+    ("dragonfly a=8 p=4 h=4 (33 groups)",
+     "dragonfly { routers_per_group: 8 hosts_per_router: 4 global_per_router: 4 }", 1056),
+]
+FULL = [
+    ("fat tree k = 64", "fat_tree { k: 64 }", 65536),
+    ("2D torus 128 x 128", "torus { dims: [128, 128] }", 16384),
+    ("3D torus 40^3", "torus { dims: [40, 40, 40] }", 64000),
+    ("dragonfly a=16 p=8 h=8 (129 groups)",
+     "dragonfly { routers_per_group: 16 hosts_per_router: 8 global_per_router: 8 }", 16512),
+]
+MILLION = ("3D torus 100^3", "torus { dims: [100, 100, 100] }", 1000000)
+
+# kernel, ranks; the tiny workload runs all three, the permutation the first two.
+MODES = [("sequential", 1), ("optimistic", 2), ("optimistic", 4)]
+
+
+def tiny_workload(hosts):
+    pairs = [(0, hosts - 1), (1, hosts // 2), (hosts * 5 // 8, 2), (hosts - 1, 3)]
+    flows = " ".join(f"flow {{ src: {s} dst: {d} bytes: {MESSAGE_BYTES} }}" for s, d in pairs)
+    return f"flows {{ {flows} }}"
+
+
+def scenario_text(name, topology, workload):
+    return f"""name: "{name}"
+seed: 1
+topology {{ {topology} }}
+links {{ rate_bps: 8000000000 latency_ns: 100 mtu_bytes: 1500 header_bytes: 40 }}
+switch {{ buffer_bytes: 65536 flow_control: CREDIT }}
+transport {{ kind: LOSSLESS }}
+workload {{ {workload} }}
+"""
+
+
+def command(path, kernel, ranks, out_dir):
+    cmd = [NETWARP, "run", path, "--kernel", kernel, "--out", out_dir,
+           # The scenario memory estimate still counts route tables of the built-in families.
+           "--max-memory", str(1 << 50)]
+    if ranks > 1:
+        root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+        cmd = [MPIRUN, "--oversubscribe", *root, "-np", str(ranks)] + cmd
+    return cmd
+
+
+def rank_peaks(stdout):
+    """Per-rank (LPs, hosts, peak MiB) from the `partition` line of a multi-rank run."""
+    line = next((l for l in stdout.splitlines() if l.startswith("partition")), "")
+    return [(int(lps), int(hosts), float(mib)) for lps, hosts, mib in
+            re.findall(r"rank \d+: (\d+) LPs \((\d+) hosts\), peak RSS ([\d.]+) MiB", line)]
+
+
+def run(name, topology, hosts, workload, kernel, ranks):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "scenario.pbtxt")
+        with open(path, "w") as f:
+            f.write(scenario_text(name.replace(" ", "-"), topology, workload))
+        out_dir = os.path.join(tmp, "out")
+        start = time.monotonic()
+        r = subprocess.run(command(path, kernel, ranks, out_dir), capture_output=True, text=True,
+                           env=dict(os.environ, CI="true"))
+        total = time.monotonic() - start
+        if r.returncode != 0:
+            sys.exit(f"scale_report.py: {name} {kernel} x{ranks} failed:\n{r.stderr}")
+        with open(os.path.join(out_dir, "results.json")) as f:
+            result = json.load(f)
+    return {"total": total, "engine": result["wall_seconds"],
+            "events": result["events_committed"], "rate": result["event_rate"],
+            "peak": result["peak_rss_bytes"], "digest": result["digest"],
+            "hosts": hosts, "ranks": rank_peaks(r.stdout)}
+
+
+def mib(b):
+    return b / (1 << 20)
+
+
+def ranks_text(res):
+    if not res["ranks"]:
+        return ""
+    return " / ".join(f"{mib_:.0f}" for _, _, mib_ in res["ranks"]) + " MiB; " + " / ".join(
+        f"{lps}" for lps, _, _ in res["ranks"]) + " LPs"
+
+
+# Issue 15's set-up targets: name -> (wall seconds, peak bytes per host or None, peak bytes).
+TARGETS = {"fat tree k = 64": (5, 5 * 1024, None), "3D torus 40^3": (30, None, 512 << 20)}
+VERDICTS = []
+
+
+def check_target(name, hosts, seq):
+    if name not in TARGETS:
+        return
+    wall, per_host, peak = TARGETS[name]
+    ok = seq["total"] < wall and (per_host is None or seq["peak"] / hosts < per_host) and (
+        peak is None or seq["peak"] < peak)
+    limit = f"{per_host // 1024} KiB per host" if per_host else f"{peak >> 20} MiB"
+    VERDICTS.append(f"- {'PASS' if ok else 'FAIL'}: {name}, tiny workload, in under {wall} s and"
+                    f" {limit}: {seq['total']:.2f} s, {mib(seq['peak']):.0f} MiB"
+                    f" ({seq['peak'] / hosts / 1024:.2f} KiB per host).")
+
+
+def tiny_rows(cases):
+    rows = []
+    for name, topology, hosts in cases:
+        results = {}
+        for kernel, ranks in MODES:
+            res = run(name, topology, hosts, tiny_workload(hosts), kernel, ranks)
+            results[ranks] = res
+            print(f"  tiny {name} {kernel} x{ranks}: {res['total']:.1f} s, "
+                  f"{mib(res['peak']):.0f} MiB", file=sys.stderr)
+        same = len({r["digest"] for r in results.values()}) == 1
+        seq = results[1]
+        check_target(name, hosts, seq)
+        rows.append(
+            f"| {name} | {hosts:,} | {seq['total']:.2f} s | {mib(seq['peak']):.0f} MiB | "
+            f"{seq['peak'] / hosts / 1024:.2f} KiB | {results[2]['total']:.2f} s | "
+            f"{ranks_text(results[2])} | {ranks_text(results[4])} | "
+            f"{'yes' if same else 'NO'} |")
+    return rows
+
+
+def perm_rows(cases):
+    rows = []
+    for name, topology, hosts in cases:
+        workload = f"permutation {{ bytes: {MESSAGE_BYTES} }}"
+        seq = run(name, topology, hosts, workload, "sequential", 1)
+        two = run(name, topology, hosts, workload, "optimistic", 2)
+        print(f"  perm {name}: {seq['total']:.1f} s / {two['total']:.1f} s", file=sys.stderr)
+        rows.append(
+            f"| {name} | {hosts:,} | {seq['events']:,} | {seq['total']:.1f} s | "
+            f"{seq['rate'] / 1e6:.2f} M/s | {mib(seq['peak']):.0f} MiB | {two['total']:.1f} s | "
+            f"{two['rate'] / 1e6:.2f} M/s | {seq['engine'] / two['engine']:.2f}x | "
+            f"{'yes' if seq['digest'] == two['digest'] else 'NO'} |")
+    return rows
+
+
+def machine():
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return f"{cpu}, {os.cpu_count()} cores, {platform.system()}; load average {load:.1f} at the end"
+
+
+def report(tiny, perm, million, options):
+    lines = [
+        "# Scale: set-up, memory per host and events/s of big packet networks",
+        "",
+        "Generated by `bench/scale_report.py" + options + "` (issue 15);"
+        " regenerate it rather than edit it.",
+        f"Machine: {machine()}. Links 1 GB/s (8 Gbit/s), 100 ns, credit flow control (64 KiB per"
+        " port), lossless transport.",
+        "",
+        *(["## Targets (sequential, this machine)", "", *VERDICTS, ""] if VERDICTS else []),
+        "## Tiny workload (4 flows of 4000 B): set-up and memory",
+        "",
+        "Wall time of the whole process (scenario, build, run, outputs); peak RSS of the largest"
+        " rank, measured after the outputs. The 2- and 4-rank columns are the optimistic kernel's"
+        " per-rank peak RSS and LP counts (`partition` line): each rank builds only its own LPs"
+        " and writes only its own records, so each holds about its share of the model plus what"
+        " every rank keeps (topology, workload, the MPI library).",
+        "",
+        "| topology | hosts | wall, 1 rank | peak RSS | per host | wall, 2 ranks |"
+        " per rank, 2 ranks | per rank, 4 ranks (oversubscribed) | same digest |",
+        "|---|---:|---:|---:|---:|---:|---|---|---|",
+        *tiny,
+        "",
+        f"## Permutation of {MESSAGE_BYTES}-byte messages: events/s",
+        "",
+        "Every host sends one message to its image under a seeded permutation. Speed-up:"
+        " sequential engine wall time over the 2-rank optimistic one.",
+        "",
+        "| topology | hosts | events | wall, 1 rank | events/s | peak RSS | wall, 2 ranks |"
+        " events/s, 2 ranks | speed-up | same digest |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        *perm,
+    ]
+    if million:
+        lines += ["", "## A million hosts", "", million]
+    return "\n".join(lines) + "\n"
+
+
+def million_text(with_permutation):
+    name, topology, hosts = MILLION
+    runs = [("the tiny workload", tiny_workload(hosts))]
+    if with_permutation:
+        runs.append(("a permutation of 4096-byte messages", "permutation { bytes: 4096 }"))
+    lines = []
+    for label, workload in runs:
+        res = run(name, topology, hosts, workload, "sequential", 1)
+        lines.append(
+            f"- {name} ({hosts:,} hosts, {hosts:,} routers), {label}, sequential:"
+            f" {res['total']:.0f} s wall ({res['engine']:.0f} s in the engine: building the LPs,"
+            f" running, finishing), {res['events']:,} events, peak RSS"
+            f" {res['peak'] / (1 << 30):.2f} GiB ({res['peak'] / hosts / 1024:.2f} KiB per host).")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--full", action="store_true", help="also the big sizes, tiny workload")
+    parser.add_argument("--full-perm", action="store_true",
+                        help="also the big sizes' permutations")
+    parser.add_argument("--million", action="store_true", help="also the 100^3 torus, tiny")
+    parser.add_argument("--million-perm", action="store_true",
+                        help="also the 100^3 torus permutation")
+    args = parser.parse_args()
+    big = FULL if args.full or args.full_perm else []
+    tiny = tiny_rows(SHORT + big)
+    perm = perm_rows(SHORT + (FULL if args.full_perm else []))
+    wants_million = args.million or args.million_perm
+    million = million_text(args.million_perm) if wants_million else ""
+    with open(OUT, "w") as f:
+        f.write(report(tiny, perm, million, "".join(" " + a for a in sys.argv[1:])))
+    print(f"wrote {OUT}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

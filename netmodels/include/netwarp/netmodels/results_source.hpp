@@ -1,0 +1,183 @@
+// ResultsSource: a network run's committed records in canonical order, read one record at a
+// time, so outputs are streamed instead of held. Either one sorted NetworkResults in memory (a
+// run on one rank) or the per-rank part files every rank wrote from its own sorted records
+// (write_result_parts), merged on the fly: rank 0 holds a buffer per rank and table, never the
+// whole run.
+//
+//   local.sort();
+//   write_result_parts(local, dir, rank);          // every rank, its own records
+//   ... barrier ...
+//   ResultsSource all(dir, ranks);                  // rank 0
+//   for (auto flows = all.open<FlowRecord>(); const FlowRecord* f = flows.peek(); flows.pop())
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <span>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "netwarp/netmodels/network_results.hpp"
+
+namespace netwarp::netmodels {
+
+// The canonical order of each record table (NetworkResults::sort) and its part-file name.
+template <class R>
+struct RecordOrder;
+template <>
+struct RecordOrder<DeliveryRecord> {
+  static constexpr const char* kName = "deliveries";
+  static bool less(const DeliveryRecord& a, const DeliveryRecord& b) {
+    return a.message < b.message;
+  }
+};
+template <>
+struct RecordOrder<FlowRecord> {
+  static constexpr const char* kName = "flows";
+  static bool less(const FlowRecord& a, const FlowRecord& b) { return a.flow < b.flow; }
+};
+template <>
+struct RecordOrder<PortRecord> {
+  static constexpr const char* kName = "ports";
+  static bool less(const PortRecord& a, const PortRecord& b) {
+    return std::tie(a.node, a.port) < std::tie(b.node, b.port);
+  }
+};
+// Samples and traces sort stably: those of one port (node, flow) at one instant keep the order
+// their LP emitted them in. One LP's records are all on one rank, so a merge that takes the
+// lower rank on a tie keeps that order too.
+template <>
+struct RecordOrder<QueueSample> {
+  static constexpr const char* kName = "queue_samples";
+  static bool less(const QueueSample& a, const QueueSample& b) {
+    return std::tie(a.node, a.port, a.time_ps) < std::tie(b.node, b.port, b.time_ps);
+  }
+};
+template <>
+struct RecordOrder<PacketTrace> {
+  static constexpr const char* kName = "packet_traces";
+  static bool less(const PacketTrace& a, const PacketTrace& b) {
+    return std::tie(a.node, a.time_ps) < std::tie(b.node, b.time_ps);
+  }
+};
+template <>
+struct RecordOrder<CwndSample> {
+  static constexpr const char* kName = "cwnd_samples";
+  static bool less(const CwndSample& a, const CwndSample& b) {
+    return std::tie(a.flow, a.time_ps) < std::tie(b.flow, b.time_ps);
+  }
+};
+template <>
+struct RecordOrder<ReceiverRecord> {
+  static constexpr const char* kName = "receivers";
+  static bool less(const ReceiverRecord& a, const ReceiverRecord& b) {
+    return std::tie(a.flow, a.src) < std::tie(b.flow, b.src);
+  }
+};
+
+// The file rank `rank` writes table `R` to.
+template <class R>
+std::string part_path(const std::string& dir, int rank) {
+  return dir + "/rank" + std::to_string(rank) + "." + RecordOrder<R>::kName;
+}
+
+// Writes every table of `sorted` (NetworkResults::sort done) as raw records into
+// DIR/rank<rank>.<table>; throws std::runtime_error naming the file when it cannot.
+void write_result_parts(const NetworkResults& sorted, const std::string& dir, int rank);
+// Removes the part files of `ranks` ranks from `dir`.
+void remove_result_parts(const std::string& dir, int ranks);
+
+// One sorted sequence of records: a span in memory, or a part file read in chunks.
+template <class R>
+class RecordRun {
+ public:
+  explicit RecordRun(std::span<const R> records) : records_(records) {}
+  explicit RecordRun(const std::string& path);
+
+  const R* peek() {
+    if (at_ == records_.size() && !refill()) return nullptr;
+    return &records_[at_];
+  }
+  void pop() { ++at_; }
+
+ private:
+  static constexpr std::size_t kChunk = 4096;  // records read at a time
+  bool refill();
+  std::span<const R> records_;
+  std::size_t at_ = 0;
+  std::unique_ptr<std::ifstream> file_;  // null: records_ is all there is
+  std::vector<R> buffer_;
+};
+
+// Several sorted runs merged into one sorted sequence; on a tie the earlier run (lower rank)
+// first.
+template <class R>
+class MergedRecords {
+ public:
+  explicit MergedRecords(std::vector<RecordRun<R>> runs) : runs_(std::move(runs)) {}
+  const R* peek() {
+    if (!chosen_) choose();
+    return chosen_ ? chosen_->peek() : nullptr;
+  }
+  void pop() {
+    if (!chosen_) choose();
+    if (chosen_) chosen_->pop();
+    chosen_ = nullptr;
+  }
+
+ private:
+  void choose() {
+    const R* best = nullptr;
+    for (RecordRun<R>& run : runs_) {
+      const R* r = run.peek();
+      if (r != nullptr && (best == nullptr || RecordOrder<R>::less(*r, *best))) {
+        best = r;
+        chosen_ = &run;
+      }
+    }
+  }
+  std::vector<RecordRun<R>> runs_;
+  RecordRun<R>* chosen_ = nullptr;
+};
+
+class ResultsSource {
+ public:
+  // A sorted NetworkResults (kept by reference).
+  explicit ResultsSource(const NetworkResults& sorted) : memory_(&sorted) {}
+  // The part files of `ranks` ranks in `dir`.
+  ResultsSource(std::string dir, int ranks) : dir_(std::move(dir)), ranks_(ranks) {}
+
+  template <class R>
+  MergedRecords<R> open() const;
+
+  // Totals as NetworkResults::totals gives them for the whole run.
+  NetworkTotals totals(const Workload& workload) const;
+  std::int64_t busy_span() const;  // the last bit any port sent
+
+ private:
+  const NetworkResults* memory_ = nullptr;
+  std::string dir_;
+  int ranks_ = 0;
+};
+
+// The FlowRecords joined with their deliveries and their receivers' counters: one row per
+// message, in flow order, as results.json and flows.csv list them.
+class FlowRows {
+ public:
+  explicit FlowRows(const ResultsSource& source);
+  struct Row {
+    FlowRecord flow;            // ooo_discarded_segments joined from the receiver
+    std::int64_t delivered_ps;  // -1: not delivered
+  };
+  bool next(Row& row);
+
+ private:
+  MergedRecords<FlowRecord> flows_;
+  MergedRecords<DeliveryRecord> deliveries_;
+  MergedRecords<ReceiverRecord> receivers_;
+};
+
+}  // namespace netwarp::netmodels

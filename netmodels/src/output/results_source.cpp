@@ -1,0 +1,153 @@
+// ResultsSource: per-rank part files of committed records and their streamed merge.
+#include "netwarp/netmodels/results_source.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace netwarp::netmodels {
+
+namespace {
+
+template <class R>
+void write_part(const std::vector<R>& table, const std::string& path) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(table.data()),
+            static_cast<std::streamsize>(table.size() * sizeof(R)));
+  out.close();
+  if (!out) throw std::runtime_error(path + ": cannot write a results part file");
+}
+
+template <class R>
+void remove_part(const std::string& dir, int rank) {
+  std::remove(part_path<R>(dir, rank).c_str());
+}
+
+}  // namespace
+
+void write_result_parts(const NetworkResults& sorted, const std::string& dir, int rank) {
+  write_part(sorted.deliveries, part_path<DeliveryRecord>(dir, rank));
+  write_part(sorted.flows, part_path<FlowRecord>(dir, rank));
+  write_part(sorted.ports, part_path<PortRecord>(dir, rank));
+  write_part(sorted.queue_samples, part_path<QueueSample>(dir, rank));
+  write_part(sorted.packet_traces, part_path<PacketTrace>(dir, rank));
+  write_part(sorted.cwnd_samples, part_path<CwndSample>(dir, rank));
+  write_part(sorted.receivers, part_path<ReceiverRecord>(dir, rank));
+}
+
+void remove_result_parts(const std::string& dir, int ranks) {
+  for (int rank = 0; rank < ranks; ++rank) {
+    remove_part<DeliveryRecord>(dir, rank);
+    remove_part<FlowRecord>(dir, rank);
+    remove_part<PortRecord>(dir, rank);
+    remove_part<QueueSample>(dir, rank);
+    remove_part<PacketTrace>(dir, rank);
+    remove_part<CwndSample>(dir, rank);
+    remove_part<ReceiverRecord>(dir, rank);
+  }
+}
+
+template <class R>
+RecordRun<R>::RecordRun(const std::string& path)
+    : file_(std::make_unique<std::ifstream>(path, std::ios::binary)) {
+  if (!*file_) throw std::runtime_error(path + ": cannot read a results part file");
+}
+
+template <class R>
+bool RecordRun<R>::refill() {
+  if (!file_) return false;
+  buffer_.resize(kChunk);
+  file_->read(reinterpret_cast<char*>(buffer_.data()),
+              static_cast<std::streamsize>(kChunk * sizeof(R)));
+  const auto got = static_cast<std::size_t>(file_->gcount());
+  if (got % sizeof(R) != 0) throw std::runtime_error("results part file: truncated record");
+  records_ = std::span<const R>(buffer_.data(), got / sizeof(R));
+  at_ = 0;
+  return !records_.empty();
+}
+
+template <class R>
+MergedRecords<R> ResultsSource::open() const {
+  std::vector<RecordRun<R>> runs;
+  if (memory_ != nullptr) {
+    const auto tables =
+        std::tie(memory_->deliveries, memory_->flows, memory_->ports, memory_->queue_samples,
+                 memory_->packet_traces, memory_->cwnd_samples, memory_->receivers);
+    runs.emplace_back(std::span<const R>(std::get<const std::vector<R>&>(tables)));
+  } else {
+    for (int rank = 0; rank < ranks_; ++rank) runs.emplace_back(part_path<R>(dir_, rank));
+  }
+  return MergedRecords<R>(std::move(runs));
+}
+
+#define NETWARP_RECORD_TABLE(R) \
+  template class RecordRun<R>;  \
+  template MergedRecords<R> ResultsSource::open<R>() const;
+NETWARP_RECORD_TABLE(DeliveryRecord)
+NETWARP_RECORD_TABLE(FlowRecord)
+NETWARP_RECORD_TABLE(PortRecord)
+NETWARP_RECORD_TABLE(QueueSample)
+NETWARP_RECORD_TABLE(PacketTrace)
+NETWARP_RECORD_TABLE(CwndSample)
+NETWARP_RECORD_TABLE(ReceiverRecord)
+#undef NETWARP_RECORD_TABLE
+
+NetworkTotals ResultsSource::totals(const Workload& workload) const {
+  NetworkTotals t;
+  t.messages = workload.messages.size();
+  for (auto d = open<DeliveryRecord>(); const DeliveryRecord* r = d.peek(); d.pop()) {
+    ++t.messages_delivered;
+    t.completion_time_ps = std::max(t.completion_time_ps, r->delivered_ps);
+    t.bytes_delivered += workload.messages.at(r->message).bytes;
+  }
+  for (auto f = open<FlowRecord>(); const FlowRecord* r = f.peek(); f.pop()) {
+    t.retransmission_timeouts += r->timeouts;
+    t.retransmitted_segments += r->retransmitted_segments;
+    t.fast_retransmits += r->fast_retransmits;
+    t.duplicate_acks += r->duplicate_acks;
+    t.syn_retransmissions += r->syn_retransmissions;
+    t.limited_transmits += r->limited_transmits;
+  }
+  for (auto rc = open<ReceiverRecord>(); const ReceiverRecord* r = rc.peek(); rc.pop())
+    t.ooo_discarded_segments += r->ooo_discarded_segments;
+  for (auto p = open<PortRecord>(); const PortRecord* r = p.peek(); p.pop()) {
+    t.packets_dropped += r->packets_dropped;
+    t.ecn_marked += r->ecn_marked;
+  }
+  return t;
+}
+
+std::int64_t ResultsSource::busy_span() const {
+  std::int64_t span = 0;
+  for (auto p = open<PortRecord>(); const PortRecord* r = p.peek(); p.pop())
+    span = std::max(span, r->busy_until_ps);
+  return span;
+}
+
+FlowRows::FlowRows(const ResultsSource& source)
+    : flows_(source.open<FlowRecord>()),
+      deliveries_(source.open<DeliveryRecord>()),
+      receivers_(source.open<ReceiverRecord>()) {}
+
+bool FlowRows::next(Row& row) {
+  const FlowRecord* f = flows_.peek();
+  if (f == nullptr) return false;
+  row.flow = *f;
+  flows_.pop();
+  const DeliveryRecord* d = deliveries_.peek();
+  while (d != nullptr && d->message < row.flow.flow) {
+    deliveries_.pop();
+    d = deliveries_.peek();
+  }
+  row.delivered_ps = d != nullptr && d->message == row.flow.flow ? d->delivered_ps : -1;
+  const auto key = std::tie(row.flow.flow, row.flow.src);
+  const ReceiverRecord* r = receivers_.peek();
+  while (r != nullptr && std::tie(r->flow, r->src) < key) {
+    receivers_.pop();
+    r = receivers_.peek();
+  }
+  if (r != nullptr && std::tie(r->flow, r->src) == key)
+    row.flow.ooo_discarded_segments = r->ooo_discarded_segments;
+  return true;
+}
+
+}  // namespace netwarp::netmodels
