@@ -44,8 +44,10 @@ const nlohmann::json* slice_at(const nlohmann::json& events, int tid, double ts)
 
 TEST(TimelineFlows, EverySendHasOneArrowToItsReceive) {
   const Program program = ring_and_allreduce();
-  const auto run =
-      run_mpi(star_platform(4, 1'000'000'000, engine::us(1)), program, config_for(program), true);
+  HostCosts costs;  // every call lasts: a flow event binds to one slice, not to a boundary
+  costs.o = engine::us(1);
+  const auto run = run_mpi(star_platform(4, 1'000'000'000, engine::us(1)), program,
+                           config_for(program, costs), true);
   ASSERT_TRUE(run.totals.finished);
   std::ostringstream out;
   write_timeline_json(run.results, program, out);
