@@ -55,8 +55,11 @@ TEST(TimelineFlows, EverySendHasOneArrowToItsReceive) {
   const nlohmann::json& events = j["traceEvents"];
   std::map<std::uint64_t, nlohmann::json> starts, finishes;
   for (const auto& e : events) {
-    if (e["ph"] == "s") EXPECT_TRUE(starts.emplace(e["id"].get<std::uint64_t>(), e).second);
-    if (e["ph"] == "f") EXPECT_TRUE(finishes.emplace(e["id"].get<std::uint64_t>(), e).second);
+    if (e["ph"] == "s") {
+      EXPECT_TRUE(starts.emplace(e["id"].get<std::uint64_t>(), e).second);
+    } else if (e["ph"] == "f") {
+      EXPECT_TRUE(finishes.emplace(e["id"].get<std::uint64_t>(), e).second);
+    }
   }
   ASSERT_EQ(starts.size(), run.results.messages.size());
   ASSERT_EQ(finishes.size(), starts.size());
