@@ -1,9 +1,12 @@
 // `netwarp predict [SCENARIO] [--trace FILE_OR_DIR] --model M [--params FILE]`.
 #include <fmt/format.h>
 
+#include <fmt/ranges.h>
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <vector>
 
 #include "cmd_validation.hpp"
 #include "netwarp/scenarios/mpi_builder.hpp"
@@ -11,6 +14,8 @@
 #include "netwarp/validation/call_compare.hpp"
 #include "netwarp/validation/model_names.hpp"
 #include "netwarp/validation/model_prediction.hpp"
+#include "netwarp/validation/params_json.hpp"
+#include "netwarp/validation/platform_record.hpp"
 #include "netwarp/validation/report.hpp"
 #include "run_report.hpp"
 
@@ -27,6 +32,31 @@ nlohmann::ordered_json read_params(const std::string& path) {
   } catch (const nlohmann::json::out_of_range&) {  // a number beyond double's range
     throw UsageError(fmt::format("{}: not valid JSON: a number is out of range", path));
   }
+}
+
+// A set fitted on another platform predicts that platform: said once on stderr, not refused
+// (comparing two platforms with one set may be the point). Files without a record (presets,
+// sets written by hand or by older versions) are taken as they are.
+void warn_if_fitted_elsewhere(const nlohmann::ordered_json& params, const std::string& file,
+                              const scenarios::LoadedScenario& loaded) {
+  if (!params.is_object() || !params.contains("platform")) return;
+  const nlohmann::ordered_json& recorded = params["platform"];
+  std::vector<std::string> parts;
+  try {
+    parts = validation::platform_differences(recorded, loaded);
+  } catch (const netmodels::InputError& e) {
+    throw validation::ParamsFileError(file, e.field(), e.message());
+  }
+  if (parts.empty()) return;
+  const auto scenario = recorded.find("scenario");
+  const std::string fitted_on = scenario != recorded.end() && scenario->is_string()
+                                    ? scenario->get<std::string>()
+                                    : std::string("another scenario");
+  std::fprintf(stderr,
+               "netwarp: warning: %s was fitted on %s, and %s differs in %s: the prediction uses "
+               "the fitted platform's parameters\n",
+               file.c_str(), fitted_on.c_str(), loaded.path.c_str(),
+               fmt::format("{}", fmt::join(parts, ", ")).c_str());
 }
 
 // A predicted time in integer ps; UsageError when it is not finite or beyond int64 ps (about
@@ -152,6 +182,7 @@ int predict_command(const PredictOptions& o, const AppContext& context) {
   nlohmann::ordered_json params;
   if (!o.params.empty()) {
     params = read_params(o.params);
+    warn_if_fitted_elsewhere(params, o.params, loaded);
   } else if (o.model == "flow") {
     params = validation::flow_params(spec);
   } else {

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "cmd_plot.hpp"
 #include "exit_codes.hpp"
 #include "mpi_run.hpp"
 #include "netwarp/netmodels/network_model.hpp"
@@ -185,7 +186,7 @@ int check_memory(const RunOptions& o, const scenarios::LoadedScenario& loaded,
                  const AppContext& context) {
   const std::uint64_t limit =
       o.max_memory_bytes != 0 ? o.max_memory_bytes : physical_memory_bytes();
-  const scenarios::MemoryEstimate need = scenarios::estimate_memory(loaded.scenario);
+  const scenarios::MemoryEstimate need = scenarios::estimate_memory(loaded, o.trace);
   if (need.bytes <= limit) return exit_code::kSuccess;
   if (context.is_root())
     std::fprintf(stderr,
@@ -220,13 +221,40 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& o) {
   run->add_option("--max-memory", o.max_memory_bytes,
                   "Refuse (exit 5) a run whose estimated memory passes BYTES")
       ->default_str("the physical memory");
+  run->add_flag("--plot", o.plot,
+                "Afterwards draw the figures into OUT/plots, as `netwarp plot OUT` does");
   add_kernel_options(*run, o.kernel);
   o.command = run;
   return run;
 }
 
+namespace {
+
+int run_scenario(RunOptions& o, const AppContext& context);
+
+// `--plot`: the figures of a run that wrote results (success, deadlock or incomplete).
+int plot_after_run(const RunOptions& o, const std::string& dir, int status,
+                   const AppContext& context) {
+  const bool has_results = status == exit_code::kSuccess || status == exit_code::kDeadlock ||
+                           status == exit_code::kIncomplete;
+  if (!o.plot || !has_results || !context.is_root()) return status;
+  const std::vector<std::string> images = plot_run_folder(dir, PlotOptions{}.top);
+  std::printf("plots         %zu files in %s/plots\n", images.size(), dir.c_str());
+  return status;
+}
+
+}  // namespace
+
 int run_command(RunOptions& o, const AppContext& context) {
+  const int status = run_scenario(o, context);
+  return plot_after_run(o, o.out_dir, status, context);
+}
+
+namespace {
+
+int run_scenario(RunOptions& o, const AppContext& context) {
   const scenarios::LoadedScenario loaded = load(o);
+  o.out_dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "run");
   if (const int status = check_memory(o, loaded, context); status != exit_code::kSuccess)
     return status;
   const scenarios::EngineSettings settings = scenarios::engine_settings(loaded);
@@ -275,5 +303,7 @@ int run_command(RunOptions& o, const AppContext& context) {
   std::printf(" (%zu files)\n", files.size());
   return exit_status(report, !config.end_time.is_max());
 }
+
+}  // namespace
 
 }  // namespace netwarp::apps

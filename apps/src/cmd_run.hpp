@@ -21,6 +21,7 @@ struct RunOptions {
   double compute_scale = 1.0;  // --compute-scale: multiplies the trace's compute times
   KernelOptions kernel;  // flags given on the command line override the scenario's engine block
   std::uint64_t max_memory_bytes = 0;  // --max-memory; 0: the machine's physical memory
+  bool plot = false;                   // --plot: draw the figures into OUT/plots afterwards
   CLI::App* command = nullptr;
 };
 

@@ -17,8 +17,10 @@
 #include "cmd_bench.hpp"
 #include "cmd_flow.hpp"
 #include "cmd_model.hpp"
+#include "cmd_plot.hpp"
 #include "cmd_run.hpp"
 #include "cmd_scenarios.hpp"
+#include "cmd_topology.hpp"
 #include "cmd_trace.hpp"
 #include "cmd_validation.hpp"
 #include "exit_codes.hpp"
@@ -27,6 +29,7 @@
 #include "netwarp/mpiemul/trace.hpp"
 #include "netwarp/netmodels/input_error.hpp"
 #include "netwarp/scenarios/scenario_error.hpp"
+#include "netwarp/scenarios/scenario_loader.hpp"
 #include "netwarp/validation/params_json.hpp"
 
 namespace {
@@ -83,6 +86,10 @@ int run_main(int argc, char** argv, AppContext& context) {
   CLI::App* flow = netwarp::apps::add_flow_command(app, flow_options);
   netwarp::apps::ScenariosOptions scenarios_options;
   CLI::App* scenarios = netwarp::apps::add_scenarios_command(app, scenarios_options);
+  netwarp::apps::TopologyOptions topology_options;
+  CLI::App* topology = netwarp::apps::add_topology_command(app, topology_options);
+  netwarp::apps::PlotOptions plot_options;
+  CLI::App* plot = netwarp::apps::add_plot_command(app, plot_options);
 
   try {
     app.parse(argc, argv);
@@ -107,6 +114,8 @@ int run_main(int argc, char** argv, AppContext& context) {
   if (validate->parsed()) return netwarp::apps::validate_command(validate_options, context);
   if (flow->parsed()) return netwarp::apps::flow_command(flow_options, context);
   if (scenarios->parsed()) return netwarp::apps::scenarios_command(scenarios_options, context);
+  if (topology->parsed()) return netwarp::apps::topology_command(topology_options, context);
+  if (plot->parsed()) return context.is_root() ? netwarp::apps::plot_command(plot_options) : 0;
   return exit_code::kBadInput;
 }
 
@@ -144,6 +153,8 @@ int main(int argc, char** argv) {
   const auto exchange =
       mpi ? netwarp::engine::make_mpi_exchange() : netwarp::engine::make_local_exchange();
   AppContext context{exchange.get()};
+  // Every rank loads the scenario; rank 0 alone reports what it ignores.
+  if (!context.is_root()) netwarp::scenarios::set_warning_printer([](const std::string&) {});
   try {
     return run_main(argc, argv, context);
   } catch (const netwarp::scenarios::ScenarioError& e) {

@@ -14,6 +14,7 @@
 #include "netwarp/scenarios/network_builder.hpp"
 #include "network_outputs.hpp"
 #include "run_report.hpp"
+#include "run_timeseries.hpp"
 #include "staged_folder.hpp"
 
 namespace netwarp::apps {
@@ -104,6 +105,7 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
   j["window_us"] = in.window_us;
   j["connections"] = connections_json(*net.spec, r.network);
   j["ports"] = ports_json(net, busy_span(r.network));
+  j["sample_interval_ps"] = net.spec->outputs.sample_interval_ps;  // time series; 0: none
   j["effective_scenario"] = net.effective_scenario;
   return j;
 }
@@ -129,6 +131,7 @@ std::vector<std::string> write_outputs(const MpiRunInputs& in, const std::string
     write_table_csv(results["connections"], files.back());
   }
   for (std::string& f : write_pcaps(net, dir)) files.push_back(std::move(f));
+  write_timeseries_files(net, dir, false, files);
   return files;
 }
 

@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 
 #include "app_context.hpp"
 #include "netwarp/netmodels/pcap_writer.hpp"
 #include "run_report.hpp"
+#include "run_timeseries.hpp"
 
 namespace netwarp::apps {
 namespace {
@@ -71,7 +73,9 @@ nlohmann::ordered_json port_row_json(const NetworkRunReport& rep, const netmodel
           {"ecn_marked", p.ecn_marked},
           {"max_queue_bytes", p.max_queue_bytes},
           {"max_queue_packets", p.max_queue_packets},
-          {"utilisation", utilisation(*rep.spec, p, span)}};
+          {"utilisation", utilisation(*rep.spec, p, span)},
+          {"busy_utilisation",  // from its first bit sent to its last
+           utilisation(*rep.spec, p, p.busy_until_ps - p.first_sent_ps)}};
 }
 
 // Ports that carried or dropped anything.
@@ -123,6 +127,8 @@ nlohmann::ordered_json results_head_json(const NetworkRunReport& rep) {
   const nlohmann::ordered_json engine_stats = stats_to_json(*rep.stats);
   for (const auto& [key, value] : engine_stats.items()) j[key] = value;
   j["window_us"] = rep.window_us;
+  j["sample_interval_ps"] = rep.spec->outputs.sample_interval_ps;  // time series; 0: none
+  j["flow_completion"] = flow_completion_json(*rep.results);
   return j;
 }
 
@@ -171,12 +177,20 @@ void write_queue_csv(const NetworkRunReport& rep, const std::string& path) {
                        kEvents[s->event], s->bytes, s->packets);
 }
 
+// ssthresh starts "arbitrarily high" (RFC 5681 section 3.1), held as INT64_MAX: the field stays
+// empty until a loss or an ECN echo sets it.
+std::string ssthresh_field(std::uint64_t ssthresh) {
+  constexpr auto kNoThreshold =
+      static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  return ssthresh >= kNoThreshold ? std::string() : std::to_string(ssthresh);
+}
+
 void write_cwnd_csv(const NetworkRunReport& rep, const std::string& path) {
   auto out = open_for_writing(path);
   out << "time_ps,flow,cwnd_bytes,ssthresh_bytes\n";
   auto samples = rep.results->open<netmodels::CwndSample>();
   for (; const netmodels::CwndSample* s = samples.peek(); samples.pop())
-    out << fmt::format("{},{},{},{}\n", s->time_ps, s->flow, s->cwnd, s->ssthresh);
+    out << fmt::format("{},{},{},{}\n", s->time_ps, s->flow, s->cwnd, ssthresh_field(s->ssthresh));
 }
 
 }  // namespace
@@ -225,6 +239,7 @@ std::vector<std::string> write_network_tables(const NetworkRunReport& rep, const
     write_cwnd_csv(rep, files.back());
   }
   for (std::string& f : write_pcaps(rep, dir)) files.push_back(std::move(f));
+  write_timeseries_files(rep, dir, true, files);
   return files;
 }
 

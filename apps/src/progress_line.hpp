@@ -1,8 +1,10 @@
-// The progress line: simulated time, event rate and ETA on stderr, rewritten in place. Only on
-// a terminal and never when CI=true; rank 0 only.
+// The progress line: simulated time, the percentage of end_time done, ETA and event rate on
+// stderr, rewritten in place. Only on a terminal (under mpirun: when mpirun's own terminal
+// relays rank 0's stderr) and never when CI=true; rank 0 only.
 #pragma once
 
 #include <functional>
+#include <string>
 
 #include "app_context.hpp"
 #include "netwarp/engine/kernel.hpp"
@@ -15,5 +17,16 @@ bool progress_wanted();
 std::function<void(const engine::Progress&)> make_progress_line(const AppContext& context);
 // Clears the line if one was drawn.
 void end_progress_line();
+
+// The line's text: "[netwarp] t = 1.25 ms of 10 ms (12%), ETA 1 min 5 s, 2.31 M events/s".
+// The percentage is rounded down (100% only at the end); without an end time it says that
+// the total is unknown.
+std::string progress_text(const engine::Progress& progress);
+// "850 ns", "12.5 us", "1.25 ms", "3.5 s".
+std::string sim_time_text(engine::SimTime time);
+// Whole percent of `end` that `now` is, rounded down, at most 100.
+int percent_done(engine::SimTime now, engine::SimTime end);
+// "ETA 42 s", "ETA 3 min 5 s", "ETA 2 h 10 min".
+std::string eta_text(double seconds);
 
 }  // namespace netwarp::apps

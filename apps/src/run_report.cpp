@@ -72,7 +72,9 @@ nlohmann::ordered_json stats_to_json(const engine::RunStats& s) {
   j["engine_bytes_per_event"] = bytes_per_event(s);
   j["event_store_bytes_at_peak"] = s.event_store_bytes_at_peak;
   j["event_store_bytes_per_event"] = per_event(s, s.event_store_bytes_at_peak);
-  j["end_time_ps"] = s.end_time.ps();
+  // No end time: null, not SimTime::max()'s 9223372036854775807.
+  j["end_time_ps"] =
+      s.end_time.is_max() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.end_time.ps());
   j["digest"] = s.digest;
   return j;
 }

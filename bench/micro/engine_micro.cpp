@@ -42,19 +42,23 @@ void BM_PendingQueueHold(benchmark::State& state) {
   const auto size = static_cast<std::size_t>(state.range(0));
   constexpr std::uint64_t kIncrementMask = (std::uint64_t{1} << 21) - 1;  // ps
   InputRng rng(42);
-  netwarp::engine::PendingQueue queue;
+  netwarp::engine::EventPool pool;
+  netwarp::engine::PendingQueue queue(pool);
   std::uint64_t counter = 0;
   for (std::size_t i = 0; i < size; ++i) {
     const auto lp = static_cast<LpId>(i);
     const auto t = static_cast<std::int64_t>(rng.next() & kIncrementMask);
-    queue.push(EventKey{SimTime::from_ps(t), lp, counter++}, static_cast<std::uint32_t>(i));
+    const netwarp::engine::EventId id = pool.allocate();
+    pool[id].key = EventKey{SimTime::from_ps(t), lp, counter++};
+    queue.push(id);
   }
   for (auto _ : state) {
     const netwarp::engine::PendingQueue::Entry top = queue.top();
     queue.pop();
     const auto increment = static_cast<std::int64_t>(rng.next() & kIncrementMask) + 1;
-    queue.push(EventKey{SimTime::from_ps(top.time_ps + increment), top.creator(), counter++},
-               top.id);
+    EventKey& key = pool[top.id].key;
+    key = EventKey{SimTime::from_ps(top.time_ps + increment), key.creator, counter++};
+    queue.push(top.id);
   }
   benchmark::DoNotOptimize(queue.top());
   state.SetItemsProcessed(state.iterations());

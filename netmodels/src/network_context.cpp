@@ -99,6 +99,7 @@ PortSettings NetworkContext::port_settings(NodeId node, PortIndex port) const {
   } else {
     s.ecn_threshold_bytes = spec_.switches.ecn_threshold_bytes;
   }
+  s.sample_interval_ps = spec_.outputs.sample_interval_ps;
   s.traced = std::binary_search(queue_traced_.begin(), queue_traced_.end(), PortRef{node, port},
                                 port_before);
   for (const PortRef& p : spec_.outputs.pcap_ports)

@@ -121,6 +121,11 @@ void fill_mpi_host(proto::MpiHost& h) {
   if (!h.has_recv_rendezvous_ns_per_byte()) h.set_recv_rendezvous_ns_per_byte(0.05);
   if (!h.has_copy_gbytes_per_s()) h.set_copy_gbytes_per_s(10);
   if (!h.has_flops()) h.set_flops(1e9);
+  if (!h.has_shm_latency_ns()) h.set_shm_latency_ns(200);
+  if (!h.has_shm_gbytes_per_s()) h.set_shm_gbytes_per_s(10);
+  if (!h.has_shm_eager_bytes()) h.set_shm_eager_bytes(4096);
+  if (!h.has_shm_single_copy_gbytes_per_s()) h.set_shm_single_copy_gbytes_per_s(12.5);
+  if (!h.has_shm_single_copy_setup_ns()) h.set_shm_single_copy_setup_ns(1000);
 }
 
 // The short limit defaults to what fits one packet with the envelope (at most 1024 B).

@@ -7,7 +7,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string_view>
 
+#include "builder_parts.hpp"
 #include "validate.hpp"
 
 namespace netwarp::scenarios {
@@ -19,6 +23,11 @@ constexpr std::uint64_t kRouteEntryBytes = 2;  // per switch per host, explicit 
 constexpr std::uint64_t kMessageBytes = 128;
 constexpr std::uint64_t kQueuedPacketBytes = 256;  // an event with its payload, in a queue
 constexpr std::uint64_t kMpiOperationBytes = 128;  // an Op and its share of call records
+// A trace action as read (the protobuf message) plus the operations it expands into.
+constexpr std::uint64_t kTraceActionBytes = 256;
+// The smallest encoding of an action in a binary trace (field tags, lengths, a value; an OTF2
+// event record is larger).
+constexpr std::uint64_t kMinBinaryActionBytes = 4;
 
 std::uint64_t mul(std::uint64_t a, std::uint64_t b) {
   __extension__ using U128 = unsigned __int128;
@@ -95,7 +104,7 @@ std::pair<std::uint64_t, std::uint64_t> workload_messages(const proto::Scenario&
   }
 }
 
-// Operations of a built-in MPI kernel over all ranks (traces are counted as they are read).
+// Operations of a built-in MPI kernel over all ranks (trace actions are counted in add_files).
 std::uint64_t kernel_operations(const proto::Mpi& mpi, std::uint64_t ranks) {
   const auto rounds = [](std::uint32_t n) { return std::max<std::uint64_t>(n, 1); };
   switch (mpi.program_case()) {
@@ -112,9 +121,72 @@ std::uint64_t kernel_operations(const proto::Mpi& mpi, std::uint64_t ranks) {
   }
 }
 
-}  // namespace
+namespace fs = std::filesystem;
 
-MemoryEstimate estimate_memory(const proto::Scenario& s) {
+// Occurrences of `needle` in the file (a line count for "\n"), read in blocks.
+std::uint64_t count_in_file(const fs::path& path, std::string_view needle) {
+  std::ifstream in(path, std::ios::binary);
+  std::uint64_t count = 0;
+  std::string carry;
+  std::string block(1 << 20, '\0');
+  while (in) {
+    in.read(block.data(), static_cast<std::streamsize>(block.size()));
+    std::string text = carry + block.substr(0, static_cast<std::size_t>(in.gcount()));
+    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+      ++count;
+    const std::size_t keep = std::min(text.size(), needle.size() - 1);
+    carry = text.substr(text.size() - keep);
+  }
+  return count;
+}
+
+std::uint64_t file_size_or_zero(const fs::path& path) {
+  std::error_code error;
+  const std::uintmax_t size = fs::file_size(path, error);
+  return error ? 0 : static_cast<std::uint64_t>(size);
+}
+
+// The bytes of the regular files under a folder.
+std::uint64_t folder_bytes(const fs::path& folder) {
+  std::error_code error;
+  std::uint64_t bytes = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(folder, error))
+    if (entry.is_regular_file(error)) bytes += file_size_or_zero(entry.path());
+  return bytes;
+}
+
+// Actions of a trace file or folder, by the formats read_trace knows.
+std::uint64_t trace_actions(const fs::path& path) {
+  std::error_code error;
+  if (path.extension() == ".otf2")  // the anchor file; the events lie in the folder of its name
+    return folder_bytes(path.parent_path() / path.stem()) / kMinBinaryActionBytes;
+  if (fs::is_directory(path, error)) {
+    std::uint64_t lines = 0;
+    for (const auto& entry : fs::directory_iterator(path, error))
+      if (entry.is_regular_file(error) && entry.path().filename().string().rfind('.', 0) != 0)
+        lines += count_in_file(entry.path(), "\n") + 1;
+    return lines;
+  }
+  const std::string extension = path.extension().string();
+  if (extension == ".pb") return file_size_or_zero(path) / kMinBinaryActionBytes;
+  if (extension == ".pbtxt" || extension == ".txtpb") return count_in_file(path, "actions");
+  return count_in_file(path, "\n") + 1;
+}
+
+void add_files(Tally& tally, const LoadedScenario& loaded, const std::string& trace_path) {
+  const proto::Scenario& s = loaded.scenario;
+  if (s.workload().has_flows() && !s.workload().flows().csv_file().empty()) {
+    const std::string csv = beside_scenario(loaded.path, s.workload().flows().csv_file());
+    const std::uint64_t lines = count_in_file(csv, "\n");
+    tally.add(lines, kMessageBytes, "CSV flows");
+  }
+  std::string trace = trace_path;
+  if (trace.empty() && s.has_mpi() && s.mpi().has_trace())
+    trace = beside_scenario(loaded.path, s.mpi().trace().path());
+  if (!trace.empty()) tally.add(trace_actions(trace), kTraceActionBytes, "trace actions");
+}
+
+Tally scenario_tally(const proto::Scenario& s) {
   Tally tally;
   const std::uint64_t hosts = topology_host_count(s.topology());
   tally.add(hosts, kHostBytes, "hosts");
@@ -122,7 +194,7 @@ MemoryEstimate estimate_memory(const proto::Scenario& s) {
     tally.add(mul(switch_count(s.topology()), hosts), kRouteEntryBytes, "route entries");
   if (s.has_mpi()) {
     tally.add(kernel_operations(s.mpi(), mpi_rank_count(s)), kMpiOperationBytes, "MPI operations");
-    return tally.result();
+    return tally;
   }
   const auto [messages, bytes] = workload_messages(s);
   tally.add(messages, kMessageBytes, "messages");
@@ -130,7 +202,19 @@ MemoryEstimate estimate_memory(const proto::Scenario& s) {
     const std::uint64_t payload = s.links().mtu_bytes() - s.links().header_bytes();
     tally.add(bytes / payload + messages, kQueuedPacketBytes, "queued packets");
   }
+  return tally;
+}
+
+}  // namespace
+
+MemoryEstimate estimate_memory(const LoadedScenario& loaded, const std::string& trace_path) {
+  Tally tally = scenario_tally(loaded.scenario);
+  add_files(tally, loaded, trace_path);
   return tally.result();
+}
+
+MemoryEstimate estimate_memory(const proto::Scenario& s) {
+  return scenario_tally(s).result();
 }
 
 }  // namespace netwarp::scenarios

@@ -42,6 +42,37 @@ HostCosts host_costs(const proto::MpiHost& h) {
   return c;
 }
 
+SimTime ns_time(double ns) {
+  return SimTime::from_ps(static_cast<SimTime::Rep>(std::llround(ns * 1000)));
+}
+
+SharedMemoryConfig shared_memory(const proto::MpiHost& h) {
+  SharedMemoryConfig c;
+  c.latency = ns_time(h.shm_latency_ns());
+  c.copy_fs_per_byte = fs_per_byte(1.0 / h.shm_gbytes_per_s());
+  c.eager_bytes = h.shm_eager_bytes();
+  c.single_copy_setup = ns_time(h.shm_single_copy_setup_ns());
+  c.single_copy_fs_per_byte = fs_per_byte(1.0 / h.shm_single_copy_gbytes_per_s());
+  return c;
+}
+
+// The placement (regular or random) picks ceil(ranks / ranks_per_host) hosts; BLOCK fills
+// each with consecutive ranks, CYCLIC deals the ranks out over them in turn. An explicit
+// placement lists every rank's host.
+std::vector<netmodels::NodeId> rank_hosts(const proto::Scenario& s, RankId ranks,
+                                          std::uint32_t host_count) {
+  const netmodels::PlacementSpec spec = placement_spec(s.placement());
+  if (spec.kind == netmodels::PlacementKind::explicit_list) return spec.hosts;
+  const std::uint32_t per_host = mpi_ranks_per_host(s.mpi());
+  const std::uint32_t used = (ranks + per_host - 1) / per_host;
+  const std::vector<netmodels::NodeId> hosts =
+      netmodels::place_ranks(spec, used, host_count, "placement");
+  std::vector<netmodels::NodeId> placed(ranks);
+  const bool cyclic = s.mpi().rank_order() == proto::Mpi::CYCLIC;
+  for (RankId r = 0; r < ranks; ++r) placed[r] = hosts[cyclic ? r % used : r / per_host];
+  return placed;
+}
+
 ProtocolConfig protocol_config(const proto::MpiProtocol& p) {
   ProtocolConfig c;
   c.short_bytes = p.short_bytes();
@@ -51,23 +82,27 @@ ProtocolConfig protocol_config(const proto::MpiProtocol& p) {
   c.sender_side_matching = p.sender_side_matching();
   c.unexpected_buffer_bytes = p.unexpected_buffer_bytes();
   c.envelope_bytes = p.envelope_bytes();
+  c.fragment_bytes = p.fragment_bytes();
   return c;
 }
 
-// The scenario's side of a trace's expansion: algorithms, flop rate, the TCP message limit
-// and the largest per-byte host cost (sender and receiver), for the time budget.
+// The scenario's side of a trace's expansion: algorithms, flop rate, the message limit and the
+// largest per-byte host cost (sender and receiver), for the time budget.
 TraceProgramOptions trace_options(const proto::Scenario& s) {
   const proto::MpiHost& h = s.mpi().host();
   TraceProgramOptions options;
   options.algorithms = collective_algorithms(s.mpi().collectives());
   options.flops_per_second = h.flops();
-  // A transfer's stream offsets are 32-bit with either transport (its envelope included).
+  // A transfer's size travels in 32 bits with either transport (its envelope included); a TCP
+  // connection carries any number of them (64-bit stream offsets).
   options.message_limit_bytes = kMaxTcpMessageBytes - 65536;
-  if (s.transport().kind() == proto::Transport::TCP) options.pair_limit_bytes = kMaxTcpMessageBytes;
   const double copy = h.copy_gbytes_per_s() > 0 ? 1.0 / h.copy_gbytes_per_s() : 0;
   options.host_ns_per_byte =
       std::max(h.send_eager_ns_per_byte() + h.recv_eager_ns_per_byte() + copy,
                h.send_rendezvous_ns_per_byte() + h.recv_rendezvous_ns_per_byte());
+  if (mpi_ranks_per_host(s.mpi()) > 1)
+    options.host_ns_per_byte = std::max(
+        {options.host_ns_per_byte, 2 / h.shm_gbytes_per_s(), 1 / h.shm_single_copy_gbytes_per_s()});
   return options;
 }
 
@@ -76,9 +111,12 @@ TraceProgramOptions trace_options(const proto::Scenario& s) {
 Program trace_program(const std::string& path, const proto::Scenario& s, RankId& ranks,
                       double compute_scale = 1.0) {
   const proto::Mpi& mpi = s.mpi();
+  TraceLocations locations;
+  const mpiemul::proto::Trace trace = read_trace(path, locations);
   TraceProgramOptions options = trace_options(s);
   options.compute_scale = compute_scale;
-  Program program = program_from_trace(read_trace(path), options);
+  options.locations = &locations;
+  Program program = program_from_trace(trace, options);
   const bool fixed = mpi.ranks() != 0 || s.placement().has_explicit_();
   const std::uint64_t hosts = topology_host_count(s.topology());
   if (fixed && program.size() != ranks)
@@ -86,11 +124,12 @@ Program trace_program(const std::string& path, const proto::Scenario& s, RankId&
                      fmt::format("the trace has {} ranks but the scenario places {} (set "
                                  "mpi.ranks or the placement to match)",
                                  program.size(), ranks));
-  if (program.size() > hosts || program.size() < 1)
+  const std::uint32_t per_host = mpi_ranks_per_host(mpi);
+  if (program.size() > hosts * per_host || program.size() < 1)
     throw TraceError(path, 0,
-                     fmt::format("the trace has {} ranks; the platform has {} hosts (one rank "
-                                 "per host)",
-                                 program.size(), hosts));
+                     fmt::format("the trace has {} ranks; the platform has {} hosts ({} rank(s) "
+                                 "per host, mpi.ranks_per_host)",
+                                 program.size(), hosts, per_host));
   ranks = program.size();
   return program;
 }
@@ -187,8 +226,8 @@ MpiRunSpec build(const LoadedScenario& loaded, const std::string& trace_path,
   }
   run.config.costs = host_costs(mpi.host());
   run.config.protocol = protocol_config(mpi.protocol());
-  run.config.rank_hosts = place_ranks(placement_spec(s.placement()), ranks,
-                                      run.network.topology.host_count, "placement");
+  run.config.shm = shared_memory(mpi.host());
+  run.config.rank_hosts = rank_hosts(s, ranks, run.network.topology.host_count);
   return run;
 }
 

@@ -93,6 +93,8 @@ CollectiveAlgorithms collective_algorithms(const proto::MpiCollectives& c) {
   set_family(a, CollectiveFamily::barrier, c.barrier());
   set_family(a, CollectiveFamily::gather, c.gather());
   set_family(a, CollectiveFamily::allgather, c.allgather());
+  if (c.selection() == proto::MpiCollectives::OPENMPI_TUNED)
+    a.selection = CollectiveSelection::openmpi_tuned;
   return a;
 }
 

@@ -6,8 +6,6 @@
 #include "netwarp/scenarios/network_builder.hpp"
 
 #include <filesystem>
-#include <limits>
-#include <map>
 #include <string>
 #include <utility>
 
@@ -219,20 +217,6 @@ PlacementSpec placement_spec(const proto::Placement& placement) {
 
 namespace {
 
-// 32-bit TCP sequence numbers: a persistent connection carries under 4 GiB.
-void check_connection_bytes(const Workload& workload) {
-  if (!workload.persistent_connections) return;
-  std::map<std::pair<NodeId, NodeId>, std::uint64_t> bytes_of_pair;
-  for (const Message& m : workload.messages) {
-    const std::uint64_t total = bytes_of_pair[{m.src, m.dst}] += m.bytes;
-    if (total > std::numeric_limits<std::uint32_t>::max())
-      throw InputError("workload.persistent_connections",
-                       "the messages from rank " + std::to_string(m.src) + " to rank " +
-                           std::to_string(m.dst) + " total " + std::to_string(total) +
-                           " bytes: a connection carries < 4 GiB (32-bit TCP sequence numbers)");
-  }
-}
-
 NetworkSpec build(const LoadedScenario& loaded) {
   const proto::Scenario& s = loaded.scenario;
   NetworkSpec spec;
@@ -246,7 +230,6 @@ NetworkSpec build(const LoadedScenario& loaded) {
     const auto ranks = static_cast<std::uint32_t>(workload_rank_count(s));
     spec.workload = make_workload(s, ranks, loaded.path);
     spec.workload.persistent_connections = s.workload().persistent_connections();
-    if (spec.transport.kind == TransportKind::tcp) check_connection_bytes(spec.workload);
     const std::uint32_t hosts = spec.topology.host_count;
     apply_placement(spec.workload,
                     place_ranks(placement_spec(s.placement()), ranks, hosts, "placement"));

@@ -1,12 +1,12 @@
 // resolve_outputs: pcap node names and queue ports, by the names the topology builders give
-// ("host3", "sw0", "edge1.2"). An unknown name is answered with the known ones, sorted and
-// truncated; a port index is checked against the node's ports.
+// ("host3", "leaf0", "edge1.2"). An unknown name is answered with the known ones, switches
+// first (node_names.hpp); a port index is checked against the node's ports.
 #include "outputs.hpp"
 
 #include <algorithm>
 
-#include "name_list.hpp"
 #include "netwarp/netmodels/input_error.hpp"
+#include "netwarp/scenarios/node_names.hpp"
 
 namespace netwarp::scenarios {
 
@@ -16,26 +16,16 @@ using netmodels::InputError;
 using netmodels::NodeId;
 using netmodels::Topology;
 
-NodeId find_node(const Topology& topology, const std::string& name, const std::string& field,
-                 bool is_all_hosts_allowed) {
-  for (NodeId n = 0; n < topology.nodes.size(); ++n)
-    if (topology.nodes[n].name == name) return n;
-  std::vector<std::string> names;
-  if (is_all_hosts_allowed) names.push_back("all_hosts");
-  for (const auto& node : topology.nodes) names.push_back(node.name);
-  throw InputError(field, "unknown node '" + name + "' (known: " + join_names(names) + ")");
-}
-
 netmodels::PortRef resolve_port(const proto::QueuePort& port, const Topology& topology,
                                 const std::string& at) {
   if (!port.toward_host().empty()) {
-    const NodeId host = find_node(topology, port.toward_host(), at + ".toward_host", false);
+    const NodeId host = find_node(topology, port.toward_host(), at + ".toward_host");
     if (!topology.is_host(host))
       throw InputError(at + ".toward_host", "'" + port.toward_host() + "' is not a host");
     const netmodels::Port& link = topology.nodes[host].ports.at(0);
     return netmodels::PortRef{link.peer, link.peer_port};
   }
-  const NodeId node = find_node(topology, port.node(), at + ".node", false);
+  const NodeId node = find_node(topology, port.node(), at + ".node");
   const std::size_t count = topology.nodes[node].ports.size();
   if (port.port() >= count)
     throw InputError(at + ".port", port.node() + " has " + std::to_string(count) + " ports (0.." +
@@ -55,7 +45,7 @@ netmodels::OutputSpec resolve_outputs(const proto::Outputs& outputs, const Topol
       continue;
     }
     const std::string field = "outputs.pcap_nodes[" + std::to_string(i) + "]";
-    spec.pcap_nodes.push_back(find_node(topology, name, field, true));
+    spec.pcap_nodes.push_back(find_node(topology, name, field, "all_hosts"));
   }
   std::sort(spec.pcap_nodes.begin(), spec.pcap_nodes.end());
   spec.pcap_nodes.erase(std::unique(spec.pcap_nodes.begin(), spec.pcap_nodes.end()),
@@ -67,6 +57,8 @@ netmodels::OutputSpec resolve_outputs(const proto::Outputs& outputs, const Topol
     spec.pcap_ports.push_back(resolve_port(outputs.pcap_ports(i), topology,
                                            "outputs.pcap_ports[" + std::to_string(i) + "]"));
   spec.cwnd_trace = outputs.cwnd_trace();
+  if (outputs.has_sample_interval_ns())
+    spec.sample_interval_ps = static_cast<std::int64_t>(outputs.sample_interval_ns()) * 1000;
   return spec;
 }
 

@@ -7,15 +7,20 @@
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "defaults.hpp"
 #include "name_list.hpp"
 #include "set_override.hpp"
+#include "unused_settings.hpp"
 #include "utf8_check.hpp"
 #include "validate.hpp"
 
@@ -66,12 +71,46 @@ std::string explain(const std::string& message) {
          " (known: " + known_field_names(*type) + ")";
 }
 
+struct Token {
+  int column = 0;  // from 0
+  std::string text;
+};
+
+// The token around `column` (from 0) of `line` (from 0): "128KiB" in "buffer_bytes: 128KiB".
+Token token_at(const std::string& text, int line, int column) {
+  std::istringstream lines(text);
+  std::string row;
+  for (int l = 0; l <= line; ++l)
+    if (!std::getline(lines, row)) return Token{column, ""};
+  const auto is_token_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)); };
+  auto first = std::min(static_cast<std::size_t>(std::max(column, 0)), row.size());
+  auto last = first;
+  while (first > 0 && is_token_char(row[first - 1])) --first;
+  while (last < row.size() && is_token_char(row[last])) ++last;
+  return Token{static_cast<int>(first), row.substr(first, last - first)};
+}
+
+// Protobuf text format has no units: "128KiB" is a number glued to a name. Says what to write.
+std::string explain_unit_suffix(const std::string& token) {
+  const std::string advice =
+      "a scenario file takes plain numbers (protobuf text format has no unit suffixes; --set "
+      "accepts them)";
+  const auto value = unsigned_with_unit(token);
+  if (!value) return "'" + token + "': " + advice;
+  return "'" + token + "': write " + std::to_string(*value) + ": " + advice;
+}
+
 // Keeps the first error, located (at the offending name where protobuf points past it).
 class FirstErrorCollector : public pb::io::ErrorCollector {
  public:
   explicit FirstErrorCollector(const std::string& text) : text_(text) {}
   void AddError(int line, pb::io::ColumnNumber column, const std::string& message) override {
     if (first_) return;
+    if (message.starts_with("Need space between number and identifier")) {
+      const Token token = token_at(text_, line, column);
+      first_ = ParseError{SourceLoc{line + 1, token.column + 1}, explain_unit_suffix(token.text)};
+      return;
+    }
     const int name_column = column_of(text_, line, column, misplaced_name(message));
     first_ = ParseError{SourceLoc{line + 1, name_column + 1}, explain(message)};
   }
@@ -148,7 +187,29 @@ void apply_overrides(const std::vector<std::string>& overrides, LoadedScenario& 
   }
 }
 
+void print_once_on_stderr(const std::string& line) {
+  static std::set<std::string> printed;
+  if (printed.insert(line).second) std::fprintf(stderr, "netwarp: warning: %s\n", line.c_str());
+}
+
+std::function<void(const std::string&)>& warning_printer() {
+  static std::function<void(const std::string&)> printer = print_once_on_stderr;
+  return printer;
+}
+
+std::vector<std::string> located_warnings(const LoadedScenario& loaded,
+                                          const std::vector<UnusedSetting>& unused) {
+  std::vector<std::string> lines;
+  for (const UnusedSetting& setting : unused)
+    lines.push_back(loaded.error(setting.field, setting.message).what());
+  return lines;
+}
+
 }  // namespace
+
+void set_warning_printer(std::function<void(const std::string&)> printer) {
+  warning_printer() = printer ? std::move(printer) : print_once_on_stderr;
+}
 
 LoadedScenario load_scenario_text(const std::string& text, const std::string& name,
                                   const std::vector<std::string>& overrides) {
@@ -156,6 +217,7 @@ LoadedScenario load_scenario_text(const std::string& text, const std::string& na
   loaded.path = name;
   parse(text, loaded);
   apply_overrides(overrides, loaded);
+  const std::vector<UnusedSetting> unused = unused_settings(loaded.scenario);
   fill_defaults(loaded.scenario);
   try {
     check_utf8_strings(loaded.scenario);
@@ -163,6 +225,8 @@ LoadedScenario load_scenario_text(const std::string& text, const std::string& na
   } catch (const netmodels::InputError& e) {
     throw loaded.error(e.field(), e.message());
   }
+  loaded.warnings = located_warnings(loaded, unused);
+  for (const std::string& line : loaded.warnings) warning_printer()(line);
   return loaded;
 }
 

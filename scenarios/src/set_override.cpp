@@ -249,4 +249,14 @@ std::string apply_override(pb::Message& root, const std::string& assignment) {
   }
 }
 
+std::optional<std::uint64_t> unsigned_with_unit(const std::string& text) {
+  try {
+    const auto [negative, magnitude] = parse_integer(text);
+    if (negative) return std::nullopt;
+    return magnitude;
+  } catch (const Failure&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace netwarp::scenarios

@@ -3,6 +3,8 @@
 
 #include <google/protobuf/message.h>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace netwarp::scenarios {
@@ -17,5 +19,8 @@ namespace netwarp::scenarios {
 // Throws netmodels::InputError("--set <assignment>", reason) naming the known fields on an
 // unknown name and the expected kind of value on a bad one.
 std::string apply_override(google::protobuf::Message& root, const std::string& assignment);
+
+// "128KiB" -> 131072, as --set reads an integer with a unit; nullopt if it is not one.
+std::optional<std::uint64_t> unsigned_with_unit(const std::string& text);
 
 }  // namespace netwarp::scenarios

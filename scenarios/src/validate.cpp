@@ -219,6 +219,9 @@ void validate_outputs(const proto::Outputs& outputs) {
       fail("outputs.queue_ports[" + std::to_string(i) + "]",
            "set either node (with port) or toward_host");
   }
+  if (outputs.sample_interval_ns() > 1'000'000'000'000)
+    fail("outputs.sample_interval_ns", "must be <= 1e12 (1000 s; 0: no time series), got " +
+                                           std::to_string(outputs.sample_interval_ns()));
 }
 
 }  // namespace
@@ -244,6 +247,7 @@ void validate_scenario(const proto::Scenario& scenario) {
   validate_engine(scenario);
   validate_links(scenario.links());
   validate_topology(scenario.topology());
+  validate_link_levels(scenario);
   validate_switch(scenario);
   validate_nic(scenario);
   validate_transport(scenario);

@@ -27,6 +27,8 @@ inline constexpr std::uint64_t kMaxTcpMessageBytes = std::uint64_t{1} << 32;
 
 void validate_scenario(const proto::Scenario& scenario);
 void validate_topology(const proto::Topology& topology);
+// Every links.levels entry names a level the topology has (an unknown one would be ignored).
+void validate_link_levels(const proto::Scenario& scenario);
 void validate_workload(const proto::Scenario& scenario);
 void validate_mpi(const proto::Scenario& scenario);
 // Explicit placement hosts exist and are distinct (no-op for other placements).
@@ -38,6 +40,8 @@ std::uint64_t topology_host_count(const proto::Topology& topology);
 std::uint64_t workload_rank_count(const proto::Scenario& scenario);
 // Ranks of an MPI scenario (see scenario.proto, Mpi) on a valid topology.
 std::uint64_t mpi_rank_count(const proto::Scenario& scenario);
+// mpi.ranks_per_host, 0 read as 1.
+std::uint32_t mpi_ranks_per_host(const proto::Mpi& mpi);
 // Bytes of the largest packet on the wire: mtu_bytes + frame_overhead_bytes.
 std::uint64_t max_wire_packet_bytes(const proto::Links& links);
 

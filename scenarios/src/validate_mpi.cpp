@@ -3,12 +3,15 @@
 // (the generated applications through their generators' own checks).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
 #include "mpi_names.hpp"
 #include "netwarp/mpiemul/generators.hpp"
+#include "netwarp/mpiemul/mpi_config.hpp"
 #include "validate.hpp"
 
 namespace netwarp::scenarios {
@@ -32,6 +35,22 @@ void require_time_us(const std::string& field, double us) {
     fail(field, fmt::format("must be <= {} us, got {}", kMaxTimeNs / 1000, us));
 }
 
+void require_in_range(const std::string& field, double value, double min, double max) {
+  if (!std::isfinite(value) || value < min || value > max)
+    fail(field, fmt::format("must be in [{}, {}], got {}", min, max, value));
+}
+
+// The intra-node transport: a bandwidth of at least 1e-3 GB/s keeps a byte's copy under a
+// microsecond; the eager limit stays a plausible shared-buffer size.
+void validate_shared_memory(const proto::MpiHost& h) {
+  require_in_range("mpi.host.shm_latency_ns", h.shm_latency_ns(), 0, 1e6);
+  require_in_range("mpi.host.shm_gbytes_per_s", h.shm_gbytes_per_s(), 1e-3, 1e6);
+  require_at_most("mpi.host.shm_eager_bytes", h.shm_eager_bytes(), std::uint64_t{1} << 31);
+  require_in_range("mpi.host.shm_single_copy_gbytes_per_s", h.shm_single_copy_gbytes_per_s(), 1e-3,
+                   1e6);
+  require_in_range("mpi.host.shm_single_copy_setup_ns", h.shm_single_copy_setup_ns(), 0, 1e9);
+}
+
 void validate_host(const proto::MpiHost& h) {
   require_non_negative("mpi.host.o_ns", h.o_ns());
   if (h.o_ns() > static_cast<double>(kMaxTimeNs)) fail("mpi.host.o_ns", "is too large");
@@ -42,6 +61,7 @@ void validate_host(const proto::MpiHost& h) {
   require_non_negative("mpi.host.copy_gbytes_per_s", h.copy_gbytes_per_s());
   if (!std::isfinite(h.flops()) || h.flops() < 1 || h.flops() > kMaxFlops)
     fail("mpi.host.flops", fmt::format("must be in [1, {}] flop/s, got {}", kMaxFlops, h.flops()));
+  validate_shared_memory(h);
 }
 
 void validate_protocol(const proto::Scenario& scenario) {
@@ -60,6 +80,26 @@ void validate_protocol(const proto::Scenario& scenario) {
     fail("mpi.protocol.eager_bytes",
          fmt::format("must be >= short_bytes ({}), got {}", p.short_bytes(), p.eager_bytes()));
   require_at_most("mpi.protocol.eager_bytes", p.eager_bytes(), kMaxTcpMessageBytes / 2);
+  if (p.fragment_bytes() != 0) {
+    require_at_least("mpi.protocol.fragment_bytes", p.fragment_bytes(), 1024);
+    require_at_most("mpi.protocol.fragment_bytes", p.fragment_bytes(), std::uint64_t{1} << 31);
+  }
+}
+
+// With several ranks per host an explicit placement may name a host up to ranks_per_host
+// times.
+void validate_shared_explicit_placement(const proto::Scenario& scenario, std::uint64_t hosts) {
+  const auto& list = scenario.placement().explicit_().hosts();
+  const std::uint32_t per_host = mpi_ranks_per_host(scenario.mpi());
+  std::map<std::uint32_t, std::uint32_t> placed;
+  for (int i = 0; i < list.size(); ++i) {
+    const std::string field = fmt::format("placement.explicit.hosts[{}]", i);
+    if (list[i] >= hosts)
+      fail(field, fmt::format("host {} does not exist ({} hosts)", list[i], hosts));
+    if (++placed[list[i]] > per_host)
+      fail(field, fmt::format("host {} is listed more than mpi.ranks_per_host ({}) times", list[i],
+                              per_host));
+  }
 }
 
 void validate_algorithm(const std::string& field, const std::string& name, RankCount ranks,
@@ -161,25 +201,36 @@ void validate_program(const proto::Scenario& scenario, RankCount ranks) {
 
 }  // namespace
 
+std::uint32_t mpi_ranks_per_host(const proto::Mpi& mpi) {
+  return std::max<std::uint32_t>(mpi.ranks_per_host(), 1);
+}
+
 std::uint64_t mpi_rank_count(const proto::Scenario& scenario) {
   if (scenario.mpi().ranks() != 0) return scenario.mpi().ranks();
   if (scenario.placement().has_explicit_())
     return static_cast<std::uint64_t>(scenario.placement().explicit_().hosts_size());
-  return topology_host_count(scenario.topology());
+  return topology_host_count(scenario.topology()) * mpi_ranks_per_host(scenario.mpi());
 }
 
 void validate_mpi(const proto::Scenario& scenario) {
   const std::uint64_t hosts = topology_host_count(scenario.topology());
   const proto::Mpi& mpi = scenario.mpi();
-  if (mpi.ranks() > hosts)
-    fail("mpi.ranks",
-         fmt::format("{} ranks do not fit on {} hosts (one rank per host)", mpi.ranks(), hosts));
+  require_at_most("mpi.ranks_per_host", mpi.ranks_per_host(), mpiemul::kMaxRanksPerHost);
+  const std::uint32_t per_host = mpi_ranks_per_host(mpi);
+  if (mpi.ranks() > hosts * per_host)
+    fail("mpi.ranks", fmt::format("{} ranks do not fit on {} hosts ({} rank(s) per host, "
+                                  "mpi.ranks_per_host)",
+                                  mpi.ranks(), hosts, per_host));
   if (scenario.placement().has_explicit_()) {
     const auto listed = static_cast<std::uint64_t>(scenario.placement().explicit_().hosts_size());
     if (mpi.ranks() != 0 && listed != mpi.ranks())
       fail("placement.explicit.hosts",
            fmt::format("must list one host per rank (mpi.ranks: {}), got {}", mpi.ranks(), listed));
-    validate_explicit_placement(scenario, hosts);
+    if (per_host == 1) {
+      validate_explicit_placement(scenario, hosts);
+    } else {
+      validate_shared_explicit_placement(scenario, hosts);
+    }
   }
   const std::uint64_t ranks = mpi_rank_count(scenario);
   if (ranks < 2)

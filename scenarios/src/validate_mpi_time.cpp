@@ -41,8 +41,22 @@ void require_cost_within_budget(const std::string& field, double ns_per_byte, st
                             netmodels::over_budget(cost)));
 }
 
+// Intra-node messages (several ranks per host): two copies of an eager message (sender in,
+// receiver out), one single copy of a larger one.
+void validate_shared_memory_costs(const proto::Mpi& mpi) {
+  const proto::MpiHost& h = mpi.host();
+  require_cost_within_budget("mpi.host.shm_gbytes_per_s", 2 / h.shm_gbytes_per_s(),
+                             h.shm_eager_bytes(), "mpi.host.shm_eager_bytes");
+  const std::uint64_t largest = largest_kernel_message(mpi);
+  if (largest > h.shm_eager_bytes())
+    require_cost_within_budget("mpi.host.shm_single_copy_gbytes_per_s",
+                               1 / h.shm_single_copy_gbytes_per_s(), largest,
+                               "the largest message");
+}
+
 void validate_host_costs(const proto::Mpi& mpi) {
   const proto::MpiHost& h = mpi.host();
+  if (mpi_ranks_per_host(mpi) > 1) validate_shared_memory_costs(mpi);
   const std::uint64_t eager = mpi.protocol().eager_bytes();
   const std::string eager_source = "mpi.protocol.eager_bytes";
   require_cost_within_budget("mpi.host.send_eager_ns_per_byte", h.send_eager_ns_per_byte(), eager,
@@ -66,10 +80,17 @@ WorstCaseTime message_time(const proto::Mpi& mpi, const PathBound& path, std::ui
   const proto::MpiHost& h = mpi.host();
   const bool is_rendezvous = bytes > mpi.protocol().eager_bytes();
   const double copy = h.copy_gbytes_per_s() > 0 ? 1.0 / h.copy_gbytes_per_s() : 0;
-  const double per_byte = is_rendezvous
-                              ? h.send_rendezvous_ns_per_byte() + h.recv_rendezvous_ns_per_byte()
-                              : h.send_eager_ns_per_byte() + h.recv_eager_ns_per_byte() + copy;
-  return WorstCaseTime::from_ns(h.o_ns()).times(6) + WorstCaseTime::per_byte(bytes, per_byte) +
+  double per_byte = is_rendezvous
+                        ? h.send_rendezvous_ns_per_byte() + h.recv_rendezvous_ns_per_byte()
+                        : h.send_eager_ns_per_byte() + h.recv_eager_ns_per_byte() + copy;
+  WorstCaseTime fixed = WorstCaseTime::from_ns(h.o_ns()).times(6);
+  if (mpi_ranks_per_host(mpi) > 1) {  // an intra-node message may cost more than the network's
+    const bool is_single_copy = bytes > h.shm_eager_bytes();
+    per_byte = std::max(
+        per_byte, is_single_copy ? 1 / h.shm_single_copy_gbytes_per_s() : 2 / h.shm_gbytes_per_s());
+    fixed += WorstCaseTime::from_ns(2 * h.shm_latency_ns() + h.shm_single_copy_setup_ns());
+  }
+  return fixed + WorstCaseTime::per_byte(bytes, per_byte) +
          path.message(bytes + mpi.protocol().envelope_bytes());
 }
 
@@ -106,49 +127,11 @@ void validate_kernel_rounds(const std::string& kernel, const proto::Mpi& mpi, co
   require_rounds_within_budget(kernel + ".bytes", round, kernel + ".iterations", iterations);
 }
 
-// With TCP one connection carries all of a rank pair's messages (and their envelopes) over 32-bit
-// sequence numbers: rounds x bytes between one pair must stay under 4 GiB. (Collective
-// algorithms may send a pair more than `bytes` per round; the run refuses those itself.)
-void require_pair_total_fits(const std::string& field, std::uint64_t bytes_per_round,
-                             std::uint32_t rounds) {
-  constexpr std::uint64_t kEnvelopeAllowanceBytes = 1024;
-  __extension__ using U128 = unsigned __int128;
-  const U128 total =
-      U128{bytes_per_round + kEnvelopeAllowanceBytes} * std::max<std::uint32_t>(rounds, 1);
-  if (total >= kMaxTcpMessageBytes)
-    fail(field, fmt::format("{} rounds of {} B between one rank pair pass the 4 GiB one TCP "
-                            "connection carries (32-bit sequence numbers)",
-                            std::max<std::uint32_t>(rounds, 1), bytes_per_round));
-}
-
-void validate_tcp_pairs(const proto::Mpi& mpi) {
-  switch (mpi.program_case()) {
-    case proto::Mpi::kPingpong: {
-      std::uint64_t round = 0;
-      for (std::uint64_t size : mpi.pingpong().sizes()) round += size + 1024;
-      return require_pair_total_fits("mpi.pingpong.repetitions", round,
-                                     mpi.pingpong().repetitions());
-    }
-    case proto::Mpi::kAlltoall:
-      return require_pair_total_fits("mpi.alltoall.iterations", mpi.alltoall().bytes(),
-                                     mpi.alltoall().iterations());
-    case proto::Mpi::kRing:
-      return require_pair_total_fits("mpi.ring.iterations", mpi.ring().bytes(),
-                                     mpi.ring().iterations());
-    case proto::Mpi::kCollective:
-      return require_pair_total_fits("mpi.collective.iterations", mpi.collective().bytes(),
-                                     mpi.collective().iterations());
-    default:
-      return;
-  }
-}
-
 }  // namespace
 
 void validate_mpi_time_budget(const proto::Scenario& scenario, const PathBound& path) {
   const proto::Mpi& mpi = scenario.mpi();
   validate_host_costs(mpi);
-  if (scenario.transport().kind() == proto::Transport::TCP) validate_tcp_pairs(mpi);
   const std::uint64_t ranks = mpi_rank_count(scenario);
   switch (mpi.program_case()) {
     case proto::Mpi::kPingpong:

@@ -118,6 +118,27 @@ std::string kind_name(const proto::Topology& topology) {
   return field ? field->name() : "";
 }
 
+// The link levels each kind has, as scenario.proto lists them with the kind.
+std::vector<std::string> link_level_names(const proto::Topology& topology) {
+  switch (topology.kind_case()) {
+    case proto::Topology::kStar:
+      return {"host-switch"};
+    case proto::Topology::kTree:
+      return {"host-leaf", "leaf-root"};
+    case proto::Topology::kFatTree:
+      return {"host-edge", "edge-aggregation", "aggregation-core"};
+    case proto::Topology::kTorus:
+      return {"host-router", "router-router"};
+    case proto::Topology::kDragonfly:
+      return {"host-router", "local", "global"};
+    case proto::Topology::kGraph:
+      return {"host links", "between switches"};
+    case proto::Topology::KIND_NOT_SET:
+      break;
+  }
+  return {};
+}
+
 }  // namespace
 
 std::uint64_t topology_host_count(const proto::Topology& topology) {
@@ -151,6 +172,21 @@ std::uint64_t topology_host_count(const proto::Topology& topology) {
       break;
   }
   return 0;
+}
+
+void validate_link_levels(const proto::Scenario& scenario) {
+  const std::vector<std::string> names = link_level_names(scenario.topology());
+  const proto::Links& links = scenario.links();
+  for (int i = 0; i < links.levels_size(); ++i) {
+    const std::uint32_t level = links.levels(i).level();
+    if (level < names.size()) continue;
+    std::string known;
+    for (std::size_t l = 0; l < names.size(); ++l)
+      known += (l ? ", " : "") + std::to_string(l) + " " + names[l];
+    fail("links.levels[" + std::to_string(i) + "].level",
+         "a " + kind_name(scenario.topology()) + " has no link level " + std::to_string(level) +
+             " (its levels: " + known + ")");
+  }
 }
 
 void validate_topology(const proto::Topology& topology) {

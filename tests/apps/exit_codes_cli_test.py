@@ -3,13 +3,16 @@
 in --help and in practice, one stderr line per error with no library text (nlohmann, protobuf),
 results only from a run that produced them (staged beside --out, moved in when done), and the
 progress line under mpirun with a terminal on rank 0's stderr."""
+import fcntl
 import json
 import os
 import pty
+import re
 import resource
 import select
 import subprocess
 import sys
+import termios
 import unittest
 
 import netwarp_cli
@@ -269,12 +272,38 @@ class LoadChecks(netwarp_cli.ScratchCase):
                          trace + ":1: send: sends 4294967296 B to rank 1: a message must be "
                          "smaller than 4294901760 B")
 
-    def test_tit_pair_total_past_four_gibibytes_on_tcp_names_the_trace_line(self):
+    def test_tit_pair_total_past_four_gibibytes_on_tcp_runs(self):
+        """One TCP connection carries a pair's messages past 2^32 bytes (64-bit offsets)."""
         path = self.write("tcp.pbtxt", TCP_PAIR)
-        trace = self.write("pair.tit", "0 send 1 0 3000000000\n0 send 1 0 3000000000\n"
-                                       "1 recv 0 0 3000000000\n1 recv 0 0 3000000000\n")
-        self.assertIn(trace + ":2: send: rank 0 sends rank 1 6000002048 B or more up to here",
-                      self.refused([path, "--trace", trace]))
+        trace = self.write("pair.tit", "0 send 1 0 2200000000\n0 send 1 0 2200000000\n"
+                                       "1 recv 0 0 2200000000\n1 recv 0 0 2200000000\n")
+        out = os.path.join(self.dir, "out")
+        r = run(["run", path, "--trace", trace, "--set", "links.rate_bps=1000000000000",
+                 "--set", "links.mtu_bytes=65535", "--set", "transport.tcp.mss_bytes=65495",
+                 "--out", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "results.json")) as f:
+            self.assertTrue(json.load(f)["completed"])
+        with open(os.path.join(out, "connections.csv")) as f:
+            rows = [line.split(",") for line in f.read().splitlines()[1:]]
+        self.assertIn(["host0", "host1", "4400000128"], [row[:3] for row in rows])
+
+    def test_edited_text_trace_names_its_own_line(self):
+        """Issue 14: an edited .pbtxt names itself, not the TIT it was converted from."""
+        tit = self.write("pair.tit", "0 send 1 0 100\n1 recv 0 0 100\n")
+        text = os.path.join(self.dir, "pair.pbtxt")
+        self.assertEqual(run(["trace", "convert", tit, text]).returncode, 0)
+        with open(text) as f:
+            lines = f.read().replace("dst: 1", "dst: 9").splitlines(keepends=True)
+        with open(text, "w") as f:
+            f.writelines(lines)
+        action_line = max(i for i, line in enumerate(lines, 1)
+                          if "actions {" in line and i < next(
+                              j for j, l in enumerate(lines, 1) if "dst: 9" in l))
+        stderr = self.refused(["--trace", text])
+        self.assertTrue(stderr.startswith("netwarp: error: %s:%d:" % (text, action_line))
+                        or stderr.startswith("%s:%d:" % (text, action_line)), stderr)
+        self.assertNotIn("pair.tit", stderr)
 
     def test_sleeps_adding_up_past_the_budget_are_refused(self):
         trace = self.write("sleepy.tit", "0 sleep 600000\n0 sleep 600000\n1 init\n")
@@ -292,6 +321,20 @@ class LoadChecks(netwarp_cli.ScratchCase):
         self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
         self.assertIn("4000000000000 messages x 128 B", r.stderr)
         self.assertIn("--max-memory", r.stderr)
+
+    def test_huge_csv_and_trace_are_refused_by_max_memory_before_the_run(self):
+        """The estimate counts a flows CSV's lines and a trace's actions (issue 14)."""
+        path = self.write("csv.pbtxt", CSV_FLOWS)
+        self.write("flows.csv", "src,dst,bytes,start_ns\n" + "0,1,1000,0\n" * 200000)
+        r = run(["run", path, "--max-memory", "20000000", "--out", os.path.join(self.dir, "o1")])
+        self.assertEqual(r.returncode, 5, r.stderr)
+        self.assertIn("200001 CSV flows x 128 B", r.stderr)
+        platform = self.write("tcp.pbtxt", TCP_PAIR)
+        trace = self.write("long.tit", "0 compute 1\n" * 100000 + "1 compute 1\n")
+        r = run(["run", platform, "--trace", trace, "--max-memory", "20000000",
+                 "--out", os.path.join(self.dir, "o2")])
+        self.assertEqual(r.returncode, 5, r.stderr)
+        self.assertIn("100002 trace actions x 256 B", r.stderr)
 
     def test_max_memory_lowers_the_limit(self):
         r = run(["run", INCAST, *SMALL_INCAST, "--max-memory", "1000",
@@ -362,6 +405,47 @@ sys.exit(code)
         self.assertEqual(p.wait(timeout=60), 0, output[-2000:])
         with open(os.path.join(out, "results.json")) as f:
             self.assertTrue(json.load(f)["completed"])
+
+    def test_rank_0_draws_percent_and_eta_through_mpirun_on_a_controlling_terminal(self):
+        # As a person runs it: mpirun in a session whose controlling terminal is the pty. Rank
+        # 0's stderr is mpirun's pipe; the line goes through it to the terminal.
+        env = dict(os.environ)
+        env.pop("CI", None)
+        root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+        cmd = ["mpirun", "--oversubscribe", *root, "-np", "2", netwarp_cli.NETWARP, "run", INCAST,
+               "--set", "workload.incast.bytes=4MiB", "--set", "end_time_ns=2000000000",
+               "--kernel", "optimistic", "--out", os.path.join(self.dir, "out")]
+        master, slave = pty.openpty()
+
+        def take_the_terminal():
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        p = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, env=env,
+                             start_new_session=True, preexec_fn=take_the_terminal)
+        os.close(slave)
+        output = b""
+        while True:
+            ready, _, _ = select.select([master], [], [], 300)
+            if not ready:
+                p.kill()
+                self.fail("mpirun hung; output so far: %r" % output[-500:])
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+        p.wait(timeout=60)
+        text = output.decode(errors="replace")
+        wall = re.search(r"\(([0-9.]+) s wall\)", text)
+        self.assertIsNotNone(wall, text[-2000:])
+        if float(wall.group(1)) < 1.5:
+            self.skipTest("the run was over before the first progress report (0.5 s)")
+        lines = re.findall(r"\[netwarp\] t = [^\r\n]*", text)
+        self.assertTrue(lines, text[-2000:])
+        self.assertRegex(lines[0], r"^\[netwarp\] t = [0-9.]+ m?s of 2 s \(\d+%\)(, ETA .*)?, "
+                                   r"[0-9.]+ M events/s\s*$")
 
 
 if __name__ == "__main__":

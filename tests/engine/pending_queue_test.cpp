@@ -1,6 +1,7 @@
 // The event order (EventKey: time, send time, tie draw, creator LP, the creator's counter) and
-// the pending queue that pops in that order. Keys built with three fields have send time and
-// draw zero, the order of TieOrder::creator.
+// the pending queue that pops its events in that order (comparing times inline and, on equal
+// times, the keys in the event pool). Keys built with three fields have send time and draw
+// zero, the order of TieOrder::creator.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,10 +17,34 @@
 namespace netwarp::engine {
 namespace {
 
-std::vector<EventKey> pop_all(PendingQueue& q) {
+// A queue with its own event pool: push(key) stores an event with that key.
+class KeyQueue {
+ public:
+  EventId push(const EventKey& key) {
+    const EventId id = pool_.allocate();
+    pool_[id].key = key;
+    queue_.push(id);
+    return id;
+  }
+  void pop() {
+    const EventId id = queue_.top().id;
+    queue_.pop();
+    pool_.release(id);
+  }
+  bool empty() const { return queue_.empty(); }
+  std::size_t size() const { return queue_.size(); }
+  const PendingQueue::Entry& top() const { return queue_.top(); }
+  EventKey top_key() const { return queue_.top_key(); }
+
+ private:
+  EventPool pool_;
+  PendingQueue queue_{pool_};
+};
+
+std::vector<EventKey> pop_all(KeyQueue& q) {
   std::vector<EventKey> keys;
   while (!q.empty()) {
-    keys.push_back(q.top().key());
+    keys.push_back(q.top_key());
     q.pop();
   }
   return keys;
@@ -84,81 +109,81 @@ TEST(EventKey, IsNotLessThanAnEqualKey) {
 }
 
 TEST(PendingQueue, PopsEarlierTimesFirstWhateverThePushOrder) {
-  PendingQueue q;
-  q.push(EventKey{us(5), 0, 0}, 0);
-  q.push(EventKey{us(1), 7, 3}, 1);
-  q.push(EventKey{us(3), 2, 1}, 2);
+  KeyQueue q;
+  q.push(EventKey{us(5), 0, 0});
+  q.push(EventKey{us(1), 7, 3});
+  q.push(EventKey{us(3), 2, 1});
   EXPECT_EQ(pop_all(q), (std::vector<EventKey>{{us(1), 7, 3}, {us(3), 2, 1}, {us(5), 0, 0}}));
 }
 
 TEST(PendingQueue, BreaksSameTimeTiesByCreatorEvenAgainstTheCounter) {
-  PendingQueue q;
-  q.push(EventKey{us(2), 3, 0}, 0);
-  q.push(EventKey{us(2), 1, 100}, 1);
-  q.push(EventKey{us(2), 2, 50}, 2);
+  KeyQueue q;
+  q.push(EventKey{us(2), 3, 0});
+  q.push(EventKey{us(2), 1, 100});
+  q.push(EventKey{us(2), 2, 50});
   EXPECT_EQ(pop_all(q), (std::vector<EventKey>{{us(2), 1, 100}, {us(2), 2, 50}, {us(2), 3, 0}}));
 }
 
 TEST(PendingQueue, BreaksSameTimeAndCreatorTiesByCounter) {
-  PendingQueue q;
+  KeyQueue q;
   const std::uint64_t big = std::uint64_t{1} << 33;  // above 32 bits: compared as 64-bit
-  q.push(EventKey{us(2), 4, big + 1}, 0);
-  q.push(EventKey{us(2), 4, 9}, 1);
-  q.push(EventKey{us(2), 4, big}, 2);
-  q.push(EventKey{us(2), 4, 0}, 3);
+  q.push(EventKey{us(2), 4, big + 1});
+  q.push(EventKey{us(2), 4, 9});
+  q.push(EventKey{us(2), 4, big});
+  q.push(EventKey{us(2), 4, 0});
   EXPECT_EQ(pop_all(q), (std::vector<EventKey>{
                             {us(2), 4, 0}, {us(2), 4, 9}, {us(2), 4, big}, {us(2), 4, big + 1}}));
 }
 
 TEST(PendingQueue, TopCarriesTheFullKeyAndTheEventId) {
-  PendingQueue q;
+  KeyQueue q;
   const EventKey key{SimTime::from_ps(std::int64_t{1} << 50), 0xfffffffeu, ~std::uint64_t{0} - 1};
-  q.push(key, 12345);
-  q.push(EventKey{SimTime::max(), 0, 0}, 7);
+  const EventId later = q.push(EventKey{SimTime::max(), 0, 0});
+  const EventId first = q.push(key);
   ASSERT_EQ(q.size(), 2u);
-  EXPECT_EQ(q.top().key(), key);
-  EXPECT_EQ(q.top().id, 12345u);
+  EXPECT_EQ(q.top_key(), key);
+  EXPECT_EQ(q.top().id, first);
+  EXPECT_EQ(q.top().time_ps, key.time.ps());
   q.pop();
-  EXPECT_EQ(q.top().id, 7u);
-  EXPECT_TRUE(q.top().key().time.is_max());
+  EXPECT_EQ(q.top().id, later);
+  EXPECT_TRUE(q.top_key().time.is_max());
 }
 
 TEST(PendingQueue, UnderFifoTiesPopsInFullKeyOrderWithRecomputedDraws) {
   std::mt19937_64 rng(3);
-  PendingQueue q;
+  KeyQueue q;
   std::vector<EventKey> keys;
-  for (EventId id = 0; id < 5000; ++id) {
+  for (int i = 0; i < 5000; ++i) {
     const LpId creator = static_cast<LpId>(rng() % 8);
     const SimTime sent = ps(static_cast<std::int64_t>(rng() % 5));
     const EventKey k{sent + ps(static_cast<std::int64_t>(1 + rng() % 5)), sent,
                      tie_fields(TieOrder::fifo, 77, creator, sent).tie, creator, rng() % 4};
     keys.push_back(k);
-    q.push(k, id);
+    q.push(k);
   }
   std::sort(keys.begin(), keys.end());
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    ASSERT_EQ(q.top().key(), keys[i]) << "pop " << i;
+    ASSERT_EQ(q.top_key(), keys[i]) << "pop " << i;
     q.pop();
   }
 }
 
 TEST(PendingQueue, PopsTenThousandRandomKeysInSortedOrder) {
   std::mt19937_64 rng(42);
-  PendingQueue q;
+  KeyQueue q;
   std::vector<EventKey> keys;
   std::map<EventId, EventKey> key_of;
-  for (EventId id = 0; id < 10000; ++id) {
+  for (int i = 0; i < 10000; ++i) {
     const EventKey k{ps(static_cast<std::int64_t>(rng() % 50)), static_cast<LpId>(rng() % 6),
                      rng() % 20};  // many equal times; some fully equal keys
     keys.push_back(k);
-    key_of[id] = k;
-    q.push(k, id);
+    key_of[q.push(k)] = k;
   }
   std::sort(keys.begin(), keys.end());
   std::set<EventId> seen;
   for (std::size_t i = 0; i < keys.size(); ++i) {
     ASSERT_FALSE(q.empty());
-    ASSERT_EQ(q.top().key(), keys[i]) << "pop " << i;
+    ASSERT_EQ(q.top_key(), keys[i]) << "pop " << i;
     ASSERT_EQ(key_of.at(q.top().id), keys[i]) << "id " << q.top().id << " lost its key";
     ASSERT_TRUE(seen.insert(q.top().id).second) << "id " << q.top().id << " popped twice";
     q.pop();
@@ -168,17 +193,16 @@ TEST(PendingQueue, PopsTenThousandRandomKeysInSortedOrder) {
 
 TEST(PendingQueue, InterleavedPushesAndPopsAlwaysPopTheSmallestKey) {
   std::mt19937_64 rng(7);
-  PendingQueue q;
+  KeyQueue q;
   std::multiset<EventKey> model;
-  EventId next_id = 0;
   for (int step = 0; step < 50000; ++step) {
     if (model.empty() || rng() % 5 < 3) {
       const EventKey k{ps(static_cast<std::int64_t>(rng() % 100)), static_cast<LpId>(rng() % 4),
                        rng() % 8};
-      q.push(k, next_id++);
+      q.push(k);
       model.insert(k);
     } else {
-      ASSERT_EQ(q.top().key(), *model.begin()) << "step " << step;
+      ASSERT_EQ(q.top_key(), *model.begin()) << "step " << step;
       q.pop();
       model.erase(model.begin());
     }

@@ -37,8 +37,8 @@ class NullRouter final : public EventRouter {
 // Owns what an EventScope points at; ctx() logs into `undo`, unlogged_ctx() logs nothing.
 class Harness {
  public:
-  EventCtx ctx() { return EventCtx(scope(&undo)); }
-  EventCtx unlogged_ctx() { return EventCtx(scope(nullptr)); }
+  EventCtx ctx() { return EventCtx(logged_); }
+  EventCtx unlogged_ctx() { return EventCtx(unlogged_); }
   UndoLog undo;
 
  private:
@@ -55,6 +55,8 @@ class Harness {
   std::uint64_t send_counter_ = 0;
   RecordBuffer records_;
   NullRouter router_;
+  EventScope logged_ = scope(&undo);
+  EventScope unlogged_ = scope(nullptr);
 };
 
 inline Odd make_odd(std::uint64_t x) {

@@ -118,5 +118,76 @@ TEST_P(MpiAcrossRanks, OptimisticMatchesSequential) {
 
 INSTANTIATE_TEST_SUITE_P(Programs, MpiAcrossRanks, ::testing::Values(0, 1, 2, 3, 4));
 
+// 64 ranks on 16 hosts x 4 (block placement) over TCP: the run's digest and records on 2 or 4
+// kernel ranks are the sequential kernel's; `local_only` pairs every rank with one on its own
+// host, so no packet may leave a host.
+MpiResults run_sixty_four(const Program& program, bool& ok) {
+  netmodels::NetworkSpec spec;
+  spec.topology = netmodels::build_star(
+      netmodels::StarSpec{16},
+      netmodels::LinkLevels{netmodels::LinkSpec{netmodels::gbps(1), engine::us(2)}, {}},
+      "topology");
+  spec.transport.kind = netmodels::TransportKind::tcp;
+  const auto shared = std::make_shared<const Program>(program);
+  MpiConfig c = config(0);
+  c.protocol.fragment_bytes = 16384;
+  c.rank_hosts.resize(64);
+  for (RankId r = 0; r < 64; ++r) c.rank_hosts[r] = r / 4;
+  const auto model = make_mpi_model(spec, shared, c);
+  auto exchange = engine::make_mpi_exchange();
+  engine::KernelConfig kc;
+  MpiResults reference;
+  engine::RunResult sequential;
+  if (exchange->rank() == 0) sequential = engine::run_sequential(*model, kc, &reference);
+  kc.kind = engine::KernelKind::optimistic;
+  kc.gvt_interval = 8;
+  MpiResults local;
+  const engine::RunResult run = engine::run_optimistic(*model, kc, *exchange, &local);
+  const auto parts = exchange->gather(local.to_bytes());
+  ok = exchange->rank() == 0;
+  if (!ok) return reference;
+  MpiResults merged;
+  for (const auto& part : parts) merged.append_bytes(part);
+  merged.sort();
+  reference.sort();
+  EXPECT_EQ(run.stats.digest, sequential.stats.digest);
+  EXPECT_EQ(merged.to_bytes(), reference.to_bytes());
+  EXPECT_TRUE(reference.totals(program).finished);
+  return reference;
+}
+
+TEST(SixtyFourRanksOnSixteenHosts, AlltoallGivesTheSequentialDigest) {
+  const Program program = alltoall_program(
+      AlltoallKernel{AlltoallAlgorithm::algorithm_a, 20000, 1, {}}, 64, CollectiveAlgorithms{});
+  bool ok = false;
+  const MpiResults results = run_sixty_four(program, ok);
+  if (!ok) return;
+  std::uint64_t packets = 0;
+  for (const auto& port : results.network.ports) packets += port.packets_sent;
+  EXPECT_GT(packets, 0u);
+}
+
+TEST(SixtyFourRanksOnSixteenHosts, IntraNodeMessagesNeverTouchTheNetwork) {
+  Program program;
+  for (RankId r = 0; r < 64; ++r) {
+    RankProgramBuilder b(r, 64);
+    const RankId partner = r ^ 1;  // same host of 4 (block placement)
+    const std::uint32_t request = b.irecv(static_cast<std::int32_t>(partner), 0, 50000);
+    b.send(partner, 0, 50000);
+    b.send(partner, 1, 100);
+    b.recv(static_cast<std::int32_t>(partner), 1, 100);
+    b.wait(request);
+    program.ranks.push_back(b.take());
+  }
+  bool ok = false;
+  const MpiResults results = run_sixty_four(program, ok);
+  if (!ok) return;
+  for (const auto& port : results.network.ports) {
+    EXPECT_EQ(port.packets_sent, 0u) << "node " << port.node << " port " << port.port;
+    EXPECT_EQ(port.bytes_sent, 0u);
+  }
+  EXPECT_EQ(results.messages.size(), 128u);
+}
+
 }  // namespace
 }  // namespace netwarp::mpiemul

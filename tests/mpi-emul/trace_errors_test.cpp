@@ -34,8 +34,9 @@ TEST_F(TitErrors, UnknownActionListsTheKnownOnes) {
             at(2,
                "unknown action 'sned' (known: allgather, allgatherv, allreduce, alltoall, "
                "alltoallv, barrier, bcast, comm_dup, comm_size, comm_split, compute, "
-               "finalize, gather, gatherv, init, irecv, isend, location, recv, reduce, "
-               "reducescatter, scatter, scatterv, send, sleep, test, wait, waitall)"));
+               "finalize, gather, gatherv, iallreduce, ialltoall, ibarrier, ibcast, init, irecv, "
+               "isend, location, recv, reduce, reducescatter, scatter, scatterv, send, sleep, "
+               "test, wait, waitall)"));
 }
 
 TEST_F(TitErrors, MissingArgumentShowsTheUsage) {
@@ -89,12 +90,12 @@ TEST_F(TitErrors, WaitWithoutARequest) {
             at(2, "wait: missing TAG (usage: RANK wait [SRC DST TAG])"));
 }
 
-TEST_F(TitErrors, SubCommunicatorsAreRefused) {
-  EXPECT_EQ(error_of("0 comm_split\n"),
-            at(1,
-               "comm_split: sub-communicators are not supported: netwarp replays every "
-               "collective on MPI_COMM_WORLD and would replay this trace's collectives "
-               "wrongly"));
+// A bare comm_split is ignored, as SimGrid's replay ignores it; with arguments they are
+// COLOR KEY, both integers.
+TEST_F(TitErrors, CommSplitTakesColorAndKey) {
+  EXPECT_EQ(error_of("0 comm_split\n"), "no error");
+  EXPECT_EQ(error_of("0 comm_split 1 2\n"), "no error");
+  EXPECT_EQ(error_of("0 comm_split x 2\n"), at(1, "comm_split: COLOR 'x' is not an integer"));
 }
 
 TEST_F(TitErrors, RanksMustMakeTheSameCollectiveCalls) {

@@ -3,7 +3,8 @@
 // lost SYN and SYN-ACK and the ns-3 policy readings, or with DCTCP (ECN marking) or CUBIC, a
 // lossless torus all-to-all with unlimited buffers and a fat-tree all-to-all under credit
 // flow control give the sequential kernel's digest and records with the optimistic kernel on
-// every rank of the job, gathered in memory and merged from every rank's part files.
+// every rank of the job (their time series too), gathered in memory and merged from every
+// rank's part files.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -116,6 +117,8 @@ NetworkResults streamed(const ResultsSource& source) {
   read(out.packet_traces);
   read(out.cwnd_samples);
   read(out.receivers);
+  read(out.port_samples);
+  read(out.flow_samples);
   return out;
 }
 
@@ -216,6 +219,24 @@ TEST_P(NetworkUnderTightCaps, OptimisticMatchesSequential) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, NetworkUnderTightCaps, ::testing::Values(0, 1));
+
+// The time series (1 us intervals, so many per packet burst) of an incast with losses and of a
+// credit-controlled fat tree: the same rows on every rank count as in the sequential run.
+class TimeSeriesAcrossRanks : public ::testing::TestWithParam<int> {};
+
+TEST_P(TimeSeriesAcrossRanks, SamplesMatchSequential) {
+  NetworkSpec spec = GetParam() == 0 ? incast() : fat_tree_all_to_all();
+  spec.outputs.sample_interval_ps = us(1).ps();
+  const NetworkModel model(spec);
+  engine::KernelConfig optimistic;
+  optimistic.gvt_interval = 8;
+  const RunsAcrossRanks runs = run_across_ranks(model, engine::KernelConfig{}, optimistic);
+  if (!runs.is_root) return;
+  EXPECT_GT(runs.reference.port_samples.size(), 100u);
+  if (GetParam() == 0) EXPECT_GT(runs.reference.flow_samples.size(), 100u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, TimeSeriesAcrossRanks, ::testing::Values(0, 1));
 
 }  // namespace
 }  // namespace netwarp::netmodels

@@ -52,6 +52,29 @@ TEST(Library, MpiScenariosAreTheIssuesShapes) {
   EXPECT_EQ(c.network.topology.nodes[0].ports[0].rate_bps, 1'000'000'000u);
 }
 
+// mpi.ranks_per_host: block fills a host with consecutive ranks, cyclic deals them out; the
+// default rank count is hosts x ranks_per_host; the shared-memory and fragment settings arrive.
+TEST(Library, RanksPerHostPlacesBlockOrCyclic) {
+  const std::vector<std::string> base = {"mpi.ranks=8", "mpi.ranks_per_host=4",
+                                         "mpi.protocol.fragment_bytes=65536",
+                                         "mpi.host.shm_eager_bytes=8192"};
+  const MpiRunSpec block = build_mpi_run(load_scenario(library("alltoall-ab.pbtxt"), base));
+  EXPECT_EQ(block.config.rank_hosts, (std::vector<netmodels::NodeId>{0, 0, 0, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(block.config.protocol.fragment_bytes, 65536u);
+  EXPECT_EQ(block.config.shm.eager_bytes, 8192u);
+  EXPECT_EQ(block.config.shm.latency, engine::ns(200));         // defaults
+  EXPECT_EQ(block.config.shm.copy_fs_per_byte, 100000u);        // 10 GB/s
+  EXPECT_EQ(block.config.shm.single_copy_fs_per_byte, 80000u);  // 12.5 GB/s
+  std::vector<std::string> cyclic_set = base;
+  cyclic_set.push_back("mpi.rank_order=CYCLIC");
+  const MpiRunSpec cyclic = build_mpi_run(load_scenario(library("alltoall-ab.pbtxt"), cyclic_set));
+  EXPECT_EQ(cyclic.config.rank_hosts, (std::vector<netmodels::NodeId>{0, 1, 0, 1, 0, 1, 0, 1}));
+  const MpiRunSpec all = build_mpi_run(
+      load_scenario(library("alltoall-ab.pbtxt"), {"mpi.ranks=0", "mpi.ranks_per_host=2"}));
+  EXPECT_EQ(all.program->size(), 32u);
+  EXPECT_EQ(all.config.rank_hosts.at(31), 15u);
+}
+
 TEST(Library, IncastIsBenchmarkA) {
   const netmodels::NetworkSpec spec =
       build_network_spec(load_scenario(library("incast.pbtxt"), {}));

@@ -73,6 +73,21 @@ TEST(Loader, TcpPolicySettingsReachTheTcpConfig) {
   EXPECT_TRUE(spec.workload.persistent_connections);
 }
 
+// TCP offsets are 64-bit: a connection may carry a pair's messages past 4 GiB in all (each
+// message stays under 4 GiB).
+TEST(Loader, PersistentTcpConnectionMayCarryMoreThanFourGiB) {
+  const LoadedScenario s = load_scenario_text(
+      "topology { star { hosts: 2 } }\n"
+      "transport { kind: TCP }\n"
+      "workload {\n  persistent_connections: true\n  flows {\n"
+      "    flow { src: 0 dst: 1 bytes: 3000000000 }\n"
+      "    flow { src: 0 dst: 1 bytes: 3000000000 }\n  }\n}\n",
+      "big.pbtxt", {});
+  const netmodels::NetworkSpec spec = build_network_spec(s);
+  ASSERT_EQ(spec.workload.messages.size(), 2u);
+  EXPECT_TRUE(spec.workload.persistent_connections);
+}
+
 TEST(Loader, NativeDefaultsAreFifoTiesAndSwitchBufferSemantics) {
   const LoadedScenario s = load_scenario_text(kSmall, "small.pbtxt", {});
   EXPECT_EQ(s.scenario.engine().tie_order(), proto::Engine::FIFO);

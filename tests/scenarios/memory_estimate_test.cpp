@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "netwarp/scenarios/scenario_loader.hpp"
 #include "scenario_files.hpp"
 
@@ -48,12 +50,44 @@ TEST(MemoryEstimate, LosslessCountsTheQueuedPackets) {
 
 TEST(MemoryEstimate, ComputedRoutesCostNoTable) {
   // A million-host torus: hosts, not hosts x switches (a route table would be 2 TB).
-  const MemoryEstimate e =
-      estimate_of("million_torus",
-                  "topology { torus { dims: [100, 100, 100] } }\n"
-                  "workload { permutation { bytes: 4096 } }\n");
+  const MemoryEstimate e = estimate_of("million_torus",
+                                       "topology { torus { dims: [100, 100, 100] } }\n"
+                                       "workload { permutation { bytes: 4096 } }\n");
   EXPECT_EQ(e.largest_part, "1000000 hosts x 8192 B");
   EXPECT_LT(e.bytes, std::uint64_t{16} << 30);
+}
+
+// A file in the test temp folder, `lines` copies of `line` after `header`.
+std::string write_lines(const std::string& name, const std::string& header, const std::string& line,
+                        int lines) {
+  const std::string path = ::testing::TempDir() + "netwarp_" + name;
+  std::ofstream out(path, std::ios::binary);
+  out << header;
+  for (int i = 0; i < lines; ++i) out << line;
+  return path;
+}
+
+// A flows CSV and a trace count by their lines, before anything parses them.
+TEST(MemoryEstimate, CsvFlowsCountTheirLines) {
+  write_lines("many_flows.csv", "src,dst,bytes,start_ns\n", "0,1,1000,0\n", 100000);
+  const LoadedScenario loaded = load_scenario(
+      testing::write_scenario("csv_flows",
+                              "topology { star { hosts: 2 } }\n"
+                              "workload { flows { csv_file: \"netwarp_many_flows.csv\" } }\n"),
+      {});
+  EXPECT_LT(estimate_memory(loaded.scenario).bytes, std::uint64_t{1} << 20);
+  const MemoryEstimate e = estimate_memory(loaded, "");
+  EXPECT_EQ(e.largest_part, "100001 CSV flows x 128 B");
+}
+
+TEST(MemoryEstimate, TraceActionsCountByFormat) {
+  const LoadedScenario loaded = load_scenario(
+      testing::write_scenario("trace_platform", "topology { star { hosts: 2 } }\nmpi { }\n"), {});
+  const std::string tit = write_lines("many.tit", "", "0 compute 1\n", 50000);
+  EXPECT_EQ(estimate_memory(loaded, tit).largest_part, "50001 trace actions x 256 B");
+  const std::string text =
+      write_lines("few.pbtxt", "ranks { actions { barrier {} } actions { barrier {} } }\n", "", 0);
+  EXPECT_EQ(estimate_memory(loaded, text).bytes - estimate_memory(loaded, "").bytes, 2u * 256);
 }
 
 }  // namespace

@@ -113,7 +113,32 @@ const std::vector<BadCase> kBadCases = {
     {"mpi_ranks_exceed_hosts",
      "!topology { star { hosts: 4 } }\nmpi { ranks: 8 pingpong { sizes: 1 } }\n",
      {},
-     "F:2:7: mpi.ranks: 8 ranks do not fit on 4 hosts (one rank per host)"},
+     "F:2:7: mpi.ranks: 8 ranks do not fit on 4 hosts (1 rank(s) per host, "
+     "mpi.ranks_per_host)"},
+    {"mpi_ranks_exceed_hosts_times_ranks_per_host",
+     "!topology { star { hosts: 4 } }\nmpi { ranks: 9 ranks_per_host: 2 pingpong { sizes: 1 } }\n",
+     {},
+     "F:2:7: mpi.ranks: 9 ranks do not fit on 4 hosts (2 rank(s) per host, "
+     "mpi.ranks_per_host)"},
+    {"mpi_too_many_ranks_per_host",
+     "!topology { star { hosts: 4 } }\nmpi { ranks_per_host: 257 pingpong { sizes: 1 } }\n",
+     {},
+     "F:2:7: mpi.ranks_per_host: must be <= 256, got 257"},
+    {"mpi_explicit_host_beyond_ranks_per_host",
+     "!topology { star { hosts: 4 } }\nplacement { explicit { hosts: [0, 0, 0] } }\n"
+     "mpi { ranks_per_host: 2 pingpong { sizes: 1 } }\n",
+     {},
+     "F: placement.explicit.hosts[2]: host 0 is listed more than mpi.ranks_per_host (2) "
+     "times"},
+    {"mpi_shm_bandwidth_zero",
+     "!topology { star { hosts: 2 } }\nmpi { host { shm_gbytes_per_s: 0 } ring { bytes: 1 } }\n",
+     {},
+     "F:2:14: mpi.host.shm_gbytes_per_s: must be in [0.001, 1000000], got 0"},
+    {"mpi_fragment_too_small",
+     "!topology { star { hosts: 2 } }\nmpi { protocol { fragment_bytes: 100 } ring { bytes: 1 } "
+     "}\n",
+     {},
+     "F:2:18: mpi.protocol.fragment_bytes: must be >= 1024, got 100"},
     {"mpi_and_workload",
      "mpi { ring { bytes: 1 } }\n",
      {},
@@ -202,16 +227,6 @@ const std::vector<BadCase> kBadCases = {
      "transport { kind: TCP tcp { syn_timeout_rto_us: 0 } }\n",
      {},
      "F:3:29: transport.tcp.syn_timeout_rto_us: must be >= 1, got 0"},
-    {"persistent_connection_4gib",
-     "!topology { star { hosts: 4 } }\n"
-     "workload {\n  persistent_connections: true\n  flows {\n"
-     "    flow { src: 0 dst: 1 bytes: 3000000000 }\n"
-     "    flow { src: 0 dst: 1 bytes: 3000000000 }\n  }\n}\n"
-     "transport { kind: TCP }\n",
-     {},
-     "F:3:3: workload.persistent_connections: the messages from rank 0 to rank 1 total "
-     "6000000000 bytes: a connection carries < 4 GiB (32-bit TCP sequence numbers)",
-     true},
     {"tcp_ns3_classic_with_sack",
      "transport { kind: TCP tcp { sack: true recovery: NS3_CLASSIC } }\n",
      {},
@@ -265,9 +280,43 @@ const std::vector<BadCase> kBadCases = {
     {"unknown_pcap_node",
      "outputs { pcap_nodes: \"host9\" }\n",
      {},
-     "F:3:11: outputs.pcap_nodes[0]: unknown node 'host9' (known: all_hosts, host0, host1, "
-     "host2, host3, sw0)",
+     "F:3:11: outputs.pcap_nodes[0]: unknown node 'host9' (known: all_hosts; switches: sw0; "
+     "hosts: host0, host1, host2, host3)",
      true},
+    // Switch names come first: a tree's 'leaf0' and 'root' are not hidden behind its hosts.
+    {"unknown_queue_node_in_a_tree_lists_switches_first",
+     "!topology { tree { leaves: 3 hosts_per_leaf: 16 } }\n"
+     "workload { incast { bytes: 1000 } }\n"
+     "outputs {\n  queue_ports { node: \"sw0\" port: 1 }\n}\n",
+     {},
+     "F:4:17: outputs.queue_ports[0].node: unknown node 'sw0' (known: switches: leaf0, leaf1, "
+     "leaf2, root; hosts: host0, host1, host2, host3, ... (44 more))",
+     true},
+    {"link_level_the_star_lacks",
+     "links {\n  levels { level: 1 rate_bps: 1000 }\n}\n",
+     {},
+     "F:4:12: links.levels[0].level: a star has no link level 1 (its levels: 0 host-switch)"},
+    {"link_level_the_tree_lacks",
+     "!topology { tree { leaves: 2 hosts_per_leaf: 2 } }\n"
+     "workload { incast { bytes: 1000 } }\n"
+     "links {\n  levels { level: 1 rate_bps: 1000 }\n  levels { level: 2 rate_bps: 250 }\n}\n",
+     {},
+     "F:5:12: links.levels[1].level: a tree has no link level 2 (its levels: 0 host-leaf, "
+     "1 leaf-root)"},
+    {"link_level_set_by_override",
+     "links { levels { level: 0 } }\n",
+     {"links.levels[0].level=3"},
+     "F: links.levels[0].level: a star has no link level 3 (its levels: 0 host-switch)"},
+    {"unit_suffix_in_the_file_says_the_plain_number",
+     "switch {\n  buffer_bytes: 128KiB\n}\n",
+     {},
+     "F:4:17: '128KiB': write 131072: a scenario file takes plain numbers (protobuf text format "
+     "has no unit suffixes; --set accepts them)"},
+    {"unknown_unit_suffix_in_the_file",
+     "switch {\n  buffer_bytes: 128kb\n}\n",
+     {},
+     "F:4:17: '128kb': a scenario file takes plain numbers (protobuf text format has no unit "
+     "suffixes; --set accepts them)"},
     {"queue_port_out_of_range",
      "outputs {\n  queue_ports { node: \"sw0\" port: 4 }\n}\n",
      {},

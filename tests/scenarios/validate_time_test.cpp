@@ -67,12 +67,6 @@ const std::vector<OverBudget> kCases = {
      "mpi { alltoall { bytes: 8 compute_us: 1000000000 iterations: 4000 } }\n",
      std::string("F:2:50: mpi.alltoall.iterations: 4000 rounds of 1e+03 s each take 4e+06 s") +
          kOver},
-    {"pingpong_pair_total_over_one_tcp_connection",
-     "topology { star { hosts: 2 } }\n"
-     "transport { kind: TCP }\n"
-     "mpi { pingpong { sizes: 1000000000 repetitions: 5 } }\n",
-     "F:3:36: mpi.pingpong.repetitions: 5 rounds of 1000001024 B between one rank pair pass the "
-     "4 GiB one TCP connection carries (32-bit sequence numbers)"},
     {"credit_of_two_to_the_63",
      "topology { star { hosts: 2 } }\n"
      "switch { buffer_bytes: 9223372036854775808 flow_control: CREDIT }\n"

@@ -11,9 +11,9 @@ namespace netwarp::engine {
 void check_failed(const char* file, int line, const char* condition, const std::string& message) {
   const CheckContext& c = check_context();
   std::string where = fmt::format("rank {}", c.rank);
-  if (c.in_event)
-    where += fmt::format(", lp {}, event (t={} ps, creator {}, #{})", c.lp, c.key.time.ps(),
-                         c.key.creator, c.key.counter);
+  if (c.in_event && c.key)
+    where += fmt::format(", lp {}, event (t={} ps, creator {}, #{})", c.lp, c.key->time.ps(),
+                         c.key->creator, c.key->counter);
   std::fprintf(stderr, "internal error: %s:%d: check failed: %s: %s [%s]\n", file, line, condition,
                message.c_str(), where.c_str());
   std::fflush(stderr);

@@ -11,7 +11,7 @@ namespace netwarp::engine {
 inline void run_handler(LpBase& lp, const Event& event, const EventScope& scope) {
   CheckContext& where = check_context();
   where.lp = scope.self;
-  where.key = event.key;
+  where.key = &event.key;
   where.in_event = true;
   EventCtx ctx(scope);
   lp.handle(event, ctx);

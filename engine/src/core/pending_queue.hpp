@@ -1,5 +1,6 @@
-// PendingQueue: the future event set, a 4-ary min-heap on the event key. Entries carry the key
-// inline so comparisons never touch the event pool.
+// PendingQueue: the future event set, a 4-ary min-heap of event ids ordered by their events'
+// keys (in the event pool). Entries carry the time inline, so the heap's loops compare one word
+// and touch the pool only to break a tie of equal times.
 #pragma once
 
 #include <cstdint>
@@ -12,44 +13,44 @@ namespace netwarp::engine {
 
 class PendingQueue {
  public:
-  // 40 bytes: the key's fields packed around the event id; tie and creator share one word,
-  // compared as (tie, creator) as EventKey does.
+  // 16 bytes, four to a cache line: a node's children share one line. (With the whole key
+  // inline, 40 bytes, the heap's loops were a quarter of sequential PHOLD's time.)
   struct Entry {
     std::int64_t time_ps;
-    std::int64_t sent_ps;
-    std::uint64_t tie_creator;
-    std::uint64_t counter;
     EventId id;
-
-    LpId creator() const { return static_cast<LpId>(tie_creator); }
-    EventKey key() const {
-      return EventKey{SimTime::from_ps(time_ps), SimTime::from_ps(sent_ps),
-                      static_cast<std::uint32_t>(tie_creator >> 32), creator(), counter};
-    }
-    // Written as two tests per field: GCC then branches on the time alone in the heap's loops,
-    // where with `!=` it built a flag from all four fields first (5 % more instructions on
-    // sequential PHOLD).
-    friend bool operator<(const Entry& a, const Entry& b) {
-      if (a.time_ps < b.time_ps) return true;
-      if (a.time_ps > b.time_ps) return false;
-      if (a.sent_ps < b.sent_ps) return true;
-      if (a.sent_ps > b.sent_ps) return false;
-      if (a.tie_creator < b.tie_creator) return true;
-      if (a.tie_creator > b.tie_creator) return false;
-      return a.counter < b.counter;
-    }
+    std::uint32_t reserved;
   };
-  static_assert(sizeof(Entry) == 40);
+  static_assert(sizeof(Entry) == 16);
+
+  // The events named by pushed ids live in `pool`, which outlives the queue; an event's key
+  // must not change while it is queued.
+  explicit PendingQueue(const EventPool& pool) : pool_(pool) {}
 
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
   std::size_t capacity_bytes() const { return heap_.capacity() * sizeof(Entry); }
   const Entry& top() const { return heap_.front(); }
+  const EventKey& top_key() const { return pool_[heap_.front().id].key; }
 
-  void push(const EventKey& key, EventId id) {
-    heap_.push_back(Entry{key.time.ps(), key.sent.ps(),
-                          (std::uint64_t{key.tie} << 32) | key.creator, key.counter, id});
+  void push(EventId id) {
+    const Entry entry{pool_[id].key.time.ps(), id, 0};
+    if (top_taken_) {
+      // The top's slot is free: the new entry takes it, one sift-down for pop and push.
+      top_taken_ = false;
+      heap_.front() = entry;
+      sift_down(0);
+      return;
+    }
+    heap_.push_back(entry);
     sift_up(heap_.size() - 1);
+  }
+  // Removes the top, lazily: the next push fills its slot (a handler usually sends one event),
+  // and settle() completes the pop if none came. Until settle(), only push() may be called.
+  void take_top() { top_taken_ = true; }
+  void settle() {
+    if (!top_taken_) return;
+    top_taken_ = false;
+    pop();
   }
   // Removes every entry for which drop(entry) is true, then restores the heap in linear time.
   template <class Drop>
@@ -67,11 +68,17 @@ class PendingQueue {
  private:
   static constexpr std::size_t kArity = 4;
 
+  // Two tests on the time: GCC then branches on the time alone in the heap's loops.
+  bool before(const Entry& a, const Entry& b) const {
+    if (a.time_ps < b.time_ps) return true;
+    if (a.time_ps > b.time_ps) return false;
+    return pool_[a.id].key < pool_[b.id].key;
+  }
   void sift_up(std::size_t i) {
     const Entry item = heap_[i];
     while (i > 0) {
       const std::size_t parent = (i - 1) / kArity;
-      if (!(item < heap_[parent])) break;
+      if (!before(item, heap_[parent])) break;
       heap_[i] = heap_[parent];
       i = parent;
     }
@@ -83,17 +90,39 @@ class PendingQueue {
     for (;;) {
       const std::size_t first = i * kArity + 1;
       if (first >= n) break;
-      std::size_t best = first;
-      const std::size_t last = first + kArity < n ? first + kArity : n;
-      for (std::size_t c = first + 1; c < last; ++c)
-        if (heap_[c] < heap_[best]) best = c;
-      if (!(heap_[best] < item)) break;
+      const std::size_t best = first + kArity <= n ? least_of_four(first) : least_of(first, n);
+      if (!before(heap_[best], item)) break;
       heap_[i] = heap_[best];
       i = best;
     }
     heap_[i] = item;
   }
+  // The least of heap_[first, first + 4): selected without a branch on the times (which order
+  // at random), but for equal times, which need the whole keys.
+  std::size_t least_of_four(std::size_t first) const {
+    std::size_t best = first;
+    std::int64_t best_time = heap_[first].time_ps;
+    for (std::size_t c = first + 1; c < first + kArity; ++c) {
+      const std::int64_t time = heap_[c].time_ps;
+      if (time == best_time) [[unlikely]] {
+        if (before(heap_[c], heap_[best])) best = c;
+        continue;
+      }
+      const bool earlier = time < best_time;
+      best = earlier ? c : best;
+      best_time = earlier ? time : best_time;
+    }
+    return best;
+  }
+  std::size_t least_of(std::size_t first, std::size_t last) const {
+    std::size_t best = first;
+    for (std::size_t c = first + 1; c < last; ++c)
+      if (before(heap_[c], heap_[best])) best = c;
+    return best;
+  }
+  const EventPool& pool_;
   std::vector<Entry> heap_;
+  bool top_taken_ = false;
 };
 
 }  // namespace netwarp::engine

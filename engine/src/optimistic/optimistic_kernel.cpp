@@ -115,9 +115,13 @@ void report_progress(const KernelConfig& config, RankExchange& exchange, const T
 
 RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExchange& exchange,
                          RecordSink* sink) {
+  // Ranks arrive here after building their parts of the model, which can take unequal times:
+  // without the barrier the slower build would be counted as the others' GVT time.
+  exchange.barrier();
   const std::uint64_t start_ns = wall_clock_ns();
   TimeWarpPe pe(model, config, exchange, sink);
   pe.init_lps();
+  exchange.barrier();  // creating and initialising LPs may take unequal times too
   SimTime gvt = SimTime::zero();
   std::uint64_t rounds = 0;
   double next_report = 0.5;

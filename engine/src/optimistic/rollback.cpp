@@ -75,7 +75,7 @@ void TimeWarpPe::rollback(LpSlot& slot, const EventKey& key, Cause cause) {
     entry.dead = true;
     ++dead_entries_;
     event.state = EventState::pending;
-    pending_.push(event.key, entry.id);
+    pending_.push(entry.id);
     undo_entry(at);
     ++stats_.events_rolled_back;
     ++(cause == Cause::primary     ? stats_.rolled_back_primary

@@ -92,7 +92,8 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
       bytes_checked = true;
     }
     if (!bytes_left || uncommitted() >= max_uncommitted_) {
-      if (bytes_left && cancel_back_after(pending_.top().key())) continue;  // the top changed
+      if (bytes_left && cancel_back_after(EventKey(pending_.top_key())))
+        continue;  // the top changed
       // Past the caps only events at GVT's instant run: without them no rank could move GVT.
       if (time > gvt_) break;
     }
@@ -215,7 +216,7 @@ void TimeWarpPe::deliver_local(EventId id, Cause cause) {
     if (processed_.contains(slot.newest) && event.key < pool_[processed_[slot.newest].id].key)
       rollback(slot, event.key, cause);
   }
-  pending_.push(event.key, id);
+  pending_.push(id);
 }
 
 void TimeWarpPe::flush_outgoing() {

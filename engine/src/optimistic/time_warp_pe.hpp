@@ -179,7 +179,7 @@ class TimeWarpPe final : public EventRouter {
   UndoLog undo_;
   RecordBuffer records_;
   EventPool pool_;
-  PendingQueue pending_;
+  PendingQueue pending_{pool_};
   // Remote events cancelled by anti-messages while still pending, by key. Per (key, LP),
   // events and anti-messages arrive alternately, so every pending event with the key that
   // arrived before the latest anti-message is cancelled, and a later arrival (a re-sent

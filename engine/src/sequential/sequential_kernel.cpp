@@ -20,7 +20,7 @@ class SequentialKernel final : public EventRouter {
     NW_CHECK(event.dest < lps_.size(), "event sent to LP {} of {}", event.dest, lps_.size());
     const EventId id = pool_.allocate();
     pool_[id] = event;
-    pending_.push(event.key, id);
+    pending_.push(id);
   }
 
  private:
@@ -36,7 +36,7 @@ class SequentialKernel final : public EventRouter {
   std::vector<CommitTally> tallies_;
   RecordBuffer records_;
   EventPool pool_;
-  PendingQueue pending_;
+  PendingQueue pending_{pool_};
 };
 
 void SequentialKernel::build_and_init() {
@@ -94,9 +94,9 @@ RunResult SequentialKernel::run() {
   while (!pending_.empty() && pending_.top().time_ps < config_.end_time.ps()) {
     const EventId id = pending_.top().id;
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
-    pending_.pop();
-    if (!pending_.empty()) __builtin_prefetch(&pool_[pending_.top().id]);
+    pending_.take_top();
     handle(id);
+    pending_.settle();
     ++handled;
     if (config_.on_progress && (handled & 0xFFFF) == 0)
       report_progress(start_ns, time, next_report);

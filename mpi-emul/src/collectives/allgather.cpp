@@ -69,7 +69,9 @@ void post_allgather(RankProgramBuilder& b, const CollectiveAlgorithms& a,
 }
 }  // namespace
 
-void add_allgather(RankProgramBuilder& b, const CollectiveAlgorithms& a, std::uint64_t bytes) {
+void add_allgather(RankProgramBuilder& b, const CollectiveAlgorithms& configured,
+                   std::uint64_t bytes) {
+  const CollectiveAlgorithms a = algorithms_for(configured, CallKind::allgather, b.size(), bytes);
   b.begin_call(CallKind::allgather, -1, bytes);
   post_allgather(b, a, collectives::uniform_counts(b.size(), bytes), CallKind::allgather);
   b.end_call();

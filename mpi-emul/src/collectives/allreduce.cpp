@@ -75,7 +75,9 @@ void post_reduce_bcast(RankProgramBuilder& b, const CollectiveAlgorithms& a, std
 }
 }  // namespace
 
-void add_allreduce(RankProgramBuilder& b, const CollectiveAlgorithms& a, std::uint64_t bytes) {
+void add_allreduce(RankProgramBuilder& b, const CollectiveAlgorithms& configured,
+                   std::uint64_t bytes) {
+  const CollectiveAlgorithms a = algorithms_for(configured, CallKind::allreduce, b.size(), bytes);
   b.begin_call(CallKind::allreduce, -1, bytes);
   switch (a.allreduce) {
     case AllreduceAlgorithm::recursive_doubling:

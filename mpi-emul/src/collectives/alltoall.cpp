@@ -41,7 +41,9 @@ void post_alltoall_pairwise(RankProgramBuilder& b, std::uint64_t bytes, std::int
 
 }  // namespace collectives
 
-void add_alltoall(RankProgramBuilder& b, const CollectiveAlgorithms& a, std::uint64_t bytes) {
+void add_alltoall(RankProgramBuilder& b, const CollectiveAlgorithms& configured,
+                  std::uint64_t bytes) {
+  const CollectiveAlgorithms a = algorithms_for(configured, CallKind::alltoall, b.size(), bytes);
   collectives::check_alltoall(a.alltoall, b.size());
   const std::int32_t tag = collectives::collective_tag(CallKind::alltoall, 0);
   b.begin_call(CallKind::alltoall, -1, bytes);

@@ -44,7 +44,8 @@ void post_linear(RankProgramBuilder& b) {
 }
 }  // namespace
 
-void add_barrier(RankProgramBuilder& b, const CollectiveAlgorithms& a) {
+void add_barrier(RankProgramBuilder& b, const CollectiveAlgorithms& configured) {
+  const CollectiveAlgorithms a = algorithms_for(configured, CallKind::barrier, b.size(), 0);
   b.begin_call(CallKind::barrier, -1, 0);
   if (a.barrier == BarrierAlgorithm::dissemination)
     post_dissemination(b);

@@ -44,8 +44,9 @@ void post_bcast(RankProgramBuilder& b, BcastAlgorithm algorithm, RankId root, st
 }
 }  // namespace collectives
 
-void add_bcast(RankProgramBuilder& b, const CollectiveAlgorithms& a, RankId root,
+void add_bcast(RankProgramBuilder& b, const CollectiveAlgorithms& configured, RankId root,
                std::uint64_t bytes) {
+  const CollectiveAlgorithms a = algorithms_for(configured, CallKind::bcast, b.size(), bytes);
   collectives::check_root("bcast", root, b.size());
   b.begin_call(CallKind::bcast, static_cast<std::int32_t>(root), bytes);
   collectives::post_bcast(b, a.bcast, root, bytes, collectives::collective_tag(CallKind::bcast, 0));

@@ -103,8 +103,9 @@ void add_scatterv(RankProgramBuilder& b, const CollectiveAlgorithms& a, RankId r
   b.end_call();
 }
 
-void add_gather(RankProgramBuilder& b, const CollectiveAlgorithms& a, RankId root,
+void add_gather(RankProgramBuilder& b, const CollectiveAlgorithms& configured, RankId root,
                 std::uint64_t bytes) {
+  const CollectiveAlgorithms a = algorithms_for(configured, CallKind::gather, b.size(), bytes);
   collectives::check_root("gather", root, b.size());
   b.begin_call(CallKind::gather, static_cast<std::int32_t>(root), bytes);
   collectives::post_gatherv(b, a.gather, root, collectives::uniform_counts(b.size(), bytes),
@@ -112,8 +113,9 @@ void add_gather(RankProgramBuilder& b, const CollectiveAlgorithms& a, RankId roo
   b.end_call();
 }
 
-void add_scatter(RankProgramBuilder& b, const CollectiveAlgorithms& a, RankId root,
+void add_scatter(RankProgramBuilder& b, const CollectiveAlgorithms& configured, RankId root,
                  std::uint64_t bytes) {
+  const CollectiveAlgorithms a = algorithms_for(configured, CallKind::scatter, b.size(), bytes);
   collectives::check_root("scatter", root, b.size());
   b.begin_call(CallKind::scatter, static_cast<std::int32_t>(root), bytes);
   collectives::post_scatterv(b, a.gather, root, collectives::uniform_counts(b.size(), bytes),

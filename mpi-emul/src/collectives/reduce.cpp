@@ -45,8 +45,9 @@ void post_reduce(RankProgramBuilder& b, ReduceAlgorithm algorithm, RankId root, 
 }
 }  // namespace collectives
 
-void add_reduce(RankProgramBuilder& b, const CollectiveAlgorithms& a, RankId root,
+void add_reduce(RankProgramBuilder& b, const CollectiveAlgorithms& configured, RankId root,
                 std::uint64_t bytes) {
+  const CollectiveAlgorithms a = algorithms_for(configured, CallKind::reduce, b.size(), bytes);
   collectives::check_root("reduce", root, b.size());
   b.begin_call(CallKind::reduce, static_cast<std::int32_t>(root), bytes);
   collectives::post_reduce(b, a.reduce, root, bytes,

@@ -34,9 +34,15 @@ bool has_root(CallKind kind) {
          kind == CallKind::scatter || kind == CallKind::gatherv || kind == CallKind::scatterv;
 }
 
+// " on communicator 2" for operations outside MPI_COMM_WORLD.
+std::string comm_suffix(CommId comm) {
+  return comm == kWorldComm ? "" : fmt::format(" on communicator {}", comm);
+}
+
 std::string describe_op(const Op& op) {
-  if (op.kind == OpKind::send) return fmt::format("send to {}", op.peer);
-  return fmt::format("recv from {}", rank_name(op.peer));
+  const std::string on = comm_suffix(comm_of_context(op.comm));
+  if (op.kind == OpKind::send) return fmt::format("send to {}{}", op.peer, on);
+  return fmt::format("recv from {}{}", rank_name(op.peer), on);
 }
 
 // ", on recv from 0, send to 0" for calls whose own peer does not tell what they wait for.
@@ -63,6 +69,7 @@ std::string describe(const StuckRank& s) {
   if (has_root(s.kind)) details.push_back(fmt::format("root {}", s.peer));
   if (s.bytes != 0 || is_point_to_point(s.kind)) details.push_back(fmt::format("{} B", s.bytes));
   details.push_back(fmt::format("call {}", s.call));
+  if (s.comm != kWorldComm) details.push_back(fmt::format("communicator {}", s.comm));
   return fmt::format("rank {} blocked in {} ({}{})", s.rank, call, fmt::join(details, ", "),
                      waiting_on(s));
 }

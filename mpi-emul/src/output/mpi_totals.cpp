@@ -75,6 +75,7 @@ StuckRank stuck_rank(const RankProgram& program, RankId rank, const RankSummary*
            stuck.op, program.ops.size());
   const Call& call = program.calls[stuck.call];
   stuck.kind = call.kind;
+  stuck.comm = call.comm;
   stuck.peer = call.peer;
   stuck.tag = call.tag;
   stuck.bytes = call.bytes;

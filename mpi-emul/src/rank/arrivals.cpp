@@ -1,17 +1,15 @@
-// MpiHostLp: transfers from other ranks. The NIC matches envelopes on arrival; the protocol
+// MpiRank: transfers from other ranks. The NIC matches envelopes on arrival; the protocol
 // work they need waits in the work queue until the rank is in MPI.
 #include <algorithm>
 
 #include "netwarp/engine/check.hpp"
-#include "rank/mpi_host_lp.hpp"
+#include "rank/mpi_rank.hpp"
 
 namespace netwarp::mpiemul {
 
 using engine::EventCtx;
 
-void MpiHostLp::on_transfer(const netmodels::ReceivedTransfer& t, EventCtx& ctx) {
-  const RankId src = mpi_.rank_of_host(t.from);
-  NW_CHECK(src != kNoRank, "MPI message from host {} that runs no rank", t.from);
+void MpiRank::on_transfer(const netmodels::ReceivedTransfer& t, RankId src, EventCtx& ctx) {
   const SimTime o = mpi_.costs().o;
   const std::uint32_t word = t.tag.word;
   switch (static_cast<TransferKind>(t.tag.kind)) {
@@ -33,8 +31,14 @@ void MpiHostLp::on_transfer(const netmodels::ReceivedTransfer& t, EventCtx& ctx)
                word);
       const std::uint32_t req = *request;
       ctx.erase(rendezvous_in_, key);
-      const std::uint64_t bytes = mpi_.rank_program(src).ops[word].bytes;
-      queue_work({recv_cost(bytes, true).ps(), 0, req, src, word, WorkKind::rndv_data}, ctx);
+      queue_work({recv_cost(t.tag.bytes, true).ps(), 0, req, src, word, WorkKind::rndv_data}, ctx);
+      return;
+    }
+    case TransferKind::fragment: {  // a pipelined fragment before the last: copy it out
+      const std::uint32_t* request = rendezvous_in_.find(PeerOp{src, word});
+      NW_CHECK(request != nullptr, "rank {}: fragment of ({}, {}) never matched", rank_, src, word);
+      const SimTime cost = per_byte(t.tag.bytes, mpi_.costs().recv_rndv_fs_per_byte);
+      queue_work({cost.ps(), 0, *request, src, word, WorkKind::rndv_fragment}, ctx);
       return;
     }
     case TransferKind::get: {  // the receiver reads our op's data: the NIC serves it
@@ -42,13 +46,14 @@ void MpiHostLp::on_transfer(const netmodels::ReceivedTransfer& t, EventCtx& ctx)
       Request r = requests_[op.request];
       r.lateness_ps = t.tag.aux;
       ctx.set(requests_, op.request, r);
-      inject(src, TransferKind::data, word, op.bytes, 0, ctx);
+      link_.send_data(rank_, src, word, op.bytes, ctx);
       return;
     }
     case TransferKind::fin: {
-      const Op& op = program().ops[word];
-      queue_work({o.ps(), requests_[op.request].lateness_ps, op.request, src, word, WorkKind::fin},
-                 ctx);
+      const Op& op = program().ops[word];  // intra-node, the single copy's FIN brings lateness
+      const std::int64_t lateness =
+          mpi_.same_host(src, rank_) ? t.tag.aux : requests_[op.request].lateness_ps;
+      queue_work({o.ps(), lateness, op.request, src, word, WorkKind::fin}, ctx);
       return;
     }
     case TransferKind::receive_request:
@@ -65,23 +70,21 @@ void MpiHostLp::on_transfer(const netmodels::ReceivedTransfer& t, EventCtx& ctx)
 
 // An envelope (eager data, rendezvous request or direct write) matches the oldest posted
 // receive it fits, or waits in the unexpected queue.
-void MpiHostLp::on_envelope(RankId src, const netmodels::TransferTag& tag, EventCtx& ctx) {
+void MpiRank::on_envelope(RankId src, const netmodels::TransferTag& tag, EventCtx& ctx) {
   const auto kind = static_cast<TransferKind>(tag.kind);
   const Op& send = mpi_.rank_program(src).ops[tag.word];
-  for (const auto& [seq, recv_op] : posted_) {
-    const Op& recv = program().ops[recv_op];
-    if (!receive_matches(recv, src, send)) continue;
-    const std::uint32_t index = recv_op;
-    ctx.erase(posted_, seq);
+  if (const auto recv_op = posted_.take(send.comm, src, send.tag, ctx)) {
+    const Op& recv = program().ops[*recv_op];
     if (kind == TransferKind::direct)
       ctx.add(recv.request == static_cast<std::uint32_t>(tag.aux) ? direct_hits_ : direct_misses_,
               1);
-    match_envelope(src, tag.word, kind, index, false, ctx.now().ps(), ctx);
+    match_envelope(src, tag.word, kind, *recv_op, false, ctx.now().ps(), ctx);
     return;
   }
   if (kind == TransferKind::direct) ctx.add(direct_misses_, 1);
-  ctx.put(unexpected_, static_cast<std::uint64_t>(next_seq_.get()),
-          Unexpected{ctx.now().ps(), src, tag.word, kind});
+  Unexpected u{ctx.now().ps(), src, tag.word, kind};
+  u.tag = send.tag;
+  unexpected_.add(send.comm, send.tag, static_cast<std::uint64_t>(next_seq_.get()), u, ctx);
   ctx.add(next_seq_, 1);
   ctx.add(unexpected_messages_, 1);
   if (kind != TransferKind::rts) {
@@ -92,9 +95,9 @@ void MpiHostLp::on_envelope(RankId src, const netmodels::TransferTag& tag, Event
 }
 
 // Receive op `recv_op` takes the message of (src, send_op): record it and queue its work.
-void MpiHostLp::match_envelope(RankId src, std::uint32_t send_op, TransferKind kind,
-                               std::uint32_t recv_op, bool unexpected, std::int64_t arrived_ps,
-                               EventCtx& ctx) {
+void MpiRank::match_envelope(RankId src, std::uint32_t send_op, TransferKind kind,
+                             std::uint32_t recv_op, bool unexpected, std::int64_t arrived_ps,
+                             EventCtx& ctx) {
   const Op& send = mpi_.rank_program(src).ops[send_op];
   const Op& recv = program().ops[recv_op];
   const Protocol protocol = protocol_of(kind, send.bytes);
@@ -113,8 +116,14 @@ void MpiHostLp::match_envelope(RankId src, std::uint32_t send_op, TransferKind k
   m.matched_ps = ctx.now().ps();
   ctx.emit(m);
   if (kind == TransferKind::rts) {
-    ctx.put(rendezvous_in_, PeerOp{src, send_op}, recv.request);
     const std::int64_t lateness = ctx.now().ps() - arrived_ps;
+    if (mpi_.same_host(src, rank_)) {
+      queue_work({local_single_copy_cost(send.bytes).ps(), lateness, recv.request, src, send_op,
+                  WorkKind::single_copy},
+                 ctx);
+      return;
+    }
+    ctx.put(rendezvous_in_, PeerOp{src, send_op}, recv.request);
     queue_work({(mpi_.costs().o + mpi_.costs().o).ps(), lateness, recv.request, src, send_op,
                 WorkKind::rts_reply},
                ctx);
@@ -124,12 +133,13 @@ void MpiHostLp::match_envelope(RankId src, std::uint32_t send_op, TransferKind k
   const bool long_direct = kind == TransferKind::direct && send.bytes > mpi_.protocol().eager_bytes;
   SimTime cost = recv_cost(send.bytes, long_direct);
   if (unexpected) cost = cost.saturating_add(per_byte(send.bytes, mpi_.costs().copy_fs_per_byte));
+  if (kind == TransferKind::eager && mpi_.same_host(src, rank_)) cost = local_copy_cost(send.bytes);
   WorkItem w{cost.ps(), 0, recv.request, src, send_op, WorkKind::eager_copy};
   w.credit = kind == TransferKind::eager && mpi_.credit_share() != 0 ? 1 : 0;
   queue_work(w, ctx);
 }
 
-void MpiHostLp::on_credit(RankId peer, std::uint64_t bytes, EventCtx& ctx) {
+void MpiRank::on_credit(RankId peer, std::uint64_t bytes, EventCtx& ctx) {
   const std::uint64_t* in_use = credit_in_use_.find(peer);
   NW_CHECK(in_use != nullptr && *in_use >= bytes, "rank {}: credit of {} B from {} not owed", rank_,
            bytes, peer);
@@ -138,7 +148,7 @@ void MpiHostLp::on_credit(RankId peer, std::uint64_t bytes, EventCtx& ctx) {
 }
 
 // Sends held envelopes to `peer` in order while eager credit allows.
-void MpiHostLp::release_held(RankId peer, EventCtx& ctx) {
+void MpiRank::release_held(RankId peer, EventCtx& ctx) {
   for (auto it = held_.lower_bound(PeerSeq{peer, 0, 0});
        it != held_.end() && it->first.rank == peer;) {
     const Held h = it->second;

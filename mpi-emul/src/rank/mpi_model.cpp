@@ -1,10 +1,11 @@
 // make_mpi_model: checks the configuration against the program and topology, then builds a
-// NetworkModel whose hosts are MpiHostLps sharing one MpiContext.
+// NetworkModel whose hosts are MpiHostLps (each running the ranks placed on it) sharing one
+// MpiContext.
 #include "netwarp/mpiemul/mpi_model.hpp"
 
 #include <fmt/format.h>
 
-#include <set>
+#include <map>
 #include <stdexcept>
 
 #include "rank/mpi_context.hpp"
@@ -18,12 +19,13 @@ void check_config(const netmodels::NetworkSpec& spec, const Program& program,
   if (config.rank_hosts.size() != program.size())
     throw std::invalid_argument(fmt::format("{} ranks placed but the program has {}",
                                             config.rank_hosts.size(), program.size()));
-  std::set<netmodels::NodeId> used;
+  std::map<netmodels::NodeId, std::uint32_t> ranks_on;
   for (netmodels::NodeId h : config.rank_hosts) {
     if (h >= spec.topology.nodes.size() || !spec.topology.is_host(h))
       throw std::invalid_argument(fmt::format("rank placed on node {}, which is not a host", h));
-    if (!used.insert(h).second)
-      throw std::invalid_argument(fmt::format("two ranks placed on host {}", h));
+    if (++ranks_on[h] > kMaxRanksPerHost)
+      throw std::invalid_argument(
+          fmt::format("more than {} ranks placed on host {}", kMaxRanksPerHost, h));
   }
   const ProtocolConfig& p = config.protocol;
   if (p.short_bytes > p.eager_bytes)

@@ -1,13 +1,13 @@
-// MpiHostLp: what each operation does itself (its own overhead and action), and what it
+// MpiRank: what each operation does itself (its own overhead and action), and what it
 // waits for.
 #include "netwarp/engine/check.hpp"
-#include "rank/mpi_host_lp.hpp"
+#include "rank/mpi_rank.hpp"
 
 namespace netwarp::mpiemul {
 
 using engine::EventCtx;
 
-void MpiHostLp::start_own_action(const Op& op, EventCtx& ctx) {
+void MpiRank::start_own_action(const Op& op, EventCtx& ctx) {
   const SimTime o = mpi_.costs().o;
   switch (op.kind) {
     case OpKind::compute:
@@ -23,6 +23,7 @@ void MpiHostLp::start_own_action(const Op& op, EventCtx& ctx) {
       const bool long_message = op.bytes > mpi_.protocol().eager_bytes;
       SimTime cost = o;
       if (r.protocol != Protocol::rendezvous) cost = send_cost(op.bytes, long_message);
+      if (r.protocol != Protocol::rendezvous && is_local(op)) cost = local_copy_cost(op.bytes);
       start_activity(Activity::own, cost, ctx);
       return;
     }
@@ -44,7 +45,7 @@ void MpiHostLp::start_own_action(const Op& op, EventCtx& ctx) {
   }
 }
 
-void MpiHostLp::own_action_done(const Op& op, EventCtx& ctx) {
+void MpiRank::own_action_done(const Op& op, EventCtx& ctx) {
   const std::uint32_t index = cpu_.get().op;
   switch (op.kind) {
     case OpKind::send: {
@@ -77,14 +78,14 @@ void MpiHostLp::own_action_done(const Op& op, EventCtx& ctx) {
   }
 }
 
-bool MpiHostLp::op_complete(const Op& op) const {
+bool MpiRank::op_complete(const Op& op) const {
   switch (op.kind) {
     case OpKind::send:
     case OpKind::recv:
       return requests_[op.request].phase == Phase::complete;
     case OpKind::wait:
     case OpKind::test:
-      for (std::uint32_t i = 0; i < op.count; ++i)
+      for (std::uint32_t i = cpu_.get().wait_done; i < op.count; ++i)
         if (requests_[program().wait_list[op.request + i]].phase != Phase::complete) return false;
       return true;
     case OpKind::compute:
@@ -94,19 +95,31 @@ bool MpiHostLp::op_complete(const Op& op) const {
 }
 
 // What the first unfinished request the operation waits for is waiting for.
-MpiHostLp::Phase MpiHostLp::waiting_phase(const Op& op) const {
+MpiRank::Phase MpiRank::waiting_phase(const Op& op) const {
   if (op.kind == OpKind::send || op.kind == OpKind::recv) return requests_[op.request].phase;
-  for (std::uint32_t i = 0; i < op.count; ++i) {
+  for (std::uint32_t i = cpu_.get().wait_done; i < op.count; ++i) {
     const Phase p = requests_[program().wait_list[op.request + i]].phase;
     if (p != Phase::complete) return p;
   }
   return Phase::complete;
 }
 
-Protocol MpiHostLp::choose_protocol(const Op& op, bool direct) const {
+void MpiRank::note_wait_progress(const Op& op, EventCtx& ctx) {
+  if (op.kind != OpKind::wait && op.kind != OpKind::test) return;
+  std::uint32_t i = cpu_.get().wait_done;
+  while (i < op.count && requests_[program().wait_list[op.request + i]].phase == Phase::complete)
+    ++i;
+  if (i == cpu_.get().wait_done) return;
+  Cpu c = cpu_.get();
+  c.wait_done = i;
+  ctx.set(cpu_, c);
+}
+
+Protocol MpiRank::choose_protocol(const Op& op, bool direct) const {
   if (direct) return Protocol::direct;
   const ProtocolConfig& pc = mpi_.protocol();
-  if (op.bytes > pc.eager_bytes) return Protocol::rendezvous;
+  const std::uint64_t eager_limit = is_local(op) ? mpi_.config().shm.eager_bytes : pc.eager_bytes;
+  if (op.bytes > eager_limit) return Protocol::rendezvous;
   // A message larger than the whole eager credit toward one peer could never go eagerly.
   if (mpi_.credit_share() != 0 && op.bytes > mpi_.credit_share()) return Protocol::rendezvous;
   return op.bytes <= pc.short_bytes ? Protocol::short_msg : Protocol::eager;
@@ -114,7 +127,7 @@ Protocol MpiHostLp::choose_protocol(const Op& op, bool direct) const {
 
 // Sender-side matching: the first receive request from the destination that this send
 // matches, unless envelopes to it are held back (a direct write must not overtake them).
-bool MpiHostLp::take_receive_request(const Op& op, EventCtx& ctx) {
+bool MpiRank::take_receive_request(const Op& op, EventCtx& ctx) {
   const auto peer = static_cast<RankId>(op.peer);
   auto held = held_.lower_bound(PeerSeq{peer, 0, 0});
   if (held != held_.end() && held->first.rank == peer) return false;
@@ -134,16 +147,13 @@ bool MpiHostLp::take_receive_request(const Op& op, EventCtx& ctx) {
 
 // A receive is posted: the oldest unexpected envelope that matches is its message; otherwise
 // it waits in the posted queue (and, with sender-side matching, tells its source).
-void MpiHostLp::post_receive(const Op& op, EventCtx& ctx) {
+void MpiRank::post_receive(const Op& op, EventCtx& ctx) {
   const std::uint32_t index = cpu_.get().op;
-  for (const auto& [seq, e] : unexpected_) {
-    if (!receive_matches(op, e.src, mpi_.rank_program(e.src).ops[e.send_op])) continue;
-    const Unexpected found = e;
-    ctx.erase(unexpected_, seq);
-    match_envelope(found.src, found.send_op, found.kind, index, true, found.arrived_ps, ctx);
+  if (const auto found = unexpected_.take(op.comm, op.peer, op.tag, ctx)) {
+    match_envelope(found->src, found->send_op, found->kind, index, true, found->arrived_ps, ctx);
     return;
   }
-  ctx.put(posted_, static_cast<std::uint64_t>(next_seq_.get()), index);
+  posted_.post(op, index, static_cast<std::uint64_t>(next_seq_.get()), ctx);
   ctx.add(next_seq_, 1);
   set_phase(op.request, Phase::recv_posted, ctx);
   if (mpi_.protocol().sender_side_matching && op.peer != kAnySource)

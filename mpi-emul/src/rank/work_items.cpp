@@ -1,8 +1,8 @@
-// MpiHostLp: sending envelopes (with eager credit) and the protocol work the CPU does.
+// MpiRank: sending envelopes (with eager credit) and the protocol work the CPU does.
 #include <algorithm>
 
 #include "netwarp/engine/check.hpp"
-#include "rank/mpi_host_lp.hpp"
+#include "rank/mpi_rank.hpp"
 
 namespace netwarp::mpiemul {
 
@@ -10,7 +10,7 @@ using engine::EventCtx;
 
 // Eager data needs credit when the unexpected buffer is bounded; an envelope that cannot go
 // (or that would overtake one held back) waits, in order, for credit to return.
-void MpiHostLp::send_envelope(std::uint32_t send_op, TransferKind kind, EventCtx& ctx) {
+void MpiRank::send_envelope(std::uint32_t send_op, TransferKind kind, EventCtx& ctx) {
   const Op& op = program().ops[send_op];
   const auto peer = static_cast<RankId>(op.peer);
   const std::uint32_t envelope = mpi_.protocol().envelope_bytes;
@@ -36,21 +36,21 @@ void MpiHostLp::send_envelope(std::uint32_t send_op, TransferKind kind, EventCtx
   if (eager) complete_request(op.request, ctx);
 }
 
-void MpiHostLp::inject(RankId peer, TransferKind kind, std::uint32_t word, std::uint64_t bytes,
-                       std::int64_t aux, EventCtx& ctx) {
+void MpiRank::inject(RankId peer, TransferKind kind, std::uint32_t word, std::uint64_t bytes,
+                     std::int64_t aux, EventCtx& ctx) {
   netmodels::TransferTag tag;
   tag.bytes = bytes;
   tag.aux = aux;
   tag.word = word;
   tag.kind = static_cast<std::uint8_t>(kind);
-  transport_.send(mpi_.host_of(peer), tag, ctx);
+  link_.send(rank_, peer, tag, ctx);
 }
 
-void MpiHostLp::queue_work(const WorkItem& w, EventCtx& ctx) {
+void MpiRank::queue_work(const WorkItem& w, EventCtx& ctx) {
   ctx.push_back(work_, w);
 }
 
-void MpiHostLp::work_done(const WorkItem& w, EventCtx& ctx) {
+void MpiRank::work_done(const WorkItem& w, EventCtx& ctx) {
   const std::uint32_t envelope = mpi_.protocol().envelope_bytes;
   switch (w.kind) {
     case WorkKind::eager_copy:
@@ -68,13 +68,19 @@ void MpiHostLp::work_done(const WorkItem& w, EventCtx& ctx) {
     }
     case WorkKind::cts_push:
       carve_lateness(w.aux, ctx);
-      inject(w.peer, TransferKind::data, w.peer_op, program().ops[w.peer_op].bytes, 0, ctx);
+      link_.send_data(rank_, w.peer, w.peer_op, program().ops[w.peer_op].bytes, ctx);
       complete_request(w.request, ctx);
       return;
     case WorkKind::rndv_data:
       complete_request(w.request, ctx);
       if (mpi_.protocol().rendezvous == RendezvousMode::get)
         inject(w.peer, TransferKind::fin, w.peer_op, envelope, 0, ctx);
+      return;
+    case WorkKind::rndv_fragment:
+      return;
+    case WorkKind::single_copy:
+      complete_request(w.request, ctx);
+      inject(w.peer, TransferKind::fin, w.peer_op, envelope, w.aux, ctx);
       return;
     case WorkKind::fin:
       carve_lateness(w.aux, ctx);
@@ -83,11 +89,11 @@ void MpiHostLp::work_done(const WorkItem& w, EventCtx& ctx) {
   }
 }
 
-void MpiHostLp::complete_request(std::uint32_t request, EventCtx& ctx) {
+void MpiRank::complete_request(std::uint32_t request, EventCtx& ctx) {
   set_phase(request, Phase::complete, ctx);
 }
 
-void MpiHostLp::set_phase(std::uint32_t request, Phase phase, EventCtx& ctx) {
+void MpiRank::set_phase(std::uint32_t request, Phase phase, EventCtx& ctx) {
   Request r = requests_[request];
   r.phase = phase;
   ctx.set(requests_, request, r);
@@ -95,7 +101,7 @@ void MpiHostLp::set_phase(std::uint32_t request, Phase phase, EventCtx& ctx) {
 
 // A rendezvous sender's wait for clear to send was partly the receiver being late: that part
 // is send wait, the rest (the handshake itself) synchronisation.
-void MpiHostLp::carve_lateness(std::int64_t lateness_ps, EventCtx& ctx) {
+void MpiRank::carve_lateness(std::int64_t lateness_ps, EventCtx& ctx) {
   if (lateness_ps <= 0 || cpu_.get().op >= program().ops.size()) return;
   update_account(ctx, [&](CallAccount& acc) {
     const std::int64_t moved = std::min(lateness_ps, acc.sync_ps);
@@ -104,7 +110,7 @@ void MpiHostLp::carve_lateness(std::int64_t lateness_ps, EventCtx& ctx) {
   });
 }
 
-Protocol MpiHostLp::protocol_of(TransferKind kind, std::uint64_t bytes) const {
+Protocol MpiRank::protocol_of(TransferKind kind, std::uint64_t bytes) const {
   switch (kind) {
     case TransferKind::rts:
       return Protocol::rendezvous;
@@ -115,11 +121,25 @@ Protocol MpiHostLp::protocol_of(TransferKind kind, std::uint64_t bytes) const {
   }
 }
 
-SimTime MpiHostLp::send_cost(std::uint64_t bytes, bool rendezvous) const {
+// Intra-node eager: o, and the copy into (sender) or out of (receiver) the shared buffer.
+SimTime MpiRank::local_copy_cost(std::uint64_t bytes) const {
+  return mpi_.costs().o.saturating_add(per_byte(bytes, mpi_.config().shm.copy_fs_per_byte));
+}
+
+// Intra-node rendezvous, at the receiver: o for the request, then one copy straight from the
+// sender's buffer.
+SimTime MpiRank::local_single_copy_cost(std::uint64_t bytes) const {
+  const SharedMemoryConfig& shm = mpi_.config().shm;
+  return mpi_.costs()
+      .o.saturating_add(shm.single_copy_setup)
+      .saturating_add(per_byte(bytes, shm.single_copy_fs_per_byte));
+}
+
+SimTime MpiRank::send_cost(std::uint64_t bytes, bool rendezvous) const {
   return mpiemul::send_cost(mpi_.costs(), bytes, rendezvous);
 }
 
-SimTime MpiHostLp::recv_cost(std::uint64_t bytes, bool rendezvous) const {
+SimTime MpiRank::recv_cost(std::uint64_t bytes, bool rendezvous) const {
   return mpiemul::recv_cost(mpi_.costs(), bytes, rendezvous);
 }
 

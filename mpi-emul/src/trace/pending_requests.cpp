@@ -25,6 +25,17 @@ std::optional<std::uint32_t> PendingRequests::find(const proto::RequestKey& key)
   return std::nullopt;
 }
 
+void PendingRequests::add_collective(std::uint32_t handle) {
+  pending_.push_back(Pending{kCollective, kCollective, kCollective, handle});
+}
+
+std::optional<std::uint32_t> PendingRequests::oldest_collective() const {
+  const auto it = std::find_if(pending_.begin(), pending_.end(),
+                               [](const Pending& p) { return p.src == kCollective; });
+  if (it == pending_.end()) return std::nullopt;
+  return it->request;
+}
+
 std::optional<std::uint32_t> PendingRequests::latest() const {
   if (pending_.empty()) return std::nullopt;
   return pending_.back().request;
@@ -47,6 +58,10 @@ std::string PendingRequests::describe() const {
   for (std::size_t i = 0; i < pending_.size(); ++i) {
     if (i == 4) return out + ", ...";
     const Pending& p = pending_[i];
+    if (p.src == kCollective) {
+      out += fmt::format("{}(a non-blocking collective)", i == 0 ? "" : ", ");
+      continue;
+    }
     out += fmt::format("{}(src {}, dst {}, tag {})", i == 0 ? "" : ", ", p.src, p.dst, p.tag);
   }
   return out;

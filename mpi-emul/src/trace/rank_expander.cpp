@@ -11,10 +11,11 @@
 
 namespace netwarp::mpiemul {
 
-RankExpander::RankExpander(const proto::Trace& trace, RankId rank, const CollectivePlan& plan,
-                           const TraceProgramOptions& options)
+RankExpander::RankExpander(const proto::Trace& trace, RankId rank, const CommPlan& comms,
+                           const CollectivePlan& plan, const TraceProgramOptions& options)
     : trace_(trace),
       rank_(rank),
+      comms_(comms),
       plan_(plan),
       options_(options),
       builder_(rank, static_cast<RankId>(trace.ranks_size())) {}
@@ -23,10 +24,10 @@ RankProgram RankExpander::expand() {
   const auto& actions = trace_.ranks(static_cast<int>(rank_)).actions();
   std::vector<std::uint32_t> call_lines;
   for (int i = 0; i < actions.size(); ++i) {
-    const ActionSite site(trace_, rank_, i);
+    const ActionSite site(trace_, rank_, i, options_.locations);
     const std::size_t first_op = builder_.ops().size();
     try {
-      add(actions[i], site);
+      add_on_comm(actions[i], i, site);
     } catch (const std::invalid_argument& e) {
       site.fail_action(e.what());  // from the builder or a collective algorithm
     }
@@ -41,10 +42,31 @@ RankProgram RankExpander::expand() {
   return program;
 }
 
+// The action's ranks are ranks of its communicator: the builder translates them.
+void RankExpander::add_on_comm(const proto::Action& action, int index, const ActionSite& site) {
+  comm_ = comms_.comm_of(rank_, index);
+  if (is_comm_creation(action)) {
+    const auto kind = action.kind_case();
+    builder_.comm_call(kind == proto::Action::kCommSplit ? CallKind::comm_split
+                       : kind == proto::Action::kCommDup ? CallKind::comm_dup
+                                                         : CallKind::comm_create,
+                       comm_);
+    return;
+  }
+  if (comm_ != kWorldComm) builder_.use_communicator(comm_, comms_[comm_]);
+  add(action, site);
+  builder_.use_world();
+}
+
+std::int32_t RankExpander::world_rank(std::int32_t comm_rank) const {
+  if (comm_rank < 0) return comm_rank;
+  return static_cast<std::int32_t>(comms_[comm_].members[static_cast<std::size_t>(comm_rank)]);
+}
+
 void RankExpander::add(const proto::Action& action, const ActionSite& site) {
   if (is_collective(action)) {
     add_collective(action, site);
-    ++collective_index_;
+    ++collective_index_[comm_];
   } else {
     add_point_to_point(action, site);
   }
@@ -114,22 +136,11 @@ void RankExpander::charge_ops(std::span<const Op> ops, const ActionSite& site) {
   }
 }
 
-// Room for a message's envelopes (request, clear-to-send, data) on its connection.
-constexpr std::uint64_t kEnvelopeAllowanceBytes = 1024;
-
 void RankExpander::check_send(const Op& send, const ActionSite& site) {
   const std::uint64_t limit = options_.message_limit_bytes;
   if (limit != 0 && send.bytes >= limit)
     site.fail_action(fmt::format("sends {} B to rank {}: a message must be smaller than {} B",
                                  send.bytes, send.peer, limit));
-  const std::uint64_t pair_limit = options_.pair_limit_bytes;
-  std::uint64_t& total = sent_to_[send.peer];
-  total += send.bytes + kEnvelopeAllowanceBytes;
-  if (pair_limit != 0 && total >= pair_limit)
-    site.fail_action(fmt::format(
-        "rank {} sends rank {} {} B or more up to here: with the TCP transport one connection "
-        "carries a pair's messages, and it must carry less than {} B (32-bit sequence numbers)",
-        rank_, send.peer, total, pair_limit));
 }
 
 void RankExpander::add_send(const proto::Send& send, bool is_blocking, const ActionSite& site) {
@@ -137,7 +148,7 @@ void RankExpander::add_send(const proto::Send& send, bool is_blocking, const Act
   const std::int32_t tag = checked_tag(send.tag(), false, site);
   if (is_blocking) return builder_.send(dst, tag, send.bytes());
   const std::uint32_t request = builder_.isend(dst, tag, send.bytes());
-  pending_.add(static_cast<std::int32_t>(rank_), send.dst(), tag, request);
+  pending_.add(static_cast<std::int32_t>(rank_), world_rank(send.dst()), tag, request);
 }
 
 void RankExpander::add_recv(const proto::Recv& recv, bool is_blocking, const ActionSite& site) {
@@ -145,17 +156,20 @@ void RankExpander::add_recv(const proto::Recv& recv, bool is_blocking, const Act
   const std::int32_t tag = checked_tag(recv.tag(), true, site);
   if (is_blocking) return builder_.recv(src, tag, recv.bytes());
   const std::uint32_t request = builder_.irecv(src, tag, recv.bytes());
-  pending_.add(src, static_cast<std::int32_t>(rank_), tag, request);
+  pending_.add(world_rank(src), static_cast<std::int32_t>(rank_), tag, request);
 }
 
 void RankExpander::add_wait(const proto::Wait& wait, bool is_test, const ActionSite& site) {
   const bool has_key = wait.has_request();
-  const auto request = has_key ? pending_.find(wait.request()) : pending_.latest();
+  const auto request = wait.collective() ? pending_.oldest_collective()
+                       : has_key         ? pending_.find(wait.request())
+                                         : pending_.latest();
   if (is_test) {
     if (request) builder_.test(*request);
     return;
   }
   if (!request && pending_.empty()) site.fail_action("no isend or irecv is pending");
+  if (!request && wait.collective()) site.fail_action("no non-blocking collective is pending");
   if (!request)
     site.fail_action(fmt::format(
         "no pending isend or irecv has src {}, dst {}, tag {} (pending: {})", wait.request().src(),
@@ -173,9 +187,13 @@ void RankExpander::add_sendrecv(const proto::SendRecv& sr, const ActionSite& sit
 
 RankId RankExpander::checked_rank(std::int32_t value, std::string_view what,
                                   const ActionSite& site) const {
-  if (value < 0 || static_cast<RankId>(value) >= builder_.size())
+  if (value < 0 || static_cast<RankId>(value) >= builder_.size()) {
+    if (comm_ != kWorldComm)
+      site.fail_action(fmt::format("{} rank {} is out of range (communicator {} has ranks 0 to {})",
+                                   what, value, comm_, builder_.size() - 1));
     site.fail_action(fmt::format("{} rank {} is out of range (the trace has ranks 0 to {})", what,
                                  value, builder_.size() - 1));
+  }
   return static_cast<RankId>(value);
 }
 

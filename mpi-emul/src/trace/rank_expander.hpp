@@ -5,12 +5,12 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <span>
 #include <string_view>
 
 #include "action_site.hpp"
 #include "collective_plan.hpp"
+#include "comm_plan.hpp"
 #include "netwarp/mpiemul/program.hpp"
 #include "netwarp/mpiemul/trace.hpp"
 #include "netwarp/netmodels/time_budget.hpp"
@@ -20,12 +20,15 @@ namespace netwarp::mpiemul {
 
 class RankExpander {
  public:
-  RankExpander(const proto::Trace& trace, RankId rank, const CollectivePlan& plan,
-               const TraceProgramOptions& options);
+  RankExpander(const proto::Trace& trace, RankId rank, const CommPlan& comms,
+               const CollectivePlan& plan, const TraceProgramOptions& options);
   RankProgram expand();
 
  private:
   void add(const proto::Action& action, const ActionSite& site);
+  void add_on_comm(const proto::Action& action, int index, const ActionSite& site);
+  void add_nonblocking(const proto::Action& action, const ActionSite& site);
+  std::int32_t world_rank(std::int32_t comm_rank) const;
   void add_point_to_point(const proto::Action& action, const ActionSite& site);
   void add_send(const proto::Send& send, bool is_blocking, const ActionSite& site);
   void add_recv(const proto::Recv& recv, bool is_blocking, const ActionSite& site);
@@ -51,13 +54,14 @@ class RankExpander {
 
   const proto::Trace& trace_;
   RankId rank_;
+  const CommPlan& comms_;
   const CollectivePlan& plan_;
   const TraceProgramOptions& options_;
   RankProgramBuilder builder_;
   PendingRequests pending_;
-  std::size_t collective_index_ = 0;
+  CommId comm_ = kWorldComm;                        // the current action's communicator
+  std::map<CommId, std::size_t> collective_index_;  // collective calls so far per communicator
   netmodels::WorstCaseTime busy_;  // the rank's compute, sleeps and message costs so far
-  std::map<std::int32_t, std::uint64_t> sent_to_;  // bytes sent to each peer so far
 };
 
 }  // namespace netwarp::mpiemul

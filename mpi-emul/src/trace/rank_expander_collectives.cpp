@@ -14,6 +14,11 @@ void RankExpander::add_collective(const proto::Action& action, const ActionSite&
   using Kind = proto::Action::KindCase;
   const CollectiveAlgorithms& a = options_.algorithms;
   switch (action.kind_case()) {
+    case Kind::kIbarrier:
+    case Kind::kIbcast:
+    case Kind::kIallreduce:
+    case Kind::kIalltoall:
+      return add_nonblocking(action, site);
     case Kind::kBarrier:
       return add_barrier(builder_, a);
     case Kind::kAllreduce:
@@ -60,13 +65,13 @@ void RankExpander::add_vector(const proto::Action& action, const ActionSite& sit
                            checked_list(action.alltoallv().recv_bytes(), "recv_bytes", site));
     case Kind::kGatherv: {
       const RankId root = checked_rank(action.gatherv().root(), "root", site);
-      const auto& at_root = plan_.root_call(collective_index_).gatherv();
+      const auto& at_root = plan_.root_call(comm_, collective_index_[comm_]).gatherv();
       return add_gatherv(builder_, a, root,
                          checked_list(at_root.recv_bytes(), "the root's recv_bytes", site));
     }
     case Kind::kScatterv: {
       const RankId root = checked_rank(action.scatterv().root(), "root", site);
-      const auto& at_root = plan_.root_call(collective_index_).scatterv();
+      const auto& at_root = plan_.root_call(comm_, collective_index_[comm_]).scatterv();
       return add_scatterv(builder_, a, root,
                           checked_list(at_root.send_bytes(), "the root's send_bytes", site));
     }
@@ -78,6 +83,32 @@ void RankExpander::add_vector(const proto::Action& action, const ActionSite& sit
                          checked_list(action.reduce_scatter().recv_bytes(), "recv_bytes", site));
       return add_reduction_flops(action.reduce_scatter().flops(), site);
   }
+}
+
+// A non-blocking collective: pending until a wait, waitall or test names it (Wait.collective,
+// or a bare wait when it is the latest request). An iallreduce's flops follow the call at once.
+void RankExpander::add_nonblocking(const proto::Action& action, const ActionSite& site) {
+  using Kind = proto::Action::KindCase;
+  const CollectiveAlgorithms& a = options_.algorithms;
+  std::uint32_t handle = 0;
+  switch (action.kind_case()) {
+    case Kind::kIbarrier:
+      handle = add_ibarrier(builder_, a);
+      break;
+    case Kind::kIbcast:
+      handle = add_ibcast(builder_, a, checked_rank(action.ibcast().root(), "root", site),
+                          action.ibcast().bytes());
+      break;
+    case Kind::kIallreduce:
+      handle = add_iallreduce(builder_, a, action.iallreduce().bytes());
+      break;
+    default:
+      handle = add_ialltoall(builder_, a, action.ialltoall().send_bytes());
+      break;
+  }
+  pending_.add_collective(handle);
+  if (action.kind_case() == Kind::kIallreduce)
+    add_reduction_flops(action.iallreduce().flops(), site);
 }
 
 void RankExpander::add_reduction_flops(double flops, const ActionSite& site) {

@@ -12,6 +12,8 @@
 //   scatterv SEND_COUNT*N RECV [ROOT [SEND_TYPE RECV_TYPE]]
 //   allgatherv SEND RECV_COUNT*N [DATATYPE [DISPLACEMENT*N]] | DISPLACEMENT*N | DATATYPE TYPE
 //   reducescatter RECV_COUNT*N FLOPS [DATATYPE]
+//   ibarrier, ibcast, iallreduce, ialltoall: as barrier, bcast, allreduce, alltoall (the names
+//   SimGrid's tracing gives MPI_Ibarrier, MPI_Ibcast, ...); completed by wait, waitall or test
 // allgatherv's tail is told apart by length, as SimGrid does: more than N tokens are a
 // datatype and N displacements, three to N tokens are N displacements, one or two tokens are
 // a datatype (and an ignored second one). Its one datatype serves both directions.
@@ -180,7 +182,32 @@ bool parse_reducescatter(TitArgs& args, TitRankState& state, proto::Action& acti
   return true;
 }
 
-constexpr std::array<TitActionSpec, 13> kActions = {{
+// The non-blocking forms: the blocking form's grammar, moved to the non-blocking action.
+bool parse_ibarrier(TitArgs& args, TitRankState& state, proto::Action& action) {
+  parse_barrier(args, state, action);
+  *action.mutable_ibarrier() = proto::Barrier(action.barrier());
+  return true;
+}
+
+bool parse_ibcast(TitArgs& args, TitRankState& state, proto::Action& action) {
+  parse_bcast(args, state, action);
+  *action.mutable_ibcast() = proto::Bcast(action.bcast());
+  return true;
+}
+
+bool parse_iallreduce(TitArgs& args, TitRankState& state, proto::Action& action) {
+  parse_allreduce(args, state, action);
+  *action.mutable_iallreduce() = proto::Allreduce(action.allreduce());
+  return true;
+}
+
+bool parse_ialltoall(TitArgs& args, TitRankState& state, proto::Action& action) {
+  parse_alltoall(args, state, action);
+  *action.mutable_ialltoall() = proto::Alltoall(action.alltoall());
+  return true;
+}
+
+constexpr std::array<TitActionSpec, 17> kActions = {{
     {"barrier", "barrier", parse_barrier},
     {"bcast", "bcast SIZE [ROOT [DATATYPE]]", parse_bcast},
     {"reduce", "reduce SIZE FLOPS [ROOT [DATATYPE]]", parse_reduce},
@@ -198,6 +225,10 @@ constexpr std::array<TitActionSpec, 13> kActions = {{
     {"allgatherv", "allgatherv SEND RECV_COUNT*RANKS [DATATYPE [DISPLACEMENT*RANKS]]",
      parse_allgatherv},
     {"reducescatter", "reducescatter RECV_COUNT*RANKS FLOPS [DATATYPE]", parse_reducescatter},
+    {"ibarrier", "ibarrier", parse_ibarrier},
+    {"ibcast", "ibcast SIZE [ROOT [DATATYPE]]", parse_ibcast},
+    {"iallreduce", "iallreduce SIZE FLOPS [DATATYPE]", parse_iallreduce},
+    {"ialltoall", "ialltoall SEND RECV [SEND_TYPE [RECV_TYPE]]", parse_ialltoall},
 }};
 
 }  // namespace

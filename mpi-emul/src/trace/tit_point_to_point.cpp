@@ -2,7 +2,11 @@
 // (default: the rank's, see TitRankState), turned into bytes here.
 //   init [X]                      X present: sizes count MPI_DOUBLEs from now on
 //   finalize, comm_size N, comm_dup, location FILE LINE: no effect on the replay
-//   comm_split                    rejected: netwarp replays MPI_COMM_WORLD only
+//   comm_split [COLOR KEY]        MPI_Comm_split(MPI_COMM_WORLD, COLOR, KEY) (MPI's argument
+//                                 order; SimGrid's replay reads no arguments and ignores the
+//                                 line, as a bare comm_split is ignored here). TIT lines name no
+//                                 communicator, so later actions stay on MPI_COMM_WORLD, as
+//                                 SimGrid replays them; a negative COLOR is MPI_UNDEFINED
 //   compute FLOPS, sleep SECONDS
 //   send|isend DST TAG SIZE [DATATYPE]      (older: DST SIZE, tag 0)
 //   recv|irecv SRC TAG SIZE [DATATYPE]      (older: SRC SIZE, tag 0; SIZE <= 0: unknown)
@@ -34,10 +38,13 @@ bool parse_location(TitArgs& args, TitRankState&, proto::Action&) {
   return false;
 }
 
-bool parse_comm_split(TitArgs& args, TitRankState&, proto::Action&) {
-  args.fail(
-      "sub-communicators are not supported: netwarp replays every collective on "
-      "MPI_COMM_WORLD and would replay this trace's collectives wrongly");
+bool parse_comm_split(TitArgs& args, TitRankState&, proto::Action& action) {
+  if (args.left() == 0) return false;
+  proto::CommSplit& split = *action.mutable_comm_split();
+  split.set_color(static_cast<std::int32_t>(args.integer("COLOR")));
+  split.set_key(static_cast<std::int32_t>(args.integer("KEY")));
+  args.finish();
+  return true;
 }
 
 bool parse_compute(TitArgs& args, TitRankState&, proto::Action& action) {
@@ -120,7 +127,7 @@ constexpr std::array<TitActionSpec, 15> kActions = {{
     {"finalize", "finalize", parse_ignored},
     {"comm_size", "comm_size [SIZE]", parse_ignored},
     {"comm_dup", "comm_dup", parse_ignored},
-    {"comm_split", "comm_split", parse_comm_split},
+    {"comm_split", "comm_split [COLOR KEY]", parse_comm_split},
     {"location", "location FILE LINE", parse_location},
     {"compute", "compute FLOPS", parse_compute},
     {"sleep", "sleep SECONDS", parse_sleep},

@@ -5,7 +5,10 @@
 // and seconds are written in the shortest form that reads back to the same double; a receive
 // of unknown size (0) is written as 0, which reads back as unknown. read_tit(write_tit(t))
 // gives the same actions as t (only the lines and file they point at differ). sendrecv has no
-// TIT action that read_tit reads: it is refused, as are list fields without one entry per rank.
+// TIT action that read_tit reads: it is refused, as are list fields without one entry per rank,
+// actions on a communicator other than MPI_COMM_WORLD (TIT lines name none), comm_dup and
+// comm_create, and a wait for a non-blocking collective by Wait.collective (TIT has only the
+// bare form; it is written bare when the collective is the latest request).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -13,6 +16,8 @@
 #include <numeric>
 #include <string>
 
+#include "action_site.hpp"
+#include "comm_plan.hpp"
 #include "netwarp/mpiemul/trace.hpp"
 
 namespace netwarp::mpiemul {
@@ -57,6 +62,8 @@ class TitWriter {
   }
 
   void wait(std::string_view name, const proto::Wait& wait) {
+    if (wait.collective())
+      fail(fmt::format("{} for a non-blocking collective: TIT has no such form", name));
     if (!wait.has_request()) return line("{}", name);
     const proto::RequestKey& key = wait.request();
     line("{} {} {} {}", name, key.src(), key.dst(), key.tag());
@@ -75,7 +82,18 @@ class TitWriter {
 
 void TitWriter::action(const proto::Action& a) {
   using Kind = proto::Action::KindCase;
+  if (action_comm(a) != 0)
+    fail(
+        fmt::format("{} is on communicator handle {}: TIT lines name no communicator; write the "
+                    "trace as .pb or .pbtxt",
+                    action_kind_name(a), action_comm(a)));
   switch (a.kind_case()) {
+    case Kind::kCommSplit:
+      return line("comm_split {} {}", a.comm_split().color(), a.comm_split().key());
+    case Kind::kCommDup:
+    case Kind::kCommCreate:
+      fail(fmt::format("{} has no TIT action netwarp reads; write the trace as .pb or .pbtxt",
+                       action_kind_name(a)));
     case Kind::kCompute:
       return line("compute {}", a.compute().flops());
     case Kind::kSleep:
@@ -108,6 +126,14 @@ void TitWriter::collective(const proto::Action& a) {
   switch (a.kind_case()) {
     case Kind::kBarrier:
       return line("barrier");
+    case Kind::kIbarrier:
+      return line("ibarrier");
+    case Kind::kIbcast:
+      return line("ibcast {} {}", a.ibcast().bytes(), a.ibcast().root());
+    case Kind::kIallreduce:
+      return line("iallreduce {} {}", a.iallreduce().bytes(), a.iallreduce().flops());
+    case Kind::kIalltoall:
+      return line("ialltoall {} {}", a.ialltoall().send_bytes(), a.ialltoall().recv_bytes());
     case Kind::kBcast:
       return line("bcast {} {}", a.bcast().bytes(), a.bcast().root());
     case Kind::kReduce:

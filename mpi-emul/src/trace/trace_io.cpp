@@ -1,6 +1,7 @@
 // read_trace and write_trace: the format follows the file name (.pb binary protobuf,
 // .pbtxt/.txtpb text format; anything else reads as TIT, and .tit/.txt writes it). Text parse
-// errors keep protobuf's position (counted from 0 by protobuf, from 1 here).
+// errors keep protobuf's position (counted from 0 by protobuf, from 1 here), and so does the
+// table of where each action of a text trace was written (protobuf's ParseInfoTree).
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
@@ -51,14 +52,40 @@ std::string read_file(const fs::path& path) {
   return text.str();
 }
 
-proto::Trace read_text(const fs::path& path) {
+TraceLocations::Position position_of(const pb::TextFormat::ParseLocation& location) {
+  return {static_cast<std::uint32_t>(location.line + 1),
+          static_cast<std::uint32_t>(location.column + 1)};
+}
+
+// The position of each `actions` entry (its field name) of every rank.
+TraceLocations action_locations(const proto::Trace& trace,
+                                const pb::TextFormat::ParseInfoTree& tree,
+                                const std::string& file) {
+  const pb::FieldDescriptor* ranks = proto::Trace::descriptor()->FindFieldByName("ranks");
+  const pb::FieldDescriptor* actions = proto::RankTrace::descriptor()->FindFieldByName("actions");
+  TraceLocations locations{file, std::vector<std::vector<TraceLocations::Position>>(
+                                     static_cast<std::size_t>(trace.ranks_size()))};
+  for (int r = 0; r < trace.ranks_size(); ++r) {
+    const pb::TextFormat::ParseInfoTree* rank_tree = tree.GetTreeForNested(ranks, r);
+    if (rank_tree == nullptr) continue;
+    auto& positions = locations.actions[static_cast<std::size_t>(r)];
+    for (int i = 0; i < trace.ranks(r).actions_size(); ++i)
+      positions.push_back(position_of(rank_tree->GetLocation(actions, i)));
+  }
+  return locations;
+}
+
+proto::Trace read_text(const fs::path& path, TraceLocations& locations) {
   const std::string text = read_file(path);
   proto::Trace trace;
   pb::TextFormat::Parser parser;
   FirstErrorCollector errors(path.string());
   parser.RecordErrorsTo(&errors);
+  pb::TextFormat::ParseInfoTree tree;
+  parser.WriteLocationsTo(&tree);
   if (!parser.ParseFromString(text, &trace))
     throw errors.first().value_or(TraceError(path.string(), 0, "not a netwarp text trace"));
+  locations = action_locations(trace, tree, path.string());
   return trace;
 }
 
@@ -80,6 +107,12 @@ void write_file(const fs::path& path, const std::string& bytes) {
 }  // namespace
 
 proto::Trace read_trace(const fs::path& path) {
+  TraceLocations unused;
+  return read_trace(path, unused);
+}
+
+proto::Trace read_trace(const fs::path& path, TraceLocations& locations) {
+  locations = {};
   std::error_code error;
   if (fs::is_directory(path, error)) return read_tit(path);
   if (path.extension() == ".otf2") return read_otf2(path);
@@ -87,7 +120,7 @@ proto::Trace read_trace(const fs::path& path) {
     case TraceFormat::binary:
       return read_binary(path);
     case TraceFormat::text:
-      return read_text(path);
+      return read_text(path, locations);
     case TraceFormat::tit:
       break;
   }

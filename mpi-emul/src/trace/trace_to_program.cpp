@@ -21,11 +21,13 @@ Program program_from_trace(const proto::Trace& trace, const TraceProgramOptions&
         fmt::format("compute_scale must be a finite number >= 0, got {}", options.compute_scale));
   if (trace.ranks_size() == 0) throw TraceError("", 0, "the trace has no ranks");
   const auto size = static_cast<RankId>(trace.ranks_size());
-  const CollectivePlan plan(trace);
+  CommPlan comms(trace, options.locations);
+  const CollectivePlan plan(trace, comms, options.locations);
   Program program;
   program.ranks.reserve(size);
   for (RankId r = 0; r < size; ++r)
-    program.ranks.push_back(RankExpander(trace, r, plan, options).expand());
+    program.ranks.push_back(RankExpander(trace, r, comms, plan, options).expand());
+  program.communicators = comms.take_communicators();
   return program;
 }
 

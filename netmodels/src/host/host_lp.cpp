@@ -19,7 +19,10 @@ HostLp::HostLp(NodeId self, const NetworkContext& net)
       senders_(net.messages_of(self).size(), SenderFlow{-1, -1, 0, 0}),
       tcp_senders_(is_tcp_ ? net.messages_of(self).size() : 0, TcpSenderState{}),
       tcp_receivers_(is_tcp_ ? net.messages_to(self).size() : 0, TcpReceiverState{}),
-      received_bytes_(is_tcp_ ? 0 : net.messages_to(self).size(), 0) {}
+      received_bytes_(is_tcp_ ? 0 : net.messages_to(self).size(), 0),
+      flow_intervals_(
+          is_tcp_ && net.spec().outputs.sample_interval_ps > 0 ? net.messages_of(self).size() : 0,
+          -1) {}
 
 // With the handshake every message's connection opens at 0, also the after_previous ones.
 void HostLp::init(engine::InitCtx& ctx) {
@@ -161,21 +164,23 @@ void HostLp::on_tcp_ack(const Packet& p, EventCtx& ctx) {
   if (s.mss == 0) return;  // not opened: nothing to acknowledge
   sender_actions_.clear();
   TcpRevRanges scoreboard(tcp_scoreboards_, net_.send_slot(p.flow), &ctx);
-  tcp_on_ack(s, tcp_config_, p.ack, (p.flags & packet_flags::ece) != 0, sack_blocks_of(p),
-             &scoreboard, ctx.now(), sender_actions_);
+  tcp_on_ack(s, tcp_config_, tcp_unwrap(p.ack, s.snd_una), (p.flags & packet_flags::ece) != 0,
+             tcp_unwrap(sack_blocks_of(p), s.snd_una), &scoreboard, ctx.now(), sender_actions_);
   apply_sender_actions(p.flow, s, ctx);
 }
 
 // `flow` names the connection (its first message).
 void HostLp::apply_sender_actions(MessageId flow, const TcpSenderState& s, EventCtx& ctx) {
+  sample_flow(flow, ctx);
   ctx.set(tcp_senders_, net_.send_slot(flow), s);
   const Message& m = net_.message(flow);
   const std::uint8_t flags = tcp_config_.sends_ect() ? packet_flags::ect : 0;
   if (sender_actions_.send_syn)
     send_handshake(m, PacketKind::syn, sender_actions_.syn_is_retransmission, ctx);
   if (sender_actions_.send_handshake_ack) send_handshake(m, PacketKind::handshake_ack, false, ctx);
-  for (const TcpSegment& seg : sender_actions_.segments)
-    send_data(m, seg.seq, seg.length, seg.is_retransmission, flags, ctx);
+  for (const TcpSegment& seg : sender_actions_.segments)  // the wire's 32 bits wrap
+    send_data(m, static_cast<std::uint32_t>(seg.seq), seg.length, seg.is_retransmission, flags,
+              ctx);
   const TcpTimerRequest& timer = sender_actions_.timer;
   if (timer.wanted)
     ctx.send_self(std::max(timer.at - ctx.now(), engine::ps(1)),
@@ -250,11 +255,11 @@ void HostLp::on_lossless_data(const Packet& p, EventCtx& ctx) {
 void HostLp::on_tcp_data(const Packet& p, EventCtx& ctx) {
   const TcpReceiverState& stored = tcp_receivers_[net_.receive_slot(p.flow)];
   TcpReceiverState r = stored.total_bytes != 0 ? stored : tcp_accept(net_.connection_bytes(p.flow));
-  const std::uint32_t before = r.rcv_nxt;
+  const TcpSeq before = r.rcv_nxt;
   receiver_actions_.clear();
   TcpRevRanges ooo(tcp_ooo_ranges_, net_.receive_slot(p.flow), &ctx);
-  tcp_on_segment(r, tcp_config_, ooo, p.seq, p.payload_bytes, (p.flags & packet_flags::ce) != 0,
-                 ctx.now(), receiver_actions_);
+  tcp_on_segment(r, tcp_config_, ooo, tcp_unwrap(p.seq, r.rcv_nxt), p.payload_bytes,
+                 (p.flags & packet_flags::ce) != 0, ctx.now(), receiver_actions_);
   for (MessageId id = p.flow; id != kNoMessage && net_.stream_end(id) <= r.rcv_nxt;
        id = net_.next_on_connection(id))
     if (net_.stream_end(id) > before) ctx.emit(DeliveryRecord{id, self_, ctx.now().ps()});
@@ -265,8 +270,8 @@ void HostLp::apply_receiver_actions(MessageId flow, const TcpReceiverState& r, E
   ctx.set(tcp_receivers_, net_.receive_slot(flow), r);
   const TcpReceiverActions& a = receiver_actions_;
   if (a.send_ack)
-    send_control(net_.message(flow), PacketKind::ack, a.ack, a.ece ? packet_flags::ece : 0, ctx,
-                 a.sack);
+    send_control(net_.message(flow), PacketKind::ack, static_cast<std::uint32_t>(a.ack),
+                 a.ece ? packet_flags::ece : 0, ctx, a.sack);
   if (a.timer.wanted)
     ctx.send_self(std::max(a.timer.at - ctx.now(), engine::ps(1)),
                   TimerFired{flow, a.timer.generation, 1});
@@ -320,10 +325,43 @@ FlowRecord HostLp::flow_record(MessageId flow) const {
   return r;
 }
 
+// Before the sender's first change in a new interval: its state as the last interval it
+// changed in ended (nothing changed it since).
+void HostLp::sample_flow(MessageId flow, EventCtx& ctx) {
+  if (flow_intervals_.size() == 0) return;
+  const std::uint32_t slot = net_.send_slot(flow);
+  const std::int64_t now = ctx.now().ps() / net_.spec().outputs.sample_interval_ps;
+  const std::int64_t last = flow_intervals_[slot];
+  if (last == now) return;
+  if (last >= 0) ctx.emit(flow_sample(flow, last));
+  ctx.set(flow_intervals_, slot, now);
+}
+
+FlowSample HostLp::flow_sample(MessageId flow, std::int64_t interval) const {
+  const TcpSenderState& s = tcp_senders_[net_.send_slot(flow)];
+  FlowSample sample;
+  sample.interval_start_ps = interval * net_.spec().outputs.sample_interval_ps;
+  sample.flow = flow;
+  sample.cwnd = s.cwnd;
+  sample.ssthresh = s.ssthresh;
+  sample.acked_bytes = s.snd_una;
+  sample.timeouts = s.timeouts;
+  return sample;
+}
+
+void HostLp::finish_flow_samples(engine::FinishCtx& ctx) const {
+  if (flow_intervals_.size() == 0) return;
+  for (MessageId id : net_.messages_of(self_)) {
+    const std::int64_t last = flow_intervals_[net_.send_slot(id)];
+    if (last >= 0) ctx.emit(flow_sample(id, last));
+  }
+}
+
 // Flows that did not complete by the end still get their record.
 void HostLp::finish(engine::FinishCtx& ctx) {
   ctx.emit(nic_.totals());
   nic_.finish(ctx);
+  finish_flow_samples(ctx);
   for (MessageId id : net_.messages_of(self_))
     if (senders_[net_.send_slot(id)].completed_ps < 0) ctx.emit(flow_record(id));
   if (!is_tcp_) return;
@@ -340,6 +378,7 @@ void HostLp::visit_state(engine::StateVisitor& v) const {
   v("tcp_senders", tcp_senders_);
   v("tcp_receivers", tcp_receivers_);
   v("received_bytes", received_bytes_);
+  v("flow_intervals", flow_intervals_);
   v("tcp_ooo_ranges", tcp_ooo_ranges_);
   v("tcp_scoreboards", tcp_scoreboards_);
 }

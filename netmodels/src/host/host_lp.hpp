@@ -62,6 +62,10 @@ class HostLp {
                     engine::EventCtx& ctx, const TcpSackBlocks& sack = {});
   void send_packet(const Packet& p, engine::EventCtx& ctx);
   FlowRecord flow_record(MessageId flow) const;
+  // Time series: the sender's state at the end of each sampling interval it changed in.
+  void sample_flow(MessageId flow, engine::EventCtx& ctx);
+  FlowSample flow_sample(MessageId flow, std::int64_t interval) const;
+  void finish_flow_samples(engine::FinishCtx& ctx) const;
 
   const NodeId self_;
   const NetworkContext& net_;
@@ -75,6 +79,8 @@ class HostLp {
   engine::RevVector<TcpSenderState> tcp_senders_;      // by send slot (TCP only)
   engine::RevVector<TcpReceiverState> tcp_receivers_;  // by receive slot (TCP only)
   engine::RevVector<std::uint64_t> received_bytes_;    // by receive slot (lossless only)
+  // By send slot (TCP, sampled runs): the sampling interval of the sender's last change; -1: none.
+  engine::RevVector<std::int64_t> flow_intervals_;
   TcpRangeTable tcp_ooo_ranges_;   // receivers' out-of-order data, by (receive slot, begin)
   TcpRangeTable tcp_scoreboards_;  // senders' SACKed ranges, by (send slot, begin)
   // Scratch for one handler call; cleared before each use, never state.

@@ -48,19 +48,24 @@ void NetworkResults::write(const engine::CommittedRecord& record) {
   if (record.holds<PacketTrace>()) return keep(record, packet_traces);
   if (record.holds<CwndSample>()) return keep(record, cwnd_samples);
   if (record.holds<ReceiverRecord>()) return keep(record, receivers);
+  if (record.holds<PortSample>()) return keep(record, port_samples);
+  if (record.holds<FlowSample>()) return keep(record, flow_samples);
 }
 
 std::vector<std::byte> NetworkResults::to_bytes() const {
   std::vector<std::byte> out(table_bytes(deliveries) + table_bytes(flows) + table_bytes(ports) +
                              table_bytes(queue_samples) + table_bytes(packet_traces) +
-                             table_bytes(cwnd_samples) + table_bytes(receivers));
+                             table_bytes(cwnd_samples) + table_bytes(receivers) +
+                             table_bytes(port_samples) + table_bytes(flow_samples));
   std::byte* at = put_table(out.data(), deliveries);
   at = put_table(at, flows);
   at = put_table(at, ports);
   at = put_table(at, queue_samples);
   at = put_table(at, packet_traces);
   at = put_table(at, cwnd_samples);
-  put_table(at, receivers);
+  at = put_table(at, receivers);
+  at = put_table(at, port_samples);
+  put_table(at, flow_samples);
   return out;
 }
 
@@ -71,7 +76,9 @@ void NetworkResults::append_bytes(std::span<const std::byte> bytes) {
   bytes = take_table(bytes, queue_samples);
   bytes = take_table(bytes, packet_traces);
   bytes = take_table(bytes, cwnd_samples);
-  take_table(bytes, receivers);
+  bytes = take_table(bytes, receivers);
+  bytes = take_table(bytes, port_samples);
+  take_table(bytes, flow_samples);
 }
 
 void NetworkResults::sort() {
@@ -82,6 +89,8 @@ void NetworkResults::sort() {
   stable_sort_table(packet_traces);
   stable_sort_table(cwnd_samples);
   sort_table(receivers);
+  sort_table(port_samples);
+  sort_table(flow_samples);
   join_receivers();
 }
 

@@ -32,6 +32,8 @@ void write_result_parts(const NetworkResults& sorted, const std::string& dir, in
   write_part(sorted.packet_traces, part_path<PacketTrace>(dir, rank));
   write_part(sorted.cwnd_samples, part_path<CwndSample>(dir, rank));
   write_part(sorted.receivers, part_path<ReceiverRecord>(dir, rank));
+  write_part(sorted.port_samples, part_path<PortSample>(dir, rank));
+  write_part(sorted.flow_samples, part_path<FlowSample>(dir, rank));
 }
 
 void remove_result_parts(const std::string& dir, int ranks) {
@@ -43,6 +45,8 @@ void remove_result_parts(const std::string& dir, int ranks) {
     remove_part<PacketTrace>(dir, rank);
     remove_part<CwndSample>(dir, rank);
     remove_part<ReceiverRecord>(dir, rank);
+    remove_part<PortSample>(dir, rank);
+    remove_part<FlowSample>(dir, rank);
   }
 }
 
@@ -71,7 +75,8 @@ MergedRecords<R> ResultsSource::open() const {
   if (memory_ != nullptr) {
     const auto tables =
         std::tie(memory_->deliveries, memory_->flows, memory_->ports, memory_->queue_samples,
-                 memory_->packet_traces, memory_->cwnd_samples, memory_->receivers);
+                 memory_->packet_traces, memory_->cwnd_samples, memory_->receivers,
+                 memory_->port_samples, memory_->flow_samples);
     runs.emplace_back(std::span<const R>(std::get<const std::vector<R>&>(tables)));
   } else {
     for (int rank = 0; rank < ranks_; ++rank) runs.emplace_back(part_path<R>(dir_, rank));
@@ -89,6 +94,8 @@ NETWARP_RECORD_TABLE(QueueSample)
 NETWARP_RECORD_TABLE(PacketTrace)
 NETWARP_RECORD_TABLE(CwndSample)
 NETWARP_RECORD_TABLE(ReceiverRecord)
+NETWARP_RECORD_TABLE(PortSample)
+NETWARP_RECORD_TABLE(FlowSample)
 #undef NETWARP_RECORD_TABLE
 
 NetworkTotals ResultsSource::totals(const Workload& workload) const {

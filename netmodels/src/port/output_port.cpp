@@ -56,14 +56,16 @@ void OutputPort::count_injected_drop(const Packet& packet, EventCtx& ctx) {
 }
 
 bool OutputPort::offer(Packet packet, EventCtx& ctx, TransmitObserver* observer) {
-  expire(ctx, !settings_.arrival_first);
+  PortInterval interval = interval_.get();
+  expire(ctx, !settings_.arrival_first, interval);
+  advance_interval(interval, ctx.now().ps(), ctx);
   if (!fits(packet.wire_bytes, ctx.now())) {
-    ctx.add(packets_dropped_, 1);
-    ctx.add(bytes_dropped_, packet.wire_bytes);
-    sample(ctx, ctx.now(), queue_event::dropped);
+    drop(packet, interval, ctx);
     return false;
   }
   admit(packet, ctx);
+  note_level(interval, buffered_bytes());
+  store_interval(interval, ctx);
   const auto vc = static_cast<std::uint8_t>(packet.vc + settings_.link.vc_step);
   NW_CHECK(vc < kVirtualChannels, "packet of flow {} needs virtual channel {} of {}", packet.flow,
            vc, kVirtualChannels);
@@ -78,10 +80,22 @@ bool OutputPort::offer(Packet packet, EventCtx& ctx, TransmitObserver* observer)
   return true;
 }
 
+// Drop-tail: counted in the totals and in the current sampling interval.
+void OutputPort::drop(const Packet& packet, PortInterval& interval, EventCtx& ctx) {
+  ctx.add(packets_dropped_, 1);
+  ctx.add(bytes_dropped_, packet.wire_bytes);
+  ++interval.packets_dropped;
+  interval.bytes_dropped += packet.wire_bytes;
+  store_interval(interval, ctx);
+  sample(ctx, ctx.now(), queue_event::dropped);
+}
+
 void OutputPort::on_credit(std::uint64_t bytes, std::uint8_t vc, EventCtx& ctx,
                            TransmitObserver* observer) {
   NW_CHECK(vc < kVirtualChannels, "credit for virtual channel {}", vc);
-  expire(ctx);
+  PortInterval interval = interval_.get();
+  expire(ctx, true, interval);
+  store_interval(interval, ctx);
   ctx.add(credits_[vc], static_cast<std::int64_t>(bytes));
   auto& waiting = waiting_[vc];
   while (!waiting.empty() && credits_[vc].get() >= waiting.front().wire_bytes) {
@@ -93,11 +107,13 @@ void OutputPort::on_credit(std::uint64_t bytes, std::uint8_t vc, EventCtx& ctx,
 
 // Departures before now leave the buffer, and those at now too unless an arrival at the same
 // instant is to be admitted first (PortSettings::arrival_first).
-void OutputPort::expire(EventCtx& ctx, bool include_now) {
+void OutputPort::expire(EventCtx& ctx, bool include_now, PortInterval& interval) {
   const std::int64_t upto = include_now ? ctx.now().ps() : ctx.now().ps() - 1;
   while (!in_flight_.empty() && in_flight_.front().done_ps <= upto) {
+    advance_interval(interval, in_flight_.front().done_ps, ctx);
     const InFlight gone = ctx.pop_front(in_flight_);
     ctx.add(buffered_bytes_, -static_cast<std::int64_t>(gone.wire_bytes));
+    note_level(interval, buffered_bytes());
     sample(ctx, SimTime::from_ps(gone.done_ps), queue_event::departed);
   }
 }
@@ -125,6 +141,7 @@ void OutputPort::transmit(const Packet& packet, std::uint8_t vc, EventCtx& ctx,
       start.saturating_add(serialisation_time(packet.wire_bytes, settings_.link.rate_bps));
   ctx.set(free_at_, done);
   ctx.push_back(in_flight_, InFlight{start.ps(), done.ps(), packet.wire_bytes});
+  if (first_sent_ps_.get() < 0) ctx.set(first_sent_ps_, start.ps());
   if (settings_.mirrored)
     ctx.emit(PacketTrace{start.ps(), settings_.node, trace_direction::port_departure, packet,
                          settings_.index});
@@ -152,6 +169,48 @@ void OutputPort::sample(EventCtx& ctx, SimTime at, std::uint8_t event) {
                        buffered_packets()});
 }
 
+// --- sampling intervals (OutputSpec::sample_interval) --------------------------------------
+
+PortLevel OutputPort::level() const {
+  return PortLevel{buffered_bytes(),
+                   in_flight_.empty() ? PortLevel::kLineIdle : in_flight_.front().start_ps};
+}
+
+void OutputPort::advance_interval(PortInterval& interval, std::int64_t at_ps, EventCtx& ctx) const {
+  if (!is_sampled()) return;
+  const std::int64_t length = settings_.sample_interval_ps;
+  advance(interval, at_ps, level(), length, [&](const PortInterval& closed) {
+    ctx.emit(to_sample(closed, length, settings_.node, settings_.index));
+  });
+}
+
+void OutputPort::store_interval(const PortInterval& interval, EventCtx& ctx) {
+  if (is_sampled()) ctx.set(interval_, interval);
+}
+
+// The departures before the end, then the interval the run ends in (cut at the end).
+void OutputPort::finish_intervals(engine::FinishCtx& ctx) const {
+  if (!is_sampled() || interval_.get().index < 0) return;
+  const std::int64_t length = settings_.sample_interval_ps;
+  const std::int64_t end = ctx.end_time().ps();
+  const auto emit = [&](const PortInterval& closed) {
+    ctx.emit(to_sample(closed, length, settings_.node, settings_.index));
+  };
+  PortInterval interval = interval_.get();
+  PortLevel now{buffered_bytes(), PortLevel::kLineIdle};
+  for (const InFlight& f : in_flight_) {
+    now.line_start_ps = f.start_ps;
+    if (f.done_ps >= end) break;
+    advance(interval, f.done_ps, now, length, emit);
+    now.bytes -= f.wire_bytes;
+    note_level(interval, now.bytes);
+    now.line_start_ps = PortLevel::kLineIdle;
+  }
+  const std::int64_t last = std::min(end, (interval.index + 1) * length);
+  if (last > interval.integrated_ps) integrate(interval, last, now);
+  if (is_active(interval)) emit(interval);
+}
+
 PortRecord OutputPort::totals() const {
   PortRecord r;
   r.node = settings_.node;
@@ -165,10 +224,12 @@ PortRecord OutputPort::totals() const {
   r.max_queue_bytes = max_bytes_.get();
   r.max_queue_packets = max_packets_.get();
   r.busy_until_ps = free_at_.get().ps();
+  r.first_sent_ps = first_sent_ps_.get();
   return r;
 }
 
 void OutputPort::finish(engine::FinishCtx& ctx) const {
+  finish_intervals(ctx);
   if (!settings_.traced) return;
   std::uint64_t bytes = buffered_bytes();
   std::uint64_t packets = buffered_packets();
@@ -196,6 +257,8 @@ void OutputPort::visit_bytes(engine::StateVisitor& v) const {
   engine::visit_value(v, ecn_marked_);
   engine::visit_value(v, max_bytes_);
   engine::visit_value(v, max_packets_);
+  engine::visit_value(v, first_sent_ps_);
+  engine::visit_value(v, interval_);
 }
 
 SimTime OutputPort::backlog(SimTime now) const {

@@ -19,8 +19,7 @@ double updated_alpha(double alpha, std::uint64_t bytes_marked, std::uint64_t byt
 }
 
 // Step 4: an ACK at or below WindowEnd only counts; past it the window closes (steps 5-8).
-void observe_ack(State& d, std::uint64_t acked, bool ece, std::uint32_t ack, std::uint32_t snd_nxt,
-                 double g) {
+void observe_ack(State& d, std::uint64_t acked, bool ece, TcpSeq ack, TcpSeq snd_nxt, double g) {
   d.bytes_acked += acked;
   if (ece) d.bytes_marked += acked;
   if (ack <= d.window_end) return;

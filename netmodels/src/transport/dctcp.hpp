@@ -14,15 +14,13 @@ struct State {
   double alpha = 1;  // the congestion estimate, 0..1
   std::uint64_t bytes_acked = 0;
   std::uint64_t bytes_marked = 0;
-  std::uint32_t window_end = 0;  // the observation window ends when snd_una passes it
-  std::uint32_t reserved = 0;
+  TcpSeq window_end = 0;  // the observation window ends when snd_una passes it
 };
 
 // Section 3.3 steps 5 and 6: alpha = (1 - g) alpha + g M, M = marked / acked.
 double updated_alpha(double alpha, std::uint64_t bytes_marked, std::uint64_t bytes_acked, double g);
 // Section 3.3 steps 1-8, on an ACK of `acked` new bytes up to `ack`, with snd_nxt now `snd_nxt`.
-void observe_ack(State& d, std::uint64_t acked, bool ece, std::uint32_t ack, std::uint32_t snd_nxt,
-                 double g);
+void observe_ack(State& d, std::uint64_t acked, bool ece, TcpSeq ack, TcpSeq snd_nxt, double g);
 // Section 3.3: cwnd (1 - alpha / 2), at least 2 SMSS.
 std::uint64_t reduced_cwnd(std::uint64_t cwnd, double alpha, std::uint32_t mss);
 

@@ -12,7 +12,9 @@ namespace netwarp::netmodels {
 using engine::EventCtx;
 
 namespace {
-constexpr std::uint64_t kMaxStreamBytes = std::numeric_limits<std::uint32_t>::max();
+// A transfer's size travels in its data packets' 32-bit `ack` field. A connection carries any
+// number of transfers: its offsets are 64-bit and only the wire's sequence numbers wrap.
+constexpr std::uint64_t kMaxTransferBytes = std::numeric_limits<std::uint32_t>::max();
 }  // namespace
 
 StreamTransport::StreamTransport(NodeId self, const NetworkContext& net)
@@ -25,17 +27,14 @@ StreamTransport::StreamTransport(NodeId self, const NetworkContext& net)
       nic_(net.port_settings(self, 0)) {}
 
 void StreamTransport::send(NodeId to, const TransferTag& tag, EventCtx& ctx) {
-  NW_CHECK(tag.bytes > 0 && tag.bytes < kMaxStreamBytes, "transfer of {} bytes", tag.bytes);
+  NW_CHECK(tag.bytes > 0 && tag.bytes < kMaxTransferBytes, "transfer of {} bytes", tag.bytes);
   if (!is_tcp_) {
     send_lossless(to, tag, ctx);
     return;
   }
   if (tcp_senders_.find(to) == nullptr) open_connection(to, ctx);
   TcpSenderState s = *tcp_senders_.find(to);
-  NW_CHECK(s.total_bytes + tag.bytes <= kMaxStreamBytes,
-           "connection {} -> {} carried more than 4 GiB (32-bit TCP sequence numbers)", self_, to);
-  const auto end = static_cast<std::uint32_t>(s.total_bytes + tag.bytes);
-  ctx.put(unacknowledged_, EndKey{to, end}, tag);
+  ctx.put(unacknowledged_, EndKey{to, 0, s.total_bytes + tag.bytes}, tag);
   tcp_append(s, tcp_config_, tag.bytes, ctx.now(), sender_actions_);
   apply_sender_actions(to, s, ctx);
 }
@@ -104,17 +103,19 @@ void StreamTransport::on_lossless_data(const Packet& p, EventCtx& ctx,
 void StreamTransport::on_tcp_data(const Packet& p, EventCtx& ctx,
                                   std::vector<ReceivedTransfer>& out) {
   const TcpReceiverState* stored = tcp_receivers_.find(p.src);
-  TcpReceiverState r = stored != nullptr ? *stored : tcp_accept(kMaxStreamBytes);
-  const std::uint32_t before = r.rcv_nxt;
+  // A stream has no announced length: any nonzero total marks the receiver as opened.
+  TcpReceiverState r = stored != nullptr ? *stored : tcp_accept(kMaxTransferBytes);
+  const TcpSeq before = r.rcv_nxt;
+  const TcpSeq seq = tcp_unwrap(p.seq, r.rcv_nxt);
   receiver_actions_.clear();
   TcpRevRanges ooo(tcp_ooo_ranges_, p.src, &ctx);
-  tcp_on_segment(r, tcp_config_, ooo, p.seq, p.payload_bytes, (p.flags & packet_flags::ce) != 0,
+  tcp_on_segment(r, tcp_config_, ooo, seq, p.payload_bytes, (p.flags & packet_flags::ce) != 0,
                  ctx.now(), receiver_actions_);
-  const std::uint32_t end = p.seq + p.payload_bytes;
+  const TcpSeq end = seq + p.payload_bytes;
   if ((p.flags & packet_flags::last) != 0 && end > before)
-    ctx.put(arrived_ends_, EndKey{p.src, end}, tag_of_packet(p));
+    ctx.put(arrived_ends_, EndKey{p.src, 0, end}, tag_of_packet(p));
   if (r.rcv_nxt > before) {
-    for (auto it = arrived_ends_.lower_bound(EndKey{p.src, before + 1});
+    for (auto it = arrived_ends_.lower_bound(EndKey{p.src, 0, before + 1});
          it != arrived_ends_.end() && it->first.peer == p.src && it->first.end <= r.rcv_nxt;) {
       const EndKey key = it->first;
       out.push_back({p.src, it->second});
@@ -131,7 +132,7 @@ void StreamTransport::apply_receiver_actions(NodeId peer, const TcpReceiverState
   const TcpReceiverActions& a = receiver_actions_;
   if (a.send_ack) {
     Packet p = control_packet(net_.spec().format, self_, peer, PacketKind::ack);
-    p.ack = a.ack;
+    p.ack = static_cast<std::uint32_t>(a.ack);  // the wire's 32 bits wrap
     p.flags = a.ece ? packet_flags::ece : 0;
     set_sack_blocks(p, a.sack);
     send_packet(p, ctx);
@@ -147,8 +148,8 @@ void StreamTransport::on_tcp_ack(const Packet& p, EventCtx& ctx) {
   TcpSenderState s = *stored;
   sender_actions_.clear();
   TcpRevRanges scoreboard(tcp_scoreboards_, p.src, &ctx);
-  tcp_on_ack(s, tcp_config_, p.ack, (p.flags & packet_flags::ece) != 0, sack_blocks_of(p),
-             &scoreboard, ctx.now(), sender_actions_);
+  tcp_on_ack(s, tcp_config_, tcp_unwrap(p.ack, s.snd_una), (p.flags & packet_flags::ece) != 0,
+             tcp_unwrap(sack_blocks_of(p), s.snd_una), &scoreboard, ctx.now(), sender_actions_);
   apply_sender_actions(p.src, s, ctx);
 }
 
@@ -201,22 +202,24 @@ void StreamTransport::apply_sender_actions(NodeId peer, const TcpSenderState& s,
 
 // A TCP segment becomes one packet per transfer it touches, so no packet mixes two transfers.
 void StreamTransport::send_segment(NodeId peer, const TcpSegment& seg, EventCtx& ctx) {
-  std::uint32_t at = seg.seq;
-  const std::uint32_t stop = seg.seq + seg.length;
-  auto it = unacknowledged_.lower_bound(EndKey{peer, at + 1});
+  TcpSeq at = seg.seq;
+  const TcpSeq stop = seg.seq + seg.length;
+  auto it = unacknowledged_.lower_bound(EndKey{peer, 0, at + 1});
   while (at < stop) {
     NW_CHECK(it != unacknowledged_.end() && it->first.peer == peer,
              "connection {} -> {}: byte {} belongs to no transfer", self_, peer, at);
-    const std::uint32_t piece_end = std::min(it->first.end, stop);
-    send_data(peer, it->second, at, piece_end - at, piece_end == it->first.end,
+    const TcpSeq piece_end = std::min(it->first.end, stop);
+    // The wire's 32-bit sequence number wraps (RFC 793 section 3.3).
+    send_data(peer, it->second, static_cast<std::uint32_t>(at),
+              static_cast<std::uint32_t>(piece_end - at), piece_end == it->first.end,
               seg.is_retransmission, ctx);
     at = piece_end;
     ++it;
   }
 }
 
-void StreamTransport::forget_acknowledged(NodeId peer, std::uint32_t snd_una, EventCtx& ctx) {
-  for (auto it = unacknowledged_.lower_bound(EndKey{peer, 0});
+void StreamTransport::forget_acknowledged(NodeId peer, TcpSeq snd_una, EventCtx& ctx) {
+  for (auto it = unacknowledged_.lower_bound(EndKey{peer, 0, 0});
        it != unacknowledged_.end() && it->first.peer == peer && it->first.end <= snd_una;) {
     const EndKey key = it->first;
     ++it;

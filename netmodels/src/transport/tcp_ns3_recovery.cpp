@@ -21,20 +21,20 @@ namespace netwarp::netmodels::tcp_detail {
 namespace {
 
 // One past the sent item that starts at `seq`.
-std::uint32_t item_end(const TcpSenderState& s, std::uint32_t seq) {
-  return static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t{seq} + s.mss, s.snd_max));
+TcpSeq item_end(const TcpSenderState& s, TcpSeq seq) {
+  return std::min<TcpSeq>(seq + s.mss, s.snd_max);
 }
 
-std::uint32_t head_end(const TcpSenderState& s) {
+TcpSeq head_end(const TcpSenderState& s) {
   return item_end(s, s.snd_una);
 }
 
-std::uint64_t bytes_above_una(const TcpSenderState& s, std::uint32_t end) {
+std::uint64_t bytes_above_una(const TcpSenderState& s, TcpSeq end) {
   return end > s.snd_una ? end - s.snd_una : 0;
 }
 
 std::uint64_t sacked_out(const TcpSenderState& s) {
-  const std::uint32_t first = head_end(s);
+  const TcpSeq first = head_end(s);
   return s.ns3.sacked_end > first ? s.ns3.sacked_end - first : 0;
 }
 
@@ -48,7 +48,7 @@ std::uint64_t pipe(const TcpSenderState& s) {
 
 // AddRenoSack: the first item after the head that is not SACKed becomes SACKed.
 void add_reno_sack(TcpSenderState& s) {
-  const std::uint32_t next = std::max(head_end(s), s.ns3.sacked_end);
+  const TcpSeq next = std::max(head_end(s), s.ns3.sacked_end);
   if (next < s.snd_max) s.ns3.sacked_end = item_end(s, next);
 }
 
@@ -62,9 +62,9 @@ void mark_head_as_lost(TcpSenderState& s) {
 
 // DiscardUpTo(ack), after snd_una moved from `old_una`: a Reno-SACKed item that became the
 // head was a wrong guess: it is un-SACKed, another item SACKed and the head marked lost.
-void discard_up_to(TcpSenderState& s, std::uint32_t old_una) {
+void discard_up_to(TcpSenderState& s, TcpSeq old_una) {
   TcpNs3State& n = s.ns3;
-  const std::uint32_t run_begin = item_end(s, old_una);
+  const TcpSeq run_begin = item_end(s, old_una);
   if (n.sacked_end <= s.snd_una) {
     n.sacked_end = 0;
     return;
@@ -78,12 +78,12 @@ void discard_up_to(TcpSenderState& s, std::uint32_t old_una) {
 // NextSeg without rule 3: the first lost item neither SACKed nor retransmitted, else new data.
 struct Ns3NextSeg {
   bool found = false;
-  std::uint32_t seq = 0;
-  std::uint32_t end = 0;
+  TcpSeq seq = 0;
+  TcpSeq end = 0;
 };
 
 Ns3NextSeg next_seg(const TcpSenderState& s, const TcpConfig& config) {
-  const std::uint32_t lost_candidate = std::max(s.snd_una, s.ns3.rtx_end);
+  const TcpSeq lost_candidate = std::max(s.snd_una, s.ns3.rtx_end);
   if (lost_candidate < s.ns3.lost_end && lost_candidate < s.snd_max)
     return {true, lost_candidate, item_end(s, lost_candidate)};
   if (s.snd_max >= s.total_bytes) return {};
@@ -94,7 +94,7 @@ Ns3NextSeg next_seg(const TcpSenderState& s, const TcpConfig& config) {
     length = std::min(length, config.receive_window_bytes - sent);
     if (length == 0) return {};
   }
-  return {true, s.snd_max, static_cast<std::uint32_t>(s.snd_max + length)};
+  return {true, s.snd_max, s.snd_max + length};
 }
 
 std::uint64_t available_window(const TcpSenderState& s, const TcpConfig& config) {
@@ -104,7 +104,7 @@ std::uint64_t available_window(const TcpSenderState& s, const TcpConfig& config)
 }
 
 // SendDataPacket for [seq, seq + length): retransmitted bytes join the retransmitted run.
-void send_item(TcpSenderState& s, std::uint32_t seq, std::uint32_t length, SimTime now,
+void send_item(TcpSenderState& s, TcpSeq seq, std::uint32_t length, SimTime now,
                TcpSenderActions& out) {
   emit_range(s, seq, length, now, out);
   if (seq < s.snd_max) {
@@ -119,7 +119,7 @@ void send_item(TcpSenderState& s, std::uint32_t seq, std::uint32_t length, SimTi
 void do_retransmit(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSenderActions& out) {
   Ns3NextSeg next = next_seg(s, config);
   if (!next.found) next = {true, s.snd_una, head_end(s)};
-  send_item(s, next.seq, next.end - next.seq, now, out);
+  send_item(s, next.seq, static_cast<std::uint32_t>(next.end - next.seq), now, out);
 }
 
 // TcpNewReno::IncreaseWindow: +1 SMSS in slow start for an ACK of at least one segment (the
@@ -171,7 +171,7 @@ void enter_recovery(TcpSenderState& s, const TcpConfig& config, SimTime now,
 // DupAck: ignored after a timeout; counted outside recovery; in recovery one item leaves the
 // network (a Reno SACK); in disorder the threshold enters recovery, and with limited transmit
 // each earlier duplicate SACKs an item so that one new segment may go.
-void on_duplicate_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, SimTime now,
+void on_duplicate_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, SimTime now,
                       TcpSenderActions& out) {
   ++s.duplicate_acks;
   TcpNs3State& n = s.ns3;
@@ -209,10 +209,10 @@ void on_partial_ack(TcpSenderState& s, const TcpConfig& config, SimTime now,
 }
 
 // ProcessAck for an ACK that moved snd_una from `old_una`.
-void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t old_una, SimTime now,
+void on_new_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq old_una, SimTime now,
                 TcpSenderActions& out) {
   TcpNs3State& n = s.ns3;
-  const std::uint32_t ack = s.snd_una;
+  const TcpSeq ack = s.snd_una;
   std::uint32_t segments = segments_acked(s, ack - old_una);
   s.dupacks = 0;
   if (ack < s.recover && n.state == Ns3CongState::recovery)
@@ -223,9 +223,9 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t old_un
   }
   const bool exited_recovery = n.state == Ns3CongState::recovery;
   if (exited_recovery) {
-    segments = (ack - old_una) / s.mss;
+    segments = static_cast<std::uint32_t>((ack - old_una) / s.mss);
   } else if (n.state == Ns3CongState::loss) {
-    segments = (ack - s.recover) / s.mss;
+    segments = static_cast<std::uint32_t>((ack - s.recover) / s.mss);
   }
   n.state = Ns3CongState::open;
   s.in_fast_recovery = 0;
@@ -240,7 +240,7 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t old_un
 }
 
 // EstimateRtt, then the timer rules of NewAck apply (Karn: the timed segment was not resent).
-void sample_rtt(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, SimTime now) {
+void sample_rtt(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, SimTime now) {
   if (s.rtt_timing == 0 || ack < s.rtt_seq) return;
   s.rtt_timing = 0;
   take_rtt_sample(s, config, now.ps() - s.rtt_start_ps);
@@ -263,19 +263,19 @@ void ns3_send_pending(TcpSenderState& s, const TcpConfig& config, SimTime now,
     if (!next.found) return;
     const std::uint64_t data_left = s.total_bytes - next.seq;
     if (window < s.mss && data_left > window) return;
-    const auto length = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>({window, s.mss, std::uint64_t{next.end} - next.seq}));
+    const auto length =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>({window, s.mss, next.end - next.seq}));
     if (s.ns3.state == Ns3CongState::disorder && next.seq >= s.snd_max) ++s.limited_transmits;
     send_item(s, next.seq, length, now, out);
   }
 }
 
-void ns3_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, SimTime now,
+void ns3_on_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, SimTime now,
                 TcpSenderActions& out) {
   if (s.completed != 0 || ack < s.snd_una || ack > s.snd_max) return;
   const std::uint64_t cwnd_before = s.cwnd;
   const std::uint64_t ssthresh_before = s.ssthresh;
-  const std::uint32_t old_una = s.snd_una;
+  const TcpSeq old_una = s.snd_una;
   sample_rtt(s, config, ack, now);
   s.snd_una = ack;
   s.snd_nxt = std::max(s.snd_nxt, ack);

@@ -5,7 +5,7 @@
 
 namespace netwarp::netmodels {
 
-std::optional<TcpRange> tcp_range_containing(const TcpRangeStore& store, std::uint32_t seq) {
+std::optional<TcpRange> tcp_range_containing(const TcpRangeStore& store, TcpSeq seq) {
   const auto below = store.last_before(seq + 1);
   if (below && below->end > seq) return below;
   return std::nullopt;
@@ -46,7 +46,7 @@ TcpRangeInsert tcp_insert_range(TcpRangeStore& store, TcpRange range) {
   return result;
 }
 
-TcpRangeTrim tcp_trim_ranges_below(TcpRangeStore& store, std::uint32_t seq) {
+TcpRangeTrim tcp_trim_ranges_below(TcpRangeStore& store, TcpSeq seq) {
   TcpRangeTrim trim;
   for (auto r = store.last_before(seq); r; r = store.last_before(seq)) {
     store.erase(r->begin);
@@ -60,13 +60,13 @@ TcpRangeTrim tcp_trim_ranges_below(TcpRangeStore& store, std::uint32_t seq) {
   return trim;
 }
 
-std::optional<TcpRange> TcpRangeMap::first_at_or_after(std::uint32_t seq) const {
+std::optional<TcpRange> TcpRangeMap::first_at_or_after(TcpSeq seq) const {
   const auto it = ranges_.lower_bound(seq);
   if (it == ranges_.end()) return std::nullopt;
   return TcpRange{it->first, it->second};
 }
 
-std::optional<TcpRange> TcpRangeMap::last_before(std::uint32_t seq) const {
+std::optional<TcpRange> TcpRangeMap::last_before(TcpSeq seq) const {
   auto it = ranges_.lower_bound(seq);
   if (it == ranges_.begin()) return std::nullopt;
   --it;

@@ -80,7 +80,7 @@ std::optional<TcpRange> store_out_of_order(TcpReceiverState& r, const TcpConfig&
 }
 
 // Moves rcv_nxt to `end` and over every stored range it now reaches.
-void advance(TcpReceiverState& r, TcpRangeStore& ooo, std::uint32_t end) {
+void advance(TcpReceiverState& r, TcpRangeStore& ooo, TcpSeq end) {
   r.rcv_nxt = std::max(r.rcv_nxt, end);
   for (auto next = ooo.first_at_or_after(0); next && next->begin <= r.rcv_nxt;
        next = ooo.first_at_or_after(0)) {
@@ -121,16 +121,15 @@ TcpReceiverState tcp_accept(std::uint64_t total_bytes) {
   return r;
 }
 
-void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore& ooo,
-                    std::uint32_t seq, std::uint32_t length, bool ce, SimTime now,
-                    TcpReceiverActions& out) {
+void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore& ooo, TcpSeq seq,
+                    std::uint32_t length, bool ce, SimTime now, TcpReceiverActions& out) {
   out.clear();
   if (config.congestion_control == CongestionControl::dctcp) {
     track_dctcp_ce(r, config, ce, out);
   } else if (ce) {
     r.ce_pending = 1;
   }
-  const std::uint32_t end = seq + length;
+  const TcpSeq end = seq + length;
   if (end <= r.rcv_nxt) {  // duplicate: ACK at once so the sender learns what arrived
     send_ack(r, config, &ooo, nullptr, out);
     return;
@@ -140,7 +139,7 @@ void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore&
     send_ack(r, config, &ooo, stored ? &*stored : nullptr, out);
     return;
   }
-  const std::uint32_t before = r.rcv_nxt;
+  const TcpSeq before = r.rcv_nxt;
   const bool fills_gap = r.range_count > 0;
   advance(r, ooo, end);
   out.delivered = r.rcv_nxt - before;

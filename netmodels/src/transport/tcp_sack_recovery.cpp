@@ -36,11 +36,11 @@ std::uint32_t send_next_segment(TcpSenderState& s, const TcpConfig& config,
   TcpRange r = next.range;
   if (next.rule == 0) return 0;
   if (next.rule == 2) {
-    r.end = static_cast<std::uint32_t>(std::min<std::uint64_t>(r.end, s.total_bytes));
-    emit_range(s, r.begin, r.length(), now, out);
+    r.end = std::min<TcpSeq>(r.end, s.total_bytes);
+    emit_range(s, r.begin, static_cast<std::uint32_t>(r.length()), now, out);
     s.snd_nxt = s.snd_max = r.end;  // (C.3)
   } else {
-    emit_range(s, r.begin, r.length(), now, out);
+    emit_range(s, r.begin, static_cast<std::uint32_t>(r.length()), now, out);
     if (next.rule == 4) {
       sb.rescue_rxt = s.recover;  // RescueRxt = RecoveryPoint; HighRxt stays
       ++sb.rescue_retransmits;
@@ -49,7 +49,7 @@ std::uint32_t send_next_segment(TcpSenderState& s, const TcpConfig& config,
     }
   }
   sb.prr_out += r.length();  // RFC 6937: prr_out counts every transmission in recovery
-  return r.length();
+  return static_cast<std::uint32_t>(r.length());  // at most one SMSS
 }
 
 // (C) and (C.5): while cwnd - pipe >= 1 SMSS, send NextSeg() and add it to pipe (C.4).
@@ -105,10 +105,9 @@ void enter_recovery(TcpSenderState& s, const TcpConfig& config, const TcpRangeSt
   if (config.recovery == TcpRecovery::prr)
     set_prr_cwnd(s, config, tcp_set_pipe(view, 0), delivered);
   // (4.3): the segment at HighACK + 1; HighRxt = RescueRxt = its last byte.
-  std::uint32_t end = static_cast<std::uint32_t>(
-      std::min<std::uint64_t>(std::uint64_t{s.snd_una} + s.mss, s.snd_max));
+  TcpSeq end = std::min<TcpSeq>(s.snd_una + s.mss, s.snd_max);
   if (const auto next = scoreboard.first_at_or_after(s.snd_una)) end = std::min(end, next->begin);
-  emit_range(s, s.snd_una, end - s.snd_una, now, out);
+  emit_range(s, s.snd_una, static_cast<std::uint32_t>(end - s.snd_una), now, out);
   sb.prr_out += end - s.snd_una;
   sb.high_rxt = end;
   sb.rescue_rxt = end;
@@ -139,7 +138,7 @@ void send_outside_recovery(TcpSenderState& s, const TcpConfig& config,
 
 // snd_una moved to `ack`: RTT sample, leaving recovery at RecoveryPoint (A), window growth
 // outside recovery (RFC 5681), the RTO timer (RFC 6298 5.2, 5.3). Returns true on completion.
-bool on_cumulative_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
+bool on_cumulative_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, bool ece,
                        SimTime now, TcpSenderActions& out) {
   const std::uint64_t acked = ack - s.snd_una;
   s.snd_una = ack;
@@ -199,7 +198,7 @@ void forget_scoreboard(TcpSenderState& s, TcpRangeStore& scoreboard) {
   s.scoreboard.rescue_rxt = 0;
 }
 
-void on_ack_with_scoreboard(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
+void on_ack_with_scoreboard(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, bool ece,
                             const TcpSackBlocks& sack, TcpRangeStore& scoreboard, SimTime now,
                             TcpSenderActions& out) {
   // Old ACKs and ACKs of data never sent are ignored (RFC 5681 section 3.2 / RFC 793).
@@ -207,7 +206,7 @@ void on_ack_with_scoreboard(TcpSenderState& s, const TcpConfig& config, std::uin
   const std::uint64_t cwnd_before = s.cwnd;
   const std::uint64_t ssthresh_before = s.ssthresh;
   TcpScoreboardState& sb = s.scoreboard;
-  const std::uint32_t una_before = s.snd_una;
+  const TcpSeq una_before = s.snd_una;
   const std::uint64_t sacked_before = sb.sacked_bytes;
   tcp_scoreboard_advance(sb, scoreboard, ack);
   const std::uint64_t newly_sacked = tcp_scoreboard_update(sb, scoreboard, sack, ack, s.snd_max);

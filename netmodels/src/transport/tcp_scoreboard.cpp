@@ -10,7 +10,7 @@ namespace netwarp::netmodels {
 namespace {
 
 // SACKed bytes inside [begin, end).
-std::uint64_t sacked_within(const TcpRangeStore& sacked, std::uint32_t begin, std::uint32_t end) {
+std::uint64_t sacked_within(const TcpRangeStore& sacked, TcpSeq begin, TcpSeq end) {
   std::uint64_t bytes = 0;
   std::optional<TcpRange> r = tcp_range_containing(sacked, begin);
   if (!r) r = sacked.first_at_or_after(begin);
@@ -19,40 +19,39 @@ std::uint64_t sacked_within(const TcpRangeStore& sacked, std::uint32_t begin, st
   return bytes;
 }
 
-std::uint64_t unsacked_within(const TcpRangeStore& sacked, std::uint32_t begin, std::uint32_t end) {
+std::uint64_t unsacked_within(const TcpRangeStore& sacked, TcpSeq begin, TcpSeq end) {
   if (end <= begin) return 0;
   return end - begin - sacked_within(sacked, begin, end);
 }
 
 // The first byte at or after `seq` that is not SACKed.
-std::uint32_t first_unsacked(const TcpRangeStore& sacked, std::uint32_t seq) {
+TcpSeq first_unsacked(const TcpRangeStore& sacked, TcpSeq seq) {
   const auto r = tcp_range_containing(sacked, seq);
   return r ? r->end : seq;
 }
 
 // A segment of up to one SMSS from `begin`, ending before the next SACKed range.
-TcpRange hole_segment(const TcpScoreboardView& v, std::uint32_t begin) {
-  std::uint32_t end = std::min(v.snd_max, begin + v.mss);
+TcpRange hole_segment(const TcpScoreboardView& v, TcpSeq begin) {
+  TcpSeq end = std::min(v.snd_max, begin + v.mss);
   if (const auto next = v.sacked.first_at_or_after(begin)) end = std::min(end, next->begin);
   return TcpRange{begin, end};
 }
 
 // Rule 4: one segment ending at the highest unsacked byte below snd_max.
 TcpRange rescue_segment(const TcpScoreboardView& v) {
-  std::uint32_t end = v.snd_max;
+  TcpSeq end = v.snd_max;
   if (const auto top = v.sacked.last_before(v.snd_max); top && top->end >= v.snd_max)
     end = top->begin;
-  std::uint32_t hole_begin = v.snd_una;
+  TcpSeq hole_begin = v.snd_una;
   if (const auto below = v.sacked.last_before(end)) hole_begin = std::max(hole_begin, below->end);
-  const std::uint32_t begin = end - std::min(end - hole_begin, v.mss);
+  const TcpSeq begin = end - std::min<TcpSeq>(end - hole_begin, v.mss);
   return TcpRange{begin, end};
 }
 
 }  // namespace
 
 std::uint64_t tcp_scoreboard_update(TcpScoreboardState& sb, TcpRangeStore& sacked,
-                                    const TcpSackBlocks& blocks, std::uint32_t snd_una,
-                                    std::uint32_t snd_max) {
+                                    const TcpSackBlocks& blocks, TcpSeq snd_una, TcpSeq snd_max) {
   std::uint64_t added = 0;
   for (std::uint32_t i = 0; i < std::min(blocks.count, kMaxSackBlocks); ++i) {
     const TcpRange b = blocks.block[i];
@@ -65,8 +64,7 @@ std::uint64_t tcp_scoreboard_update(TcpScoreboardState& sb, TcpRangeStore& sacke
   return added;
 }
 
-std::uint64_t tcp_scoreboard_advance(TcpScoreboardState& sb, TcpRangeStore& sacked,
-                                     std::uint32_t ack) {
+std::uint64_t tcp_scoreboard_advance(TcpScoreboardState& sb, TcpRangeStore& sacked, TcpSeq ack) {
   const std::uint64_t covered = tcp_trim_ranges_below(sacked, ack).removed_bytes;
   sb.sacked_bytes -= covered;
   if (sb.high_sacked <= ack) sb.high_sacked = 0;
@@ -74,12 +72,12 @@ std::uint64_t tcp_scoreboard_advance(TcpScoreboardState& sb, TcpRangeStore& sack
 }
 
 void tcp_scoreboard_clear(TcpScoreboardState& sb, TcpRangeStore& sacked) {
-  tcp_trim_ranges_below(sacked, UINT32_MAX);
+  tcp_trim_ranges_below(sacked, UINT64_MAX);
   sb.sacked_bytes = 0;
   sb.high_sacked = 0;
 }
 
-std::uint32_t tcp_lost_below(const TcpScoreboardView& v) {
+TcpSeq tcp_lost_below(const TcpScoreboardView& v) {
   const std::uint64_t byte_limit = std::uint64_t{v.dupack_threshold - 1} * v.mss;
   std::uint64_t bytes = 0;
   std::uint32_t ranges = 0;
@@ -92,13 +90,13 @@ std::uint32_t tcp_lost_below(const TcpScoreboardView& v) {
   return v.snd_una;
 }
 
-bool tcp_is_lost(const TcpScoreboardView& v, std::uint32_t seq) {
+bool tcp_is_lost(const TcpScoreboardView& v, TcpSeq seq) {
   return seq < tcp_lost_below(v);
 }
 
-std::uint64_t tcp_set_pipe(const TcpScoreboardView& v, std::uint32_t high_rxt) {
-  const std::uint32_t lost_below = tcp_lost_below(v);
-  const std::uint32_t retransmitted_end = std::min(std::max(high_rxt, v.snd_una), v.snd_max);
+std::uint64_t tcp_set_pipe(const TcpScoreboardView& v, TcpSeq high_rxt) {
+  const TcpSeq lost_below = tcp_lost_below(v);
+  const TcpSeq retransmitted_end = std::min(std::max(high_rxt, v.snd_una), v.snd_max);
   return unsacked_within(v.sacked, lost_below, v.snd_max) +
          unsacked_within(v.sacked, v.snd_una, retransmitted_end);
 }
@@ -107,7 +105,7 @@ TcpNextSegment tcp_next_segment(const TcpScoreboardView& v, const TcpScoreboardS
                                 bool may_send_new) {
   // Candidates for rules 1 and 3: unsacked, above HighRxt (1.a), below the highest SACKed
   // octet (1.b).
-  const std::uint32_t s2 = first_unsacked(v.sacked, std::max(v.snd_una, sb.high_rxt));
+  const TcpSeq s2 = first_unsacked(v.sacked, std::max(v.snd_una, sb.high_rxt));
   const bool below_sacked = s2 < sb.high_sacked;
   if (below_sacked && s2 < tcp_lost_below(v)) return {1, hole_segment(v, s2)};  // (1.c)
   if (may_send_new) return {2, TcpRange{v.snd_max, v.snd_max + v.mss}};

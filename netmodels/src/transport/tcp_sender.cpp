@@ -27,7 +27,7 @@ std::uint64_t flight_size(const TcpSenderState& s) {
   return s.snd_nxt - s.snd_una;
 }
 
-std::uint32_t segment_length(const TcpSenderState& s, std::uint32_t seq) {
+std::uint32_t segment_length(const TcpSenderState& s, TcpSeq seq) {
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(s.mss, s.total_bytes - seq));
 }
 
@@ -61,7 +61,7 @@ void stop_timer(TcpSenderState& s) {
 // Puts one segment on the wire. Karn's rule (RFC 6298 section 3): time only a segment sent for
 // the first time, and stop timing when a retransmission covers the timed one. RFC 6298 5.1:
 // sending data starts the timer if it is not running.
-void emit_range(TcpSenderState& s, std::uint32_t seq, std::uint32_t length, SimTime now,
+void emit_range(TcpSenderState& s, TcpSeq seq, std::uint32_t length, SimTime now,
                 TcpSenderActions& out) {
   const bool is_retransmission = seq < s.snd_max;
   out.segments.push_back(TcpSegment{seq, length, is_retransmission});
@@ -77,7 +77,7 @@ void emit_range(TcpSenderState& s, std::uint32_t seq, std::uint32_t length, SimT
   if (s.rto_deadline_ps == -1) restart_timer(s, now, out);
 }
 
-void emit_segment(TcpSenderState& s, std::uint32_t seq, SimTime now, TcpSenderActions& out) {
+void emit_segment(TcpSenderState& s, TcpSeq seq, SimTime now, TcpSenderActions& out) {
   emit_range(s, seq, segment_length(s, seq), now, out);
 }
 
@@ -143,7 +143,7 @@ void enter_fast_recovery(TcpSenderState& s, const TcpConfig& config, SimTime now
 // RFC 6582 3.2 steps 2 and 3. The "covers more than recover" test of step 2 is ack >= recover
 // here, since recover is one past the RFC's value; it also lets the first loss of a flow (ack 0)
 // recover, and after a timeout (section 4) it keeps go-back-N duplicates from retransmitting.
-void on_duplicate_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, SimTime now,
+void on_duplicate_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, SimTime now,
                       TcpSenderActions& out) {
   ++s.duplicate_acks;
   ++s.dupacks;
@@ -201,7 +201,7 @@ void update_timer_on_new_ack(TcpSenderState& s, bool was_in_recovery, SimTime no
 // The timed segment acknowledged: an RTT sample (RFC 6298 2.2-2.3), which ends the backoff;
 // otherwise the backoff ends here only with RtoBackoffReset::on_new_ack. Returns the sample,
 // -1 if none.
-std::int64_t update_rto_on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack,
+std::int64_t update_rto_on_new_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack,
                                    SimTime now) {
   if (s.rtt_timing != 0 && ack >= s.rtt_seq) {
     s.rtt_timing = 0;
@@ -216,8 +216,8 @@ std::int64_t update_rto_on_new_ack(TcpSenderState& s, const TcpConfig& config, s
   return -1;
 }
 
-void on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
-                SimTime now, TcpSenderActions& out) {
+void on_new_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, bool ece, SimTime now,
+                TcpSenderActions& out) {
   const std::uint64_t acked = ack - s.snd_una;
   s.snd_una = ack;
   s.snd_nxt = std::max(s.snd_nxt, ack);  // after go-back-N the receiver may hold more
@@ -349,15 +349,13 @@ void tcp_append(TcpSenderState& s, const TcpConfig& config, std::uint64_t bytes,
                 TcpSenderActions& out) {
   out.clear();
   if (bytes == 0) return;
-  NW_CHECK(s.total_bytes + bytes <= UINT32_MAX,
-           "a TCP connection carried more than 4 GiB in one run (32-bit sequence numbers)");
   s.total_bytes += bytes;
   s.completed = 0;
   send_available(s, config, now, out);
 }
 
-void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
-                SimTime now, TcpSenderActions& out) {
+void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, bool ece, SimTime now,
+                TcpSenderActions& out) {
   out.clear();
   if (uses_ns3_classic(config)) return ns3_on_ack(s, config, ack, now, out);
   // Old ACKs and ACKs of data never sent are ignored (RFC 5681 section 3.2 / RFC 793).
@@ -390,7 +388,7 @@ void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t gene
   }
 }
 
-void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
+void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, bool ece,
                 const TcpSackBlocks& sack, TcpRangeStore* scoreboard, SimTime now,
                 TcpSenderActions& out) {
   if (scoreboard == nullptr || !uses_scoreboard(config)) {

@@ -13,16 +13,16 @@ std::uint64_t send_window(const TcpSenderState& s, const TcpConfig& config);
 void restart_timer(TcpSenderState& s, SimTime now, TcpSenderActions& out);
 void stop_timer(TcpSenderState& s);
 // Puts [seq, seq + length) on the wire (counters, Karn's rule, RTO start).
-void emit_range(TcpSenderState& s, std::uint32_t seq, std::uint32_t length, SimTime now,
+void emit_range(TcpSenderState& s, TcpSeq seq, std::uint32_t length, SimTime now,
                 TcpSenderActions& out);
 // snd_una moved to `ack`: RTT sample or, per TcpConfig::rto_backoff_reset, the backoff's end.
-std::int64_t update_rto_on_new_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack,
+std::int64_t update_rto_on_new_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack,
                                    SimTime now);  // returns the RTT sample, -1 if none
 bool react_to_ecn(TcpSenderState& s, const TcpConfig& config, bool ece);
 
 // tcp_sack_recovery.cpp
 bool uses_scoreboard(const TcpConfig& config);
-void on_ack_with_scoreboard(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
+void on_ack_with_scoreboard(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, bool ece,
                             const TcpSackBlocks& sack, TcpRangeStore& scoreboard, SimTime now,
                             TcpSenderActions& out);
 // After a retransmission timeout: RFC 2018 section 8, the SACKed bits are turned off.
@@ -32,7 +32,7 @@ void forget_scoreboard(TcpSenderState& s, TcpRangeStore& scoreboard);
 bool uses_ns3_classic(const TcpConfig& config);
 void ns3_send_pending(TcpSenderState& s, const TcpConfig& config, SimTime now,
                       TcpSenderActions& out);
-void ns3_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, SimTime now,
+void ns3_on_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, SimTime now,
                 TcpSenderActions& out);
 void ns3_on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSenderActions& out);
 

@@ -159,6 +159,9 @@ ParamsDocument params_from_json(const nlohmann::ordered_json& json) {
   params.reject_unknown_keys();
   if (top.has("source")) document.source = top.string("source");
   if (top.has("fit")) document.fit = read_fit(top.value("fit"));
+  // Where it was fitted (platform_record.hpp): read by predict, which compares it.
+  if (top.has("platform") && !top.value("platform").is_object())
+    throw InputError("platform", "must be an object (written by netwarp fit)");
   top.reject_unknown_keys();
   return document;
 }

@@ -10,6 +10,7 @@
 #include "netwarp/validation/loggps_fit.hpp"
 #include "netwarp/validation/packet_bench.hpp"
 #include "netwarp/validation/params_json.hpp"
+#include "netwarp/validation/platform_record.hpp"
 #include "netwarp/validation/plogp_fit.hpp"
 #include "netwarp/validation/point_models_fit.hpp"
 
@@ -137,10 +138,8 @@ ParamsDocument fit_mpiete(const scenarios::LoadedScenario& loaded,
           platform_source(loaded, "MPI_Recv times (MPIETE's communication data)"), report};
 }
 
-}  // namespace
-
-nlohmann::ordered_json fit_model(ModelKind kind, const scenarios::LoadedScenario& loaded,
-                                 const scenarios::MpiRunSpec& spec, const FitOptions& options) {
+nlohmann::ordered_json fitted_params(ModelKind kind, const scenarios::LoadedScenario& loaded,
+                                     const scenarios::MpiRunSpec& spec, const FitOptions& options) {
   switch (kind) {
     case ModelKind::loggps: {
       const LogGpsFit fit = fit_loggps(measure_loggps(spec, options.w_ns));
@@ -179,6 +178,15 @@ nlohmann::ordered_json fit_model(ModelKind kind, const scenarios::LoadedScenario
   throw std::invalid_argument(
       fmt::format("{} has no fitted parameters (fit: loggps, loggp, hockney, plogp, plogp-br)",
                   model_name(kind)));
+}
+
+}  // namespace
+
+nlohmann::ordered_json fit_model(ModelKind kind, const scenarios::LoadedScenario& loaded,
+                                 const scenarios::MpiRunSpec& spec, const FitOptions& options) {
+  nlohmann::ordered_json json = fitted_params(kind, loaded, spec, options);
+  json["platform"] = platform_record(loaded);
+  return json;
 }
 
 }  // namespace netwarp::validation

@@ -79,6 +79,7 @@ FlowDocument read_flow_document(const nlohmann::ordered_json& json, const std::s
     fit::JsonObjectReader top(json, "");
     top.string("model");
     if (top.has("source")) top.string("source");
+    if (top.has("platform")) top.value("platform");  // compared by predict
     if (top.has("mode")) doc.mode = parse_flow_mode(top.string("mode"));
     doc.host = top.value("host");
     top.reject_unknown_keys();

@@ -96,6 +96,13 @@ PacketRun run_on_platform(const scenarios::MpiRunSpec& platform,
   mpiemul::MpiConfig config = platform.config;
   if (config.rank_hosts.size() < program->size())
     throw std::invalid_argument("the platform places fewer ranks than the benchmark needs");
+  // A benchmark measures the network: one rank per host where the platform's hosts suffice, on
+  // them in the order its ranks use them (with several ranks per host, ranks 0 and 1 would
+  // share one); else the ranks share hosts as the job's do.
+  std::vector<netmodels::NodeId> hosts;
+  for (netmodels::NodeId h : platform.config.rank_hosts)
+    if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
+  if (hosts.size() >= program->size()) config.rank_hosts = std::move(hosts);
   config.rank_hosts.resize(program->size());
   netmodels::NetworkSpec network = platform.network;
   const auto model = mpiemul::make_mpi_model(std::move(network), program, config);

@@ -16,7 +16,7 @@ namespace netwarp::engine {
 struct CheckContext {
   int rank = 0;
   LpId lp = kNoLp;
-  EventKey key{};
+  const EventKey* key = nullptr;  // of the event being handled, while in_event
   bool in_event = false;
 };
 inline CheckContext& check_context() {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -39,21 +40,23 @@ struct EventScope {
 
 class EventCtx {
  public:
-  explicit EventCtx(const EventScope& scope)
-      : scope_(scope),
-        rng_(scope.seed, scope.self, scope.key),
-        tie_(tie_fields(scope.tie_order, scope.seed, scope.self, now(), scope.key.sent)) {}
+  // `scope` must outlive the context (the kernels build it for one handler invocation).
+  explicit EventCtx(const EventScope& scope) : scope_(scope) {}
 
   SimTime now() const { return scope_.is_init ? SimTime::zero() : scope_.key.time; }
   LpId self() const { return scope_.self; }
   const EventKey& key() const { return scope_.key; }
-  EventRng& rng() { return rng_; }
+  // Set up on first use: most network handlers draw nothing.
+  EventRng& rng() {
+    if (!rng_) rng_.emplace(scope_.seed, scope_.self, scope_.key);
+    return *rng_;
+  }
 
   // Schedules `payload` at dest after `delay`. Handlers need delay >= 1 ps (so an event never
   // lands before one already handled in the same instant); init may use 0.
   template <Payload P>
   void send(LpId dest, SimTime delay, const P& payload) {
-    route(dest, delay, payload, tie_);
+    route(dest, delay, payload, tie());
   }
   // The same for an event that follows from a chain of earlier ones, as a packet queued on a
   // busy line follows from when the line became busy (`stamp`, scheduled at `stamp_parent`).
@@ -62,7 +65,7 @@ class EventCtx {
   template <Payload P>
   void send_stamped(LpId dest, SimTime delay, const P& payload, SimTime stamp,
                     SimTime stamp_parent) {
-    if (scope_.tie_order != TieOrder::fifo_creator) return route(dest, delay, payload, tie_);
+    if (scope_.tie_order != TieOrder::fifo_creator) return route(dest, delay, payload, tie());
     route(dest, delay, payload,
           tie_fields(scope_.tie_order, scope_.seed, scope_.self, stamp, stamp_parent));
   }
@@ -125,10 +128,16 @@ class EventCtx {
     std::memcpy(e.payload, &payload, sizeof(P));
     scope_.router->route(e);
   }
+  // The tie fields of every event this invocation sends, drawn on its first send.
+  const TieFields& tie() {
+    if (!tie_)
+      tie_ = tie_fields(scope_.tie_order, scope_.seed, scope_.self, now(), scope_.key.sent);
+    return *tie_;
+  }
   Mutation mutation() const { return Mutation(scope_.undo); }
-  EventScope scope_;
-  EventRng rng_;
-  TieFields tie_;  // of every event this invocation sends
+  const EventScope& scope_;
+  std::optional<EventRng> rng_;
+  std::optional<TieFields> tie_;
 };
 
 using InitCtx = EventCtx;

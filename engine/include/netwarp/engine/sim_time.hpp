@@ -24,7 +24,7 @@ class SimTime {
     const double ps = us * 1e6;
     if (!(ps < 9.2e18)) return max();
     if (ps <= -9.2e18) return SimTime(-max().ps_);
-    return SimTime(std::llround(ps));
+    return SimTime(round_half_away(ps));
   }
 
   constexpr Rep ps() const { return ps_; }
@@ -45,6 +45,15 @@ class SimTime {
   }
 
  private:
+  // std::llround for |x| < 2^63, inline (the library call was 1.6 % of sequential PHOLD): x
+  // minus its truncation is exact, so the halfway test is too.
+  static Rep round_half_away(double x) {
+    const auto whole = static_cast<Rep>(x);
+    const double rest = x - static_cast<double>(whole);
+    if (rest >= 0.5) return whole + 1;
+    if (rest <= -0.5) return whole - 1;
+    return whole;
+  }
   constexpr explicit SimTime(Rep ps) : ps_(ps) {}
   Rep ps_ = 0;
 };

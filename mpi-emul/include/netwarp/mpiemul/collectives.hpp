@@ -32,6 +32,11 @@ enum class BarrierAlgorithm : std::uint8_t { dissemination, linear };
 enum class GatherAlgorithm : std::uint8_t { linear, binomial };  // also scatter
 enum class AllgatherAlgorithm : std::uint8_t { ring, recursive_doubling, gather_bcast };
 
+// fixed: every call of a collective uses the algorithm below; openmpi_tuned: each call's
+// algorithm is chosen by communicator size and message size as Open MPI's coll/tuned fixed
+// decision rules do (src/collectives/openmpi_tuned.cpp: the rules, their source, stand-ins).
+enum class CollectiveSelection : std::uint8_t { fixed, openmpi_tuned };
+
 struct CollectiveAlgorithms {
   BcastAlgorithm bcast = BcastAlgorithm::binomial;
   ReduceAlgorithm reduce = ReduceAlgorithm::binomial;
@@ -40,7 +45,25 @@ struct CollectiveAlgorithms {
   BarrierAlgorithm barrier = BarrierAlgorithm::dissemination;
   GatherAlgorithm gather = GatherAlgorithm::binomial;
   AllgatherAlgorithm allgather = AllgatherAlgorithm::ring;
+  CollectiveSelection selection = CollectiveSelection::fixed;
 };
+
+// Open MPI's choice for one call: its algorithm number and name (coll_tuned enumerations), the
+// netwarp algorithm that runs it, and whether that is a stand-in (netwarp lacks Open MPI's).
+struct OpenMpiChoice {
+  std::uint8_t ompi_algorithm = 0;
+  std::string_view ompi_name;
+  std::string_view netwarp_name;
+  bool stand_in = false;
+};
+// For bcast, reduce, allreduce, alltoall, barrier, allgather, gather, scatter and their
+// non-blocking forms; `bytes` as the add_* functions take it. Throws std::invalid_argument for
+// other kinds.
+OpenMpiChoice openmpi_tuned_choice(CallKind kind, RankId comm_size, std::uint64_t bytes);
+// The algorithms one call of `kind` uses: `a` itself, or with a.selection openmpi_tuned, `a`
+// with that collective's algorithm replaced by Open MPI's choice.
+CollectiveAlgorithms algorithms_for(const CollectiveAlgorithms& a, CallKind kind, RankId comm_size,
+                                    std::uint64_t bytes);
 
 // Throws std::invalid_argument when an algorithm cannot run on this many ranks (for example
 // pairwise on a size that is not a power of two), naming the algorithm and the size.
@@ -74,6 +97,16 @@ void add_allgatherv(RankProgramBuilder& b, const CollectiveAlgorithms& a,
 // counts[r]: the block rank r ends with (reduce then scatter).
 void add_reduce_scatter(RankProgramBuilder& b, const CollectiveAlgorithms& a,
                         std::span<const std::uint64_t> counts);
+
+// Non-blocking forms (RankProgramBuilder::begin_nonblocking): the blocking form's schedule,
+// run when a wait, waitall or test names the returned handle.
+std::uint32_t add_ibarrier(RankProgramBuilder& b, const CollectiveAlgorithms& a);
+std::uint32_t add_ibcast(RankProgramBuilder& b, const CollectiveAlgorithms& a, RankId root,
+                         std::uint64_t bytes);
+std::uint32_t add_iallreduce(RankProgramBuilder& b, const CollectiveAlgorithms& a,
+                             std::uint64_t bytes);
+std::uint32_t add_ialltoall(RankProgramBuilder& b, const CollectiveAlgorithms& a,
+                            std::uint64_t bytes);
 
 std::string_view algorithm_name(BcastAlgorithm a);
 std::string_view algorithm_name(ReduceAlgorithm a);

@@ -61,12 +61,34 @@ struct ProtocolConfig {
   // as credit and waits for credit instead of overflowing it.
   std::uint64_t unexpected_buffer_bytes = 0;
   std::uint32_t envelope_bytes = 64;  // header of every MPI message on the wire
+  // Rendezvous data goes to the network in fragments of this many bytes (Open MPI's pipeline
+  // protocol), so control messages to the same host pass between them; 0: in one piece.
+  std::uint64_t fragment_bytes = 0;
 };
+
+// The intra-node transport between ranks of one host (a shared-memory model like Open MPI's
+// sm/vader BTL): messages never touch the NIC. Up to eager_bytes a message is copied into a
+// shared buffer by the sender and out of it by the receiver (each copy at copy_fs_per_byte on
+// that rank's CPU); above, the receiver copies it once straight from the sender's buffer
+// (CMA/KNEM-like: single_copy_setup, then single_copy_fs_per_byte) and tells the sender.
+// Every message (envelope, request, FIN) takes `latency` to become visible to the peer.
+struct SharedMemoryConfig {
+  SimTime latency = SimTime::from_ps(200'000);
+  std::uint64_t copy_fs_per_byte = 100'000;  // 10 GB/s: 0.1 ns per byte
+  std::uint64_t eager_bytes = 4096;
+  SimTime single_copy_setup = SimTime::from_ps(1'000'000);
+  std::uint64_t single_copy_fs_per_byte = 80'000;  // 12.5 GB/s
+};
+
+// Most ranks one host can run (a rank's slot on its host rides in 8 bits of every transfer).
+inline constexpr std::uint32_t kMaxRanksPerHost = 256;
 
 struct MpiConfig {
   HostCosts costs;
   ProtocolConfig protocol;
-  std::vector<netmodels::NodeId> rank_hosts;  // host of each rank (distinct hosts)
+  SharedMemoryConfig shm;
+  // Host of each rank; a host runs up to kMaxRanksPerHost ranks, each on its own CPU.
+  std::vector<netmodels::NodeId> rank_hosts;
 };
 
 }  // namespace netwarp::mpiemul

@@ -79,6 +79,7 @@ struct StuckRank {
   std::uint32_t call = 0;    // index in the rank's program (RankSummary::calls_done)
   std::uint32_t op = 0;      // the op blocked in (RankSummary::stuck_op)
   CallKind kind = CallKind::compute;
+  CommId comm = kWorldComm;  // the communicator of the call
   std::int32_t peer = -1;
   std::int32_t tag = -1;
   std::uint64_t bytes = 0;

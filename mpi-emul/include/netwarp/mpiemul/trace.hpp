@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "netwarp/mpiemul/collectives.hpp"
 #include "netwarp/mpiemul/program.hpp"
@@ -61,6 +62,21 @@ proto::Trace read_otf2(const std::filesystem::path& anchor);
 // archive's anchor file, anything else (a directory too) TIT.
 proto::Trace read_trace(const std::filesystem::path& path);
 
+// Where each action of a protobuf text trace was written. The actions' own `line` and
+// `source_file` keep pointing at the TIT they were converted from (they survive round trips);
+// with this table, errors found in an edited .pbtxt name the .pbtxt: "FILE.pbtxt:LINE:COL".
+struct TraceLocations {
+  struct Position {
+    std::uint32_t line = 0;    // from 1
+    std::uint32_t column = 0;  // from 1
+  };
+  std::string file;
+  std::vector<std::vector<Position>> actions;  // [rank][action index]
+};
+
+// As read_trace; `locations` is filled for a .pbtxt/.txtpb file and left empty otherwise.
+proto::Trace read_trace(const std::filesystem::path& path, TraceLocations& locations);
+
 // One TIT file holding every rank's lines, in the grammar read_tit reads (sizes in bytes,
 // MPI_BYTE), so read_tit(path) gives the same actions back. Throws TraceError for actions TIT
 // cannot express (sendrecv; list fields without one entry per rank), a trace without ranks,
@@ -77,14 +93,14 @@ struct TraceProgramOptions {
   // Multiplies every compute and sleep time (an OTF2 trace's measured time between calls);
   // finite, >= 0.
   double compute_scale = 1.0;
-  // Messages must be smaller (a transfer's 32-bit stream offsets); 0: no limit.
+  // Messages must be smaller (a transfer's size travels in 32 bits); 0: no limit. A pair's
+  // messages together may carry any number of bytes.
   std::uint64_t message_limit_bytes = 0;
-  // The bytes one rank sends another over the whole run, messages and their envelopes, must be
-  // smaller (the TCP transport: one connection per pair, 32-bit sequence numbers); 0: no limit.
-  std::uint64_t pair_limit_bytes = 0;
   // CPU ns per byte of a message, sender and receiver together at their largest: a rank's
   // compute, sleeps and message costs must add up to at most netmodels::kTimeBudgetPs.
   double host_ns_per_byte = 0;
+  // Errors name these positions, when they are known, instead of the actions' `line`.
+  const TraceLocations* locations = nullptr;
 };
 
 // Expands every rank's actions with RankProgramBuilder. Waits and tests name their requests

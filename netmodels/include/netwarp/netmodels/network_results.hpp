@@ -55,6 +55,8 @@ class NetworkResults final : public engine::RecordSink {
   std::vector<PacketTrace> packet_traces;
   std::vector<CwndSample> cwnd_samples;
   std::vector<ReceiverRecord> receivers;
+  std::vector<PortSample> port_samples;  // time series, by (node, port, interval)
+  std::vector<FlowSample> flow_samples;  // time series, by (flow, interval)
 };
 
 }  // namespace netwarp::netmodels

@@ -23,6 +23,12 @@ struct OutputSpec {
   std::vector<PortRef> queue_ports;  // ports whose occupancy is traced
   std::vector<PortRef> pcap_ports;   // ports whose departures are traced (port mirrors)
   bool cwnd_trace = false;
+  // Time series (ports_timeseries.csv, flows_timeseries.csv): the sampling interval; 0: none.
+  std::int64_t sample_interval_ps = kDefaultSampleIntervalPs;
+  // 100 us: fine enough for a drop-tail queue at 1 Gbit/s (64 KiB drain in 0.5 ms), and
+  // about 1000 rows per active port per 100 ms simulated; at 10 us a 3 s incast's run costs
+  // 3.4x the CPU of an unsampled one (records and CSV), at 100 us 1.6x.
+  static constexpr std::int64_t kDefaultSampleIntervalPs = 100'000'000;
 };
 
 // Fault injection: the first transmission of the data segment of `flow` starting at byte `seq`

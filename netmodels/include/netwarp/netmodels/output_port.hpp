@@ -18,6 +18,7 @@
 #include "netwarp/engine/lp.hpp"
 #include "netwarp/engine/reversible.hpp"
 #include "netwarp/netmodels/packet.hpp"
+#include "netwarp/netmodels/port_intervals.hpp"
 #include "netwarp/netmodels/records.hpp"
 
 namespace netwarp::netmodels {
@@ -30,11 +31,12 @@ struct PortSettings {
   std::uint32_t buffer_packets = 0;
   std::uint64_t ecn_threshold_bytes = 0;
   SimTime jitter;  // uniform random gap before each packet goes on the wire, in [0, jitter]
-  std::uint64_t credit_bytes = 0;      // credit per virtual channel toward the peer; 0: none
-  bool count_frame_in_service = true;  // SwitchConfig
-  bool arrival_first = false;          // SwitchConfig
-  bool traced = false;                 // emit QueueSample records
-  bool mirrored = false;               // emit a PacketTrace for every departure (pcap)
+  std::uint64_t credit_bytes = 0;       // credit per virtual channel toward the peer; 0: none
+  bool count_frame_in_service = true;   // SwitchConfig
+  bool arrival_first = false;           // SwitchConfig
+  bool traced = false;                  // emit QueueSample records
+  bool mirrored = false;                // emit a PacketTrace for every departure (pcap)
+  std::int64_t sample_interval_ps = 0;  // emit PortSample records per interval; 0: none
 };
 
 // Told about every packet the port puts on the wire (the switch returns credit upstream).
@@ -76,12 +78,18 @@ class OutputPort {
   };
   bool fits(std::uint32_t wire_bytes, SimTime now) const;
   std::uint64_t in_service_bytes(SimTime now) const;
-  void expire(engine::EventCtx& ctx, bool include_now = true);
+  void expire(engine::EventCtx& ctx, bool include_now, PortInterval& interval);
   void admit(Packet& packet, engine::EventCtx& ctx);
+  void drop(const Packet& packet, PortInterval& interval, engine::EventCtx& ctx);
   void transmit(const Packet& packet, std::uint8_t vc, engine::EventCtx& ctx,
                 TransmitObserver* observer);
   void sample(engine::EventCtx& ctx, SimTime at, std::uint8_t event);
   SimTime random_gap(engine::EventCtx& ctx) const;
+  bool is_sampled() const { return settings_.sample_interval_ps > 0; }
+  PortLevel level() const;
+  void advance_interval(PortInterval& interval, std::int64_t at_ps, engine::EventCtx& ctx) const;
+  void store_interval(const PortInterval& interval, engine::EventCtx& ctx);
+  void finish_intervals(engine::FinishCtx& ctx) const;
   std::uint64_t buffered_packets() const;
 
   const PortSettings settings_;
@@ -99,6 +107,8 @@ class OutputPort {
   engine::RevCounter ecn_marked_;
   engine::Rev<std::uint64_t> max_bytes_;
   engine::Rev<std::uint64_t> max_packets_;
+  engine::Rev<std::int64_t> first_sent_ps_{-1};
+  engine::Rev<PortInterval> interval_;  // the current sampling interval's sums
 };
 
 }  // namespace netwarp::netmodels

@@ -69,17 +69,19 @@ inline Packet control_packet(const PacketFormat& f, NodeId src, NodeId dst, Pack
   return p;
 }
 
-// The SACK blocks of an ACK, in and out of the packet's fields.
+// The SACK blocks of an ACK, in and out of the packet's fields. The edges travel as 32-bit
+// sequence numbers that wrap; sack_blocks_of gives them back as such (tcp_unwrap in tcp.hpp
+// turns them into stream offsets).
 inline void set_sack_blocks(Packet& p, const TcpSackBlocks& blocks) {
   p.sack_count = static_cast<std::uint8_t>(blocks.count);
   for (std::uint32_t i = 0; i < blocks.count; ++i) {
     const TcpRange b = blocks.block[i];
     if (i == 0) {
-      p.seq = b.begin;
+      p.seq = static_cast<std::uint32_t>(b.begin);
     } else {
-      p.sack_edges[2 * i - 1] = b.begin;
+      p.sack_edges[2 * i - 1] = static_cast<std::uint32_t>(b.begin);
     }
-    p.sack_edges[2 * i] = b.end;
+    p.sack_edges[2 * i] = static_cast<std::uint32_t>(b.end);
   }
 }
 inline TcpSackBlocks sack_blocks_of(const Packet& p) {

@@ -61,7 +61,8 @@ struct PortRecord {
   std::uint64_t ecn_marked = 0;
   std::uint64_t max_queue_bytes = 0;
   std::uint64_t max_queue_packets = 0;
-  std::int64_t busy_until_ps = 0;  // last bit of the last packet sent
+  std::int64_t busy_until_ps = 0;   // last bit of the last packet sent
+  std::int64_t first_sent_ps = -1;  // first bit of the first packet sent; -1: none
 };
 
 // Queue occupancy after a change (admission, departure, drop) of a traced port.
@@ -100,10 +101,37 @@ struct CwndSample {
   std::uint64_t ssthresh = 0;
 };
 
+// One sampling interval of an output port (OutputSpec::sample_interval): emitted for every
+// interval in which the port held data, was busy or dropped.
+struct PortSample {
+  std::int64_t interval_start_ps = 0;
+  NodeId node = 0;
+  PortIndex port = 0;
+  std::uint16_t reserved = 0;
+  std::uint64_t max_queue_bytes = 0;   // highest occupancy in the interval
+  std::uint64_t mean_queue_bytes = 0;  // time-weighted mean occupancy, rounded down
+  std::int64_t busy_ps = 0;            // time the line was serialising in the interval
+  std::uint64_t packets_dropped = 0;   // drop-tail drops in the interval
+  std::uint64_t bytes_dropped = 0;
+};
+
+// A TCP connection's sender at the end of a sampling interval in which it changed; `flow`
+// names the connection (its first message).
+struct FlowSample {
+  std::int64_t interval_start_ps = 0;
+  MessageId flow = 0;
+  std::uint32_t reserved = 0;
+  std::uint64_t cwnd = 0;         // bytes
+  std::uint64_t ssthresh = 0;     // bytes
+  std::uint64_t acked_bytes = 0;  // stream bytes cumulatively acknowledged (snd_una)
+  std::uint64_t timeouts = 0;     // retransmission timeouts so far
+};
+
 template <class R>
 inline constexpr bool kIsRecord =
     std::is_trivially_copyable_v<R>&& std::has_unique_object_representations_v<R>;
 static_assert(kIsRecord<DeliveryRecord> && kIsRecord<FlowRecord> && kIsRecord<PortRecord> &&
-              kIsRecord<QueueSample> && kIsRecord<PacketTrace> && kIsRecord<CwndSample>);
+              kIsRecord<QueueSample> && kIsRecord<PacketTrace> && kIsRecord<CwndSample> &&
+              kIsRecord<PortSample> && kIsRecord<FlowSample>);
 
 }  // namespace netwarp::netmodels

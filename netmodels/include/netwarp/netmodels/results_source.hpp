@@ -78,6 +78,22 @@ struct RecordOrder<ReceiverRecord> {
   }
 };
 
+template <>
+struct RecordOrder<PortSample> {
+  static constexpr const char* kName = "port_samples";
+  static bool less(const PortSample& a, const PortSample& b) {
+    return std::tie(a.node, a.port, a.interval_start_ps) <
+           std::tie(b.node, b.port, b.interval_start_ps);
+  }
+};
+template <>
+struct RecordOrder<FlowSample> {
+  static constexpr const char* kName = "flow_samples";
+  static bool less(const FlowSample& a, const FlowSample& b) {
+    return std::tie(a.flow, a.interval_start_ps) < std::tie(b.flow, b.interval_start_ps);
+  }
+};
+
 // The file rank `rank` writes table `R` to.
 template <class R>
 std::string part_path(const std::string& dir, int rank) {

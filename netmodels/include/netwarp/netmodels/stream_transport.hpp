@@ -26,7 +26,7 @@ namespace netwarp::netmodels {
 
 // What the application attaches to a transfer; the transport never interprets it.
 struct TransferTag {
-  std::uint64_t bytes = 0;  // payload bytes on the wire, > 0, under 4 GiB
+  std::uint64_t bytes = 0;  // payload bytes on the wire, > 0, under 4 GiB (data packets carry it)
   std::int64_t aux = 0;
   std::uint32_t word = 0;
   std::uint8_t kind = 0;
@@ -56,8 +56,15 @@ class StreamTransport {
  private:
   struct EndKey {  // a transfer by its connection and the stream offset just past its end
     NodeId peer;
-    std::uint32_t end;
+    std::uint32_t reserved;
+    TcpSeq end;
     auto operator<=>(const EndKey&) const = default;
+    void visit_bytes(engine::StateVisitor& v) const {  // as {peer, 32-bit end} was
+      TcpLegacyBytes b;
+      b.put(peer);
+      b.put_seq(end);
+      b.finish(v);
+    }
   };
 
   void send_lossless(NodeId to, const TransferTag& tag, engine::EventCtx& ctx);
@@ -71,7 +78,7 @@ class StreamTransport {
   void apply_sender_actions(NodeId peer, const TcpSenderState& s, engine::EventCtx& ctx);
   void apply_receiver_actions(NodeId peer, const TcpReceiverState& r, engine::EventCtx& ctx);
   void send_segment(NodeId peer, const TcpSegment& seg, engine::EventCtx& ctx);
-  void forget_acknowledged(NodeId peer, std::uint32_t snd_una, engine::EventCtx& ctx);
+  void forget_acknowledged(NodeId peer, TcpSeq snd_una, engine::EventCtx& ctx);
 
   void send_data(NodeId to, const TransferTag& tag, std::uint32_t seq, std::uint32_t length,
                  bool last, bool retransmission, engine::EventCtx& ctx);

@@ -1,8 +1,10 @@
 // TCP NewReno as pure state machines (RFC 5681 congestion control, RFC 6582 NewReno fast
 // recovery, RFC 6298 retransmission timer with Karn's rule). No engine here: the host LP keeps
 // the state structs in reversible storage, calls these functions on events and turns the
-// actions into packets and timer events. Sequence numbers are byte offsets from the start of
-// the flow (a flow is one message, under 4 GiB); the SYN travels outside that numbering.
+// actions into packets and timer events. Sequence numbers are 64-bit byte offsets from the
+// start of the flow or stream (TcpSeq), so a connection carries any size; packets carry their
+// low 32 bits, which wrap as RFC 793's do, and the hosts turn them back with tcp_unwrap. The
+// SYN travels outside that numbering.
 //
 // Connection set-up (RFC 793 3.4): tcp_connect sends a SYN and data waits until the SYN-ACK
 // arrives (tcp_on_syn_ack); the receiver answers every SYN with a SYN-ACK and keeps no state
@@ -31,7 +33,7 @@
 namespace netwarp::netmodels {
 
 struct TcpSegment {
-  std::uint32_t seq = 0;
+  TcpSeq seq = 0;
   std::uint32_t length = 0;  // payload bytes, > 0
   bool is_retransmission = false;
 };
@@ -81,23 +83,23 @@ enum class Ns3CongState : std::uint8_t { open, disorder, recovery, loss };
 // timeout, else at most the head) and the retransmitted ones a run from the head. Offsets at or
 // below snd_una mean none. All zero with every other recovery.
 struct TcpNs3State {
-  std::uint32_t sacked_end = 0;  // one past the last Reno-SACKed byte; run begins after the head
-  std::uint32_t lost_end = 0;    // [snd_una, lost_end) is marked lost
-  std::uint32_t rtx_end = 0;     // [snd_una, rtx_end) is marked retransmitted
+  TcpSeq sacked_end = 0;  // one past the last Reno-SACKed byte; run begins after the head
+  TcpSeq lost_end = 0;    // [snd_una, lost_end) is marked lost
+  TcpSeq rtx_end = 0;     // [snd_una, rtx_end) is marked retransmitted
   std::uint32_t bytes_acked_not_processed = 0;  // ProcessAck's remainder below one SMSS
   Ns3CongState state = Ns3CongState::open;
   std::uint8_t recover_active = 0;  // m_recoverActive: `recover` holds a recovery point
-  std::uint8_t reserved[6] = {};
+  std::uint8_t reserved[2] = {};
 };
 
 // Sender state: trivially copyable and padding-free (it is hashed and undo-logged as bytes).
 struct TcpSenderState {
   std::uint64_t total_bytes = 0;
+  TcpSeq snd_una = 0;  // oldest unacknowledged byte
+  TcpSeq snd_nxt = 0;  // next new byte to send
+  TcpSeq snd_max = 0;  // highest byte sent + 1
+  TcpSeq recover = 0;  // NewReno: snd_max when fast recovery or a timeout began
   std::uint32_t mss = 0;
-  std::uint32_t snd_una = 0;          // oldest unacknowledged byte
-  std::uint32_t snd_nxt = 0;          // next new byte to send
-  std::uint32_t snd_max = 0;          // highest byte sent + 1
-  std::uint32_t recover = 0;          // NewReno: snd_max when fast recovery or a timeout began
   std::uint8_t partial_ack_seen = 0;  // this fast recovery has had a partial ACK
   std::uint8_t reserved[3] = {};
   std::uint64_t cwnd = 0;      // bytes
@@ -107,8 +109,8 @@ struct TcpSenderState {
   std::uint8_t rtt_timing = 0;  // a segment is being timed (Karn: never a retransmitted one)
   std::uint8_t has_rtt = 0;     // SRTT is valid
   std::uint8_t completed = 0;
-  std::uint32_t rtt_seq = 0;      // the timed segment's end sequence
-  std::uint32_t timeout_una = 0;  // snd_una at the last timeout (repeat timeouts keep ssthresh)
+  TcpSeq rtt_seq = 0;      // the timed segment's end sequence
+  TcpSeq timeout_una = 0;  // snd_una at the last timeout (repeat timeouts keep ssthresh)
   std::int64_t rtt_start_ps = 0;
   std::int64_t srtt_ps = 0;
   std::int64_t rttvar_ps = 0;
@@ -136,19 +138,11 @@ struct TcpSenderState {
   TcpScoreboardState scoreboard;        // RFC 6675 / RFC 6937 (recovery sack_6675 and prr)
   TcpNs3State ns3;                      // recovery ns3_classic
 
-  // Hashes every byte, except that an all-zero congestion block (NewReno) and an all-zero ns3
-  // block (every recovery but ns3_classic) are left out: runs that do not use them keep the
-  // digests they had before the blocks existed.
-  void visit_bytes(engine::StateVisitor& v) const {
-    constexpr std::size_t block = offsetof(TcpSenderState, congestion);
-    constexpr std::size_t after = block + sizeof(TcpCongestionState);
-    constexpr std::size_t ns3_at = offsetof(TcpSenderState, ns3);
-    const auto* bytes = reinterpret_cast<const std::byte*>(this);
-    v.bytes(bytes, block);
-    if (!is_all_zero(congestion)) v.bytes(bytes + block, sizeof(TcpCongestionState));
-    v.bytes(bytes + after, ns3_at - after);
-    if (!is_all_zero(ns3)) v.bytes(bytes + ns3_at, sizeof(TcpNs3State));
-  }
+  // Hashes every field, in the layout of 32-bit offsets (TcpLegacyBytes), except that an
+  // all-zero congestion block (NewReno) and an all-zero ns3 block (every recovery but
+  // ns3_classic) are left out: runs that do not use them keep the digests they had before the
+  // blocks existed (transport/tcp_state_digest.cpp).
+  void visit_bytes(engine::StateVisitor& v) const;
   template <class Block>
   static bool is_all_zero(const Block& b) {
     const auto* p = reinterpret_cast<const std::byte*>(&b);
@@ -159,8 +153,6 @@ struct TcpSenderState {
 };
 static_assert(std::is_trivially_copyable_v<TcpSenderState> &&
               std::has_unique_object_representations_v<TcpSenderState>);
-static_assert(offsetof(TcpSenderState, ns3) + sizeof(TcpNs3State) == sizeof(TcpSenderState),
-              "the ns3 block is the last member (visit_bytes)");
 
 // Opens a connection with a SYN; data given by tcp_append waits for the SYN-ACK.
 TcpSenderState tcp_connect(const TcpConfig& config, std::uint32_t mss, SimTime now,
@@ -172,18 +164,17 @@ TcpSenderState tcp_open(const TcpConfig& config, std::uint64_t bytes, std::uint3
                         SimTime now, TcpSenderActions& out);
 // Stream use (a connection that lives across messages): `bytes` more to send on an open flow,
 // sent as the window allows. The flow is complete again once they are all acknowledged.
-// Sequence numbers stay 32-bit: a connection carries under 4 GiB in a run.
 void tcp_append(TcpSenderState& s, const TcpConfig& config, std::uint64_t bytes, SimTime now,
                 TcpSenderActions& out);
 // A cumulative ACK arrived (ece: the receiver echoes congestion).
-void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
-                SimTime now, TcpSenderActions& out);
+void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, bool ece, SimTime now,
+                TcpSenderActions& out);
 // A timer event with `generation` fired.
 void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t generation, SimTime now,
                   TcpSenderActions& out);
 // The same with SACK: the ACK's blocks and the connection's scoreboard of SACKed ranges
 // (used when config.recovery is sack_6675 or prr; may be null otherwise).
-void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, std::uint32_t ack, bool ece,
+void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, bool ece,
                 const TcpSackBlocks& sack, TcpRangeStore* scoreboard, SimTime now,
                 TcpSenderActions& out);
 void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t generation,
@@ -191,7 +182,7 @@ void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t gene
 
 struct TcpReceiverActions {
   bool send_ack = false;
-  std::uint32_t ack = 0;        // cumulative: next expected byte
+  TcpSeq ack = 0;               // cumulative: next expected byte
   bool ece = false;             // echo congestion (a CE-marked segment arrived)
   std::uint64_t delivered = 0;  // bytes newly delivered in order to the application
   TcpTimerRequest timer;        // delayed-ACK timer
@@ -204,18 +195,20 @@ struct TcpReceiverActions {
 // than the cap is discarded and counted, and the sender retransmits it).
 struct TcpReceiverState {
   std::uint64_t total_bytes = 0;
-  std::uint32_t rcv_nxt = 0;
+  TcpSeq rcv_nxt = 0;
   std::uint32_t range_count = 0;       // out-of-order ranges held in the store
   std::uint32_t unacked_segments = 0;  // delayed ACK: in-order segments not yet acknowledged
   std::uint32_t timer_generation = 0;
+  std::uint32_t reported_count = 0;  // SACK blocks of the last ACK
   std::int64_t timer_pending_ps = -1;
   std::int64_t ack_deadline_ps = -1;  // delayed ACK due, -1: none pending
   std::uint8_t ce_pending = 0;
   std::uint8_t dctcp_ce = 0;  // DCTCP.CE: the latest data segment was CE-marked (RFC 8257 3.2)
-  std::uint8_t reserved[2] = {};
-  std::uint32_t reported_count = 0;        // SACK blocks of the last ACK
+  std::uint8_t reserved[6] = {};
   TcpRange reported[kMaxSackBlocks] = {};  // ... in the order they were sent
   std::uint64_t discarded_segments = 0;    // out-of-order segments dropped by max_ooo_ranges
+
+  void visit_bytes(engine::StateVisitor& v) const;  // as TcpSenderState's
 };
 static_assert(std::is_trivially_copyable_v<TcpReceiverState> &&
               std::has_unique_object_representations_v<TcpReceiverState>);
@@ -223,10 +216,30 @@ static_assert(std::is_trivially_copyable_v<TcpReceiverState> &&
 TcpReceiverState tcp_accept(std::uint64_t total_bytes);
 // A data segment arrived (ce: it carries a congestion-experienced mark); `ooo` holds this
 // connection's out-of-order ranges.
-void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore& ooo,
-                    std::uint32_t seq, std::uint32_t length, bool ce, SimTime now,
-                    TcpReceiverActions& out);
+void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore& ooo, TcpSeq seq,
+                    std::uint32_t length, bool ce, SimTime now, TcpReceiverActions& out);
 void tcp_on_delayed_ack_timer(TcpReceiverState& r, const TcpConfig& config,
                               std::uint32_t generation, SimTime now, TcpReceiverActions& out);
+
+// The stream offset whose low 32 bits are the wire's sequence number `wire`, taken as the one
+// nearest `near` (an offset the connection already knows: snd_una for ACKs, rcv_nxt for data).
+// RFC 793 section 3.3 compares sequence numbers modulo 2^32 the same way; segments in flight
+// are far closer than 2^31 bytes to either reference.
+inline TcpSeq tcp_unwrap(std::uint32_t wire, TcpSeq near) {
+  const auto delta = static_cast<std::int32_t>(wire - static_cast<std::uint32_t>(near));
+  if (delta < 0 && static_cast<std::uint64_t>(-static_cast<std::int64_t>(delta)) > near)
+    return wire;  // would lie before the stream's first byte: not a number this side sent
+  return near + static_cast<std::uint64_t>(static_cast<std::int64_t>(delta));
+}
+
+// tcp_unwrap of every block's edges.
+inline TcpSackBlocks tcp_unwrap(const TcpSackBlocks& wire, TcpSeq near) {
+  TcpSackBlocks blocks = wire;
+  for (std::uint32_t i = 0; i < blocks.count && i < kMaxSackBlocks; ++i) {
+    blocks.block[i].begin = tcp_unwrap(static_cast<std::uint32_t>(wire.block[i].begin), near);
+    blocks.block[i].end = tcp_unwrap(static_cast<std::uint32_t>(wire.block[i].end), near);
+  }
+  return blocks;
+}
 
 }  // namespace netwarp::netmodels

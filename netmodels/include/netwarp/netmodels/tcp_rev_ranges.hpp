@@ -13,32 +13,47 @@ namespace netwarp::netmodels {
 
 struct TcpRangeKey {
   std::uint32_t connection = 0;  // the LP's own index of the flow or peer
-  std::uint32_t begin = 0;
+  std::uint32_t reserved = 0;
+  TcpSeq begin = 0;
   auto operator<=>(const TcpRangeKey&) const = default;
+  void visit_bytes(engine::StateVisitor& v) const {  // as {connection, 32-bit begin} was
+    TcpLegacyBytes b;
+    b.put(connection);
+    b.put_seq(begin);
+    b.finish(v);
+  }
 };
-using TcpRangeTable = engine::RevMap<TcpRangeKey, std::uint32_t>;  // -> end
+struct TcpRangeEnd {
+  TcpSeq end = 0;
+  void visit_bytes(engine::StateVisitor& v) const {  // as a 32-bit end was
+    TcpLegacyBytes b;
+    b.put_seq(end);
+    b.finish(v);
+  }
+};
+using TcpRangeTable = engine::RevMap<TcpRangeKey, TcpRangeEnd>;
 
 class TcpRevRanges final : public TcpRangeStore {
  public:
   TcpRevRanges(TcpRangeTable& table, std::uint32_t connection, engine::EventCtx* ctx)
       : table_(table), connection_(connection), ctx_(ctx) {}
 
-  std::optional<TcpRange> first_at_or_after(std::uint32_t seq) const override {
-    const auto it = table_.lower_bound(TcpRangeKey{connection_, seq});
+  std::optional<TcpRange> first_at_or_after(TcpSeq seq) const override {
+    const auto it = table_.lower_bound(TcpRangeKey{connection_, 0, seq});
     if (it == table_.end() || it->first.connection != connection_) return std::nullopt;
-    return TcpRange{it->first.begin, it->second};
+    return TcpRange{it->first.begin, it->second.end};
   }
-  std::optional<TcpRange> last_before(std::uint32_t seq) const override {
-    auto it = table_.lower_bound(TcpRangeKey{connection_, seq});
+  std::optional<TcpRange> last_before(TcpSeq seq) const override {
+    auto it = table_.lower_bound(TcpRangeKey{connection_, 0, seq});
     if (it == table_.begin()) return std::nullopt;
     --it;
     if (it->first.connection != connection_) return std::nullopt;
-    return TcpRange{it->first.begin, it->second};
+    return TcpRange{it->first.begin, it->second.end};
   }
   void put(TcpRange range) override {
-    ctx_->put(table_, TcpRangeKey{connection_, range.begin}, range.end);
+    ctx_->put(table_, TcpRangeKey{connection_, 0, range.begin}, TcpRangeEnd{range.end});
   }
-  void erase(std::uint32_t begin) override { ctx_->erase(table_, TcpRangeKey{connection_, begin}); }
+  void erase(TcpSeq begin) override { ctx_->erase(table_, TcpRangeKey{connection_, 0, begin}); }
 
  private:
   TcpRangeTable& table_;

@@ -27,11 +27,10 @@ struct TcpSackBlocks {
 // The scoreboard's fixed-size part and the recovery variables of RFC 6675 section 2 and
 // RFC 6937 section 3. Trivially copyable and padding-free, kept inside TcpSenderState.
 struct TcpScoreboardState {
-  std::uint64_t sacked_bytes = 0;  // SACKed bytes above snd_una
-  std::uint32_t high_sacked = 0;   // one past the highest SACKed byte (0: none)
-  std::uint32_t high_rxt = 0;      // one past HighRxt
-  std::uint32_t rescue_rxt = 0;    // one past RescueRxt; 0: undefined
-  std::uint32_t reserved = 0;
+  std::uint64_t sacked_bytes = 0;        // SACKed bytes above snd_una
+  TcpSeq high_sacked = 0;                // one past the highest SACKed byte (0: none)
+  TcpSeq high_rxt = 0;                   // one past HighRxt
+  TcpSeq rescue_rxt = 0;                 // one past RescueRxt; 0: undefined
   std::uint64_t prr_delivered = 0;       // RFC 6937: bytes delivered during this recovery
   std::uint64_t prr_out = 0;             // RFC 6937: bytes sent during this recovery
   std::uint64_t recover_fs = 0;          // RFC 6937 RecoverFS: snd.nxt - snd.una at its start
@@ -44,8 +43,8 @@ static_assert(std::is_trivially_copyable_v<TcpScoreboardState> &&
 // What the scoreboard functions read about the connection.
 struct TcpScoreboardView {
   const TcpRangeStore& sacked;
-  std::uint32_t snd_una = 0;  // HighACK + 1
-  std::uint32_t snd_max = 0;  // HighData + 1
+  TcpSeq snd_una = 0;  // HighACK + 1
+  TcpSeq snd_max = 0;  // HighData + 1
   std::uint32_t mss = 0;
   std::uint32_t dupack_threshold = 3;  // DupThresh
 };
@@ -54,21 +53,19 @@ struct TcpScoreboardView {
 // (a block outside [snd_una, snd_max) is ignored, RFC 2018 section 4's invalid blocks).
 // Returns the bytes newly SACKed.
 std::uint64_t tcp_scoreboard_update(TcpScoreboardState& sb, TcpRangeStore& sacked,
-                                    const TcpSackBlocks& blocks, std::uint32_t snd_una,
-                                    std::uint32_t snd_max);
+                                    const TcpSackBlocks& blocks, TcpSeq snd_una, TcpSeq snd_max);
 // A cumulative ACK to `ack`: forgets what lies below. Returns the SACKed bytes it covered.
-std::uint64_t tcp_scoreboard_advance(TcpScoreboardState& sb, TcpRangeStore& sacked,
-                                     std::uint32_t ack);
+std::uint64_t tcp_scoreboard_advance(TcpScoreboardState& sb, TcpRangeStore& sacked, TcpSeq ack);
 // Forgets every SACKed range (RFC 2018 section 8, after a retransmission timeout).
 void tcp_scoreboard_clear(TcpScoreboardState& sb, TcpRangeStore& sacked);
 
 // IsLost(seq): DupThresh discontiguous SACKed ranges, or more than (DupThresh - 1) * SMSS
 // SACKed bytes, lie above seq. Unsacked bytes below tcp_lost_below() are exactly the lost ones.
-std::uint32_t tcp_lost_below(const TcpScoreboardView& v);
-bool tcp_is_lost(const TcpScoreboardView& v, std::uint32_t seq);
+TcpSeq tcp_lost_below(const TcpScoreboardView& v);
+bool tcp_is_lost(const TcpScoreboardView& v, TcpSeq seq);
 // SetPipe(): octets in [snd_una, snd_max) not SACKed count once if not lost and once more if
 // retransmitted in this recovery (below high_rxt).
-std::uint64_t tcp_set_pipe(const TcpScoreboardView& v, std::uint32_t high_rxt);
+std::uint64_t tcp_set_pipe(const TcpScoreboardView& v, TcpSeq high_rxt);
 
 struct TcpNextSegment {
   std::uint32_t rule = 0;  // 0: nothing to send; else the NextSeg() rule that chose it

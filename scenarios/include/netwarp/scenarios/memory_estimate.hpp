@@ -9,6 +9,7 @@
 #include <string>
 
 #include "netwarp/scenarios/proto/scenario.pb.h"
+#include "netwarp/scenarios/scenario_loader.hpp"
 
 namespace netwarp::scenarios {
 
@@ -19,5 +20,13 @@ struct MemoryEstimate {
 
 // For a scenario that passed validation. Saturates instead of overflowing.
 MemoryEstimate estimate_memory(const proto::Scenario& scenario);
+
+// The same, with the files the scenario names counted too: the flows of workload.flows.csv_file
+// (one per line) and the actions of the MPI trace (`trace_path` when given, as `netwarp run
+// --trace` names it, else mpi.trace.path): lines of a TIT file or of a folder's files, action
+// entries of a .pbtxt, a bound from the size of a .pb or of an OTF2 archive's event files. The
+// files are only scanned, not parsed; one that cannot be read counts nothing (the builder
+// reports it).
+MemoryEstimate estimate_memory(const LoadedScenario& loaded, const std::string& trace_path);
 
 }  // namespace netwarp::scenarios

@@ -6,6 +6,7 @@
 //   netmodels::NetworkSpec spec = build_network_spec(s);   // network_builder.hpp
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,6 +23,10 @@ struct LoadedScenario {
   // "workload.flows.flow[1].dst", "topology.torus.dims[0]"; a repeated field's bare path is its
   // first element). Fields set by --set or by default are absent.
   std::map<std::string, SourceLoc> locations;
+  // Settings written (in the file or by --set) that the run will not read, one located line
+  // each ("FILE:LINE:COL: transport.tcp.min_rto_us: ignored: ..."); the loader also reports
+  // them through the warning printer.
+  std::vector<std::string> warnings;
 
   SourceLoc location_of(const std::string& field) const;
   // A ScenarioError for `field`, located if the field was written in the file.
@@ -38,6 +43,11 @@ LoadedScenario load_scenario_text(const std::string& text, const std::string& na
 // The built-in default: an incast of 16 senders on one switch (the library's incast.pbtxt,
 // smaller), named "<built-in incast>".
 LoadedScenario built_in_default_scenario(const std::vector<std::string>& overrides = {});
+
+// Where load warnings go. By default each distinct line is printed once per process on stderr
+// as "netwarp: warning: LINE"; the apps give a printer that drops them on MPI ranks other than
+// 0. An empty function restores the default.
+void set_warning_printer(std::function<void(const std::string&)> printer);
 
 // The folder holding the library's .pbtxt scenarios (the source tree's scenarios/).
 std::string scenario_library_dir();

@@ -1,0 +1,118 @@
+// Indexed MPI matching (issue 15). A linear scan of the posted-receive and unexpected queues
+// makes every arrival cost O(queue length): an all-to-all with all receives posted first
+// grows as P^2.7. Both queues are ordered maps keyed by (context, source, tag, sequence), so
+// a match costs O(log n) while keeping MPI's order (seed 001 §3-4: associative memories keyed
+// by (peer, tag, comm), each entry a FIFO):
+//  - a posted receive may hold wildcards (kAnySource, kAnyTag); an arriving envelope looks in
+//    the four buckets (src, tag), (src, any), (any, tag), (any, any) of its context and takes
+//    the one whose first entry has the smallest sequence number: the earliest posted receive
+//    that matches;
+//  - an unexpected envelope is filed under the same four keys (its own source and tag, and the
+//    wildcard forms), so a receive, wildcards or not, finds the earliest matching envelope as
+//    the first entry of one bucket; taking it erases all four copies.
+// Sequence numbers come from one per-rank counter, so "earliest" is posting or arrival order.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "netwarp/engine/event_ctx.hpp"
+#include "netwarp/engine/reversible.hpp"
+#include "netwarp/mpiemul/program.hpp"
+
+namespace netwarp::mpiemul {
+
+struct MatchKey {
+  std::uint16_t context = 0;
+  std::uint16_t reserved = 0;
+  std::int32_t src = 0;  // kAnySource: a wildcard bucket
+  std::int32_t tag = 0;  // kAnyTag: a wildcard bucket
+  std::uint32_t reserved2 = 0;
+  std::uint64_t seq = 0;
+  auto operator<=>(const MatchKey&) const = default;
+};
+
+// Posted receives: (context, source or any, tag or any, post order) -> receive op.
+class PostedReceives {
+ public:
+  void post(const Op& recv, std::uint32_t recv_op, std::uint64_t seq, engine::EventCtx& ctx) {
+    ctx.put(map_, MatchKey{recv.comm, 0, recv.peer, recv.tag, 0, seq}, recv_op);
+    if (recv.peer == kAnySource || recv.tag == kAnyTag) ctx.add(wildcards_, 1);
+  }
+  // Takes the earliest posted receive that a message (context, src, tag) matches.
+  std::optional<std::uint32_t> take(std::uint16_t context, RankId src, std::int32_t tag,
+                                    engine::EventCtx& ctx) {
+    const auto s = static_cast<std::int32_t>(src);
+    const MatchKey buckets[4] = {{context, 0, s, tag, 0, 0},
+                                 {context, 0, s, kAnyTag, 0, 0},
+                                 {context, 0, kAnySource, tag, 0, 0},
+                                 {context, 0, kAnySource, kAnyTag, 0, 0}};
+    std::optional<MatchKey> best;
+    std::uint32_t recv_op = 0;
+    // Without wildcard receives posted only the exact bucket can hold a match.
+    const std::size_t searched = wildcards_.get() == 0 ? 1 : 4;
+    for (const MatchKey& bucket : std::span(buckets, searched)) {
+      auto it = map_.lower_bound(bucket);
+      if (it == map_.end() || !same_bucket(it->first, bucket)) continue;
+      if (best && best->seq < it->first.seq) continue;
+      best = it->first;
+      recv_op = it->second;
+    }
+    if (!best) return std::nullopt;
+    ctx.erase(map_, *best);
+    if (best->src == kAnySource || best->tag == kAnyTag) ctx.add(wildcards_, -1);
+    return recv_op;
+  }
+  const engine::RevMap<MatchKey, std::uint32_t>& entries() const { return map_; }
+  const engine::RevCounter& wildcards() const { return wildcards_; }
+
+ private:
+  static bool same_bucket(const MatchKey& a, const MatchKey& b) {
+    return a.context == b.context && a.src == b.src && a.tag == b.tag;
+  }
+  engine::RevMap<MatchKey, std::uint32_t> map_;
+  engine::RevCounter wildcards_;  // posted receives with kAnySource or kAnyTag
+};
+
+// Unexpected envelopes, each filed under its four bucket keys. V must have `src` and `tag`.
+template <class V>
+class UnexpectedEnvelopes {
+ public:
+  void add(std::uint16_t context, std::int32_t tag, std::uint64_t seq, const V& value,
+           engine::EventCtx& ctx) {
+    const auto s = static_cast<std::int32_t>(value.src);
+    for (const MatchKey& k : keys(context, s, tag, seq)) ctx.put(map_, k, value);
+  }
+  // Takes the earliest envelope that a receive (context, src or any, tag or any) matches.
+  std::optional<V> take(std::uint16_t context, std::int32_t src, std::int32_t tag,
+                        engine::EventCtx& ctx) {
+    auto it = map_.lower_bound(MatchKey{context, 0, src, tag, 0, 0});
+    if (it == map_.end() || it->first.context != context || it->first.src != src ||
+        it->first.tag != tag)
+      return std::nullopt;
+    const V found = it->second;
+    const std::uint64_t seq = it->first.seq;
+    for (const MatchKey& k : keys(context, static_cast<std::int32_t>(found.src), found.tag, seq))
+      ctx.erase(map_, k);
+    return found;
+  }
+  const engine::RevMap<MatchKey, V>& entries() const { return map_; }
+
+ private:
+  struct Keys {
+    MatchKey k[4];
+    const MatchKey* begin() const { return k; }
+    const MatchKey* end() const { return k + 4; }
+  };
+  static Keys keys(std::uint16_t context, std::int32_t src, std::int32_t tag, std::uint64_t seq) {
+    return Keys{{{context, 0, src, tag, 0, seq},
+                 {context, 0, src, kAnyTag, 0, seq},
+                 {context, 0, kAnySource, tag, 0, seq},
+                 {context, 0, kAnySource, kAnyTag, 0, seq}}};
+  }
+  engine::RevMap<MatchKey, V> map_;
+};
+
+}  // namespace netwarp::mpiemul

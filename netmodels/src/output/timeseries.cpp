@@ -1,0 +1,146 @@
+// Time series CSV tables and flow completion times, from committed records.
+#include "netwarp/netmodels/timeseries.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <ostream>
+#include <utility>
+
+namespace netwarp::netmodels {
+
+namespace {
+
+const std::string& name_of(const NetworkSpec& spec, NodeId node) {
+  return spec.topology.nodes[node].name;
+}
+
+bool is_same_port(const PortSample& a, const PortSample& b) {
+  return a.node == b.node && a.port == b.port;
+}
+
+// Rows are formatted into one buffer, written out in large pieces.
+class CsvBuffer {
+ public:
+  explicit CsvBuffer(std::ostream& out) : out_(out) {}
+  ~CsvBuffer() { flush(); }
+  CsvBuffer(const CsvBuffer&) = delete;
+  CsvBuffer& operator=(const CsvBuffer&) = delete;
+
+  template <class... Args>
+  void row(fmt::format_string<Args...> format, Args&&... args) {
+    fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
+    if (buffer_.size() > (1u << 20)) flush();
+  }
+
+ private:
+  void flush() {
+    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    buffer_.clear();
+  }
+  std::ostream& out_;
+  fmt::memory_buffer buffer_;
+};
+
+void write_port_row(const PortSample& s, const NetworkSpec& spec, CsvBuffer& out) {
+  const std::int64_t length = spec.outputs.sample_interval_ps;
+  const NodeId peer = spec.topology.nodes[s.node].ports[s.port].peer;
+  out.row("{},{},{},{},{},{},{:.6f},{},{}\n", s.interval_start_ps, name_of(spec, s.node), s.port,
+          name_of(spec, peer), s.max_queue_bytes, s.mean_queue_bytes,
+          static_cast<double>(s.busy_ps) / static_cast<double>(length), s.packets_dropped,
+          s.bytes_dropped);
+}
+
+// A row of zeros for the interval after `s` when the port's next row is not that interval.
+void write_idle_row_after(const PortSample& s, const PortSample* next, const NetworkSpec& spec,
+                          CsvBuffer& out) {
+  const std::int64_t after = s.interval_start_ps + spec.outputs.sample_interval_ps;
+  if (next != nullptr && is_same_port(s, *next) && next->interval_start_ps == after) return;
+  PortSample idle;
+  idle.interval_start_ps = after;
+  idle.node = s.node;
+  idle.port = s.port;
+  write_port_row(idle, spec, out);
+}
+
+}  // namespace
+
+void write_ports_timeseries_csv(const ResultsSource& results, const NetworkSpec& spec,
+                                std::ostream& out) {
+  out << "interval_start_ps,node,port,peer,max_queue_bytes,mean_queue_bytes,utilisation,"
+         "packets_dropped,bytes_dropped\n";
+  CsvBuffer buffer(out);
+  auto rows = results.open<PortSample>();
+  for (const PortSample* row = rows.peek(); row != nullptr;) {
+    const PortSample current = *row;
+    rows.pop();
+    row = rows.peek();
+    write_port_row(current, spec, buffer);
+    write_idle_row_after(current, row, spec, buffer);
+  }
+}
+
+void write_flows_timeseries_csv(const ResultsSource& results, const NetworkSpec& spec,
+                                std::ostream& out) {
+  out << "interval_start_ps,flow,src,dst,cwnd_bytes,ssthresh_bytes,delivered_bytes,acked_bytes,"
+         "rto_events\n";
+  const auto& messages = spec.workload.messages;
+  FlowSample previous;
+  bool has_previous = false;
+  CsvBuffer buffer(out);
+  auto samples = results.open<FlowSample>();
+  for (; const FlowSample* s = samples.peek(); samples.pop()) {
+    if (has_previous && previous.flow != s->flow) has_previous = false;
+    const std::uint64_t acked_before = has_previous ? previous.acked_bytes : 0;
+    const std::uint64_t timeouts_before = has_previous ? previous.timeouts : 0;
+    const bool is_known = s->flow < messages.size();
+    buffer.row("{},{},{},{},{},{},{},{},{}\n", s->interval_start_ps, s->flow,
+               is_known ? name_of(spec, messages[s->flow].src) : "",
+               is_known ? name_of(spec, messages[s->flow].dst) : "", s->cwnd, s->ssthresh,
+               s->acked_bytes - acked_before, s->acked_bytes, s->timeouts - timeouts_before);
+    previous = *s;
+    has_previous = true;
+  }
+}
+
+void write_ports_timeseries_csv(const NetworkResults& results, const NetworkSpec& spec,
+                                std::ostream& out) {
+  write_ports_timeseries_csv(ResultsSource(results), spec, out);
+}
+
+void write_flows_timeseries_csv(const NetworkResults& results, const NetworkSpec& spec,
+                                std::ostream& out) {
+  write_flows_timeseries_csv(ResultsSource(results), spec, out);
+}
+
+std::vector<std::int64_t> flow_completion_times(const ResultsSource& results) {
+  std::vector<std::int64_t> times;
+  FlowRows rows(results);
+  for (FlowRows::Row row; rows.next(row);)
+    if (row.delivered_ps >= 0 && row.flow.start_ps >= 0)
+      times.push_back(row.delivered_ps - row.flow.start_ps);
+  std::sort(times.begin(), times.end());
+  return times;
+}
+
+std::vector<std::int64_t> flow_completion_times(const NetworkResults& results) {
+  return flow_completion_times(ResultsSource(results));
+}
+
+std::int64_t percentile(const std::vector<std::int64_t>& ascending, double p) {
+  if (ascending.empty()) return -1;
+  const auto rank =
+      static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(ascending.size())));
+  return ascending[std::clamp<std::size_t>(rank, 1, ascending.size()) - 1];
+}
+
+void write_fct_cdf_csv(const std::vector<std::int64_t>& ascending, std::ostream& out) {
+  out << "fct_ps,fraction\n";
+  const double n = static_cast<double>(ascending.size());
+  for (std::size_t i = 0; i < ascending.size(); ++i)
+    out << fmt::format("{},{:.6f}\n", ascending[i], static_cast<double>(i + 1) / n);
+}
+
+}  // namespace netwarp::netmodels

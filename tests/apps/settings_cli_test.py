@@ -1,0 +1,87 @@
+"""End-to-end: no setting is ignored silently. A link level the topology lacks is an error
+naming it; fields of the transport not in use are warnings on stderr, one line each, once, and
+only from rank 0 under mpirun; a unit suffix in a file says which plain number to write; a
+parameter file used on another platform than the one it was fitted on is said by predict."""
+import json
+import os
+import sys
+import unittest
+
+import netwarp_cli
+from netwarp_cli import run
+
+LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scenarios")
+TREE = """name: "t"
+topology { tree { leaves: 2 hosts_per_leaf: 2 } }
+workload { incast { bytes: 1000 } }
+"""
+
+
+class NoSilentSettings(netwarp_cli.ScratchCase):
+    def test_link_level_the_topology_lacks_is_an_error(self):
+        path = self.write("t.pbtxt", TREE + "links { levels { level: 2 rate_bps: 250000000 } }\n")
+        r = run(["run", path, "--out", os.path.join(self.dir, "out")])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stderr, f"{path}:4:18: links.levels[0].level: a tree has no link level 2 "
+                                   "(its levels: 0 host-leaf, 1 leaf-root)\n")
+
+    def test_tcp_fields_of_a_lossless_run_are_warned_once_each_from_rank_0(self):
+        path = self.write("t.pbtxt", TREE + "transport { kind: LOSSLESS tcp { min_rto_us: 1000 } }\n")
+        expected = (f"netwarp: warning: {path}:4:34: transport.tcp.min_rto_us: ignored: only used "
+                    "with transport.kind: TCP (this run is LOSSLESS)\n")
+        r = run(["run", path, "--out", os.path.join(self.dir, "out")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr, expected)
+        r = run(["run", path, "--kernel", "optimistic", "--out", os.path.join(self.dir, "out2")],
+                mpi_ranks=2)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr.count("netwarp: warning:"), 1, r.stderr)
+        self.assertIn(expected, r.stderr)
+
+    def test_unit_suffix_in_a_file_says_the_plain_number(self):
+        path = self.write("t.pbtxt", TREE + "switch { buffer_bytes: 128KiB }\n")
+        r = run(["run", path, "--out", os.path.join(self.dir, "out")])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stderr, f"{path}:4:24: '128KiB': write 131072: a scenario file takes "
+                                   "plain numbers (protobuf text format has no unit suffixes; "
+                                   "--set accepts them)\n")
+
+    def test_predict_says_when_the_parameters_were_fitted_on_another_platform(self):
+        params = os.path.join(self.dir, "hockney.json")
+        pingpong = os.path.join(LIBRARY, "pingpong.pbtxt")
+        r = run(["fit", pingpong, "--model", "hockney", "--out", params])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(params) as f:
+            self.assertEqual(json.load(f)["platform"]["scenario"], pingpong)
+        same = run(["predict", pingpong, "--model", "hockney", "--params", params])
+        self.assertEqual(same.returncode, 0, same.stderr)
+        self.assertEqual(same.stderr, "")
+        other = run(["predict", pingpong, "--set", "links.latency_ns=2000", "--set",
+                     "mpi.host.o_ns=900", "--model", "hockney", "--params", params])
+        self.assertEqual(other.returncode, 0, other.stderr)
+        self.assertEqual(other.stderr,
+                         f"netwarp: warning: {params} was fitted on {pingpong}, and {pingpong} "
+                         "differs in links, mpi.host: the prediction uses the fitted platform's "
+                         "parameters\n")
+
+    def test_outputs_hold_no_int64_max_sentinels(self):
+        # ssthresh before the first loss and a run without end time were written as
+        # 9223372036854775807; now an empty CSV field and a JSON null.
+        results, out_dir, _ = self.run_scenario([os.path.join(LIBRARY, "two-flows.pbtxt"), "--set",
+                                                 "outputs.cwnd_trace=true"])
+        self.assertIsNone(results["end_time_ps"])
+        for name in os.listdir(out_dir):
+            if name.endswith((".csv", ".json")):
+                with open(os.path.join(out_dir, name)) as f:
+                    text = f.read()
+                for sentinel in ("9223372036854775807", "18446744073709551615"):
+                    self.assertNotIn(sentinel, text, name)
+        with open(os.path.join(out_dir, "cwnd.csv")) as f:
+            rows = [line.rstrip("\n").split(",") for line in f][1:]
+        self.assertEqual(rows[0][3], "", "no threshold before the first loss")
+        self.assertTrue(any(row[3].isdigit() for row in rows), "a loss sets one")
+
+
+if __name__ == "__main__":
+    netwarp_cli.NETWARP = os.path.abspath(sys.argv.pop(1))
+    unittest.main()
