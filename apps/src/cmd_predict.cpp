@@ -11,6 +11,7 @@
 #include "cmd_validation.hpp"
 #include "netwarp/scenarios/mpi_builder.hpp"
 #include "netwarp/scenarios/scenario_loader.hpp"
+#include "netwarp/validation/call_compare.hpp"
 #include "netwarp/validation/model_names.hpp"
 #include "netwarp/validation/model_prediction.hpp"
 #include "netwarp/validation/params_json.hpp"
@@ -117,6 +118,16 @@ nlohmann::ordered_json prediction_json(const validation::ModelPrediction& p) {
   return j;
 }
 
+void write_calls_file(const std::string& path, const validation::Prediction& p,
+                      const scenarios::MpiRunSpec& spec) {
+  if (p.calls.empty())
+    std::printf("note: model %s predicts no calls (closed form); %s has the header only\n",
+                p.model.c_str(), path.c_str());
+  std::ofstream out(path);
+  validation::write_predicted_calls_csv(p, *spec.program, spec.program_name, out);
+  if (!out) throw UsageError(fmt::format("--calls: {}: cannot write", path));
+}
+
 }  // namespace
 
 CLI::App* add_predict_command(CLI::App& app, PredictOptions& o) {
@@ -142,6 +153,9 @@ CLI::App* add_predict_command(CLI::App& app, PredictOptions& o) {
                       "Parameter file from `netwarp fit` (flow: optional, default the "
                       "scenario's MPI host costs)");
   predict->add_option("--out", o.out, "Also write the prediction as JSON here");
+  predict->add_option("--calls", o.calls,
+                      "Also write every rank's calls as the model times them (start, end and "
+                      "breakdown) as CSV here");
   predict->add_option("--set", o.sets, "Override a scenario field: path.to.field=value")
       ->allow_extra_args(false);
   return predict;
@@ -181,6 +195,7 @@ int predict_command(const PredictOptions& o, const AppContext& context) {
     throw UsageError(fmt::format("{}: model: the file holds '{}' parameters, not '{}'", o.params,
                                  file_model, o.model));
   if (!o.out.empty()) check_writable(o.out);
+  if (!o.calls.empty()) check_writable(o.calls);
   validation::ModelPrediction p;
   try {
     p = validation::predict_with(params, o.params.empty() ? "<flow>" : o.params, loaded, spec);
@@ -192,6 +207,7 @@ int predict_command(const PredictOptions& o, const AppContext& context) {
   check_prediction(p.prediction);
   print_prediction(p, spec.program_name);
   if (!o.out.empty()) write_json_file(o.out, prediction_json(p));
+  if (!o.calls.empty()) write_calls_file(o.calls, p.prediction, spec);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // `netwarp validate SCENARIO --models LIST --out DIR`.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -60,10 +61,16 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
   validate->add_option("--trace", o.trace, "Replay this MPI trace instead of the program");
   validate->add_option("--set", o.sets, "Override a scenario field: path.to.field=value")
       ->allow_extra_args(false);
-  validate->add_option("--sweep", o.sweep,
-                       "Sweep this field over these values instead of the scenario's sweep: "
-                       "path.to.field=v1,v2,... (';' between values that are lists: "
-                       "topology.torus.dims=10,10;12,12)");
+  validate
+      ->add_option("--sweep", o.sweeps,
+                   "Sweep this field over these values instead of the scenario's sweep: "
+                   "path.to.field=v1,v2,... (';' between values that are lists: "
+                   "topology.torus.dims=10,10;12,12); several --sweep make a grid of every "
+                   "combination")
+      ->allow_extra_args(false);
+  validate->add_flag("--keep-runs", o.keep_runs,
+                     "Keep each point's packet outputs (calls.csv, timeline.json, results.json; "
+                     "flows.csv for a workload) in runs/<point>/ of the report folder");
   return validate;
 }
 
@@ -73,13 +80,17 @@ int validate_command(const ValidateOptions& o, const AppContext& context) {
   v.scenario = o.scenario;
   v.sets = o.sets;
   v.trace = o.trace;
-  v.sweep = o.sweep;
-  if (!v.sweep.empty()) {
+  v.sweeps = o.sweeps;
+  v.keep_runs = o.keep_runs;
+  std::vector<std::string> fields;
+  for (const std::string& sweep : v.sweeps) {
     try {
-      validation::parse_sweep_option(v.sweep);
+      fields.push_back(validation::parse_sweep_option(sweep).first);
     } catch (const std::invalid_argument& e) {
       throw UsageError(fmt::format("--sweep: {}", e.what()));
     }
+    if (std::count(fields.begin(), fields.end(), fields.back()) > 1)
+      throw UsageError(fmt::format("--sweep: {} is swept twice", fields.back()));
   }
   if (!o.models.empty()) {
     try {

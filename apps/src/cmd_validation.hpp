@@ -29,6 +29,7 @@ struct PredictOptions {
   std::string model;
   std::string params;
   std::string out;
+  std::string calls;  // per-call CSV
   std::vector<std::string> sets;
 };
 CLI::App* add_predict_command(CLI::App& app, PredictOptions& options);
@@ -40,7 +41,8 @@ struct ValidateOptions {
   std::string out;
   std::string trace;
   std::vector<std::string> sets;
-  std::string sweep;
+  std::vector<std::string> sweeps;
+  bool keep_runs = false;
 };
 CLI::App* add_validate_command(CLI::App& app, ValidateOptions& options);
 int validate_command(const ValidateOptions& options, const AppContext& context);

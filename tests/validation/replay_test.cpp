@@ -67,6 +67,59 @@ TEST(Replay, PingPongEqualsTable6InEachRegime) {
         << "k = " << k;
 }
 
+TEST(Replay, EachCallHasItsStartEndAndSplit) {
+  const auto model = loggps_replay_model(simple());
+  const Prediction r = predict_program(pingpong(512, 0), *model);
+  ASSERT_EQ(r.calls.size(), 4u);
+  // Rank 0: send [0, T1 = 2512] all overhead; recv from 2512 to 17168 (Table 6, k = 512),
+  // waiting until the answer is in at 11096 + T2 = 14144, then T3 = 3024 of overhead.
+  const CallPrediction& send = r.calls[0];
+  EXPECT_EQ(send.rank, 0u);
+  EXPECT_EQ(send.call, 0u);
+  EXPECT_DOUBLE_EQ(send.start_ns, 0);
+  EXPECT_DOUBLE_EQ(send.end_ns, 2512);
+  EXPECT_DOUBLE_EQ(send.split.overhead, 2512);
+  const CallPrediction& answer = r.calls[1];
+  EXPECT_EQ(answer.call, 1u);
+  EXPECT_DOUBLE_EQ(answer.start_ns, 2512);
+  EXPECT_DOUBLE_EQ(answer.end_ns, 17168);
+  EXPECT_DOUBLE_EQ(answer.split.recv_wait, 14144 - 2512);
+  EXPECT_DOUBLE_EQ(answer.split.overhead, 3024);
+  // Rank 1: recv [0, T1 + T2 + T3 = 8584], then send [8584, 11096].
+  EXPECT_EQ(r.calls[2].rank, 1u);
+  EXPECT_DOUBLE_EQ(r.calls[2].end_ns, 8584);
+  EXPECT_DOUBLE_EQ(r.calls[2].split.recv_wait, 5560);
+  EXPECT_DOUBLE_EQ(r.calls[3].start_ns, 8584);
+  EXPECT_DOUBLE_EQ(r.calls[3].end_ns, 11096);
+  for (const CallPrediction& c : r.calls)
+    EXPECT_DOUBLE_EQ(c.split.total(), c.end_ns - c.start_ns) << "call " << c.call;
+}
+
+TEST(Replay, CallsWithoutOperationsAndCollectivesAreOneCallEach) {
+  const auto model = loggps_replay_model(simple());
+  const Program program = two_ranks([&](RankProgramBuilder& r0, RankProgramBuilder& r1) {
+    for (RankProgramBuilder* b : {&r0, &r1}) {
+      b->begin_call(mpiemul::CallKind::barrier, -1, 0);  // empty: starts and ends at once
+      b->end_call();
+      b->compute(engine::SimTime::from_ps(1'000'000));
+      b->begin_call(mpiemul::CallKind::allreduce, -1, 8);
+      const auto s = b->post_isend(1 - b->rank(), 0, 8);
+      const auto q = b->post_irecv(static_cast<std::int32_t>(1 - b->rank()), 0, 8);
+      const std::uint32_t both[] = {s, q};
+      b->post_waitall(both);
+      b->end_call();
+    }
+  });
+  const Prediction r = predict_program(program, *model);
+  ASSERT_EQ(r.calls.size(), 6u);
+  EXPECT_DOUBLE_EQ(r.calls[0].start_ns, 0);
+  EXPECT_DOUBLE_EQ(r.calls[0].end_ns, 0);
+  EXPECT_DOUBLE_EQ(r.calls[1].end_ns, 1000);
+  EXPECT_DOUBLE_EQ(r.calls[2].start_ns, 1000);
+  EXPECT_DOUBLE_EQ(r.calls[2].end_ns, r.ranks[0].end_ns);
+  EXPECT_DOUBLE_EQ(r.calls[5].end_ns, r.ranks[1].end_ns);
+}
+
 TEST(Replay, LateReceiverIsSendWaitOfARendezvousSender) {
   const LogGpsParams p = simple();
   const auto model = loggps_replay_model(p);

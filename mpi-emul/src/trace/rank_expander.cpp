@@ -22,6 +22,7 @@ RankExpander::RankExpander(const proto::Trace& trace, RankId rank, const CommPla
 
 RankProgram RankExpander::expand() {
   const auto& actions = trace_.ranks(static_cast<int>(rank_)).actions();
+  std::vector<std::uint32_t> call_lines;
   for (int i = 0; i < actions.size(); ++i) {
     const ActionSite site(trace_, rank_, i, options_.locations);
     const std::size_t first_op = builder_.ops().size();
@@ -31,9 +32,14 @@ RankProgram RankExpander::expand() {
       site.fail_action(e.what());  // from the builder or a collective algorithm
     }
     charge_ops(builder_.ops().subspan(first_op), site);
+    call_lines.resize(builder_.call_count(), actions[i].line());
   }
   if (!pending_.empty()) builder_.waitall(pending_.take_all());
-  return builder_.take();
+  RankProgram program = builder_.take();
+  program.source_file = trace_.ranks(static_cast<int>(rank_)).source_file();
+  call_lines.resize(program.calls.size(), 0);
+  program.call_lines = std::move(call_lines);
+  return program;
 }
 
 // The action's ranks are ranks of its communicator: the builder translates them.

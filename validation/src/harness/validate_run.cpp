@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "netwarp/mpiemul/mpi_outputs.hpp"
 #include "netwarp/netmodels/csv_line.hpp"
 #include "netwarp/scenarios/network_builder.hpp"
 #include "netwarp/validation/flow_report.hpp"
@@ -98,8 +99,10 @@ ModelResult run_simgrid(const ValidateOptions& o, const std::vector<std::string>
   return m;
 }
 
+// `calls` receives the model's per-call prediction (none when it is unavailable).
 ModelResult run_model(ModelKind kind, const scenarios::LoadedScenario& loaded,
-                      const scenarios::MpiRunSpec& spec, const fs::path& params_path) {
+                      const scenarios::MpiRunSpec& spec, const fs::path& params_path,
+                      Prediction& calls) {
   ModelResult m;
   m.model = std::string(model_name(kind));
   try {
@@ -115,6 +118,7 @@ ModelResult run_model(ModelKind kind, const scenarios::LoadedScenario& loaded,
     for (const auto& r : p.prediction.ranks) m.ranks.push_back(r.split);
     m.note = p.note;
     m.wall_seconds = p.wall_seconds;
+    calls.calls = p.prediction.calls;
   } catch (const std::invalid_argument& e) {
     m.available = false;
     m.note = e.what();
@@ -147,41 +151,130 @@ PacketCounters counters_of(const netmodels::NetworkTotals& t) {
           t.fast_retransmits};
 }
 
-proto_sweep chosen_sweep(const ValidateOptions& o, const scenarios::LoadedScenario& base) {
-  if (o.sweep.empty()) return base.scenario.validation().sweep();
-  const auto [field, values] = parse_sweep_option(o.sweep);
-  proto_sweep sweep;
-  sweep.set_field(field);
-  for (const auto& v : values) sweep.add_values(v);
-  return sweep;
+std::vector<proto_sweep> chosen_sweeps(const ValidateOptions& o,
+                                       const scenarios::LoadedScenario& base) {
+  if (o.sweeps.empty()) {
+    const proto_sweep& own = base.scenario.validation().sweep();
+    if (own.field().empty()) return {};
+    return {own};
+  }
+  std::vector<proto_sweep> sweeps;
+  for (const std::string& text : o.sweeps) {
+    const auto [field, values] = parse_sweep_option(text);
+    proto_sweep sweep;
+    sweep.set_field(field);
+    for (const auto& v : values) sweep.add_values(v);
+    sweeps.push_back(sweep);
+  }
+  return sweeps;
 }
 
-std::vector<std::string> values_of(const proto_sweep& sweep) {
-  std::vector<std::string> values(sweep.values().begin(), sweep.values().end());
-  if (values.empty()) values.emplace_back();
-  return values;
+// Every combination of the sweeps' values, the last field varying fastest; one empty point
+// without a sweep.
+std::vector<std::vector<std::string>> grid_points(const std::vector<proto_sweep>& sweeps) {
+  std::vector<std::vector<std::string>> points{{}};
+  for (const proto_sweep& sweep : sweeps) {
+    std::vector<std::vector<std::string>> next;
+    for (const auto& prefix : points)
+      for (const std::string& v : sweep.values()) {
+        next.push_back(prefix);
+        next.back().push_back(v);
+      }
+    points = std::move(next);
+  }
+  return points;
+}
+
+std::string joined(const std::vector<std::string>& parts, const char* between) {
+  std::string out;
+  for (const auto& part : parts) out += (out.empty() ? "" : between) + part;
+  return out;
 }
 
 std::vector<std::string> sets_for(const ValidateOptions& o, const ValidationReport& report,
-                                  const std::string& value) {
+                                  const std::vector<std::string>& values) {
   std::vector<std::string> sets = o.sets;
-  if (!report.sweep_field.empty()) sets.push_back(report.sweep_field + "=" + value);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    sets.push_back(report.sweep_fields[i] + "=" + values[i]);
   return sets;
+}
+
+// --keep-runs: the point's packet outputs as `netwarp run` names them.
+void keep_mpi_run(const ValidateOptions& o, const PacketRun& truth, const mpiemul::Program& program,
+                  SweepPointResult& point, const std::string& tag) {
+  if (!o.keep_runs) return;
+  point.run_dir = (fs::path("runs") / tag).string();
+  const fs::path dir = fs::path(o.out_dir) / point.run_dir;
+  fs::create_directories(dir);
+  std::ofstream calls(dir / "calls.csv");
+  mpiemul::write_calls_csv(truth.results, calls);
+  std::ofstream timeline(dir / "timeline.json");
+  mpiemul::write_timeline_json(truth.results, program, timeline);
+  nlohmann::ordered_json results;
+  results["run_time_ps"] = truth.totals.run_time_ps;
+  results["mpi"] = mpiemul::mpi_results_json(truth.results, truth.totals, program);
+  write_json(dir / "results.json", results);
+  if (!calls || !timeline) throw std::runtime_error(fmt::format("{}: cannot write", dir.string()));
 }
 
 fs::path params_path(const ValidateOptions& o, ModelKind kind, const std::string& tag) {
   return fs::path(o.out_dir) / "params" / fmt::format("{}-{}.json", model_name(kind), tag);
 }
 
+// calls_compare.csv (calls_compare-TAG.csv in a sweep) and the per-call error tables.
+void compare_point_calls(const ValidateOptions& o, const std::string& tag, const PacketRun& truth,
+                         const scenarios::MpiRunSpec& spec, const std::vector<ModelKind>& models,
+                         const std::vector<Prediction>& predicted, SweepPointResult& point) {
+  std::vector<ModelCalls> with_calls;
+  for (std::size_t i = 0; i < models.size(); ++i)
+    if (models[i] != ModelKind::simgrid)
+      with_calls.push_back({std::string(model_name(models[i])), &predicted[i]});
+  point.calls_file = tag == "run" ? "calls_compare.csv" : fmt::format("calls_compare-{}.csv", tag);
+  std::ofstream csv(fs::path(o.out_dir) / point.calls_file);
+  point.call_errors =
+      compare_calls(truth.results, *spec.program, spec.program_name, with_calls, csv);
+  if (!csv)
+    throw std::runtime_error(fmt::format("{}/{}: cannot write", o.out_dir, point.calls_file));
+  point.timeline_file =
+      tag == "run" ? "timeline_compare.json" : fmt::format("timeline_compare-{}.json", tag);
+  std::ofstream timeline(fs::path(o.out_dir) / point.timeline_file);
+  write_compare_timeline(truth.results, *spec.program, with_calls, timeline);
+  if (!timeline)
+    throw std::runtime_error(fmt::format("{}/{}: cannot write", o.out_dir, point.timeline_file));
+}
+
+// --keep-runs for a network workload: its messages (flows.csv) and totals (results.json).
+void keep_workload_run(const ValidateOptions& o, const WorkloadRun& truth, SweepPointResult& point,
+                       const std::string& tag) {
+  if (!o.keep_runs) return;
+  point.run_dir = (fs::path("runs") / tag).string();
+  const fs::path dir = fs::path(o.out_dir) / point.run_dir;
+  fs::create_directories(dir);
+  std::ofstream flows(dir / "flows.csv");
+  flows << "flow,src,dst,bytes,start_ps,delivered_ps,completed_ps,retransmitted_segments,"
+           "retransmission_timeouts\n";
+  for (const FlowSample& f : truth.flows)
+    flows << fmt::format("{},{},{},{},{},{},{},{},{}\n", f.flow, f.src, f.dst, f.bytes, f.start_ps,
+                         f.delivered_ps, f.completed_ps, f.retransmitted_segments,
+                         f.retransmission_timeouts);
+  nlohmann::ordered_json results;
+  results["completion_time_ps"] = truth.totals.completion_time_ps;
+  results["packets_dropped"] = truth.totals.packets_dropped;
+  results["retransmission_timeouts"] = truth.totals.retransmission_timeouts;
+  write_json(dir / "results.json", results);
+  if (!flows) throw std::runtime_error(fmt::format("{}: cannot write", dir.string()));
+}
+
 SweepPointResult mpi_point(const ValidateOptions& o, ValidationReport& report,
-                           const std::vector<ModelKind>& models, const std::string& value,
-                           const std::string& tag) {
-  const std::vector<std::string> sets = sets_for(o, report, value);
+                           const std::vector<ModelKind>& models,
+                           const std::vector<std::string>& values, const std::string& tag) {
+  const std::vector<std::string> sets = sets_for(o, report, values);
   const scenarios::LoadedScenario loaded = scenarios::load_scenario(o.scenario, sets);
   const scenarios::MpiRunSpec spec = scenarios::build_mpi_run(loaded, o.trace);
   report.program = spec.program_name;
   SweepPointResult point;
-  point.value = value;
+  point.values = values;
+  point.value = joined(values, ", ");
   const PacketRun truth =
       run_on_platform(spec, spec.program, scenarios::engine_settings(loaded).seed);
   point.simulated_ps = truth.totals.run_time_ps;
@@ -189,30 +282,36 @@ SweepPointResult mpi_point(const ValidateOptions& o, ValidationReport& report,
   point.simulated_wall_seconds = truth.wall_seconds;
   point.simulated_events = truth.events;
   point.counters = counters_of(truth.results.network.totals(spec.network.workload));
-  for (ModelKind kind : models) {
+  std::vector<Prediction> predicted(models.size());
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    const ModelKind kind = models[i];
     say(o, fmt::format("validate: {}: model {}", tag, model_name(kind)));
     point.models.push_back(
         kind == ModelKind::simgrid
             ? run_simgrid(o, sets, fs::path(o.out_dir) / fmt::format("simgrid-{}.json", tag))
-            : run_model(kind, loaded, spec, params_path(o, kind, tag)));
+            : run_model(kind, loaded, spec, params_path(o, kind, tag), predicted[i]));
   }
+  compare_point_calls(o, tag, truth, spec, models, predicted, point);
+  keep_mpi_run(o, truth, *spec.program, point, tag);
   return point;
 }
 
 SweepPointResult workload_point(const ValidateOptions& o, ValidationReport& report,
-                                const std::vector<ModelKind>& models, const std::string& value,
-                                const std::string& tag) {
-  const std::vector<std::string> sets = sets_for(o, report, value);
+                                const std::vector<ModelKind>& models,
+                                const std::vector<std::string>& values, const std::string& tag) {
+  const std::vector<std::string> sets = sets_for(o, report, values);
   const scenarios::LoadedScenario loaded = scenarios::load_scenario(o.scenario, sets);
   const netmodels::NetworkSpec spec = scenarios::build_network_spec(loaded);
   report.program = "workload " + spec.workload.kind;
   SweepPointResult point;
-  point.value = value;
+  point.values = values;
+  point.value = joined(values, ", ");
   const WorkloadRun truth = run_workload(spec, scenarios::engine_settings(loaded).seed);
   point.simulated_ps = truth.totals.completion_time_ps;
   point.simulated_wall_seconds = truth.wall_seconds;
   point.simulated_events = truth.events;
   point.counters = counters_of(truth.totals);
+  keep_workload_run(o, truth, point, tag);
   for (ModelKind kind : models) {
     say(o, fmt::format("validate: {}: model {}", tag, model_name(kind)));
     point.models.push_back(
@@ -269,23 +368,30 @@ ValidationReport run_validation(const ValidateOptions& o) {
   ValidationReport report;
   report.scenario = base.scenario.name();
   report.scenario_file = base.path;
-  const proto_sweep sweep = chosen_sweep(o, base);
-  report.sweep_field = sweep.field();
-  report.sweep_label = sweep.label().empty() ? sweep.field() : sweep.label();
+  const std::vector<proto_sweep> sweeps = chosen_sweeps(o, base);
+  for (const proto_sweep& sweep : sweeps) {
+    report.sweep_fields.push_back(sweep.field());
+    report.sweep_labels.push_back(sweep.label().empty() ? sweep.field() : sweep.label());
+  }
+  report.sweep_field = joined(report.sweep_fields, " x ");
+  report.sweep_label = joined(report.sweep_labels, " x ");
   const std::vector<ModelKind> models = chosen_models(o, base, mpi);
   if (mpi)
     check_mpi_models(base, models);
   else
     check_workload_models(base, models);
   for (ModelKind k : models) report.models.emplace_back(model_name(k));
-  const std::vector<std::string> values = values_of(sweep);
+  const std::vector<std::vector<std::string>> grid = grid_points(sweeps);
   fs::create_directories(fs::path(o.out_dir) / "params");
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const std::string tag = values[i].empty() ? std::string("run") : fmt::format("p{}", i);
-    say(o, fmt::format("validate: {}{}: packet simulation", report.scenario,
-                       values[i].empty() ? "" : " " + report.sweep_field + "=" + values[i]));
-    SweepPointResult point = mpi ? mpi_point(o, report, models, values[i], tag)
-                                 : workload_point(o, report, models, values[i], tag);
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    const std::vector<std::string>& values = grid[i];
+    const std::string tag = values.empty() ? std::string("run") : fmt::format("p{}", i);
+    std::string where;
+    for (std::size_t f = 0; f < values.size(); ++f)
+      where += fmt::format(" {}={}", report.sweep_fields[f], values[f]);
+    say(o, fmt::format("validate: {}{}: packet simulation", report.scenario, where));
+    SweepPointResult point = mpi ? mpi_point(o, report, models, values, tag)
+                                 : workload_point(o, report, models, values, tag);
     for (ModelResult& m : point.models)
       if (m.available) m.error_pct = error_pct(m.predicted_ps, point.simulated_ps);
     report.points.push_back(std::move(point));

@@ -101,6 +101,11 @@ struct Rank {
   bool waiting_is_wait_op = false;
   std::vector<std::uint64_t> unmatched_sends;  // messages to this rank, in send order
   std::vector<PostedRecv> posted;              // receives not yet matched, in post order
+  // The call in progress: its index, start and the rank's split when it started.
+  std::uint32_t call = 0;
+  bool in_call = false;
+  double call_start = 0;
+  TimeSplit split_at_call_start;
 };
 
 enum class EventKind : std::uint8_t { step, inject, start_flow, arrive, request_done };
@@ -176,10 +181,37 @@ class Replay {
     }
   }
 
+  static TimeSplit minus(const TimeSplit& a, const TimeSplit& b) {
+    return {a.compute - b.compute, a.overhead - b.overhead, a.send_wait - b.send_wait,
+            a.recv_wait - b.recv_wait, a.sync - b.sync};
+  }
+
+  // Closes the calls that end at operation pc (the previous operations all finished at t) and
+  // opens the ones that start there; calls without operations open and close at t.
+  void track_calls(RankId r, double t) {
+    Rank& rank = ranks_[r];
+    const auto& calls = program_.ranks[r].calls;
+    while (rank.call < calls.size()) {
+      const mpiemul::Call& c = calls[rank.call];
+      if (!rank.in_call) {
+        if (rank.pc != c.first_op) return;
+        rank.in_call = true;
+        rank.call_start = t;
+        rank.split_at_call_start = rank.split;
+      }
+      if (rank.pc != c.first_op + c.op_count) return;
+      calls_.push_back(
+          {r, rank.call, rank.call_start, t, minus(rank.split, rank.split_at_call_start)});
+      rank.in_call = false;
+      ++rank.call;
+    }
+  }
+
   // Executes rank r's operations from time t until it blocks or reschedules itself.
   void step(RankId r, double t) {
     Rank& rank = ranks_[r];
     rank.now = t;
+    track_calls(r, t);
     const auto& ops = program_.ranks[r].ops;
     if (rank.pc >= ops.size()) {
       rank.state = RankState::finished;
@@ -399,6 +431,10 @@ class Replay {
     if (!stuck.empty())
       throw std::runtime_error(fmt::format(
           "{}: the program cannot finish (unmatched communication): {}", p.model, stuck));
+    std::stable_sort(
+        calls_.begin(), calls_.end(),
+        [](const CallPrediction& a, const CallPrediction& b) { return a.rank < b.rank; });
+    p.calls = std::move(calls_);
     return p;
   }
 
@@ -407,6 +443,7 @@ class Replay {
   ReplayNetwork* network_;
   std::vector<Rank> ranks_;
   std::vector<Message> messages_;
+  std::vector<CallPrediction> calls_;
   std::vector<double> nic_free_;
   std::vector<std::uint32_t> inflight_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;

@@ -128,6 +128,11 @@ struct RankProgram {
   std::vector<Call> calls;
   std::vector<std::uint32_t> wait_list;  // request ids that wait/test ops refer to
   std::uint32_t request_count = 0;
+  // Where each call came from, for a program read from a trace: source_file's line of calls[i]
+  // is call_lines[i] (0: unknown, e.g. the waitall closing requests the trace left open).
+  // Empty for a built-in kernel.
+  std::string source_file;
+  std::vector<std::uint32_t> call_lines;
 };
 
 // A communicator's members: members[i] is the world rank of communicator rank i.
@@ -228,6 +233,7 @@ class RankProgramBuilder {
   RankProgram take();
   // The operations added so far (a trace reader checks each action's).
   std::span<const Op> ops() const { return program_.ops; }
+  std::size_t call_count() const { return program_.calls.size(); }
 
  private:
   std::uint32_t add_op(Op op);

@@ -92,12 +92,24 @@ struct RankPrediction {
   TimeSplit split;
 };
 
+// One call of the program as the model times it (the replay's own calls, in program order).
+struct CallPrediction {
+  mpiemul::RankId rank = 0;
+  std::uint32_t call = 0;  // index in the rank's program (Program::ranks[rank].calls)
+  double start_ns = 0;
+  double end_ns = 0;
+  TimeSplit split;  // sums to end_ns - start_ns
+};
+
 struct Prediction {
   std::string model;
   double run_time_ns = 0;  // latest rank end
   std::vector<RankPrediction> ranks;
   std::uint64_t messages = 0;
   std::uint64_t rendezvous_messages = 0;
+  // Every call of every rank, rank by rank in call order; empty for a model without a replay
+  // (plogp-br's closed form).
+  std::vector<CallPrediction> calls;
 };
 
 // Throws std::runtime_error naming the stuck ranks when the program cannot finish (a receive

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "netwarp/validation/call_compare.hpp"
 #include "netwarp/validation/replay.hpp"
 
 namespace netwarp::validation {
@@ -58,7 +59,9 @@ struct Ns3Comparison {
 };
 
 struct SweepPointResult {
-  std::string value;  // the sweep field's value; empty without a sweep
+  std::string value;  // the sweep fields' values, ", " between them; empty without a sweep
+  std::vector<std::string> values;  // one per sweep field
+  std::string run_dir;              // --keep-runs: the packet outputs, relative to the report
   std::int64_t simulated_ps = 0;
   std::vector<TimeSplit> simulated_ranks;  // ns
   double simulated_wall_seconds = 0;
@@ -66,14 +69,21 @@ struct SweepPointResult {
   PacketCounters counters;
   std::vector<ModelResult> models;
   std::optional<Ns3Comparison> ns3;  // when ns3 was asked for and ran
+  // MPI points: calls_compare.csv of this point (relative to the report folder) and, per model
+  // with per-call predictions, where the call-time error is.
+  std::string calls_file;
+  std::string timeline_file;  // the packet run's and the models' calls side by side (Perfetto)
+  std::vector<CallErrorTable> call_errors;
 };
 
 struct ValidationReport {
   std::string scenario;
   std::string scenario_file;
   std::string program;      // the MPI program, or "workload <kind>" for a network workload
-  std::string sweep_field;  // empty: no sweep
+  std::string sweep_field;  // empty: no sweep; a grid's fields joined by " x "
   std::string sweep_label;
+  std::vector<std::string> sweep_fields;  // a grid: one per dimension
+  std::vector<std::string> sweep_labels;
   std::vector<std::string> models;
   std::vector<SweepPointResult> points;
 };
@@ -85,9 +95,13 @@ nlohmann::ordered_json time_split_json(const TimeSplit& split);
 
 nlohmann::ordered_json report_json(const ValidationReport& report);
 std::string report_markdown(const ValidationReport& report);
-// Writes report.dat and report.gp into `dir` and runs gnuplot for report.png and report.svg.
-// Returns the files written; when gnuplot is missing or fails, `note` says so and only the
-// data and script are written.
+// Writes the plots' data and gnuplot scripts into `dir` and runs gnuplot for PNG and SVG:
+// without a sweep a bar chart of the run times (report.*); one sweep field, the run times over
+// it above each model's error in % (report.*); a grid, one plot per field (report-<field>.*),
+// a line per combination of the other fields. Returns the files written; when gnuplot is
+// missing or fails, `note` says so and only the data and scripts are written.
+// The PNG files write_plots draws, relative to the report folder.
+std::vector<std::string> plot_images(const ValidationReport& report);
 std::vector<std::filesystem::path> write_plots(const ValidationReport& report,
                                                const std::filesystem::path& dir, std::string& note);
 

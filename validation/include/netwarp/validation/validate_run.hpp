@@ -17,8 +17,11 @@ namespace netwarp::validation {
 struct ValidateOptions {
   std::string scenario;
   std::vector<std::string> sets;
-  std::string sweep;  // "field=v1,v2,...": replaces the scenario's validation.sweep; empty: keep
-  std::string trace;  // replaces the scenario's program
+  // Each "field=v1,v2,...": together a grid (every combination of the values) that replaces
+  // the scenario's validation.sweep; empty: keep that.
+  std::vector<std::string> sweeps;
+  bool keep_runs = false;  // each point's packet outputs in out_dir/runs/<point>/
+  std::string trace;       // replaces the scenario's program
   std::optional<std::vector<ModelKind>> models;      // default: the scenario's, else loggps
   std::string out_dir;                               // parameter files go to out_dir/params/
   std::string simgrid_program;                       // netwarp-simgrid; empty: not built
