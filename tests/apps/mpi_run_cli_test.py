@@ -31,7 +31,7 @@ class MpiRunCase(netwarp_cli.ScratchCase):
             calls = list(csv.DictReader(f))
         with open(os.path.join(out_dir, "timeline.json")) as f:
             timeline = json.load(f)
-        slices = [e for e in timeline["traceEvents"] if e["ph"] == "X"]
+        slices = [e for e in timeline["traceEvents"] if e["ph"] == "X" and e["cat"] == "mpi"]
         self.assertEqual(len(slices), len(calls))
         self.assertEqual({e["tid"] for e in slices}, {int(c["rank"]) for c in calls})
         for c in calls:  # every call's time is exactly the sum of its parts

@@ -233,7 +233,9 @@ TEST_P(TimeSeriesAcrossRanks, SamplesMatchSequential) {
   const RunsAcrossRanks runs = run_across_ranks(model, engine::KernelConfig{}, optimistic);
   if (!runs.is_root) return;
   EXPECT_GT(runs.reference.port_samples.size(), 100u);
-  if (GetParam() == 0) EXPECT_GT(runs.reference.flow_samples.size(), 100u);
+  if (GetParam() == 0) {
+    EXPECT_GT(runs.reference.flow_samples.size(), 100u);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, TimeSeriesAcrossRanks, ::testing::Values(0, 1));
