@@ -88,7 +88,7 @@ TEST(TimelineFlows, EverySendHasOneArrowToItsReceive) {
   // The allreduce's messages are slices inside the receiver's allreduce slice.
   std::size_t nested = 0;
   for (const auto& e : events) {
-    if (e["cat"] != "message" || e["ph"] != "X") continue;
+    if (e["ph"] != "X" || e.value("cat", "") != "message") continue;
     ++nested;
     const nlohmann::json* parent = slice_at(events, e["tid"].get<int>(), e["ts"].get<double>());
     ASSERT_NE(parent, nullptr);
