@@ -59,19 +59,13 @@ nlohmann::ordered_json pingpong_json(const scenarios::MpiRunSpec& spec, const Mp
 nlohmann::ordered_json connections_json(const netmodels::NetworkSpec& spec,
                                         const netmodels::NetworkResults& r) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const auto& f : r.flows)
-    rows.push_back({{"src", spec.topology.nodes[f.src].name},
-                    {"dst", spec.topology.nodes[f.flow].name},
-                    {"bytes", f.bytes},
-                    {"segments_sent", f.segments_sent},
-                    {"retransmitted_segments", f.retransmitted_segments},
-                    {"duplicate_acks", f.duplicate_acks},
-                    {"fast_retransmits", f.fast_retransmits},
-                    {"retransmission_timeouts", f.timeouts},
-                    {"syns_sent", f.syns_sent},
-                    {"syn_retransmissions", f.syn_retransmissions},
-                    {"limited_transmits", f.limited_transmits},
-                    {"ooo_discarded_segments", f.ooo_discarded_segments}});
+  for (const auto& f : r.flows) {
+    nlohmann::ordered_json row = {{"src", spec.topology.nodes[f.src].name},
+                                  {"dst", spec.topology.nodes[f.flow].name},
+                                  {"bytes", f.bytes}};
+    add_tcp_counters(row, f);
+    rows.push_back(std::move(row));
+  }
   return rows;
 }
 

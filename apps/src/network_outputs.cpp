@@ -23,27 +23,36 @@ const std::string& node_name(const NetworkSpec& spec, netmodels::NodeId n) {
   return spec.topology.nodes[n].name;
 }
 
+}  // namespace
+
+void add_tcp_counters(nlohmann::ordered_json& row, const netmodels::FlowRecord& f) {
+  row["segments_sent"] = f.segments_sent;
+  row["retransmitted_segments"] = f.retransmitted_segments;
+  row["duplicate_acks"] = f.duplicate_acks;
+  row["fast_retransmits"] = f.fast_retransmits;
+  row["retransmission_timeouts"] = f.timeouts;
+  row["syns_sent"] = f.syns_sent;
+  row["syn_retransmissions"] = f.syn_retransmissions;
+  row["limited_transmits"] = f.limited_transmits;
+  row["ooo_discarded_segments"] = f.ooo_discarded_segments;
+}
+
+namespace {
+
 // One row per message: the sender's record joined with the receiver's delivery.
 nlohmann::ordered_json flow_row_json(const NetworkRunReport& rep,
                                      const netmodels::FlowRows::Row& row) {
   const auto& f = row.flow;
   const auto& m = rep.spec->workload.messages[f.flow];
-  return {{"flow", f.flow},
-          {"src", node_name(*rep.spec, m.src)},
-          {"dst", node_name(*rep.spec, m.dst)},
-          {"bytes", f.bytes},
-          {"start_ps", f.start_ps},
-          {"delivered_ps", row.delivered_ps},
-          {"completed_ps", f.completed_ps},
-          {"segments_sent", f.segments_sent},
-          {"retransmitted_segments", f.retransmitted_segments},
-          {"duplicate_acks", f.duplicate_acks},
-          {"fast_retransmits", f.fast_retransmits},
-          {"retransmission_timeouts", f.timeouts},
-          {"syns_sent", f.syns_sent},
-          {"syn_retransmissions", f.syn_retransmissions},
-          {"limited_transmits", f.limited_transmits},
-          {"ooo_discarded_segments", f.ooo_discarded_segments}};
+  nlohmann::ordered_json j = {{"flow", f.flow},
+                              {"src", node_name(*rep.spec, m.src)},
+                              {"dst", node_name(*rep.spec, m.dst)},
+                              {"bytes", f.bytes},
+                              {"start_ps", f.start_ps},
+                              {"delivered_ps", row.delivered_ps},
+                              {"completed_ps", f.completed_ps}};
+  add_tcp_counters(j, f);
+  return j;
 }
 
 template <class Fn>

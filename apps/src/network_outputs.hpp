@@ -41,6 +41,8 @@ std::string format_network_summary(const NetworkRunReport& report);
 
 // Pieces shared with the MPI run's outputs.
 nlohmann::ordered_json ports_json(const NetworkRunReport& report, std::int64_t span);
+// Appends a TCP sender's counters (segments_sent .. ooo_discarded_segments) to a table row.
+void add_tcp_counters(nlohmann::ordered_json& row, const netmodels::FlowRecord& f);
 std::int64_t busy_span(const netmodels::NetworkResults& results);  // last bit any port sent
 std::ofstream open_for_writing(const std::string& path);           // UsageError if it cannot
 // Flat JSON rows as CSV (header from the first row's keys); no rows: an empty file.

@@ -22,25 +22,6 @@ namespace {
 
 using namespace testing;
 
-HostCosts costs() {
-  HostCosts c;
-  c.o = engine::ns(300);
-  c.send_eager_fs_per_byte = 100;
-  c.recv_eager_fs_per_byte = 100;
-  return c;
-}
-
-ProtocolConfig small_eager() {
-  ProtocolConfig p;
-  p.short_bytes = 512;
-  p.eager_bytes = 2048;
-  return p;
-}
-
-netmodels::NetworkSpec platform(std::uint32_t hosts) {
-  return star_platform(hosts, netmodels::gbps(10), engine::ns(200));
-}
-
 std::vector<RankProgramBuilder> builders(RankId n) {
   std::vector<RankProgramBuilder> b;
   for (RankId r = 0; r < n; ++r) b.emplace_back(r, n);
@@ -55,7 +36,7 @@ Program make(std::vector<RankProgramBuilder>& builders, Communicators comms) {
 }
 
 MpiRun run(const Program& p) {
-  return run_mpi(platform(p.size()), p, config_for(p, costs(), small_eager()));
+  return run_mpi(matching_platform(p.size()), p, config_for(p, matching_costs(), small_eager()));
 }
 
 using PairBytes = std::map<std::pair<RankId, RankId>, std::uint64_t>;
@@ -227,7 +208,8 @@ TEST(Communicators, DeadlockReportNamesRanksAndCommunicators) {
   b[1].compute(engine::us(1));
   b[2].compute(engine::us(1));
   const Program p = make(b, std::move(comms));
-  const MpiRun r = run_mpi(platform(3), p, config_for(p, costs(), small_eager()), true);
+  const MpiRun r =
+      run_mpi(matching_platform(3), p, config_for(p, matching_costs(), small_eager()), true);
   const std::string message = deadlock_message(r.totals, 8);
   EXPECT_NE(message.find("rank 0 blocked in recv from 1"), std::string::npos) << message;
   EXPECT_NE(message.find("communicator 1"), std::string::npos) << message;

@@ -20,17 +20,6 @@ using engine::ps;
 constexpr std::uint64_t kRate = netmodels::gbps(10);
 const SimTime kLatency = ns(500);
 
-HostCosts costs() {
-  HostCosts c;
-  c.o = ns(700);
-  c.send_eager_fs_per_byte = 250;
-  c.recv_eager_fs_per_byte = 125;
-  c.send_rndv_fs_per_byte = 100;
-  c.recv_rndv_fs_per_byte = 50;
-  c.copy_fs_per_byte = 80;
-  return c;
-}
-
 SharedMemoryConfig shm() {
   SharedMemoryConfig s;
   s.latency = ns(200);
@@ -50,7 +39,7 @@ ProtocolConfig protocol() {
 
 MpiConfig config_on(const Program& program, std::vector<netmodels::NodeId> hosts,
                     ProtocolConfig p = protocol()) {
-  MpiConfig c = config_for(program, costs(), p);
+  MpiConfig c = config_for(program, hand_costs(), p);
   c.shm = shm();
   c.rank_hosts = std::move(hosts);
   return c;

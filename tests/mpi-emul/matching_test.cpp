@@ -12,25 +12,6 @@ namespace {
 
 using namespace testing;
 
-HostCosts costs() {
-  HostCosts c;
-  c.o = engine::ns(300);
-  c.send_eager_fs_per_byte = 100;
-  c.recv_eager_fs_per_byte = 100;
-  return c;
-}
-
-ProtocolConfig small_eager() {
-  ProtocolConfig p;
-  p.short_bytes = 512;
-  p.eager_bytes = 2048;
-  return p;
-}
-
-netmodels::NetworkSpec platform(std::uint32_t hosts) {
-  return star_platform(hosts, netmodels::gbps(10), engine::ns(200));
-}
-
 Program make(std::vector<RankProgramBuilder>& builders) {
   Program p;
   for (auto& b : builders) p.ranks.push_back(b.take());
@@ -60,7 +41,8 @@ TEST(Matching, AnySourceAndAnyTagTakeMessagesInArrivalOrder) {
   b[1].recv(kAnySource, kAnyTag, 100);
   b[1].recv(kAnySource, kAnyTag, 100);
   const Program p = make(b);
-  const MpiRun run = run_mpi(platform(3), p, config_for(p, costs(), small_eager()));
+  const MpiRun run =
+      run_mpi(matching_platform(3), p, config_for(p, matching_costs(), small_eager()));
   ASSERT_TRUE(run.totals.finished);
   const auto m = matches_at(run, 1);
   EXPECT_EQ(m.at({0, 0}), 0u);  // rank 0's message first, into the first receive
@@ -75,7 +57,8 @@ TEST(Matching, SpecificTagSkipsAnEarlierMessageWithAnotherTag) {
   b[1].recv(0, 5, 100);
   b[1].recv(kAnySource, kAnyTag, 100);
   const Program p = make(b);
-  const MpiRun run = run_mpi(platform(2), p, config_for(p, costs(), small_eager()));
+  const MpiRun run =
+      run_mpi(matching_platform(2), p, config_for(p, matching_costs(), small_eager()));
   ASSERT_TRUE(run.totals.finished);
   const auto m = matches_at(run, 1);
   EXPECT_EQ(m.at({0, 1}), 1u);  // tag 5 -> recv(0, 5), op 1 (op 0 is the compute)
@@ -107,17 +90,18 @@ void expect_send_order(const MpiRun& run) {
 
 TEST(Matching, MessagesFromOneSenderAreNotOvertaken) {
   const Program p = non_overtaking_program();
-  expect_send_order(run_mpi(platform(2), p, config_for(p, costs(), small_eager())));
+  expect_send_order(
+      run_mpi(matching_platform(2), p, config_for(p, matching_costs(), small_eager())));
 }
 
 TEST(Matching, OrderHoldsWhenTcpRetransmitsALostSegment) {
   const Program p = non_overtaking_program();
-  netmodels::NetworkSpec spec = platform(2);
+  netmodels::NetworkSpec spec = matching_platform(2);
   spec.transport.kind = netmodels::TransportKind::tcp;
   spec.transport.tcp.min_rto = engine::us(100);
   spec.transport.tcp.initial_rto = engine::us(100);
   spec.drops.push_back(netmodels::PacketDrop{0, 0});  // rank 0's first message, first segment
-  const MpiRun run = run_mpi(spec, p, config_for(p, costs(), small_eager()));
+  const MpiRun run = run_mpi(spec, p, config_for(p, matching_costs(), small_eager()));
   expect_send_order(run);
   std::uint64_t retransmitted = 0;
   for (const auto& f : run.results.network.flows) retransmitted += f.retransmitted_segments;
@@ -135,12 +119,12 @@ TEST(Matching, OrderHoldsWhenTheTcpHandshakeLosesItsSyns) {
   b[1].recv(0, kAnyTag, 50000);
   b[1].send(0, 2, 10);
   const Program p = make(b);
-  netmodels::NetworkSpec spec = platform(2);
+  netmodels::NetworkSpec spec = matching_platform(2);
   spec.transport.kind = netmodels::TransportKind::tcp;
   spec.transport.tcp.min_rto = engine::us(100);
   spec.transport.tcp.initial_rto = engine::us(100);
   spec.drops.push_back(netmodels::PacketDrop{0, 0, netmodels::PacketKind::syn});
-  const MpiRun run = run_mpi(spec, p, config_for(p, costs(), small_eager()));
+  const MpiRun run = run_mpi(spec, p, config_for(p, matching_costs(), small_eager()));
   ASSERT_TRUE(run.totals.finished);
   const auto m = matches_at(run, 1);
   EXPECT_EQ(m.at({0, 0}), 0u);
@@ -159,7 +143,8 @@ TEST(Matching, PostedReceiveTakesTheArrivingMessage) {
   b[0].send(1, 0, 100);
   b[1].recv(0, 0, 100);
   const Program p = make(b);
-  const MpiRun run = run_mpi(platform(2), p, config_for(p, costs(), small_eager()));
+  const MpiRun run =
+      run_mpi(matching_platform(2), p, config_for(p, matching_costs(), small_eager()));
   ASSERT_EQ(run.results.messages.size(), 1u);
   EXPECT_EQ(run.results.messages[0].unexpected, 0);
   EXPECT_GT(run.results.calls.back().recv_wait_ps, engine::us(19).ps());
@@ -171,7 +156,8 @@ TEST(Matching, UnexpectedMessageWaitsForItsReceive) {
   b[1].compute(engine::us(20));
   b[1].recv(0, 0, 100);
   const Program p = make(b);
-  const MpiRun run = run_mpi(platform(2), p, config_for(p, costs(), small_eager()));
+  const MpiRun run =
+      run_mpi(matching_platform(2), p, config_for(p, matching_costs(), small_eager()));
   ASSERT_EQ(run.results.messages.size(), 1u);
   EXPECT_EQ(run.results.messages[0].unexpected, 1);
   EXPECT_EQ(run.totals.counters.unexpected_messages, 1u);
@@ -186,7 +172,8 @@ TEST(Deadlock, CrossedRendezvousSendsAreReportedWithTheStuckCalls) {
   b[1].send(0, 0, 1 << 20);
   b[1].recv(0, 0, 1 << 20);
   const Program p = make(b);
-  const MpiRun run = run_mpi(platform(2), p, config_for(p, costs(), small_eager()));
+  const MpiRun run =
+      run_mpi(matching_platform(2), p, config_for(p, matching_costs(), small_eager()));
   EXPECT_FALSE(run.totals.finished);
   ASSERT_EQ(run.totals.stuck.size(), 2u);
   EXPECT_EQ(run.totals.stuck[0].kind, CallKind::send);
@@ -203,7 +190,8 @@ TEST(Deadlock, TheSameProgramFinishesWhenTheMessagesAreEager) {
   b[1].send(0, 0, 1000);
   b[1].recv(0, 0, 1000);
   const Program p = make(b);
-  const MpiRun run = run_mpi(platform(2), p, config_for(p, costs(), small_eager()));
+  const MpiRun run =
+      run_mpi(matching_platform(2), p, config_for(p, matching_costs(), small_eager()));
   EXPECT_TRUE(run.totals.finished);
   expect_breakdowns_add_up(run.results);
 }

@@ -33,6 +33,38 @@ inline netmodels::NetworkSpec star_platform(std::uint32_t hosts, std::uint64_t r
   return spec;
 }
 
+// Host costs with round numbers for hand-computed protocol times: o = 700 ns, eager 0.25 / 0.125
+// ps per byte, rendezvous 0.1 / 0.05, copies 0.08 (protocol and intra-node tests).
+inline HostCosts hand_costs() {
+  HostCosts c;
+  c.o = engine::ns(700);
+  c.send_eager_fs_per_byte = 250;
+  c.recv_eager_fs_per_byte = 125;
+  c.send_rndv_fs_per_byte = 100;
+  c.recv_rndv_fs_per_byte = 50;
+  c.copy_fs_per_byte = 80;
+  return c;
+}
+
+// Matching tests: o = 300 ns, 0.1 ps per eager byte; eager up to 2 KiB (short to 512 B); a
+// 10 Gbit/s star with 200 ns links.
+inline HostCosts matching_costs() {
+  HostCosts c;
+  c.o = engine::ns(300);
+  c.send_eager_fs_per_byte = 100;
+  c.recv_eager_fs_per_byte = 100;
+  return c;
+}
+inline ProtocolConfig small_eager() {
+  ProtocolConfig p;
+  p.short_bytes = 512;
+  p.eager_bytes = 2048;
+  return p;
+}
+inline netmodels::NetworkSpec matching_platform(std::uint32_t hosts) {
+  return star_platform(hosts, netmodels::gbps(10), engine::ns(200));
+}
+
 inline MpiConfig config_for(const Program& program, HostCosts costs = {},
                             ProtocolConfig protocol = {}) {
   MpiConfig c;

@@ -22,17 +22,6 @@ const SimTime kLatency = ns(500);
 constexpr std::uint32_t kMaxPayload = 1000;  // plain_format(): MTU 1000, no headers
 constexpr std::uint32_t kEnvelope = 64;
 
-HostCosts costs() {
-  HostCosts c;
-  c.o = ns(700);
-  c.send_eager_fs_per_byte = 250;  // 0.25 ps per byte
-  c.recv_eager_fs_per_byte = 125;
-  c.send_rndv_fs_per_byte = 100;
-  c.recv_rndv_fs_per_byte = 50;
-  c.copy_fs_per_byte = 80;
-  return c;
-}
-
 ProtocolConfig protocol() {
   ProtocolConfig p;
   p.short_bytes = 900;
@@ -77,7 +66,8 @@ SimTime rtt(const MpiRun& run) {
 
 MpiRun run_pingpong(std::uint64_t k, SimTime w, ProtocolConfig p = protocol()) {
   const Program program = pingpong(k, w);
-  MpiRun run = run_mpi(star_platform(2, kRate, kLatency), program, config_for(program, costs(), p));
+  MpiRun run =
+      run_mpi(star_platform(2, kRate, kLatency), program, config_for(program, hand_costs(), p));
   EXPECT_TRUE(run.totals.finished);
   expect_breakdowns_add_up(run.results);
   return run;
@@ -89,7 +79,7 @@ SimTime per_byte_ps(std::uint64_t k, std::uint64_t fs) {
 
 // Eager (k <= S): T1 = o + k*Oss, the network N(envelope + k), T3 = o + k*Ors on each side.
 SimTime eager_rtt(std::uint64_t k) {
-  const HostCosts c = costs();
+  const HostCosts c = hand_costs();
   const SimTime t1 = c.o + per_byte_ps(k, c.send_eager_fs_per_byte);
   const SimTime t3 = c.o + per_byte_ps(k, c.recv_eager_fs_per_byte);
   const SimTime n = network_time(kEnvelope + k);
@@ -115,7 +105,7 @@ TEST(ProtocolTiming, EagerPingPongRttIsExact) {
 TEST(ProtocolTiming, RendezvousPingPongRttIsExact) {
   const std::uint64_t k = 10000;
   const MpiRun run = run_pingpong(k, {});
-  const HostCosts c = costs();
+  const HostCosts c = hand_costs();
   const SimTime nc = network_time(kEnvelope);
   const SimTime one_way = c.o + nc + c.o + c.o + nc + c.o + c.o +
                           per_byte_ps(k, c.send_rndv_fs_per_byte) + network_time(k) + c.o +
@@ -135,7 +125,7 @@ TEST(ProtocolTiming, LongComputeMakesTheReplyUnexpected) {
   const std::uint64_t k = 512;
   const SimTime w = engine::us(50);
   const MpiRun run = run_pingpong(k, w);
-  const HostCosts c = costs();
+  const HostCosts c = hand_costs();
   const SimTime t1 = c.o + per_byte_ps(k, c.send_eager_fs_per_byte);
   const SimTime t3 = c.o + per_byte_ps(k, c.recv_eager_fs_per_byte);
   EXPECT_EQ(rtt(run), t1 + w + t3 + per_byte_ps(k, c.copy_fs_per_byte));
@@ -151,7 +141,8 @@ MpiRun run_late_receiver(std::uint64_t k, SimTime late) {
   r1.recv(0, 0, k);
   Program p;
   p.ranks = {r0.take(), r1.take()};
-  MpiRun run = run_mpi(star_platform(2, kRate, kLatency), p, config_for(p, costs(), protocol()));
+  MpiRun run =
+      run_mpi(star_platform(2, kRate, kLatency), p, config_for(p, hand_costs(), protocol()));
   expect_breakdowns_add_up(run.results);
   return run;
 }
@@ -164,7 +155,7 @@ TEST(ProtocolTiming, LateReceiverDelaysRendezvousSenderByItsLateness) {
   const CallRecord& a = on_time.results.calls[0];
   const CallRecord& b = delayed.results.calls[0];
   // The request reaches rank 1 at 1 ps + o + N(env); rank 1 posts at 1 ps + late.
-  const SimTime lateness = late - (costs().o + network_time(kEnvelope));
+  const SimTime lateness = late - (hand_costs().o + network_time(kEnvelope));
   EXPECT_EQ((b.end_ps - b.start_ps) - (a.end_ps - a.start_ps), lateness.ps());
   EXPECT_EQ(b.send_wait_ps, lateness.ps());
   EXPECT_EQ(b.sync_ps, a.sync_ps);
@@ -178,7 +169,7 @@ TEST(ProtocolTiming, LateReceiverDoesNotDelayEagerSender) {
   const CallRecord& b = delayed.results.calls[0];
   EXPECT_EQ(b.end_ps - b.start_ps, a.end_ps - a.start_ps);
   EXPECT_EQ(b.end_ps - b.start_ps,
-            (costs().o + per_byte_ps(k, costs().send_eager_fs_per_byte)).ps());
+            (hand_costs().o + per_byte_ps(k, hand_costs().send_eager_fs_per_byte)).ps());
 }
 
 }  // namespace
