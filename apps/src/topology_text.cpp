@@ -150,8 +150,9 @@ std::string route_text(const Topology& topology, NodeId src, NodeId dst) {
                                  topology.nodes[dst].name, hops.size());
   for (const RouteHop& hop : hops) text += hop_line(topology, hop);
   if (topology.router->per_packet())
-    text += "(the static route: this topology's ECMP / Valiant / UGAL routing chooses per flow or "
-            "per packet in a run)\n";
+    text +=
+        "(the static route: this topology's ECMP / Valiant / UGAL routing chooses per flow or "
+        "per packet in a run)\n";
   return text;
 }
 

@@ -22,9 +22,14 @@ SwitchLp::SwitchLp(NodeId self, const NetworkContext& net)
 void SwitchLp::on(const PacketArrived& ev, engine::EventCtx& ctx) {
   if (traced_)
     ctx.emit(PacketTrace{ctx.now().ps(), self_, trace_direction::received, ev.packet, 0});
-  Packet packet = ev.packet;
-  const PortIndex out = per_packet_routing_ ? choose_port(packet, ctx.now())
-                                            : net_.topology().next_port(self_, packet.dst);
+  if (!per_packet_routing_)
+    return forward(ev.packet, net_.topology().next_port(self_, ev.packet.dst), ctx);
+  Packet packet = ev.packet;  // the router may mark it non-minimal
+  const PortIndex out = choose_port(packet, ctx.now());
+  forward(packet, out, ctx);
+}
+
+void SwitchLp::forward(const Packet& packet, PortIndex out, engine::EventCtx& ctx) {
   if (net_.is_injected_drop(self_, packet)) {
     ports_[out].count_injected_drop(packet, ctx);
     if (returns_credit_) transmitted(packet, ctx.now(), ctx);  // its buffer space is free

@@ -25,6 +25,7 @@ class SwitchLp final : private TransmitObserver {
 
  private:
   void transmitted(const Packet& packet, SimTime done, engine::EventCtx& ctx) override;
+  void forward(const Packet& packet, PortIndex out, engine::EventCtx& ctx);
   // The port of a per-packet router; may mark `packet` as sent on a non-minimal path.
   PortIndex choose_port(Packet& packet, SimTime now) const;
 
