@@ -242,11 +242,6 @@ def pct(x):
     return "n/a" if x is None else f"{x:+.1f} %"
 
 
-def spread(values, fmt="{:.0f}", sep="-"):
-    """'lo-hi' of the values, each formatted with fmt."""
-    return fmt.format(min(values)) + sep + fmt.format(max(values))
-
-
 def worst_and_typical(errors):
     """(the error of largest magnitude, the median magnitude)."""
     worst = max(errors, key=abs)

@@ -124,7 +124,8 @@ def summary(results):
 
 
 def agrees(a, b):
-    return (abs(a["completion_ms"] - b["completion_ms"]) <= COMPLETION_TOLERANCE * b["completion_ms"]
+    tolerance = COMPLETION_TOLERANCE * b["completion_ms"]
+    return (abs(a["completion_ms"] - b["completion_ms"]) <= tolerance
             and a["rtos"] == b["rtos"] and a["bottleneck_drops"] == b["bottleneck_drops"])
 
 

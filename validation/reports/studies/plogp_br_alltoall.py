@@ -144,8 +144,9 @@ FINDINGS = [
         "skew slows B", "at the largest m, B's time over PlogP-BR's prediction is larger with "
         "jitter than without, at every P", skew_slows_b),
     common.Finding(
-        "pipelined rendezvous helps B", f"with pipelined rendezvous ({FRAGMENT // 1024} KiB fragments) "
-        "B at the largest m is closer to PlogP-BR's prediction than with whole messages, at "
+        "pipelined rendezvous helps B", "with pipelined rendezvous "
+        f"({FRAGMENT // 1024} KiB fragments) B at the largest m is closer to PlogP-BR's "
+        "prediction than with whole messages, at "
         "every P", pipelining_helps),
     common.Finding(
         "pipelined B within 15 %", "with pipelined rendezvous B at the largest m is within "

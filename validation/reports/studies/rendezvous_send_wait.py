@@ -61,9 +61,9 @@ def removes_rendezvous(key):
     def decide(r):
         o, x = r.data["orig"][-1]["packet"], r.data[key][-1]["packet"]
         fitted = [pt["loggps"]["err"] for pt in r.data[key]]
-        return (all(pt["packet"]["share"]["rdv"] == 0 for pt in r.data[key])
-                and x["s"] < o["s"],
-                f"largest send wait + sync share {max(pt['packet']['share']['rdv'] for pt in r.data[key]):.2f} %; "
+        rdv = [pt["packet"]["share"]["rdv"] for pt in r.data[key]]
+        return (all(v == 0 for v in rdv) and x["s"] < o["s"],
+                f"largest send wait + sync share {max(rdv):.2f} %; "
                 f"at n = {r.ns[-1]} all waits {o['share']['waits']:.1f} % -> "
                 f"{x['share']['waits']:.1f} %, run {o['s']:.3f} s -> {x['s']:.3f} s "
                 f"({100 * (x['s'] / o['s'] - 1):+.1f} %); LogGPS errs up to "
