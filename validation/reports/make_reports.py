@@ -52,6 +52,23 @@ def summary_row(module, ctx, study, verdicts):
             f"{sum(v.holds for v in checked)}/{len(checked)}", module.CI_FINDING]
 
 
+HOW_WRITTEN = """## How a study is written
+
+Each study is one module of `validation/reports/studies/`, with the helpers they share in \
+`common.py`. At the top of a module is its data: the grid of runs (scenarios, sweep values, \
+models, at the smoke size and at the full size) and its findings, each a `Finding`: a name, \
+what is checked in plain words, a predicate over the measured results that decides whether it \
+holds and with which values, and the paper's claim about the same thing where there is one. \
+`CI_FINDING` names the finding that CI asserts at the smoke size (`ctest -L study`), one that \
+holds at the full size too, and `CI_WHY` says why that one. Below the data are small functions \
+that run the grid and build the tables and plots. A finding that does not hold is a result and \
+is reported as such; only the CI finding fails a run.
+
+To regenerate a report: `validation/reports/make_reports.py --netwarp build/bin/netwarp --only \
+STUDY` (full size; add `--smoke --out DIR` for the CI size).
+"""
+
+
 def write_summary(out, smoke):
     """From every study folder's summary.json, so a run of one study keeps the others' rows."""
     rows = []
@@ -73,7 +90,8 @@ def write_summary(out, smoke):
             "paper). CI runs every study at a reduced size and asserts its CI finding, chosen "
             "to hold at both sizes.\n",
             common.table(["study", "models", "error vs packet: worst / typical",
-                          "packet run time (s)", "findings that hold", "CI finding"], rows)]
+                          "packet run time (s)", "findings that hold", "CI finding"], rows),
+            HOW_WRITTEN]
     with open(os.path.join(out, "README.md"), "w") as f:
         f.write("\n".join(text))
 
@@ -142,6 +160,8 @@ def run_study(module, netwarp, out, smoke):
     for v in verdicts:
         mark = " (CI)" if v is ci else ""
         print(f"  {v.word():13s} {v.finding.name}{mark}: {v.measured}", file=sys.stderr)
+        if v.paper_text():
+            print(f"  {'':13s} {v.paper_text()}", file=sys.stderr)
     print(f"study {module.NAME}: {seconds:.1f} s", file=sys.stderr, flush=True)
     return [] if ci.holds else [f"{module.NAME}: {ci.finding.name}: {ci.measured}"]
 

@@ -109,7 +109,7 @@ def findings_markdown(verdicts, ci_name, ci_why):
                      f"   - Checked: {v.finding.checks}.\n"
                      f"   - Measured: {v.measured}.")
         if v.paper_text():
-            lines.append(f"   - Paper: {v.paper_text()}.")
+            lines.append(f"   - {v.paper_text()[0].upper()}{v.paper_text()[1:]}.")
         if v.finding.why:
             lines.append(f"   - Why: {v.finding.why.rstrip('.')}.")
         lines.append("")
