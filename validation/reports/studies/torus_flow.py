@@ -145,8 +145,8 @@ FINDINGS = [
         "packet ranking", "at the largest n with pairwise, the packet simulation (64 KiB "
         f"credits) ranks the orders {PAPER_ORDER}", packet_ranking,
         paper=common.Paper(f"{PAPER_ORDER}, in MFS and in BigSimulator"),
-        why="the credit buffer decides the packet ranking (see the buffer table and the "
-            "discussion); the times of the orders are a few per cent apart"),
+        why="the ranking tables and the discussion compare the orders at every n and with each "
+            "credit buffer"),
     common.Finding(
         "packet ranking, unlimited buffers", "at the largest n with pairwise, the packet "
         f"simulation with unlimited buffers (no back-pressure) ranks the orders {PAPER_ORDER}",
