@@ -131,7 +131,7 @@ FINDINGS = [
         "fragmenting", f"fragmenting messages to <= {FRAGMENT} B removes the rendezvous cost "
         "at every n and shortens the run at the largest n", removes_rendezvous("frag"),
         paper=common.Paper("fragmenting messages to <= S also shortened the run"),
-        why="the pieces also pipeline along the ring, so the run gets shorter than by raising S"),
+        why="the pieces also pipeline along the ring"),
     common.Finding(
         "isend forwarding", "isend forwarding (the paper's fix 3) makes the run at the largest "
         "n more than 1.3 x as long as blocking forwarding, and LogGPS underpredicts it by more "
