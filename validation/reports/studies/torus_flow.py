@@ -16,6 +16,18 @@ SCENARIO_BUFFER = 65536  # the scenario's credit per port
 UNLIMITED = 0  # switch.buffer_bytes 0: unlimited buffers, no flow control
 
 
+ORDERS = [("SIMPLE_SPREAD", "A2ASS"), ("SPREAD_2D", "A2ASS2D"), ("PAIRWISE", "A2APW")]
+PAPER_RANKING = ["PAIRWISE", "SPREAD_2D", "SIMPLE_SPREAD"]  # fastest first
+SHORT = dict(ORDERS)
+MODELS = ["flow", "flow-f"]
+
+# --- the grid: n x n tori, each with every order; the credit buffers at the largest n with
+# pairwise (the scenario's own buffer is the main run's) ------------------------------------
+SMOKE = dict(ns=[4, 6, 8], buffers=[16384, SCENARIO_BUFFER, 262144, UNLIMITED])
+FULL = dict(ns=[8, 10, 11, 12, 13, 14, 15, 16],
+            buffers=[16384, SCENARIO_BUFFER, 262144, UNLIMITED])
+
+
 def buffer_sets(q):
     if q == UNLIMITED:
         return ["switch.flow_control=NONE", "switch.buffer_bytes=0"]
@@ -24,18 +36,6 @@ def buffer_sets(q):
 
 def buffer_label(q):
     return "unlimited" if q == UNLIMITED else f"{q // 1024} KiB"
-
-
-ORDERS = [("SIMPLE_SPREAD", "A2ASS"), ("SPREAD_2D", "A2ASS2D"), ("PAIRWISE", "A2APW")]
-PAPER_RANKING = ["PAIRWISE", "SPREAD_2D", "SIMPLE_SPREAD"]  # fastest first
-SHORT = dict(ORDERS)
-MODELS = ["flow", "flow-f"]
-MODEL_LABEL = {"flow": "flow N", "flow-f": "flow F"}
-
-
-SMOKE = dict(ns=[4, 6, 8], buffers=[16384, SCENARIO_BUFFER, 262144, UNLIMITED])
-FULL = dict(ns=[8, 10, 11, 12, 13, 14, 15, 16],
-            buffers=[16384, SCENARIO_BUFFER, 262144, UNLIMITED])
 
 
 def orders_for(n):
