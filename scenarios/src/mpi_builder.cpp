@@ -93,9 +93,8 @@ TraceProgramOptions trace_options(const proto::Scenario& s) {
   TraceProgramOptions options;
   options.algorithms = collective_algorithms(s.mpi().collectives());
   options.flops_per_second = h.flops();
-  // A transfer's size travels in 32 bits with either transport (its envelope included); a TCP
-  // connection carries any number of them (64-bit stream offsets).
-  options.message_limit_bytes = kMaxTcpMessageBytes - 65536;
+  // A transfer carries a message and its envelope; the time budget limits sizes in practice.
+  options.message_limit_bytes = kMaxMpiMessageBytes + 1;
   const double copy = h.copy_gbytes_per_s() > 0 ? 1.0 / h.copy_gbytes_per_s() : 0;
   options.host_ns_per_byte =
       std::max(h.send_eager_ns_per_byte() + h.recv_eager_ns_per_byte() + copy,
