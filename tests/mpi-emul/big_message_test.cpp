@@ -73,5 +73,24 @@ INSTANTIATE_TEST_SUITE_P(Transports, BigMpiMessage,
                                                 std::uint64_t{1} << 30}),
                          case_name);
 
+// Eager messages past 4 GiB under unexpected-buffer credit: the credit returned for each is its
+// whole size (carried in two halves), so the second send, which needs the first's credit back
+// (6 GiB of credit, 5 GiB each), goes out and the run finishes.
+TEST(BigMpiMessage, EagerCreditPastFourGiBIsReturnedWhole) {
+  const std::string path = write_file(temp_dir("big_eager") / "t.tit",
+                                      "0 send 1 0 5368709120\n0 send 1 0 5368709120\n"
+                                      "1 recv 0 0 5368709120\n1 recv 0 0 5368709120\n");
+  const Program program = program_from_trace(read_tit(path), {});
+  ProtocolConfig protocol;
+  protocol.eager_bytes = std::uint64_t{8} << 30;
+  protocol.unexpected_buffer_bytes = std::uint64_t{6} << 30;
+  const auto run = run_mpi(fast_star(netmodels::TransportKind::lossless), program,
+                           testing::config_for(program, {}, protocol));
+  ASSERT_TRUE(run.totals.finished);
+  const MessageTotals& eager = run.totals.messages[static_cast<std::size_t>(Protocol::eager)];
+  EXPECT_EQ(eager.count, 2u);
+  EXPECT_EQ(eager.bytes, 2 * kFiveGiB);
+}
+
 }  // namespace
 }  // namespace netwarp::mpiemul
