@@ -33,8 +33,14 @@
 //     two_proc -> recursive_doubling (bruck: log rounds) or ring (neighbor exchange: P/2 steps
 //     to neighbours); linear -> gather_bcast.
 //   gather, scatter: basic_linear, linear_sync, linear_nb -> linear; binomial -> binomial.
-// Collectives Open MPI decides otherwise (alltoallv, reduce_scatter, the v variants) keep the
-// configured algorithms of their parts.
+//   alltoallv (ompi_coll_tuned_alltoallv_intra_dec_fixed, by communicator size only):
+//     basic_linear -> netwarp's linear alltoallv (every request at once); pairwise -> its
+//     pairwise alltoallv (the same exchange steps).
+//   gatherv, scatterv: coll/tuned has no decision (its module leaves coll_gatherv and
+//     coll_scatterv NULL, coll_tuned_module.c), so Open MPI runs coll/basic's linear
+//     gatherv/scatterv: netwarp's linear.
+// Collectives Open MPI decides otherwise (reduce_scatter, allgatherv) keep the configured
+// algorithms of their parts.
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -341,6 +347,13 @@ constexpr Rule kScatterRules[] = {
 };
 // clang-format on
 
+// clang-format off
+constexpr Rule kAlltoallvRules[] = {  // by communicator size only
+    {4, kAnyBytes, 2}, {64, kAnyBytes, 1}, {128, kAnyBytes, 2}, {256, kAnyBytes, 1},
+    {1024, kAnyBytes, 2}, {kAnySize, kAnyBytes, 1},
+};
+// clang-format on
+
 std::uint8_t decide(std::span<const Rule> rules, RankId size, std::uint64_t bytes) {
   for (const Rule& r : rules)
     if ((r.size_below == kAnySize || size < r.size_below) &&
@@ -370,6 +383,7 @@ constexpr std::string_view kBarrierNames[] = {
     "", "linear", "double_ring", "recursive_doubling", "bruck", "two_proc", "tree"};
 constexpr std::string_view kAllgatherNames[] = {"",     "linear",   "bruck",   "recursive_doubling",
                                                 "ring", "neighbor", "two_proc"};
+constexpr std::string_view kAlltoallvNames[] = {"", "basic_linear", "pairwise"};
 constexpr std::string_view kGatherNames[] = {"", "basic_linear", "binomial", "linear_sync"};
 constexpr std::string_view kScatterNames[] = {"", "basic_linear", "binomial", "linear_nb"};
 
@@ -420,6 +434,13 @@ OpenMpiChoice gather_choice(std::uint8_t alg, std::span<const std::string_view> 
   return {alg, names[alg], binomial ? "binomial" : "linear", alg == 3};
 }
 
+OpenMpiChoice alltoallv_choice(std::uint8_t alg) {
+  return {alg, kAlltoallvNames[alg], alg == 1 ? "linear" : "pairwise", false};
+}
+
+// coll/basic's linear gatherv and scatterv (coll/tuned does not decide them).
+constexpr OpenMpiChoice kBasicLinearV{1, "basic_linear", "linear", false};
+
 }  // namespace
 
 OpenMpiChoice openmpi_tuned_choice(CallKind kind, RankId comm_size, std::uint64_t bytes) {
@@ -444,6 +465,11 @@ OpenMpiChoice openmpi_tuned_choice(CallKind kind, RankId comm_size, std::uint64_
       return gather_choice(decide(kGatherRules, comm_size, bytes), kGatherNames);
     case CallKind::scatter:
       return gather_choice(decide(kScatterRules, comm_size, bytes), kScatterNames);
+    case CallKind::alltoallv:
+      return alltoallv_choice(decide(kAlltoallvRules, comm_size, bytes));
+    case CallKind::gatherv:
+    case CallKind::scatterv:
+      return kBasicLinearV;
     default:
       throw std::invalid_argument("Open MPI's tuned rules do not cover " +
                                   std::string(call_kind_name(kind)));
@@ -495,7 +521,13 @@ CollectiveAlgorithms algorithms_for(const CollectiveAlgorithms& a, CallKind kind
       break;
     case CallKind::gather:
     case CallKind::scatter:
+    case CallKind::gatherv:
+    case CallKind::scatterv:
       chosen.gather = by_name(name(), {GatherAlgorithm::linear, GatherAlgorithm::binomial});
+      break;
+    case CallKind::alltoallv:
+      chosen.alltoallv =
+          name() == "linear" ? AlltoallvAlgorithm::linear : AlltoallvAlgorithm::pairwise;
       break;
     default:
       break;
