@@ -39,6 +39,56 @@ TEST(OpenMpiTunedV, ChoosesAsOpenMpisFixedRules) {
     }
 }
 
+// allgatherv decides by the mean block (Open MPI's per_rank_dsize).
+TEST(OpenMpiTunedV, AllgathervChoosesByTheMeanBlock) {
+  struct Point {
+    RankId size;
+    std::uint64_t mean;
+    std::string_view ompi;
+    std::string_view netwarp;
+  };
+  const Point points[] = {
+      {2, 100, "ring", "ring"},
+      {2, 3000, "two_proc", "ring"},
+      {4, 100, "default", "gather_bcast"},
+      {4, 1000, "neighbor", "ring"},
+      {4, 100000, "bruck", "recursive_doubling"},
+      {6, 100000, "bruck", "ring"},
+      {16, 500, "bruck", "recursive_doubling"},
+      {16, 1 << 20, "ring", "ring"},
+      {200, 2000, "neighbor", "ring"},
+      {2048, 100, "bruck", "recursive_doubling"},
+  };
+  for (const Point& pt : points) {
+    const OpenMpiChoice c = openmpi_tuned_choice(CallKind::allgatherv, pt.size, pt.mean);
+    EXPECT_EQ(c.ompi_name, pt.ompi) << pt.size << " " << pt.mean;
+    EXPECT_EQ(c.netwarp_name, pt.netwarp) << pt.size << " " << pt.mean;
+  }
+}
+
+// 4 ranks, blocks 10..40 (mean 25): Open MPI's default, a linear gatherv to rank 0 then the
+// bcast of all 100 bytes Open MPI chooses for 4 ranks (binomial), even with the binomial
+// gather configured; the fixed ring instead passes blocks to the next rank.
+std::vector<std::pair<std::int32_t, std::uint64_t>> sends_of_rank_2(const CollectiveAlgorithms& a) {
+  const std::vector<std::uint64_t> counts = {10, 20, 30, 40};
+  RankProgramBuilder b(2, 4);
+  add_allgatherv(b, a, counts);
+  std::vector<std::pair<std::int32_t, std::uint64_t>> sends;
+  for (const Op& op : b.take().ops)
+    if (op.kind == OpKind::send) sends.emplace_back(op.peer, op.bytes);
+  return sends;
+}
+
+TEST(OpenMpiTunedV, SmallAllgathervIsALinearGathervAndABcast) {
+  using Sends = std::vector<std::pair<std::int32_t, std::uint64_t>>;
+  CollectiveAlgorithms a;
+  a.gather = GatherAlgorithm::binomial;
+  a.selection = CollectiveSelection::openmpi_tuned;
+  EXPECT_EQ(sends_of_rank_2(a), (Sends{{0, 30}, {3, 100}}));
+  a.selection = CollectiveSelection::fixed;
+  EXPECT_EQ(sends_of_rank_2(a), (Sends{{3, 30}, {3, 20}, {3, 10}}));
+}
+
 std::size_t waits(const RankProgram& p) {
   return static_cast<std::size_t>(std::count_if(
       p.ops.begin(), p.ops.end(), [](const Op& op) { return op.kind == OpKind::wait; }));
