@@ -108,7 +108,7 @@ ReplayLayout senders_on(bool one_host) {
   return layout;
 }
 
-TEST(ReplayLayout, TwoRanksOfAHostSendingAtOnceAreSerialisedByTheNicGap) {
+TEST(ReplayLayout, TwoRanksOfAHostSendingAtOnceAreSerialisedAtTheNic) {
   LogGpParams p;
   p.L = 1000;
   p.o = 500;
@@ -119,10 +119,31 @@ TEST(ReplayLayout, TwoRanksOfAHostSendingAtOnceAreSerialisedByTheNicGap) {
       predict_program(two_senders(1000, 0), *model, nullptr, senders_on(false));
   const Prediction shared =
       predict_program(two_senders(1000, 0), *model, nullptr, senders_on(true));
-  // Apart, both inject at o; on one NIC the second waits the gap max(g, o + 999 G) = 4000.
+  // Apart, both inject at o; on one NIC the second waits the NIC's part of the gap, 999 G.
   EXPECT_DOUBLE_EQ(apart.ranks[3].end_ns, apart.ranks[2].end_ns);
   EXPECT_DOUBLE_EQ(shared.ranks[2].end_ns, apart.ranks[2].end_ns);
-  EXPECT_DOUBLE_EQ(shared.ranks[3].end_ns, apart.ranks[3].end_ns + 4000);
+  EXPECT_DOUBLE_EQ(shared.ranks[3].end_ns, apart.ranks[3].end_ns + 999);
+}
+
+// One rank's two isends keep the whole gap max(g, o + 999 G) = 4000 between them.
+TEST(ReplayLayout, OneRanksInjectionsKeepTheWholeGap) {
+  LogGpParams p;
+  p.L = 1000;
+  p.o = 500;
+  p.g = 4000;
+  p.G = 1;
+  const auto model = loggp_replay_model(p);
+  RankProgramBuilder r0(0, 3), r1(1, 3), r2(2, 3);
+  const std::uint32_t a = r0.isend(1, 0, 1000);
+  const std::uint32_t b = r0.isend(2, 0, 1000);
+  const std::uint32_t both[] = {a, b};
+  r0.waitall(both);
+  r1.recv(0, 0, 1000);
+  r2.recv(0, 0, 1000);
+  Program program;
+  program.ranks = {r0.take(), r1.take(), r2.take()};
+  const Prediction r = predict_program(program, *model);
+  EXPECT_DOUBLE_EQ(r.ranks[2].end_ns - r.ranks[1].end_ns, 4000);
 }
 
 TEST(ReplayLayout, LogGpsSharesTheSendersNicBetweenItsRanks) {
@@ -136,6 +157,29 @@ TEST(ReplayLayout, LogGpsSharesTheSendersNicBetweenItsRanks) {
   EXPECT_DOUBLE_EQ(apart.ranks[3].end_ns, 5512 + 3048 + 3024);
   EXPECT_DOUBLE_EQ(shared.ranks[3].end_ns, 5512 + 5096 + 3024);
   EXPECT_DOUBLE_EQ(shared.ranks[2].end_ns, apart.ranks[2].end_ns);
+}
+
+// One pair's messages go in order on one stream: a second message while the first travels
+// queues behind it instead of sharing the bandwidth (no contention factor), unlike a message
+// of another sender (Replay.ConcurrentSendersShareTheReceiver).
+TEST(ReplayLayout, MessagesOfOnePairDoNotShareWithEachOther) {
+  const auto model = loggps_replay_model(simple());
+  RankProgramBuilder r0(0, 2), r1(1, 2);
+  const std::uint32_t a = r0.isend(1, 0, 512);
+  r0.compute(engine::SimTime::from_ps(1'000'000));
+  const std::uint32_t b = r0.isend(1, 0, 512);
+  const std::uint32_t sends[] = {a, b};
+  r0.waitall(sends);
+  const std::uint32_t ra = r1.irecv(0, 0, 512);
+  const std::uint32_t rb = r1.irecv(0, 0, 512);
+  const std::uint32_t recvs[] = {ra, rb};
+  r1.waitall(recvs);
+  Program program;
+  program.ranks = {r0.take(), r1.take()};
+  const Prediction r = predict_program(program, *model);
+  // The second isend at o' + 1000 = 3000, while the first travels (2512 to 5560): alone, T1 =
+  // 2512, T2 = 3048, T3 = 3024.
+  EXPECT_DOUBLE_EQ(r.ranks[1].end_ns, 3000 + 2512 + 3048 + 3024);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <queue>
 #include <stdexcept>
 
@@ -134,6 +135,7 @@ class Replay {
         intra_(layout.intra),
         hosts_(rank_hosts(layout, program.size())),
         ranks_(program.size()),
+        rank_free_(program.size(), 0.0),
         nic_free_(host_count(hosts_), 0.0),
         inflight_to_(host_count(hosts_), 0),
         inflight_from_(host_count(hosts_), 0) {
@@ -179,9 +181,13 @@ class Replay {
   bool is_local(RankId a, RankId b) const { return intra_ && hosts_[a] == hosts_[b]; }
 
   // The shared NIC: the network messages in flight through the receiver's or the sender's
-  // host, whichever is busier, plus this one.
+  // host, whichever is busier, plus this one. Those of the same pair do not count: MPI keeps
+  // one pair's messages in order on one stream (the packet simulation's connection), so they
+  // go before this one rather than beside it.
   std::uint32_t nic_sharers(RankId src, RankId dst) const {
-    return std::max(inflight_to_[hosts_[dst]], inflight_from_[hosts_[src]]) + 1;
+    const auto pair = inflight_pair_.find({src, dst});
+    const std::uint32_t same = pair == inflight_pair_.end() ? 0 : pair->second;
+    return std::max(inflight_to_[hosts_[dst]], inflight_from_[hosts_[src]]) - same + 1;
   }
 
   void schedule(double time, EventKind kind, std::uint64_t a, std::uint32_t b = 0) {
@@ -313,14 +319,14 @@ class Replay {
   void start_network_send(Message& m, std::uint64_t id, Profile& profile) {
     const double t = m.ts;
     m.rendezvous = m.bytes > model_.eager_limit();
-    if (m.rendezvous) {  // the data's costs when it goes (start_rendezvous_data)
+    m.costs = model_.costs(m.bytes, nic_sharers(m.src, m.dst));
+    if (m.rendezvous) {
       const double o = model_.control_overhead();
       m.req_arrival = t + o + model_.latency();
       profile.add(t + o, Part::overhead);
       profile.add(m.req_arrival, Part::sync);
       return;
     }
-    m.costs = model_.costs(m.bytes, nic_sharers(m.src, m.dst));
     const double local_done = t + m.costs.send_overhead;
     profile.add(local_done, Part::overhead);
     schedule(local_done, EventKind::request_done, m.src, m.send_request);
@@ -396,11 +402,8 @@ class Replay {
 
   // The receive is posted: the receiver answers the REQ, the sender then sends the data.
   void start_rendezvous_data(std::uint64_t id) {
-    Message& m = messages_[id];
+    const Message& m = messages_[id];
     const double o = model_.control_overhead();
-    // The data shares the NIC with what is in flight now, not when the REQ went (a sender
-    // whose previous send completed early may post long before its data can go).
-    m.costs = model_.costs(m.bytes, nic_sharers(m.src, m.dst));
     const double matched = std::max(m.req_arrival, m.tr);
     const double answered = matched + 3 * o + model_.latency();  // o' + T5 after the match
     const double inject_at = answered + m.costs.send_overhead;
@@ -419,10 +422,12 @@ class Replay {
   void inject(std::uint64_t id, double t) {
     Message& m = messages_[id];
     const std::uint32_t host = hosts_[m.src];
-    m.inject = std::max(t, nic_free_[host]);
-    nic_free_[host] = m.inject + m.costs.gap;
+    m.inject = std::max({t, rank_free_[m.src], nic_free_[host]});
+    rank_free_[m.src] = m.inject + m.costs.gap;
+    nic_free_[host] = m.inject + m.costs.nic;
     ++inflight_to_[hosts_[m.dst]];
     ++inflight_from_[host];
+    ++inflight_pair_[{m.src, m.dst}];
     if (!network_) return schedule(m.inject + m.costs.wire, EventKind::arrive, id);
     if (m.inject > t) return schedule(m.inject, EventKind::start_flow, id);
     start_flow(id);
@@ -440,6 +445,7 @@ class Replay {
     if (!m.local) {
       --inflight_to_[hosts_[m.dst]];
       --inflight_from_[hosts_[m.src]];
+      --inflight_pair_[{m.src, m.dst}];
     }
     if (m.matched) complete_recv(id);
   }
@@ -531,10 +537,12 @@ class Replay {
   std::vector<Rank> ranks_;
   std::vector<Message> messages_;
   std::vector<CallPrediction> calls_;
-  std::vector<double> nic_free_;  // per host: the NIC's next free injection
+  std::vector<double> rank_free_;  // per rank: its next injection, after its gap
+  std::vector<double> nic_free_;   // per host: the NIC's next free injection
   // Per host: network messages injected and not yet arrived, to and from it.
   std::vector<std::uint32_t> inflight_to_;
   std::vector<std::uint32_t> inflight_from_;
+  std::map<std::pair<RankId, RankId>, std::uint32_t> inflight_pair_;  // (src, dst) -> in flight
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
   std::uint64_t seq_ = 0;
   std::uint64_t rendezvous_count_ = 0;

@@ -22,10 +22,13 @@
 //
 // Several ranks per host (ReplayLayout): a message between two ranks of one host takes the
 // intra-node path (IntraNodeParams, the packet simulation's shared-memory transport) and never
-// the network; the network messages of the ranks of one host share its NIC: their injections
-// are serialised by the model's gap per host (not per rank), and LogGPS's bandwidth-sharing
-// count is the larger of the network messages in flight to the receiver's host and from the
-// sender's host (the receiver-side rule of §3 applied to both ends of the shared NIC).
+// the network; the network messages of the ranks of one host share its NIC: a rank's next
+// injection waits the model's gap after its own previous one, and any rank's waits the NIC's
+// part of the gap (the per-byte part: LogGP's (k - 1)G, PlogP's g(m) - g(0)) after the host's
+// previous one; LogGPS's bandwidth-sharing count, taken when the message is sent, is the larger
+// of the network messages in flight to the receiver's host and from the sender's host (the
+// receiver-side rule of §3 applied to both ends of the shared NIC), leaving out those of the
+// same sender and receiver (one pair's messages go in order on one stream, not side by side).
 //
 // Where the time goes (per rank, sums exactly to the rank's end time):
 //   compute    compute operations;
@@ -53,7 +56,10 @@ struct MessageCosts {
   double send_overhead = 0;  // sender CPU for the data (T1, T1')
   double recv_overhead = 0;  // receiver CPU for the data (T3, T3')
   double wire = 0;           // injection to arrival (T2, T2'), unless a ReplayNetwork times it
-  double gap = 0;            // least time between two injections of one host's NIC (0: none)
+  double gap = 0;            // least time between two injections of one sender rank (0: none)
+  // The part of the gap that is the NIC's (the bytes' serialisation): the least time before
+  // the next injection of any rank of the sender's host. <= gap; 0: none.
+  double nic = 0;
   // The receive's time after the data is there counts as receive wait, not overhead (a model
   // whose receive time is one measured figure, as MPIETE's T_comm).
   bool recv_time_is_wait = false;
