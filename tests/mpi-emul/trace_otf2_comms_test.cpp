@@ -3,6 +3,7 @@
 // collectives and point-to-point on the sub-communicators delivering the right bytes per pair.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 
 #include "mpi_fixtures.hpp"
@@ -124,6 +125,44 @@ TEST(Otf2Communicators, LaterCreationsAndExcludedRanks) {
     EXPECT_TRUE((m.src == 1 && m.dst == 2) || (m.src == 2 && m.dst == 1)) << m.src << "->" << m.dst;
     EXPECT_EQ(m.comm, collective_context(3));
   }
+}
+
+// The TIT form of a split (SimGrid's `comm_split COLOR KEY`) and of world calls: TIT names no
+// communicator on its actions, so the sub-communicator's message is written with world ranks.
+// Archive and TIT replay with the same call counts, run time and bytes per pair.
+TEST(Otf2Communicators, SplitArchiveAndTitGiveTheSameRun) {
+  const auto dir = temp_dir("otf2_split_tit");
+  Otf2TestArchive a(dir / "archive", 4);
+  const OTF2_CommRef even = a.add_comm("even", {0, 2}, Otf2TestArchive::kWorld, true);
+  const OTF2_CommRef odd = a.add_comm("odd", {1, 3}, Otf2TestArchive::kWorld, true);
+  std::string tit;
+  for (std::uint32_t r = 0; r < 4; ++r) {
+    a.create_comm(r, "MPI_Comm_split", Otf2TestArchive::kWorld, r % 2 == 0 ? even : odd);
+    tit += fmt::format("{} comm_split {} {}\n", r, r % 2, r / 2);
+    a.collective(r, "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, kAll, 0, 0);
+    tit += fmt::format("{} barrier\n", r);
+    if (r < 2) {
+      a.send(r, 1, 6, 20000, r % 2 == 0 ? even : odd);  // communicator rank 1: world r + 2
+      tit += fmt::format("{} send {} 6 20000\n", r, r + 2);
+    } else {
+      a.recv(r, 0, 6, 20000, r % 2 == 0 ? even : odd);
+      tit += fmt::format("{} recv {} 6 20000\n", r, r - 2);
+    }
+  }
+  const auto anchor = a.close();
+  std::ofstream(dir / "same.tit") << tit;
+  const Program from_otf2 = program_from_trace(read_otf2(anchor), {});
+  const Program from_tit = program_from_trace(read_tit(dir / "same.tit"), {});
+  ASSERT_EQ(from_otf2.communicators.size(), from_tit.communicators.size());
+  for (std::size_t c = 0; c < from_otf2.communicators.size(); ++c)
+    EXPECT_EQ(from_otf2.communicators[c].members, from_tit.communicators[c].members);
+  const MpiRun x = run(from_otf2);
+  const MpiRun y = run(from_tit);
+  ASSERT_TRUE(x.totals.finished);
+  EXPECT_EQ(x.totals.run_time_ps, y.totals.run_time_ps);
+  for (std::size_t k = 0; k < x.totals.call_kinds.size(); ++k)
+    EXPECT_EQ(x.totals.call_kinds[k].count, y.totals.call_kinds[k].count) << "call kind " << k;
+  EXPECT_EQ(bytes_per_pair(x), bytes_per_pair(y));
 }
 
 }  // namespace
