@@ -47,8 +47,10 @@ IntraNodeParams intra_node_params(const scenarios::MpiRunSpec& spec) {
   return p;
 }
 
-// Ranks on the hosts the scenario places them on; pairs on one host take its shared memory.
-ReplayLayout replay_layout(const scenarios::MpiRunSpec& spec) {
+// Ranks on the hosts the scenario places them on; pairs on one host take the parameter file's
+// intra-node costs when it has them, else the scenario's shared memory.
+ReplayLayout replay_layout(const scenarios::MpiRunSpec& spec,
+                           const std::optional<IntraNodeParams>& fitted = std::nullopt) {
   ReplayLayout layout;
   std::vector<netmodels::NodeId> seen;
   for (const netmodels::NodeId host : spec.config.rank_hosts) {
@@ -56,7 +58,7 @@ ReplayLayout replay_layout(const scenarios::MpiRunSpec& spec) {
     if (at == seen.end()) at = seen.insert(seen.end(), host);
     layout.rank_hosts.push_back(static_cast<std::uint32_t>(at - seen.begin()));
   }
-  layout.intra = intra_node_params(spec);
+  layout.intra = fitted ? *fitted : intra_node_params(spec);
   return layout;
 }
 
@@ -176,7 +178,7 @@ ModelPrediction predict_with(const nlohmann::ordered_json& params, const std::st
   } else {
     const ParamsDocument doc = parse(params, source);
     const mpiemul::Program& program = *spec.program;
-    const ReplayLayout layout = replay_layout(spec);
+    const ReplayLayout layout = replay_layout(spec, intra_node_from_json(params));
     out.prediction = std::visit(
         [&](const auto& p) -> Prediction {
           using P = std::decay_t<decltype(p)>;
