@@ -61,8 +61,8 @@ struct OpenMpiChoice {
   bool stand_in = false;
 };
 // For bcast, reduce, allreduce, alltoall, barrier, allgather, gather, scatter, their
-// non-blocking forms, alltoallv, allgatherv (bytes: the mean block), gatherv and scatterv; `bytes` as the add_* functions take it.
-// Throws std::invalid_argument for other kinds.
+// non-blocking forms, alltoallv, allgatherv (bytes: the mean block), gatherv and scatterv; `bytes`
+// as the add_* functions take it. Throws std::invalid_argument for other kinds.
 OpenMpiChoice openmpi_tuned_choice(CallKind kind, RankId comm_size, std::uint64_t bytes);
 // The algorithms one call of `kind` uses: `a` itself, or with a.selection openmpi_tuned, `a`
 // with that collective's algorithm replaced by Open MPI's choice.
