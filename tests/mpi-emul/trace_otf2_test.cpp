@@ -316,7 +316,7 @@ TEST(Otf2Trace, RanksWithDifferentCollectiveCallsAreRefused) {
 // ---- refusals: one line naming the archive, the location and the event (OTF2 counts a
 // location's events from 1; every archive here starts with Enter main) ----
 
-TEST(Otf2Trace, SubCommunicatorsAreRefusedNamingTheEvent) {
+TEST(Otf2Trace, SubCommunicatorsUsedBeforeTheyAreMadeAreRefused) {
   const auto dir = temp_dir("otf2_subcomm");
   Otf2TestArchive archive(dir, 4);
   const OTF2_CommRef half = archive.add_comm("row", {0, 1});
@@ -326,8 +326,8 @@ TEST(Otf2Trace, SubCommunicatorsAreRefusedNamingTheEvent) {
   EXPECT_EQ(read_error(anchor),
             anchor.string() +
                 ": location 'rank 1' (rank 1), event 4 (MpiCollectiveEnd at tick 12): "
-                "communicator 'row' (2 of the 4 ranks) is a sub-communicator: netwarp's program "
-                "model replays MPI_COMM_WORLD and MPI_COMM_SELF only");
+                "communicator 'row' (2 of the 4 ranks) is used before this rank made it (no "
+                "creation on its parent that gives it this rank)");
 }
 
 TEST(Otf2Trace, OneSidedRecordsAreRefused) {

@@ -77,10 +77,13 @@ void add_allgather(RankProgramBuilder& b, const CollectiveAlgorithms& configured
   b.end_call();
 }
 
-// Same algorithms; the call records this rank's block.
-void add_allgatherv(RankProgramBuilder& b, const CollectiveAlgorithms& a,
+// Same algorithms; the call records this rank's block. OPENMPI_TUNED decides by the mean
+// block, as Open MPI does (every rank computes the same).
+void add_allgatherv(RankProgramBuilder& b, const CollectiveAlgorithms& configured,
                     std::span<const std::uint64_t> counts) {
   collectives::check_counts("allgatherv", counts, b.size());
+  const std::uint64_t mean = collectives::total(counts) / b.size();
+  const CollectiveAlgorithms a = algorithms_for(configured, CallKind::allgatherv, b.size(), mean);
   b.begin_call(CallKind::allgatherv, -1, counts[b.rank()]);
   post_allgather(b, a, counts, CallKind::allgatherv);
   b.end_call();

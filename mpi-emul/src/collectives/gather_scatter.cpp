@@ -83,8 +83,10 @@ void post_scatterv(RankProgramBuilder& b, GatherAlgorithm algorithm, RankId root
 }
 }  // namespace collectives
 
-void add_gatherv(RankProgramBuilder& b, const CollectiveAlgorithms& a, RankId root,
+void add_gatherv(RankProgramBuilder& b, const CollectiveAlgorithms& configured, RankId root,
                  std::span<const std::uint64_t> counts) {
+  const CollectiveAlgorithms a =
+      algorithms_for(configured, CallKind::gatherv, b.size(), counts[b.rank()]);
   collectives::check_root("gatherv", root, b.size());
   collectives::check_counts("gatherv", counts, b.size());
   b.begin_call(CallKind::gatherv, static_cast<std::int32_t>(root), counts[b.rank()]);
@@ -93,8 +95,10 @@ void add_gatherv(RankProgramBuilder& b, const CollectiveAlgorithms& a, RankId ro
   b.end_call();
 }
 
-void add_scatterv(RankProgramBuilder& b, const CollectiveAlgorithms& a, RankId root,
+void add_scatterv(RankProgramBuilder& b, const CollectiveAlgorithms& configured, RankId root,
                   std::span<const std::uint64_t> counts) {
+  const CollectiveAlgorithms a =
+      algorithms_for(configured, CallKind::scatterv, b.size(), counts[b.rank()]);
   collectives::check_root("scatterv", root, b.size());
   collectives::check_counts("scatterv", counts, b.size());
   b.begin_call(CallKind::scatterv, static_cast<std::int32_t>(root), counts[b.rank()]);

@@ -33,8 +33,19 @@
 //     two_proc -> recursive_doubling (bruck: log rounds) or ring (neighbor exchange: P/2 steps
 //     to neighbours); linear -> gather_bcast.
 //   gather, scatter: basic_linear, linear_sync, linear_nb -> linear; binomial -> binomial.
-// Collectives Open MPI decides otherwise (alltoallv, reduce_scatter, the v variants) keep the
-// configured algorithms of their parts.
+//   alltoallv (ompi_coll_tuned_alltoallv_intra_dec_fixed, by communicator size only):
+//     basic_linear -> netwarp's linear alltoallv (every request at once); pairwise -> its
+//     pairwise alltoallv (the same exchange steps).
+//   allgatherv (bytes: the mean block, Open MPI's per_rank_dsize = total / P): default
+//     (coll/basic's linear gatherv to rank 0, then the tuned bcast of all blocks) ->
+//     gather_bcast with a linear gatherv and the bcast chosen for P x the mean block; ring -> ring;
+//     bruck -> recursive_doubling on power-of-two sizes, else ring; neighbor, two_proc -> ring.
+//   gatherv, scatterv: coll/tuned has no decision (its module leaves coll_gatherv and
+//     coll_scatterv NULL, coll_tuned_module.c), so Open MPI runs coll/basic's linear
+//     gatherv/scatterv: netwarp's linear.
+// reduce_scatter keeps the configured algorithms of its parts: netwarp has only Open MPI's
+// non-overlapping form (reduce to rank 0, then scatterv), not its recursive halving, ring or
+// butterfly, so choosing among those would change nothing that runs.
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -341,6 +352,28 @@ constexpr Rule kScatterRules[] = {
 };
 // clang-format on
 
+// clang-format off
+constexpr Rule kAlltoallvRules[] = {  // by communicator size only
+    {4, kAnyBytes, 2}, {64, kAnyBytes, 1}, {128, kAnyBytes, 2}, {256, kAnyBytes, 1},
+    {1024, kAnyBytes, 2}, {kAnySize, kAnyBytes, 1},
+};
+// clang-format on
+
+// clang-format off
+constexpr Rule kAllgathervRules[] = {
+    {3, 2048, 3}, {3, 4096, 5}, {3, 8192, 3}, {3, kAnyBytes, 5},
+    {8, 256, 1}, {8, 4096, 4}, {8, 8192, 3}, {8, 16384, 4}, {8, 262144, 2}, {8, kAnyBytes, 4},
+    {16, 1024, 1}, {16, kAnyBytes, 2},
+    {32, 128, 1}, {32, 262144, 2}, {32, kAnyBytes, 3},
+    {64, 256, 1}, {64, 8192, 2}, {64, kAnyBytes, 3},
+    {128, 256, 1}, {128, 4096, 2}, {128, kAnyBytes, 3},
+    {256, 1024, 2}, {256, 65536, 4}, {256, kAnyBytes, 3},
+    {512, 1024, 2}, {512, kAnyBytes, 3},
+    {1024, 512, 2}, {1024, 1024, 1}, {1024, 4096, 2}, {1024, 1048576, 4}, {1024, kAnyBytes, 3},
+    {kAnySize, 4096, 2}, {kAnySize, kAnyBytes, 4},
+};
+// clang-format on
+
 std::uint8_t decide(std::span<const Rule> rules, RankId size, std::uint64_t bytes) {
   for (const Rule& r : rules)
     if ((r.size_below == kAnySize || size < r.size_below) &&
@@ -370,6 +403,9 @@ constexpr std::string_view kBarrierNames[] = {
     "", "linear", "double_ring", "recursive_doubling", "bruck", "two_proc", "tree"};
 constexpr std::string_view kAllgatherNames[] = {"",     "linear",   "bruck",   "recursive_doubling",
                                                 "ring", "neighbor", "two_proc"};
+constexpr std::string_view kAllgathervNames[] = {"",     "default",  "bruck",
+                                                 "ring", "neighbor", "two_proc"};
+constexpr std::string_view kAlltoallvNames[] = {"", "basic_linear", "pairwise"};
 constexpr std::string_view kGatherNames[] = {"", "basic_linear", "binomial", "linear_sync"};
 constexpr std::string_view kScatterNames[] = {"", "basic_linear", "binomial", "linear_nb"};
 
@@ -420,6 +456,25 @@ OpenMpiChoice gather_choice(std::uint8_t alg, std::span<const std::string_view> 
   return {alg, names[alg], binomial ? "binomial" : "linear", alg == 3};
 }
 
+OpenMpiChoice allgatherv_choice(std::uint8_t alg, RankId size) {
+  const bool pow2 = collectives::is_power_of_two(size);
+  switch (alg) {
+    case 1:
+      return {alg, kAllgathervNames[alg], "gather_bcast", false};
+    case 2:
+      return {alg, kAllgathervNames[alg], pow2 ? "recursive_doubling" : "ring", true};
+    default:
+      return {alg, kAllgathervNames[alg], "ring", alg != 3};
+  }
+}
+
+OpenMpiChoice alltoallv_choice(std::uint8_t alg) {
+  return {alg, kAlltoallvNames[alg], alg == 1 ? "linear" : "pairwise", false};
+}
+
+// coll/basic's linear gatherv and scatterv (coll/tuned does not decide them).
+constexpr OpenMpiChoice kBasicLinearV{1, "basic_linear", "linear", false};
+
 }  // namespace
 
 OpenMpiChoice openmpi_tuned_choice(CallKind kind, RankId comm_size, std::uint64_t bytes) {
@@ -444,6 +499,13 @@ OpenMpiChoice openmpi_tuned_choice(CallKind kind, RankId comm_size, std::uint64_
       return gather_choice(decide(kGatherRules, comm_size, bytes), kGatherNames);
     case CallKind::scatter:
       return gather_choice(decide(kScatterRules, comm_size, bytes), kScatterNames);
+    case CallKind::alltoallv:
+      return alltoallv_choice(decide(kAlltoallvRules, comm_size, bytes));
+    case CallKind::allgatherv:
+      return allgatherv_choice(decide(kAllgathervRules, comm_size, bytes), comm_size);
+    case CallKind::gatherv:
+    case CallKind::scatterv:
+      return kBasicLinearV;
     default:
       throw std::invalid_argument("Open MPI's tuned rules do not cover " +
                                   std::string(call_kind_name(kind)));
@@ -488,6 +550,12 @@ CollectiveAlgorithms algorithms_for(const CollectiveAlgorithms& a, CallKind kind
     case CallKind::ibarrier:
       chosen.barrier = by_name(name(), {BarrierAlgorithm::dissemination, BarrierAlgorithm::linear});
       break;
+    case CallKind::allgatherv:
+      // Open MPI's default allgatherv is coll/basic's linear gatherv to rank 0, then the tuned
+      // bcast of all blocks.
+      chosen.gather = GatherAlgorithm::linear;
+      chosen.bcast = algorithms_for(a, CallKind::bcast, comm_size, bytes * comm_size).bcast;
+      [[fallthrough]];
     case CallKind::allgather:
       chosen.allgather =
           by_name(name(), {AllgatherAlgorithm::ring, AllgatherAlgorithm::recursive_doubling,
@@ -495,7 +563,13 @@ CollectiveAlgorithms algorithms_for(const CollectiveAlgorithms& a, CallKind kind
       break;
     case CallKind::gather:
     case CallKind::scatter:
+    case CallKind::gatherv:
+    case CallKind::scatterv:
       chosen.gather = by_name(name(), {GatherAlgorithm::linear, GatherAlgorithm::binomial});
+      break;
+    case CallKind::alltoallv:
+      chosen.alltoallv =
+          name() == "linear" ? AlltoallvAlgorithm::linear : AlltoallvAlgorithm::pairwise;
       break;
     default:
       break;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <map>
 #include <string>
 
 #include "otf2_definitions.hpp"
@@ -44,10 +45,16 @@ void set_spread(google::protobuf::RepeatedField<std::uint64_t>& field, std::uint
   for (std::uint32_t r = 0; r < ranks; ++r) field.Add(total / ranks + (r < total % ranks ? 1 : 0));
 }
 
+// One communicator's calls: [i] are those of its rank i (world rank world[i]), in order.
+struct CommCalls {
+  std::vector<std::uint32_t> world;
+  std::vector<std::vector<Otf2CollectiveCall>> calls;
+};
+
 void set_per_rank_blocks(google::protobuf::RepeatedField<std::uint64_t>& field,
-                         const std::vector<std::vector<Otf2CollectiveCall>>& calls, std::size_t k) {
+                         const CommCalls& comm, std::size_t k) {
   field.Clear();
-  for (const auto& rank_calls : calls) field.Add(rank_calls[k].own_block);
+  for (const auto& rank_calls : comm.calls) field.Add(rank_calls[k].own_block);
 }
 
 bool is_vector_collective(OTF2_CollectiveOp op) {
@@ -56,28 +63,29 @@ bool is_vector_collective(OTF2_CollectiveOp op) {
          op == OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK;
 }
 
-void fill_call(proto::Trace& trace, const std::vector<std::vector<Otf2CollectiveCall>>& calls,
-               std::size_t k) {
+void fill_call(proto::Trace& trace, const CommCalls& comm, std::size_t k) {
+  const auto& calls = comm.calls;
   for (std::size_t r = 0; r < calls.size(); ++r) {
     const Otf2CollectiveCall& call = calls[r][k];
     if (call.op != calls[0][k].op)
-      throw Otf2Unsupported(fmt::format("collective call {} of rank {} is {} but rank 0's is {}",
-                                        k + 1, r, collective_op_name(call.op),
-                                        collective_op_name(calls[0][k].op)));
+      throw Otf2Unsupported(fmt::format("collective call {} of rank {} is {} but rank {}'s is {}",
+                                        k + 1, comm.world[r], collective_op_name(call.op),
+                                        comm.world[0], collective_op_name(calls[0][k].op)));
     if (!is_vector_collective(call.op)) continue;
-    proto::Action& action = *trace.mutable_ranks(static_cast<int>(r))->mutable_actions(call.action);
+    proto::Action& action =
+        *trace.mutable_ranks(static_cast<int>(comm.world[r]))->mutable_actions(call.action);
     switch (call.op) {
       case OTF2_COLLECTIVE_OP_GATHERV:
-        set_per_rank_blocks(*action.mutable_gatherv()->mutable_recv_bytes(), calls, k);
+        set_per_rank_blocks(*action.mutable_gatherv()->mutable_recv_bytes(), comm, k);
         break;
       case OTF2_COLLECTIVE_OP_SCATTERV:
-        set_per_rank_blocks(*action.mutable_scatterv()->mutable_send_bytes(), calls, k);
+        set_per_rank_blocks(*action.mutable_scatterv()->mutable_send_bytes(), comm, k);
         break;
       case OTF2_COLLECTIVE_OP_ALLGATHERV:
-        set_per_rank_blocks(*action.mutable_allgatherv()->mutable_recv_bytes(), calls, k);
+        set_per_rank_blocks(*action.mutable_allgatherv()->mutable_recv_bytes(), comm, k);
         break;
       default:
-        set_per_rank_blocks(*action.mutable_reduce_scatter()->mutable_recv_bytes(), calls, k);
+        set_per_rank_blocks(*action.mutable_reduce_scatter()->mutable_recv_bytes(), comm, k);
         break;
     }
   }
@@ -155,15 +163,39 @@ Otf2CollectiveCall add_collective(proto::Action& action, OTF2_CollectiveOp op, s
   return call;
 }
 
+void set_collective_comm(proto::Action& action, std::uint32_t handle) {
+  const auto* reflection = action.GetReflection();
+  const auto* kind = action.GetDescriptor()->FindOneofByName("kind");
+  const auto* field = reflection->GetOneofFieldDescriptor(action, kind);
+  google::protobuf::Message* collective = reflection->MutableMessage(&action, field);
+  const auto* comm = collective->GetDescriptor()->FindFieldByName("comm");
+  collective->GetReflection()->SetUInt32(collective, comm, handle);
+}
+
 void fill_vector_collectives(proto::Trace& trace,
-                             const std::vector<std::vector<Otf2CollectiveCall>>& calls) {
-  if (calls.empty()) return;
-  for (std::size_t r = 1; r < calls.size(); ++r)
-    if (calls[r].size() != calls[0].size())
-      throw Otf2Unsupported(
-          fmt::format("rank {} makes {} collective calls on MPI_COMM_WORLD but rank 0 makes {}", r,
-                      calls[r].size(), calls[0].size()));
-  for (std::size_t k = 0; k < calls[0].size(); ++k) fill_call(trace, calls, k);
+                             const std::vector<std::vector<Otf2CollectiveCall>>& calls,
+                             const Otf2Definitions& definitions) {
+  const auto ranks = static_cast<std::uint32_t>(calls.size());
+  std::map<OTF2_CommRef, CommCalls> by_comm;
+  for (const auto& rank_calls : calls)
+    for (const Otf2CollectiveCall& call : rank_calls) by_comm.try_emplace(call.comm);
+  for (auto& [ref, comm] : by_comm) {
+    const Otf2CommInfo info = comm_info(definitions, ref, ranks);
+    comm.world = info.members;
+    for (const std::uint32_t member : comm.world) {
+      auto& mine = comm.calls.emplace_back();
+      for (const Otf2CollectiveCall& call : calls[member])
+        if (call.comm == ref) mine.push_back(call);
+    }
+    for (std::size_t i = 1; i < comm.calls.size(); ++i)
+      if (comm.calls[i].size() != comm.calls[0].size())
+        throw Otf2Unsupported(
+            fmt::format("rank {} makes {} collective calls on {} but rank {} makes {}",
+                        comm.world[i], comm.calls[i].size(),
+                        info.kind == CommKind::world ? "MPI_COMM_WORLD" : "'" + info.name + "'",
+                        comm.world[0], comm.calls[0].size()));
+    for (std::size_t k = 0; k < comm.calls[0].size(); ++k) fill_call(trace, comm, k);
+  }
 }
 
 }  // namespace netwarp::mpiemul

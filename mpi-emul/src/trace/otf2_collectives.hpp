@@ -16,25 +16,34 @@
 
 namespace netwarp::mpiemul {
 
-// One MPI_COMM_WORLD collective call of a rank, in call order: the vector collectives'
-// per-rank lists are assembled from these once every rank is read.
+struct Otf2Definitions;
+
+// One collective call of a rank, in call order: the vector collectives' per-rank lists are
+// assembled from these once every rank is read.
 struct Otf2CollectiveCall {
   int action = -1;  // index in the rank's actions
   OTF2_CollectiveOp op = 0;
+  OTF2_CommRef comm = 0;        // the OTF2 communicator it was made on
   std::uint64_t own_block = 0;  // the rank's block (gatherv, scatterv, allgatherv, ...)
   std::uint64_t sent = 0;       // as recorded
   std::uint64_t received = 0;
 };
 
-// Sets `action` to the collective; the returned call's action index is left to the caller.
+// Sets `action` to the collective on a communicator of `ranks` ranks (root: a rank of it); the
+// returned call's action index and communicator are left to the caller.
 // Throws Otf2Unsupported for operations the program model does not have.
 Otf2CollectiveCall add_collective(proto::Action& action, OTF2_CollectiveOp op, std::int32_t root,
                                   std::uint64_t sent, std::uint64_t received, std::uint32_t ranks);
 
-// Fills the per-rank lists of the vector collectives from every rank's k-th call.
-// calls[r] are rank r's calls. Throws Otf2Unsupported when ranks made different calls.
+// Sets the communicator handle of a collective action (0: MPI_COMM_WORLD).
+void set_collective_comm(proto::Action& action, std::uint32_t handle);
+
+// Fills the per-rank lists of the vector collectives from the k-th call on a communicator of
+// each of its members, in communicator rank order. calls[r] are world rank r's calls. Throws
+// Otf2Unsupported when the members of a communicator made different calls.
 void fill_vector_collectives(proto::Trace& trace,
-                             const std::vector<std::vector<Otf2CollectiveCall>>& calls);
+                             const std::vector<std::vector<Otf2CollectiveCall>>& calls,
+                             const Otf2Definitions& definitions);
 
 // "MPI_Allgatherv" for OTF2_COLLECTIVE_OP_ALLGATHERV; "operation N" when unknown.
 std::string collective_op_name(OTF2_CollectiveOp op);

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace netwarp::mpiemul {
 
 namespace {
@@ -64,37 +66,69 @@ std::vector<OTF2_LocationRef> mpi_rank_locations(const Otf2Definitions& definiti
   return ranks;
 }
 
-ModelComm model_communicator(const Otf2Definitions& definitions, OTF2_CommRef comm,
-                             std::uint32_t ranks) {
+std::uint32_t Otf2CommInfo::world_rank(std::uint32_t comm_rank) const {
+  if (comm_rank >= members.size())
+    throw Otf2Unsupported(fmt::format("rank {} is out of range ('{}' has ranks 0 to {})", comm_rank,
+                                      name, members.size() - 1));
+  return members[comm_rank];
+}
+
+std::int32_t Otf2CommInfo::rank_of(std::uint32_t world) const {
+  for (std::size_t i = 0; i < members.size(); ++i)
+    if (members[i] == world) return static_cast<std::int32_t>(i);
+  return -1;
+}
+
+Otf2CommInfo comm_info(const Otf2Definitions& definitions, OTF2_CommRef comm, std::uint32_t ranks) {
   const auto at = definitions.comms.find(comm);
   if (at == definitions.comms.end())
     throw Otf2Unsupported(fmt::format("communicator {} has no definition", comm));
-  const std::string name = definitions.string(at->second.name);
+  Otf2CommInfo info;
+  info.name = definitions.string(at->second.name);
+  info.parent = at->second.parent;
   const auto group = definitions.groups.find(at->second.group);
   if (group == definitions.groups.end())
-    throw Otf2Unsupported(fmt::format("communicator '{}' has no group definition", name));
-  if (group->second.type == OTF2_GROUP_TYPE_COMM_SELF) return ModelComm::self;
-  if (group->second.type == OTF2_GROUP_TYPE_COMM_GROUP &&
-      is_every_rank_in_order(group->second, ranks))
-    return ModelComm::world;
-  throw Otf2Unsupported(fmt::format(
-      "communicator '{}' ({} of the {} ranks) is a sub-communicator: netwarp's program model "
-      "replays MPI_COMM_WORLD and MPI_COMM_SELF only",
-      name, group->second.members.size(), ranks));
+    throw Otf2Unsupported(fmt::format("communicator '{}' has no group definition", info.name));
+  if (group->second.type == OTF2_GROUP_TYPE_COMM_SELF) {
+    info.kind = CommKind::self;
+    return info;
+  }
+  for (const std::uint64_t member : group->second.members) {
+    if (member >= ranks)
+      throw Otf2Unsupported(
+          fmt::format("communicator '{}' lists rank {}, beyond the archive's {} ranks", info.name,
+                      member, ranks));
+    info.members.push_back(static_cast<std::uint32_t>(member));
+  }
+  info.kind = is_every_rank_in_order(group->second, ranks) ? CommKind::world : CommKind::sub;
+  return info;
 }
 
-std::int32_t world_rank(ModelComm comm, std::uint32_t comm_rank, std::uint32_t own_rank,
-                        std::uint32_t ranks) {
-  if (comm == ModelComm::self) {
-    if (comm_rank != 0)
-      throw Otf2Unsupported(
-          fmt::format("rank {} of MPI_COMM_SELF (it has rank 0 only)", comm_rank));
-    return static_cast<std::int32_t>(own_rank);
+bool announces_creations(const Otf2Definitions& definitions, OTF2_CommRef parent) {
+  for (const auto& [ref, comm] : definitions.comms)
+    if (comm.parent == parent && (comm.flags & OTF2_COMM_FLAG_CREATE_DESTROY_EVENTS) != 0)
+      return true;
+  return false;
+}
+
+std::vector<OTF2_CommRef> created_by_call(const Otf2Definitions& definitions, OTF2_CommRef parent,
+                                          std::uint32_t n, std::uint32_t ranks) {
+  std::vector<std::vector<OTF2_CommRef>> calls;
+  std::vector<bool> taken(ranks, false);
+  for (const auto& [ref, comm] : definitions.comms) {
+    if (comm.parent != parent || parent == OTF2_UNDEFINED_COMM) continue;
+    const Otf2CommInfo info = comm_info(definitions, ref, ranks);
+    if (info.kind == CommKind::self) continue;
+    const bool overlaps = std::any_of(info.members.begin(), info.members.end(),
+                                      [&](std::uint32_t m) { return taken[m]; });
+    if (calls.empty() || overlaps) {
+      calls.emplace_back();
+      taken.assign(ranks, false);
+    }
+    calls.back().push_back(ref);
+    for (const std::uint32_t m : info.members) taken[m] = true;
   }
-  if (comm_rank >= ranks)
-    throw Otf2Unsupported(fmt::format("rank {} is out of range (MPI_COMM_WORLD has ranks 0 to {})",
-                                      comm_rank, ranks - 1));
-  return static_cast<std::int32_t>(comm_rank);
+  return n < calls.size() ? calls[n] : std::vector<OTF2_CommRef>{};
 }
 
 }  // namespace netwarp::mpiemul

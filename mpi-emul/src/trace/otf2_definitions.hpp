@@ -28,6 +28,8 @@ struct Otf2Group {
 struct Otf2Comm {
   OTF2_StringRef name = OTF2_UNDEFINED_STRING;
   OTF2_GroupRef group = OTF2_UNDEFINED_GROUP;
+  OTF2_CommRef parent = OTF2_UNDEFINED_COMM;
+  OTF2_CommFlag flags = OTF2_COMM_FLAG_NONE;
 };
 
 struct Otf2Location {
@@ -55,16 +57,39 @@ struct Otf2Definitions {
 // Throws Otf2Unsupported when neither gives a rank.
 std::vector<OTF2_LocationRef> mpi_rank_locations(const Otf2Definitions& definitions);
 
-// The program model's communicator an OTF2 communicator is. Today the model has only
-// MPI_COMM_WORLD: a communicator whose group is every rank in rank order is it (MPI_COMM_WORLD
-// itself, or a duplicate, which TIT's comm_dup replays the same way), a COMM_SELF group is the
-// rank alone. When the model gets sub-communicators, they map here and nowhere else.
-enum class ModelComm { world, self };
-ModelComm model_communicator(const Otf2Definitions& definitions, OTF2_CommRef comm,
-                             std::uint32_t ranks);
+// How the replay takes an OTF2 communicator:
+//   world  every rank in rank order: MPI_COMM_WORLD, or a duplicate of it, which replays the
+//          same way (no handle of its own);
+//   self   a COMM_SELF group: the rank alone, nothing is communicated;
+//   sub    any other group: a program-model communicator the rank makes with a comm_split
+//          action of its parent where the archive creates it (MpiCollectiveEnd
+//          CREATE_HANDLE on the parent), its ranks the group's members in order.
+enum class CommKind { world, self, sub };
+struct Otf2CommInfo {
+  CommKind kind = CommKind::world;
+  std::string name;
+  OTF2_CommRef parent = OTF2_UNDEFINED_COMM;
+  std::vector<std::uint32_t> members;  // MPI_COMM_WORLD ranks in communicator rank order
+  std::uint32_t size() const { return static_cast<std::uint32_t>(members.size()); }
+  // The world rank of communicator rank `comm_rank`; Otf2Unsupported when out of range.
+  std::uint32_t world_rank(std::uint32_t comm_rank) const;
+  // The communicator rank of `world`; -1 when it is no member.
+  std::int32_t rank_of(std::uint32_t world) const;
+};
 
-// A rank of `comm` (as in MpiSend's receiver or a collective's root) as an MPI_COMM_WORLD rank.
-std::int32_t world_rank(ModelComm comm, std::uint32_t comm_rank, std::uint32_t own_rank,
-                        std::uint32_t ranks);
+// Throws Otf2Unsupported for a communicator or group without a definition.
+Otf2CommInfo comm_info(const Otf2Definitions& definitions, OTF2_CommRef comm, std::uint32_t ranks);
+
+// Whether the archive announces each rank's new communicator with a CommCreate event (OTF2 3.0,
+// communicators flagged CREATE_DESTROY_EVENTS, as Score-P 8 writes them).
+bool announces_creations(const Otf2Definitions& definitions, OTF2_CommRef parent);
+
+// Without CommCreate events: the communicators the n-th creation call on `parent` makes (n
+// from 0). The communicators whose parent is `parent`, in definition order, are split into
+// calls greedily: a call makes communicators with disjoint groups (one MPI_Comm_split), a
+// communicator that shares a rank with one already made starts the next call. Empty when the
+// definitions have fewer calls.
+std::vector<OTF2_CommRef> created_by_call(const Otf2Definitions& definitions, OTF2_CommRef parent,
+                                          std::uint32_t n, std::uint32_t ranks);
 
 }  // namespace netwarp::mpiemul

@@ -104,6 +104,18 @@ OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp time, uint6
   });
 }
 
+OTF2_CallbackCode on_comm_create(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t position,
+                                 void* data, OTF2_AttributeList*, OTF2_CommRef comm) {
+  return guarded(data, position, time, "CommCreate",
+                 [&](Otf2RankEvents& events) { events.comm_create(time, comm); });
+}
+
+OTF2_CallbackCode on_comm_destroy(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t position,
+                                  void* data, OTF2_AttributeList*, OTF2_CommRef) {
+  return guarded(data, position, time, "CommDestroy",
+                 [&](Otf2RankEvents& events) { events.other(time); });
+}
+
 // Records the replay cannot honour: refused with their name.
 template <const char* kName>
 struct Refuse {
@@ -184,6 +196,8 @@ std::unique_ptr<OTF2_EvtReaderCallbacks, EvtCallbacksDeleter> event_callbacks() 
   OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(c.get(), on_request_test);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(c.get(), on_collective_begin);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(c.get(), on_collective_end);
+  OTF2_EvtReaderCallbacks_SetCommCreateCallback(c.get(), on_comm_create);
+  OTF2_EvtReaderCallbacks_SetCommDestroyCallback(c.get(), on_comm_destroy);
   set_refusals(c.get());
   return c;
 }

@@ -96,8 +96,8 @@ OTF2_CallbackCode on_group(void* data, OTF2_GroupRef self, OTF2_StringRef, OTF2_
 }
 
 OTF2_CallbackCode on_comm(void* data, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group,
-                          OTF2_CommRef, OTF2_CommFlag) {
-  definitions_of(data).comms[self] = {name, group};
+                          OTF2_CommRef parent, OTF2_CommFlag flags) {
+  definitions_of(data).comms[self] = {name, group, parent, flags};
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -185,7 +185,7 @@ class ArchiveReader {
       collectives[r] = read_rank(r, *trace.mutable_ranks(static_cast<int>(r)), callbacks.get());
     OTF2_Reader_CloseEvtFiles(reader_.get());
     try {
-      fill_vector_collectives(trace, collectives);
+      fill_vector_collectives(trace, collectives, definitions_);
     } catch (const Otf2Unsupported& e) {
       fail(e.what());
     }

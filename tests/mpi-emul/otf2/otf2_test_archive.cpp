@@ -140,10 +140,24 @@ void Otf2TestArchive::collective(std::uint32_t rank, const std::string& name, OT
 }
 
 OTF2_CommRef Otf2TestArchive::add_comm(const std::string& name,
-                                       const std::vector<std::uint64_t>& members) {
+                                       const std::vector<std::uint64_t>& members,
+                                       OTF2_CommRef parent, bool announced) {
   string(name);
-  extra_comms_.emplace_back(name, members);
+  extra_comms_.push_back({name, members, parent, announced});
   return kSelf + static_cast<OTF2_CommRef>(extra_comms_.size());
+}
+
+void Otf2TestArchive::create_comm(std::uint32_t rank, const std::string& name, OTF2_CommRef parent,
+                                  OTF2_CommRef joined) {
+  const bool announce =
+      joined != OTF2_UNDEFINED_COMM && joined > kSelf && extra_comms_[joined - kSelf - 1].announced;
+  call(rank, name, [&](OTF2_EvtWriter* w, OTF2_TimeStamp t) {
+    check(OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, t), "MpiCollectiveBegin");
+    if (announce) check(OTF2_EvtWriter_CommCreate(w, nullptr, t + 1, joined), "CommCreate");
+    check(OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, t + 1, OTF2_COLLECTIVE_OP_CREATE_HANDLE,
+                                          parent, OTF2_UNDEFINED_UINT32, 0, 0),
+          "MpiCollectiveEnd");
+  });
 }
 
 void Otf2TestArchive::close_event_files(std::vector<std::uint64_t>& event_counts) {
@@ -215,10 +229,11 @@ void Otf2TestArchive::write_communicators(OTF2_GlobalDefWriter* g) {
         "self");
   for (std::size_t i = 0; i < extra_comms_.size(); ++i) {
     const auto group = static_cast<OTF2_GroupRef>(kSelfGroup + 1 + i);
-    write_group(g, group, OTF2_GROUP_TYPE_COMM_GROUP, extra_comms_[i].second);
-    check(OTF2_GlobalDefWriter_WriteComm(g, static_cast<OTF2_CommRef>(kSelf + 1 + i),
-                                         strings_[extra_comms_[i].first], group, kWorld,
-                                         OTF2_COMM_FLAG_NONE),
+    const ExtraComm& comm = extra_comms_[i];
+    write_group(g, group, OTF2_GROUP_TYPE_COMM_GROUP, comm.members);
+    check(OTF2_GlobalDefWriter_WriteComm(
+              g, static_cast<OTF2_CommRef>(kSelf + 1 + i), strings_[comm.name], group, comm.parent,
+              comm.announced ? OTF2_COMM_FLAG_CREATE_DESTROY_EVENTS : OTF2_COMM_FLAG_NONE),
           "communicator");
   }
 }

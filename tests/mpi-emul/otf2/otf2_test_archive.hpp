@@ -56,8 +56,15 @@ class Otf2TestArchive {
   // Any records inside one call of region `name`, written at the call's start time.
   void call(std::uint32_t rank, const std::string& name,
             const std::function<void(OTF2_EvtWriter*, OTF2_TimeStamp)>& records);
-  // A communicator of the given MPI_COMM_WORLD ranks (a COMM_GROUP group).
-  OTF2_CommRef add_comm(const std::string& name, const std::vector<std::uint64_t>& members);
+  // A communicator of the given MPI_COMM_WORLD ranks (a COMM_GROUP group) made from `parent`;
+  // `announced`: flagged CREATE_DESTROY_EVENTS (its creation writes a CommCreate record).
+  OTF2_CommRef add_comm(const std::string& name, const std::vector<std::uint64_t>& members,
+                        OTF2_CommRef parent = kWorld, bool announced = false);
+  // A creation call on `parent` (region `name`, e.g. "MPI_Comm_split") as Score-P writes it:
+  // MpiCollectiveBegin, CommCreate of `joined` unless it is OTF2_UNDEFINED_COMM or not
+  // announced, MpiCollectiveEnd CREATE_HANDLE on the parent.
+  void create_comm(std::uint32_t rank, const std::string& name, OTF2_CommRef parent,
+                   OTF2_CommRef joined);
 
   // Writes the definitions and closes the archive; returns the anchor file.
   std::filesystem::path close();
@@ -81,7 +88,13 @@ class Otf2TestArchive {
   std::vector<std::uint64_t> next_request_;
   std::map<std::string, OTF2_StringRef> strings_;
   std::map<std::string, std::pair<OTF2_RegionRef, OTF2_Paradigm>> regions_;
-  std::vector<std::pair<std::string, std::vector<std::uint64_t>>> extra_comms_;
+  struct ExtraComm {
+    std::string name;
+    std::vector<std::uint64_t> members;
+    OTF2_CommRef parent;
+    bool announced;
+  };
+  std::vector<ExtraComm> extra_comms_;
   OTF2_RegionRef main_region_ = 0;
 };
 

@@ -148,6 +148,19 @@ FitReport read_fit(const Json& value) {
   return fit;
 }
 
+IntraNodeParams read_intra_node(const Json& value) {
+  JsonObjectReader in(value, "intra_node");
+  IntraNodeParams p;
+  p.latency = in.number("latency");
+  p.o = in.number("o");
+  p.copy = in.number("copy");
+  p.eager_bytes = in.integer("eager_bytes");
+  p.single_copy_setup = in.number("single_copy_setup");
+  p.single_copy = in.number("single_copy");
+  in.reject_unknown_keys();
+  return p;
+}
+
 }  // namespace
 
 ParamsDocument params_from_json(const nlohmann::ordered_json& json) {
@@ -159,11 +172,17 @@ ParamsDocument params_from_json(const nlohmann::ordered_json& json) {
   params.reject_unknown_keys();
   if (top.has("source")) document.source = top.string("source");
   if (top.has("fit")) document.fit = read_fit(top.value("fit"));
+  if (top.has("intra_node")) read_intra_node(top.value("intra_node"));  // intra_node_from_json
   // Where it was fitted (platform_record.hpp): read by predict, which compares it.
   if (top.has("platform") && !top.value("platform").is_object())
     throw InputError("platform", "must be an object (written by netwarp fit)");
   top.reject_unknown_keys();
   return document;
+}
+
+std::optional<IntraNodeParams> intra_node_from_json(const nlohmann::ordered_json& json) {
+  if (!json.is_object() || !json.contains("intra_node")) return std::nullopt;
+  return read_intra_node(json.at("intra_node"));
 }
 
 ParamsFileError::ParamsFileError(std::string file, const std::string& field,

@@ -82,6 +82,15 @@ nlohmann::ordered_json params_to_json(const ParamsDocument& document) {
   return j;
 }
 
+nlohmann::ordered_json intra_node_to_json(const IntraNodeParams& p) {
+  return {{"latency", p.latency},
+          {"o", p.o},
+          {"copy", p.copy},
+          {"eager_bytes", p.eager_bytes},
+          {"single_copy_setup", p.single_copy_setup},
+          {"single_copy", p.single_copy}};
+}
+
 void write_params_file(const std::string& path, const ParamsDocument& document) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error(path + ": cannot open for writing");

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -180,12 +182,76 @@ nlohmann::ordered_json fitted_params(ModelKind kind, const scenarios::LoadedScen
                   model_name(kind)));
 }
 
+// The first host the platform runs two ranks on.
+std::optional<netmodels::NodeId> shared_host(const scenarios::MpiRunSpec& spec) {
+  const auto& hosts = spec.config.rank_hosts;
+  for (std::size_t r = 1; r < hosts.size(); ++r)
+    if (std::find(hosts.begin(), hosts.begin() + static_cast<std::ptrdiff_t>(r), hosts[r]) !=
+        hosts.begin() + static_cast<std::ptrdiff_t>(r))
+      return hosts[r];
+  return std::nullopt;
+}
+
+struct Line {
+  double intercept = 0;
+  double slope = 0;
+};
+
+// Least squares of ns over bytes; one distinct size gives a flat line.
+Line fit_line(const std::vector<Sample>& samples) {
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const auto& [k, ns] : samples) {
+    const auto x = static_cast<double>(k);
+    n += 1;
+    sx += x;
+    sy += ns;
+    sxx += x * x;
+    sxy += x * ns;
+  }
+  const double spread = n * sxx - sx * sx;
+  if (n == 0) return {};
+  if (spread <= 0) return {sy / n, 0};
+  const double slope = (n * sxy - sx * sy) / spread;
+  return {(sy - slope * sx) / n, slope};
+}
+
+std::vector<Sample> in_range(const std::vector<Sample>& samples, std::uint64_t lo,
+                             std::uint64_t hi) {
+  std::vector<Sample> out;
+  for (const Sample& s : samples)
+    if (s.first >= lo && s.first <= hi) out.push_back(s);
+  return out;
+}
+
+IntraNodeParams fit_intra_node(const scenarios::MpiRunSpec& spec, netmodels::NodeId host) {
+  scenarios::MpiRunSpec pair = spec;
+  pair.config.rank_hosts = {host, host};
+  const std::uint64_t eager = spec.config.shm.eager_bytes;
+  std::set<std::uint64_t> sizes = {0, eager / 2, eager};
+  for (std::uint64_t f : {2, 4, 8, 16}) sizes.insert(std::max<std::uint64_t>(eager, 256) * f);
+  const PingPongCurve curve = measure_pingpong(pair, {sizes.begin(), sizes.end()}, 0);
+  const Line send = fit_line(in_range(curve.send_call, 0, eager));
+  const Line eager_rtt = fit_line(in_range(curve.rtt, 0, eager));
+  const Line copy_rtt =
+      fit_line(in_range(curve.rtt, eager + 1, std::numeric_limits<std::uint64_t>::max()));
+  IntraNodeParams p;
+  p.o = std::max(send.intercept, 0.0);
+  p.copy = std::max(send.slope, 0.0);
+  p.latency = std::max((eager_rtt.intercept - 4 * p.o) / 2, 0.0);
+  p.eager_bytes = eager;
+  p.single_copy_setup = std::max((copy_rtt.intercept - eager_rtt.intercept) / 2, 0.0);
+  p.single_copy = std::max(copy_rtt.slope / 2, 0.0);
+  return p;
+}
+
 }  // namespace
 
 nlohmann::ordered_json fit_model(ModelKind kind, const scenarios::LoadedScenario& loaded,
                                  const scenarios::MpiRunSpec& spec, const FitOptions& options) {
   nlohmann::ordered_json json = fitted_params(kind, loaded, spec, options);
   json["platform"] = platform_record(loaded);
+  if (const auto host = shared_host(spec))
+    json["intra_node"] = intra_node_to_json(fit_intra_node(spec, *host));
   return json;
 }
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <type_traits>
@@ -31,6 +32,42 @@ LogGpsParams host_params(const scenarios::MpiRunSpec& spec) {
   p.s = spec.config.protocol.short_bytes;
   p.S = spec.config.protocol.eager_bytes;
   return p;
+}
+
+// The packet simulation's shared-memory transport (mpi.host shm_*) with the host's o.
+IntraNodeParams intra_node_params(const scenarios::MpiRunSpec& spec) {
+  const mpiemul::SharedMemoryConfig& shm = spec.config.shm;
+  IntraNodeParams p;
+  p.latency = static_cast<double>(shm.latency.ps()) / 1000.0;
+  p.o = static_cast<double>(spec.config.costs.o.ps()) / 1000.0;
+  p.copy = fs_to_ns(shm.copy_fs_per_byte);
+  p.eager_bytes = shm.eager_bytes;
+  p.single_copy_setup = static_cast<double>(shm.single_copy_setup.ps()) / 1000.0;
+  p.single_copy = fs_to_ns(shm.single_copy_fs_per_byte);
+  return p;
+}
+
+// Ranks on the hosts the scenario places them on; pairs on one host take the parameter file's
+// intra-node costs when it has them, else the scenario's shared memory.
+ReplayLayout replay_layout(const scenarios::MpiRunSpec& spec,
+                           const std::optional<IntraNodeParams>& fitted = std::nullopt) {
+  ReplayLayout layout;
+  std::vector<netmodels::NodeId> seen;
+  for (const netmodels::NodeId host : spec.config.rank_hosts) {
+    auto at = std::find(seen.begin(), seen.end(), host);
+    if (at == seen.end()) at = seen.insert(seen.end(), host);
+    layout.rank_hosts.push_back(static_cast<std::uint32_t>(at - seen.begin()));
+  }
+  layout.intra = fitted ? *fitted : intra_node_params(spec);
+  return layout;
+}
+
+// A rank on another host than rank 0 (rank 0 itself when every rank shares its host).
+mpiemul::RankId first_remote_rank(const scenarios::MpiRunSpec& spec) {
+  const auto& hosts = spec.config.rank_hosts;
+  for (mpiemul::RankId r = 1; r < hosts.size(); ++r)
+    if (hosts[r] != hosts[0]) return r;
+  return 0;
 }
 
 ParamsDocument parse(const nlohmann::ordered_json& json, const std::string& source) {
@@ -100,9 +137,10 @@ Prediction predict_flow(const nlohmann::ordered_json& json, const std::string& s
   const auto& p = std::get<LogGpsParams>(host_doc.params);
   auto network = flow_replay_network(spec.network.topology, spec.config.rank_hosts, mode,
                                      spec.config.protocol.envelope_bytes);
-  const double latency = network->arrival_delay_ns(0, spec.program->size() > 1 ? 1 : 0);
+  const mpiemul::RankId remote = first_remote_rank(spec);
+  const double latency = remote == 0 ? 0.0 : network->arrival_delay_ns(0, remote);
   const auto model = flow_host_model(p, latency);
-  return predict_program(*spec.program, *model, network.get());
+  return predict_program(*spec.program, *model, network.get(), replay_layout(spec));
 }
 
 }  // namespace
@@ -140,19 +178,20 @@ ModelPrediction predict_with(const nlohmann::ordered_json& params, const std::st
   } else {
     const ParamsDocument doc = parse(params, source);
     const mpiemul::Program& program = *spec.program;
+    const ReplayLayout layout = replay_layout(spec, intra_node_from_json(params));
     out.prediction = std::visit(
         [&](const auto& p) -> Prediction {
           using P = std::decay_t<decltype(p)>;
           if constexpr (std::is_same_v<P, LogGpsParams>)
-            return predict_program(program, *loggps_replay_model(p));
+            return predict_program(program, *loggps_replay_model(p), nullptr, layout);
           else if constexpr (std::is_same_v<P, LogGpParams>)
-            return predict_program(program, *loggp_replay_model(p));
+            return predict_program(program, *loggp_replay_model(p), nullptr, layout);
           else if constexpr (std::is_same_v<P, HockneyParams>)
-            return predict_program(program, *hockney_replay_model(p));
+            return predict_program(program, *hockney_replay_model(p), nullptr, layout);
           else if constexpr (std::is_same_v<P, PlogpParams>)
-            return predict_program(program, *plogp_replay_model(p));
+            return predict_program(program, *plogp_replay_model(p), nullptr, layout);
           else if constexpr (std::is_same_v<P, MpieteParams>)
-            return predict_program(program, *mpiete_replay_model(p));
+            return predict_program(program, *mpiete_replay_model(p), nullptr, layout);
           else if constexpr (std::is_same_v<P, PlogpBrParams>)
             return predict_plogp_br(p, loaded, program.size());
           else

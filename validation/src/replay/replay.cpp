@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <queue>
 #include <stdexcept>
 
@@ -69,6 +70,7 @@ struct Message {
   std::uint32_t send_request = 0;
   std::uint32_t recv_request = 0;
   bool rendezvous = false;
+  bool local = false;  // both ranks on one host: the intra-node path
   bool matched = false;
   bool arrived = false;
   double ts = 0;
@@ -125,13 +127,18 @@ bool fits(const PostedRecv& r, const Message& m) {
 
 class Replay {
  public:
-  Replay(const mpiemul::Program& program, const ReplayModel& model, ReplayNetwork* network)
+  Replay(const mpiemul::Program& program, const ReplayModel& model, ReplayNetwork* network,
+         const ReplayLayout& layout)
       : program_(program),
         model_(model),
         network_(network),
+        intra_(layout.intra),
+        hosts_(rank_hosts(layout, program.size())),
         ranks_(program.size()),
-        nic_free_(program.size(), 0.0),
-        inflight_(program.size(), 0) {
+        rank_free_(program.size(), 0.0),
+        nic_free_(host_count(hosts_), 0.0),
+        inflight_to_(host_count(hosts_), 0),
+        inflight_from_(host_count(hosts_), 0) {
     for (RankId r = 0; r < program.size(); ++r) {
       ranks_[r].requests.resize(program.ranks[r].request_count);
       schedule(0, EventKind::step, r);
@@ -157,6 +164,32 @@ class Replay {
   }
 
  private:
+  static std::vector<std::uint32_t> rank_hosts(const ReplayLayout& layout, std::size_t ranks) {
+    if (layout.rank_hosts.empty()) {
+      std::vector<std::uint32_t> own(ranks);
+      for (std::uint32_t r = 0; r < ranks; ++r) own[r] = r;
+      return own;
+    }
+    if (layout.rank_hosts.size() < ranks)
+      throw std::invalid_argument(fmt::format("replay layout: {} rank hosts for {} ranks",
+                                              layout.rank_hosts.size(), ranks));
+    return layout.rank_hosts;
+  }
+  static std::size_t host_count(const std::vector<std::uint32_t>& hosts) {
+    return hosts.empty() ? 0 : *std::max_element(hosts.begin(), hosts.end()) + std::size_t{1};
+  }
+  bool is_local(RankId a, RankId b) const { return intra_ && hosts_[a] == hosts_[b]; }
+
+  // The shared NIC: the network messages in flight through the receiver's or the sender's
+  // host, whichever is busier, plus this one. Those of the same pair do not count: MPI keeps
+  // one pair's messages in order on one stream (the packet simulation's connection), so they
+  // go before this one rather than beside it.
+  std::uint32_t nic_sharers(RankId src, RankId dst) const {
+    const auto pair = inflight_pair_.find({src, dst});
+    const std::uint32_t same = pair == inflight_pair_.end() ? 0 : pair->second;
+    return std::max(inflight_to_[hosts_[dst]], inflight_from_[hosts_[src]]) - same + 1;
+  }
+
   void schedule(double time, EventKind kind, std::uint64_t a, std::uint32_t b = 0) {
     queue_.push(Event{time, seq_++, kind, a, b});
   }
@@ -261,23 +294,14 @@ class Replay {
     m.bytes = op.bytes;
     m.send_request = op.request;
     m.ts = t;
-    m.rendezvous = op.bytes > model_.eager_limit();
-    m.costs = model_.costs(op.bytes, inflight_[dst] + 1);
     const std::uint64_t id = messages_.size();
     Profile& profile = ranks_[r].requests[op.request].profile;
     profile.start = t;
-    const double o = model_.control_overhead();
-    if (m.rendezvous) {
-      ++rendezvous_count_;
-      m.req_arrival = t + o + model_.latency();
-      profile.add(t + o, Part::overhead);
-      profile.add(m.req_arrival, Part::sync);
-    } else {
-      const double local_done = t + m.costs.send_overhead;
-      profile.add(local_done, Part::overhead);
-      schedule(local_done, EventKind::request_done, r, op.request);
-      schedule(local_done, EventKind::inject, id);
-    }
+    if (is_local(r, dst))
+      start_local_send(m, id, profile);
+    else
+      start_network_send(m, id, profile);
+    if (m.rendezvous) ++rendezvous_count_;
     messages_.push_back(m);
     Rank& receiver = ranks_[dst];
     auto it = std::find_if(receiver.posted.begin(), receiver.posted.end(),
@@ -290,6 +314,65 @@ class Replay {
       receiver.unmatched_sends.push_back(id);
     }
     after_post(r, op, t);
+  }
+
+  void start_network_send(Message& m, std::uint64_t id, Profile& profile) {
+    const double t = m.ts;
+    m.rendezvous = m.bytes > model_.eager_limit();
+    m.costs = model_.costs(m.bytes, nic_sharers(m.src, m.dst));
+    if (m.rendezvous) {
+      const double o = model_.control_overhead();
+      m.req_arrival = t + o + model_.latency();
+      profile.add(t + o, Part::overhead);
+      profile.add(m.req_arrival, Part::sync);
+      return;
+    }
+    const double local_done = t + m.costs.send_overhead;
+    profile.add(local_done, Part::overhead);
+    schedule(local_done, EventKind::request_done, m.src, m.send_request);
+    schedule(local_done, EventKind::inject, id);
+  }
+
+  // Intra-node (IntraNodeParams): eager copies through the shared buffer, or a request the
+  // receiver answers with one copy; neither touches the NIC.
+  void start_local_send(Message& m, std::uint64_t id, Profile& profile) {
+    const IntraNodeParams& p = *intra_;
+    const double t = m.ts;
+    m.local = true;
+    m.rendezvous = m.bytes > p.eager_bytes;
+    if (m.rendezvous) {
+      m.req_arrival = t + p.o + p.latency;
+      profile.add(t + p.o, Part::overhead);
+      profile.add(m.req_arrival, Part::sync);
+      return;
+    }
+    const double copy = p.o + static_cast<double>(m.bytes) * p.copy;
+    m.costs.send_overhead = copy;
+    m.costs.recv_overhead = copy;
+    m.costs.wire = p.latency;
+    const double local_done = t + copy;
+    profile.add(local_done, Part::overhead);
+    schedule(local_done, EventKind::request_done, m.src, m.send_request);
+    schedule(local_done + p.latency, EventKind::arrive, id);
+  }
+
+  // The receiver copies the data straight from the sender's buffer, then sends the FIN.
+  void start_single_copy(std::uint64_t id) {
+    const IntraNodeParams& p = *intra_;
+    const Message& m = messages_[id];
+    const double matched = std::max(m.req_arrival, m.tr);
+    const double copied =
+        matched + p.o + p.single_copy_setup + static_cast<double>(m.bytes) * p.single_copy;
+    const double fin = copied + p.latency;
+    Profile& send = ranks_[m.src].requests[m.send_request].profile;
+    send.add(matched, Part::send_wait);
+    send.add(fin, Part::sync);
+    send.add(fin + p.o, Part::overhead);
+    Profile& recv = ranks_[m.dst].requests[m.recv_request].profile;
+    recv.add(matched, Part::recv_wait);
+    recv.add(copied, Part::overhead);
+    schedule(copied, EventKind::request_done, m.dst, m.recv_request);
+    schedule(fin + p.o, EventKind::request_done, m.src, m.send_request);
   }
 
   void post_recv(RankId r, const Op& op, double t) {
@@ -313,13 +396,13 @@ class Replay {
     m.matched = true;
     m.recv_request = recv_request;
     m.tr = tr;
-    if (m.rendezvous) return start_rendezvous_data(id);
+    if (m.rendezvous) return m.local ? start_single_copy(id) : start_rendezvous_data(id);
     if (m.arrived) complete_recv(id);
   }
 
   // The receive is posted: the receiver answers the REQ, the sender then sends the data.
   void start_rendezvous_data(std::uint64_t id) {
-    Message& m = messages_[id];
+    const Message& m = messages_[id];
     const double o = model_.control_overhead();
     const double matched = std::max(m.req_arrival, m.tr);
     const double answered = matched + 3 * o + model_.latency();  // o' + T5 after the match
@@ -338,9 +421,13 @@ class Replay {
 
   void inject(std::uint64_t id, double t) {
     Message& m = messages_[id];
-    m.inject = std::max(t, nic_free_[m.src]);
-    nic_free_[m.src] = m.inject + m.costs.gap;
-    ++inflight_[m.dst];
+    const std::uint32_t host = hosts_[m.src];
+    m.inject = std::max({t, rank_free_[m.src], nic_free_[host]});
+    rank_free_[m.src] = m.inject + m.costs.gap;
+    nic_free_[host] = m.inject + m.costs.nic;
+    ++inflight_to_[hosts_[m.dst]];
+    ++inflight_from_[host];
+    ++inflight_pair_[{m.src, m.dst}];
     if (!network_) return schedule(m.inject + m.costs.wire, EventKind::arrive, id);
     if (m.inject > t) return schedule(m.inject, EventKind::start_flow, id);
     start_flow(id);
@@ -355,7 +442,11 @@ class Replay {
     Message& m = messages_[id];
     m.arrived = true;
     m.arrival = t;
-    --inflight_[m.dst];
+    if (!m.local) {
+      --inflight_to_[hosts_[m.dst]];
+      --inflight_from_[hosts_[m.src]];
+      --inflight_pair_[{m.src, m.dst}];
+    }
     if (m.matched) complete_recv(id);
   }
 
@@ -441,11 +532,17 @@ class Replay {
   const mpiemul::Program& program_;
   const ReplayModel& model_;
   ReplayNetwork* network_;
+  std::optional<IntraNodeParams> intra_;
+  std::vector<std::uint32_t> hosts_;  // of each rank
   std::vector<Rank> ranks_;
   std::vector<Message> messages_;
   std::vector<CallPrediction> calls_;
-  std::vector<double> nic_free_;
-  std::vector<std::uint32_t> inflight_;
+  std::vector<double> rank_free_;  // per rank: its next injection, after its gap
+  std::vector<double> nic_free_;   // per host: the NIC's next free injection
+  // Per host: network messages injected and not yet arrived, to and from it.
+  std::vector<std::uint32_t> inflight_to_;
+  std::vector<std::uint32_t> inflight_from_;
+  std::map<std::pair<RankId, RankId>, std::uint32_t> inflight_pair_;  // (src, dst) -> in flight
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
   std::uint64_t seq_ = 0;
   std::uint64_t rendezvous_count_ = 0;
@@ -454,8 +551,8 @@ class Replay {
 }  // namespace
 
 Prediction predict_program(const mpiemul::Program& program, const ReplayModel& model,
-                           ReplayNetwork* network) {
-  return Replay(program, model, network).run();
+                           ReplayNetwork* network, const ReplayLayout& layout) {
+  return Replay(program, model, network, layout).run();
 }
 
 }  // namespace netwarp::validation

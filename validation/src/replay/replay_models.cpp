@@ -54,6 +54,7 @@ class LogGpReplay final : public ReplayModel {
     c.wire = message_time(p_, k) - 2 * p_.o;
     c.recv_overhead = p_.o;
     c.gap = loggp_send_gap(p_, k);
+    c.nic = std::min(c.gap, k == 0 ? 0.0 : static_cast<double>(k - 1) * p_.G);
     return c;
   }
 
@@ -89,6 +90,7 @@ class PlogpReplay final : public ReplayModel {
     c.recv_overhead = p_.o_r(k);
     c.wire = std::max(0.0, p_.L + p_.g(k) - c.send_overhead - c.recv_overhead);
     c.gap = p_.g(k);
+    c.nic = std::clamp(p_.g(k) - p_.g(0), 0.0, c.gap);
     return c;
   }
 

@@ -31,6 +31,9 @@ enum class AlltoallAlgorithm : std::uint8_t {
 enum class BarrierAlgorithm : std::uint8_t { dissemination, linear };
 enum class GatherAlgorithm : std::uint8_t { linear, binomial };  // also scatter
 enum class AllgatherAlgorithm : std::uint8_t { ring, recursive_doubling, gather_bcast };
+// pairwise: P - 1 exchange steps (alltoallv.cpp); linear: every receive and send posted at once,
+// one waitall (Open MPI's basic_linear; only OPENMPI_TUNED chooses it).
+enum class AlltoallvAlgorithm : std::uint8_t { pairwise, linear };
 
 // fixed: every call of a collective uses the algorithm below; openmpi_tuned: each call's
 // algorithm is chosen by communicator size and message size as Open MPI's coll/tuned fixed
@@ -45,6 +48,7 @@ struct CollectiveAlgorithms {
   BarrierAlgorithm barrier = BarrierAlgorithm::dissemination;
   GatherAlgorithm gather = GatherAlgorithm::binomial;
   AllgatherAlgorithm allgather = AllgatherAlgorithm::ring;
+  AlltoallvAlgorithm alltoallv = AlltoallvAlgorithm::pairwise;
   CollectiveSelection selection = CollectiveSelection::fixed;
 };
 
@@ -56,9 +60,9 @@ struct OpenMpiChoice {
   std::string_view netwarp_name;
   bool stand_in = false;
 };
-// For bcast, reduce, allreduce, alltoall, barrier, allgather, gather, scatter and their
-// non-blocking forms; `bytes` as the add_* functions take it. Throws std::invalid_argument for
-// other kinds.
+// For bcast, reduce, allreduce, alltoall, barrier, allgather, gather, scatter, their
+// non-blocking forms, alltoallv, allgatherv (bytes: the mean block), gatherv and scatterv; `bytes`
+// as the add_* functions take it. Throws std::invalid_argument for other kinds.
 OpenMpiChoice openmpi_tuned_choice(CallKind kind, RankId comm_size, std::uint64_t bytes);
 // The algorithms one call of `kind` uses: `a` itself, or with a.selection openmpi_tuned, `a`
 // with that collective's algorithm replaced by Open MPI's choice.

@@ -8,6 +8,12 @@
 //   mpiete    the MPI_Recv time T_comm(size) from rank 0 to rank 1 (seed 004);
 //   plogp-br  plogp, plus g(m, C_k) from concurrent ping-pongs for the phases of the scenario's
 //             all-to-all, and q, T_RTO and flow control from the scenario.
+// When the platform runs several ranks on a host, every fitted file also gets "intra_node"
+// (params_json.hpp): a ping-pong between two ranks of one host over sizes up to and beyond the
+// shared-memory eager limit (the MPI library's setting, mpi.host.shm_eager_bytes); eager send
+// calls give o and the copy cost (o + k copy), the eager round trips 4o + 2L + 4k copy the
+// latency, the single-copy ones 4o + 2L + 2 setup + 2k single_copy the rest (replay.hpp's
+// IntraNodeParams), each line by least squares.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -6,6 +6,11 @@
 //                           "error_pct": ..}, ...], "max_abs_error_pct": .., "notes": [..]},
 //    "source": "Table 5, Myrinet"}
 // "fit" and "source" are optional; "units", when present, must be exactly as above.
+// "intra_node" (optional, any model; `netwarp fit` writes it when the platform runs several
+// ranks on a host): the costs of a message between two ranks of one host (replay.hpp's
+// IntraNodeParams), {"latency": ns, "o": ns, "copy": ns/byte, "eager_bytes": B,
+// "single_copy_setup": ns, "single_copy": ns/byte}; predict uses it instead of the scenario's
+// shared-memory settings.
 // params per model:
 //   hockney   alpha, beta
 //   logp      L, o, g, P
@@ -34,6 +39,7 @@
 #include "netwarp/validation/mpiete.hpp"
 #include "netwarp/validation/plogp_br.hpp"
 #include "netwarp/validation/point_models.hpp"
+#include "netwarp/validation/replay.hpp"
 
 namespace netwarp::validation {
 
@@ -57,6 +63,10 @@ std::string_view params_model_name(const ModelParams& params);
 nlohmann::ordered_json params_to_json(const ParamsDocument& document);
 // Throws netmodels::InputError(field, message), field a dotted path ("params.Gl").
 ParamsDocument params_from_json(const nlohmann::ordered_json& json);
+
+// A parameter file's "intra_node" object (none when absent); InputError as params_from_json.
+std::optional<IntraNodeParams> intra_node_from_json(const nlohmann::ordered_json& json);
+nlohmann::ordered_json intra_node_to_json(const IntraNodeParams& params);
 
 // A bad parameter file: what() is one line "FILE: field: message" ("FILE: message" when the
 // whole file is at fault).

@@ -20,6 +20,16 @@
 // instead of wire(k): the data is started as a flow and arrives when the flow completes plus
 // the network's latency.
 //
+// Several ranks per host (ReplayLayout): a message between two ranks of one host takes the
+// intra-node path (IntraNodeParams, the packet simulation's shared-memory transport) and never
+// the network; the network messages of the ranks of one host share its NIC: a rank's next
+// injection waits the model's gap after its own previous one, and any rank's waits the NIC's
+// part of the gap (the per-byte part: LogGP's (k - 1)G, PlogP's g(m) - g(0)) after the host's
+// previous one; LogGPS's bandwidth-sharing count, taken when the message is sent, is the larger
+// of the network messages in flight to the receiver's host and from the sender's host (the
+// receiver-side rule of §3 applied to both ends of the shared NIC), leaving out those of the
+// same sender and receiver (one pair's messages go in order on one stream, not side by side).
+//
 // Where the time goes (per rank, sums exactly to the rank's end time):
 //   compute    compute operations;
 //   overhead   CPU costs of MPI: send/recv overheads, o' of non-blocking calls, REQ handling;
@@ -32,6 +42,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,13 +50,16 @@
 
 namespace netwarp::validation {
 
-// What a model says about a message of k bytes while `senders` processes send to the same
-// receiver (contention; 1 when alone).
+// What a model says about a network message of k bytes while `senders` messages share the
+// NIC of its receiver's or its sender's host (contention; 1 when alone).
 struct MessageCosts {
   double send_overhead = 0;  // sender CPU for the data (T1, T1')
   double recv_overhead = 0;  // receiver CPU for the data (T3, T3')
   double wire = 0;           // injection to arrival (T2, T2'), unless a ReplayNetwork times it
-  double gap = 0;            // least time between two injections of one sender (0: none)
+  double gap = 0;            // least time between two injections of one sender rank (0: none)
+  // The part of the gap that is the NIC's (the bytes' serialisation): the least time before
+  // the next injection of any rank of the sender's host. <= gap; 0: none.
+  double nic = 0;
   // The receive's time after the data is there counts as receive wait, not overhead (a model
   // whose receive time is one measured figure, as MPIETE's T_comm).
   bool recv_time_is_wait = false;
@@ -76,6 +90,30 @@ class ReplayNetwork {
   virtual std::vector<std::uint64_t> advance(double now_ns) = 0;
   // Time from the end of a transfer to the data being at the receiver (route latency).
   virtual double arrival_delay_ns(mpiemul::RankId src, mpiemul::RankId dst) const = 0;
+};
+
+// A message between two ranks of one host, as the packet simulation's shared-memory
+// transport times it (mpiemul::SharedMemoryConfig; ns, ns/byte):
+//   eager (k <= eager_bytes): the sender pays o + k copy, the envelope is visible `latency`
+//     later, the receiver pays o + k copy once both are there;
+//   single copy (k > eager_bytes): the sender pays o for the request (visible after `latency`);
+//     once matched the receiver pays o + single_copy_setup + k single_copy and its receive
+//     ends; the FIN reaches the sender `latency` later and it pays o.
+struct IntraNodeParams {
+  double latency = 0;
+  double o = 0;
+  double copy = 0;  // per byte, each side of the eager path
+  std::uint64_t eager_bytes = 0;
+  double single_copy_setup = 0;
+  double single_copy = 0;  // per byte
+};
+
+// Where the ranks run. Default: every rank on a host of its own.
+struct ReplayLayout {
+  std::vector<std::uint32_t> rank_hosts;  // host index of each rank; empty: rank r on host r
+  // Costs of pairs on one host; without them such pairs are timed as network pairs (still
+  // sharing their host's NIC).
+  std::optional<IntraNodeParams> intra;
 };
 
 struct TimeSplit {
@@ -115,6 +153,6 @@ struct Prediction {
 // Throws std::runtime_error naming the stuck ranks when the program cannot finish (a receive
 // no send matches, a rendezvous send nobody receives).
 Prediction predict_program(const mpiemul::Program& program, const ReplayModel& model,
-                           ReplayNetwork* network = nullptr);
+                           ReplayNetwork* network = nullptr, const ReplayLayout& layout = {});
 
 }  // namespace netwarp::validation

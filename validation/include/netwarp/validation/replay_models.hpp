@@ -1,13 +1,16 @@
 // The models the trace-driven replay (replay.hpp) can time messages with.
 //   LogGPS   T1/T2/T3 (eager) and T1'/T2'/T3' (rendezvous above S), with the receiver-side
 //            bandwidth sharing rule: the message's senders count is the number of messages
-//            in flight to the receiver when it is sent, plus one (loggps::contended).
+//            in flight through its receiver's or its sender's host when it is sent (other
+//            pairs' only), plus one (loggps::contended; replay.hpp).
 //   LogGP    one protocol: o to send, (k - 1)G + L on the wire, o to receive; consecutive
-//            injections of one sender max(g, o + (k - 1)G) apart.
+//            injections of one sender max(g, o + (k - 1)G) apart, of one host's ranks
+//            (k - 1)G apart (the NIC's part).
 //   Hockney  the whole alpha + k beta is the sender's; nothing else.
 //   PlogP    o_s(m) to send, o_r(m) to receive, a message takes L + g(m) from send call to
 //            receive end when the receiver waits (RTT(m, 0) = L + g(m) + L + g(0)); one
-//            sender's injections are g(m) apart.
+//            sender's injections are g(m) apart, one host's ranks' g(m) - g(0) apart (the
+//            per-byte part, the NIC's).
 //   MPIETE   seed 004's replay (mpiete.hpp): sends, starts and waits on sends cost nothing; a
 //            receive ends at max(receive posted, send posted) + T_comm(size).
 //   flow     the host costs of LogGPS (o', Oss, Ors, Osl, Orl, s, S from the platform) with
