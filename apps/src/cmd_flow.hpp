@@ -1,5 +1,5 @@
 // `netwarp flow [SCENARIO] [--mode F|N] [--pattern FILE] [--set path=value ...] [--out DIR]`:
-// the flow-level model (MFS, shared/models/FLOW-MFS.md) on a scenario's topology, with the
+// the flow-level model (MFS, docs/models/flow-mfs.md) on a scenario's topology, with the
 // scenario's workload or an MFS pattern file. Writes DIR/flow.json and DIR/flow_messages.csv.
 #pragma once
 

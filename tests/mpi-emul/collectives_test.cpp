@@ -298,7 +298,7 @@ Program alltoall_of(AlltoallAlgorithm alg, RankId size, std::uint64_t bytes) {
   return program_of(size, 1, [&](auto& b) { add_alltoall(b, a, bytes); });
 }
 
-// The destination of rank r in step p (1 .. P-1), written from shared/models.
+// The destination of rank r in step p (1 .. P-1), written from docs/models/flow-mfs.md.
 RankId expected_destination(AlltoallAlgorithm alg, RankId r, RankId p, RankId size) {
   RankId n = 1;
   while (n * n < size) ++n;

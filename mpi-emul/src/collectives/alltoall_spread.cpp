@@ -1,4 +1,4 @@
-// Alltoall by spreading (MFS, shared/models/FLOW-MFS.md); P (P - 1) messages of `bytes`, one
+// Alltoall by spreading (MFS, docs/models/flow-mfs.md); P (P - 1) messages of `bytes`, one
 // per ordered pair, in P - 1 steps, each step an exchange (irecv, isend, wait for both).
 //  simple_spread (A2ASS): in step p = 1 .. P-1 rank r sends to r + p and receives from r - p
 //    (mod P).

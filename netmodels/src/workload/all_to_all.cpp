@@ -1,4 +1,4 @@
-// All-to-all among `ranks` hosts in the orders of shared/models/FLOW-MFS.md: simple spread
+// All-to-all among `ranks` hosts in the orders of docs/models/flow-mfs.md: simple spread
 // (A2ASS), simple spread per dimension of an n x n grid (A2ASS2D), pairwise exchange (A2APW)
 // and a seeded random order. Each host sends its N - 1 messages one after another (p = 1..N-1);
 // the vector holds host 0's messages in send order, then host 1's, and so on, so message id =

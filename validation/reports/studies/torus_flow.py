@@ -225,7 +225,7 @@ to {nodes_hi} nodes). 1 GB/s links (8 Gbit/s) with 100 ns propagation. An all-to
 starts the next when a notice from the receiver says the previous one arrived. Lossless: \
 credit flow control with 64 KiB of credit per port (43 packets, "well above a packet" as the \
 paper's BigSimulator). For comparison, n = {full} also runs with 16 KiB and 256 KiB of credit \
-and with unlimited buffers. Three orders (`shared/models/FLOW-MFS.md`): A2ASS (simple spread, \
+and with unlimited buffers. Three orders (`docs/models/flow-mfs.md`): A2ASS (simple spread, \
 dest = src + p), A2ASS2D (simple spread per dimension) and A2APW (pairwise, dest = src XOR p, \
 only where n x n is a power of two: n = {pairwise} here).
 

@@ -1,4 +1,4 @@
-// LogGPS communication, routine and round-trip times: shared/models/LOGGPS.md, Tables 3, 4
+// LogGPS communication, routine and round-trip times: docs/models/loggps.md, Tables 3, 4
 // and 6, the jump at k = S, and the contention rule of §3.
 #include "netwarp/validation/loggps.hpp"
 

@@ -1,4 +1,4 @@
-// LogGPS parameter sets published in Table 5 of the paper (shared/models/LOGGPS.md).
+// LogGPS parameter sets published in Table 5 of the paper (docs/models/loggps.md).
 #include <fmt/format.h>
 
 #include <array>

@@ -1,5 +1,5 @@
 // PlogP-BR: RTO penalties (1), phase costs (2) and (4), pattern gaps (3) and the alltoall
-// predictions (5)-(9) of shared/models/PLOGP-BR.md.
+// predictions (5)-(9) of docs/models/plogp-br.md.
 #include "netwarp/validation/plogp_br.hpp"
 
 #include <fmt/format.h>

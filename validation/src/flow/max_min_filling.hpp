@@ -1,5 +1,5 @@
 // MaxMinFilling: max-min fair rates by progressive filling (water-filling), our reading of
-// step 5 of MFS's Mode N (shared/models/FLOW-MFS.md). Each round takes the link with the least
+// step 5 of MFS's Mode N (docs/models/flow-mfs.md). Each round takes the link with the least
 // fair share (residual bandwidth / flows not yet frozen on it), freezes those flows at that
 // share and takes it off the other links on their routes.
 //

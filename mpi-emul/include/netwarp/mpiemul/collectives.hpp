@@ -16,7 +16,7 @@ namespace netwarp::mpiemul {
 enum class BcastAlgorithm : std::uint8_t { binomial, linear };
 enum class ReduceAlgorithm : std::uint8_t { binomial, linear };
 enum class AllreduceAlgorithm : std::uint8_t { recursive_doubling, ring, reduce_bcast };
-// algorithm_a / algorithm_b: seed 002 Figs. 6-7 (see shared/models/MPI-PROTOCOLS.md);
+// algorithm_a / algorithm_b: seed 002 Figs. 6-7 (see docs/models/mpi-protocols.md);
 // pairwise: step i exchanges with rank ^ i (power-of-two sizes); simple_spread: step i sends
 // to rank + i and receives from rank - i; spread_2d: simple spread per dimension of an n x n
 // grid (square sizes); bruck: log2 rounds of combined blocks.

@@ -1,4 +1,4 @@
-// FlowNetwork: the links of the flow-level model (shared/models/FLOW-MFS.md) and the routes
+// FlowNetwork: the links of the flow-level model (docs/models/flow-mfs.md) and the routes
 // flows take over them. Built from the packet network's own netmodels::Topology, it has one
 // directed link per port, so a flow crosses exactly the ports a packet would: the sender's
 // injection port, every switch output port on the static route, and the switch port toward the

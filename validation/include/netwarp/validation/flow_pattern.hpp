@@ -1,5 +1,5 @@
-// FlowPattern: the messages an MFS run sends (the paper's pattern file, shared/models/
-// FLOW-MFS.md): per message its sender, destination, order in the sender's queue, size and a
+// FlowPattern: the messages an MFS run sends (the paper's pattern file, docs/models/flow-mfs.md):
+// per message its sender, destination, order in the sender's queue, size and a
 // delay before sending. Two sources:
 // - a CSV pattern file with the header `sender,dest,order,bytes,delay_ns` (delay_ns may be
 //   left out of the header or left empty: 0). Sender and dest are host ids of the topology.

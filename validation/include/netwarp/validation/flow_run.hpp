@@ -1,4 +1,4 @@
-// run_mfs: the batch run of MFS (shared/models/FLOW-MFS.md, steps 1-8) on a FlowNetwork:
+// run_mfs: the batch run of MFS (docs/models/flow-mfs.md, steps 1-8) on a FlowNetwork:
 // every host sends its queue of messages, one active message at a time (blocking send: the next
 // may go once the previous is fully sent), receivers take any number of flows at once, and each
 // cycle advances time to the next event (a completion or a delayed start) at the solver's

@@ -1,4 +1,4 @@
-// FlowSolver: the incremental core of the flow-level model (shared/models/FLOW-MFS.md, steps
+// FlowSolver: the incremental core of the flow-level model (docs/models/flow-mfs.md, steps
 // 2-8). It holds the active flows on a FlowNetwork, their rates and remaining bytes, and a
 // clock; callers add flows at the current time, ask for the earliest completion, advance the
 // clock and take the finished flows. Rates are recomputed only when the flow set changed.
@@ -16,7 +16,7 @@
 //   rate is the least eb_k on its route. Bandwidth a flow cannot use stays unused.
 // - N (max_min): step 5. The paper hands unused bandwidth to the link's other flows in a loop
 //   with a 1 % threshold and does not say what it converges to; we read it as max-min fairness
-//   (shared/models/FLOW-MFS.md says this is our reading) and compute that exactly by
+//   (docs/models/flow-mfs.md says this is our reading) and compute that exactly by
 //   progressive filling: saturate the most constrained link, freeze its flows at its fair
 //   share, take their bandwidth off their other links, repeat. One round per distinct rate
 //   level is counted as one iteration of the paper's loop (stats().max_min_rounds).

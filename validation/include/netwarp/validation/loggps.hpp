@@ -1,4 +1,4 @@
-// LogGPS (Ino, Fujimoto, Hagihara 2001), shared/models/LOGGPS.md: LogGP plus the switch of MPI
+// LogGPS (Ino, Fujimoto, Hagihara 2001), docs/models/loggps.md: LogGP plus the switch of MPI
 // protocols by message size: short (k <= s) and eager (s < k <= S) without synchronisation,
 // rendezvous (k > S) with a REQ/ACK handshake.
 //

@@ -1,4 +1,4 @@
-// MPIETE (Horii, Iwabuchi, Yamana; seed 004, shared/models/TRACE-REPLAY.md): a program's run time
+// MPIETE (Horii, Iwabuchi, Yamana; seed 004, docs/models/trace-replay.md): a program's run time
 // from its trace and one communication table T_comm(size), the time rank 1 needs to receive
 // `size` bytes from rank 0 with MPI_RECV, timed from the MPI_RECV call, measured on two target
 // nodes (here: on the scenario's platform in the packet simulator, with both calls made at the

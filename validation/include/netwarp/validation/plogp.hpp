@@ -1,4 +1,4 @@
-// PlogP (Kielmann et al. 2000), shared/models/PLOGP-BR.md: L constant, o_s(m), o_r(m) and
+// PlogP (Kielmann et al. 2000), docs/models/plogp-br.md: L constant, o_s(m), o_r(m) and
 // g(m) measured tables of the message size m. The time of one m-byte message is L + g(m)
 // (g includes the send and receive costs), so RTT(m) = 2(L + g(m)), and n back-to-back
 // messages take n g(m) + L.

@@ -1,4 +1,4 @@
-// PlogP-BR (Nomura, Ishikawa), shared/models/PLOGP-BR.md: PlogP with bottleneck links (the gap
+// PlogP-BR (Nomura, Ishikawa), docs/models/plogp-br.md: PlogP with bottleneck links (the gap
 // depends on the communication pattern) and retransmission timeouts (one T_RTO when a switch
 // queue of q bytes overflows at a phase boundary). Equation numbers are the paper's.
 //
