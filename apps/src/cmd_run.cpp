@@ -272,7 +272,10 @@ int run_scenario(RunOptions& o, const AppContext& context) {
   context.check_on_root([&] { out.open(); });
 
   const netmodels::NetworkModel model(std::move(spec));
-  netmodels::SpillingResults local(parts_dir(out, context), context.exchange->rank());
+  netmodels::SpillingResults local(parts_dir(out, context), context.exchange->rank(),
+                                   settings.record_buffer_bytes != 0
+                                       ? settings.record_buffer_bytes
+                                       : netmodels::SpillingResults::kDefaultLimitBytes);
   local.buffer().skip_idle_ports = true;
   const engine::RunResult result = run_kernel(model, config, context, &local);
   std::unique_ptr<netmodels::ResultsSource> source;
