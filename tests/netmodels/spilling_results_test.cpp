@@ -61,7 +61,9 @@ void expect_same(const std::vector<R>& a, const std::vector<R>& b) {
 class SpillingResultsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "/spilling_results_test";
+    // One folder per test: ctest runs the tests of this file in parallel processes.
+    dir_ = ::testing::TempDir() + "/spilling_results_test." +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }
