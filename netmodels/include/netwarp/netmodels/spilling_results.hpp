@@ -3,8 +3,8 @@
 // one sorted run, and emptied. Runs are merged as they pile up (kFanIn runs of one size into one)
 // and, at finish(), into this rank's part files (part_path), exactly as if the whole run had been
 // sorted in memory: a merge that takes the earlier run on a tie is a stable sort. So a rank holds
-// at most about the bound in records whatever the length of the run, and ResultsSource reads the
-// part files as before.
+// a few times the bound in records (the tables' growth, the sort's buffer, 64 KiB per run merged)
+// whatever the length of the run, and ResultsSource reads the part files as before.
 //
 //   SpillingResults local(dir, rank);            // dir exists on every rank
 //   run_optimistic(model, config, exchange, &local);
