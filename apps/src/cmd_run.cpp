@@ -17,6 +17,7 @@
 #include "netwarp/netmodels/network_model.hpp"
 #include "netwarp/netmodels/network_results.hpp"
 #include "netwarp/netmodels/results_source.hpp"
+#include "netwarp/netmodels/spilling_results.hpp"
 #include "netwarp/scenarios/memory_estimate.hpp"
 #include "netwarp/scenarios/mpi_builder.hpp"
 #include "netwarp/scenarios/network_builder.hpp"
@@ -88,30 +89,29 @@ std::string parts_dir(const StagedFolder& out, const AppContext& context) {
   return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
-// Every rank's committed records in canonical order, for rank 0 to stream. On one rank its own
-// sorted records; on several, each rank writes its own as part files into rank 0's output
-// folder and rank 0 merges them as it reads, so no rank ever holds more than its own.
-// Collective; returns on rank 0 every rank's peak RSS so far (the ranks other than 0 are done
-// then).
-std::vector<std::int64_t> share_results(netmodels::NetworkResults& local, const StagedFolder& out,
+// Every rank's committed records in canonical order, for rank 0 to stream. On one rank that has
+// not spilled, its own sorted records; otherwise each rank merges what it spilled and what it
+// still holds into its part files in rank 0's output folder, and rank 0 merges those as it reads,
+// so no rank ever holds more than its record buffer. Collective; returns on rank 0 every rank's
+// peak RSS so far (the ranks other than 0 are done then).
+std::vector<std::int64_t> share_results(netmodels::SpillingResults& local,
                                         const AppContext& context,
                                         std::unique_ptr<netmodels::ResultsSource>& source) {
-  local.sort();
   const int ranks = context.exchange->size();
-  if (ranks == 1) {
-    source = std::make_unique<netmodels::ResultsSource>(local);
+  if (ranks == 1 && local.runs_spilled() == 0) {
+    local.buffer().sort();
+    source = std::make_unique<netmodels::ResultsSource>(local.buffer());
     return {static_cast<std::int64_t>(process_peak_rss_bytes())};
   }
-  const std::string dir = parts_dir(out, context);
   std::string error;
   try {
-    netmodels::write_result_parts(local, dir, context.exchange->rank());
+    local.finish();
   } catch (const std::exception& e) {
     error = e.what();
   }
-  local = netmodels::NetworkResults{};
   if (context.exchange->max(error.empty() ? 0 : 1) != 0)
     throw UsageError(error.empty() ? "another rank could not write its results" : error);
+  const std::string& dir = local.dir();
   source = std::make_unique<netmodels::ResultsSource>(dir, ranks);
   const auto peak = static_cast<std::int64_t>(process_peak_rss_bytes());
   std::vector<std::byte> bytes(sizeof peak);
@@ -272,11 +272,14 @@ int run_scenario(RunOptions& o, const AppContext& context) {
   context.check_on_root([&] { out.open(); });
 
   const netmodels::NetworkModel model(std::move(spec));
-  netmodels::NetworkResults local;
-  local.skip_idle_ports = true;
+  netmodels::SpillingResults local(parts_dir(out, context), context.exchange->rank(),
+                                   settings.record_buffer_bytes != 0
+                                       ? settings.record_buffer_bytes
+                                       : netmodels::SpillingResults::kDefaultLimitBytes);
+  local.buffer().skip_idle_ports = true;
   const engine::RunResult result = run_kernel(model, config, context, &local);
   std::unique_ptr<netmodels::ResultsSource> source;
-  std::vector<std::int64_t> peaks = share_results(local, out, context, source);
+  std::vector<std::int64_t> peaks = share_results(local, context, source);
   if (!context.is_root()) return 0;
 
   engine::RunStats stats = result.stats;

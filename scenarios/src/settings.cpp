@@ -52,6 +52,7 @@ EngineSettings engine_settings(const LoadedScenario& loaded) {
   settings.window_us = s.engine().window_us() > 0 ? s.engine().window_us() : -1;
   settings.max_uncommitted = s.engine().max_uncommitted();
   settings.max_uncommitted_bytes = s.engine().max_uncommitted_bytes();
+  settings.record_buffer_bytes = s.engine().record_buffer_bytes();
   if (s.end_time_ns() != 0)
     settings.end_time = engine::ns(static_cast<std::int64_t>(s.end_time_ns()));
   settings.seed = s.seed();

@@ -28,6 +28,8 @@ void validate_engine(const proto::Scenario& scenario) {
   require_at_most("engine.max_uncommitted", engine.max_uncommitted(), std::uint64_t{1} << 40);
   require_at_most("engine.max_uncommitted_bytes", engine.max_uncommitted_bytes(),
                   std::uint64_t{1} << 50);
+  require_at_most("engine.record_buffer_bytes", engine.record_buffer_bytes(),
+                  std::uint64_t{1} << 40);
 }
 
 void validate_link_level(const proto::LinkLevel& level, const std::string& at) {

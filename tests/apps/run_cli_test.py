@@ -154,6 +154,31 @@ class StreamedResults(RunCase):
                 self.assertEqual(sorted(os.listdir(out_dir)), sorted([*tables, "results.json"]))
                 self.assertGreater(result["peak_rss_bytes"], 0)
 
+    def test_records_spilled_in_small_runs_give_the_same_files(self):
+        # The library incast traces its bottleneck queue and samples time series (about 26 KB of
+        # records): with a 512-byte record buffer a rank writes dozens of sorted runs and merges
+        # them, 8 at a time and at the end.
+        args = [os.path.join(LIBRARY, "incast.pbtxt"), *SMALL_INCAST]
+        _, memory_dir, _ = self.run_ok(args, out="memory")
+        expected = [line for line in self.text_without_run_dependent_lines(memory_dir)
+                    if not line.strip().startswith('"effective_scenario":')]
+        tables = sorted(name for name in os.listdir(memory_dir) if name.endswith(".csv"))
+        self.assertIn("queues.csv", tables)
+        spilled = [*args, "--set", "engine.record_buffer_bytes=512"]
+        for ranks in (0, 2):
+            with self.subTest(ranks=ranks):
+                kernel = ["--kernel", "optimistic"] if ranks else []
+                _, out_dir, _ = self.run_ok([*spilled, *kernel], mpi_ranks=ranks,
+                                            out="spilled%d" % ranks)
+                text = [line for line in self.text_without_run_dependent_lines(out_dir)
+                        if not line.strip().startswith('"effective_scenario":')]
+                self.assertEqual(text, expected)
+                for table in tables:
+                    with open(os.path.join(memory_dir, table), "rb") as a, \
+                            open(os.path.join(out_dir, table), "rb") as b:
+                        self.assertEqual(a.read(), b.read(), table)
+                self.assertEqual(sorted(os.listdir(out_dir)), sorted(os.listdir(memory_dir)))
+
     def test_ports_lists_only_ports_that_carried_traffic(self):
         result, _, _ = self.run_ok([os.path.join(LIBRARY, "fat-tree-alltoall.pbtxt"),
                                     "--set", "workload.all_to_all.bytes=3000",

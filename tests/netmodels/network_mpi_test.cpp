@@ -4,7 +4,7 @@
 // lossless torus all-to-all with unlimited buffers and a fat-tree all-to-all under credit
 // flow control give the sequential kernel's digest and records with the optimistic kernel on
 // every rank of the job (their time series too), gathered in memory and merged from every
-// rank's part files.
+// rank's part files, also when each rank spills its records to disk in small sorted runs.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,6 +14,7 @@
 #include "netwarp/netmodels/network_model.hpp"
 #include "netwarp/netmodels/network_results.hpp"
 #include "netwarp/netmodels/results_source.hpp"
+#include "netwarp/netmodels/spilling_results.hpp"
 #include "netwarp/netmodels/topology_builders.hpp"
 
 namespace netwarp::netmodels {
@@ -239,6 +240,40 @@ TEST_P(TimeSeriesAcrossRanks, SamplesMatchSequential) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, TimeSeriesAcrossRanks, ::testing::Values(0, 1));
+
+// Every rank keeps at most 4 KiB of records (as `netwarp run` keeps a few MiB), spills the rest
+// as sorted runs and merges them into its part files: rank 0 streams the sequential run's records
+// (queue trace, time series, cwnd samples, pcap) from them.
+TEST(RecordsSpilledAcrossRanks, StreamTheSequentialRunsRecords) {
+  NetworkSpec spec = incast();
+  spec.outputs.sample_interval_ps = us(1).ps();
+  spec.outputs.queue_ports = {PortRef{9, 8}};  // the switch port to the receiver
+  spec.outputs.pcap_nodes = {1};
+  spec.outputs.cwnd_trace = true;
+  const NetworkModel model(spec);
+  auto exchange = engine::make_mpi_exchange();
+  const std::string dir = ::testing::TempDir() + "/network_mpi_spills";
+  if (exchange->rank() == 0) std::filesystem::create_directories(dir);
+  exchange->max(0);  // the folder exists
+  engine::KernelConfig optimistic;
+  optimistic.kind = engine::KernelKind::optimistic;
+  optimistic.gvt_interval = 8;
+  SpillingResults local(dir, exchange->rank(), 4096);
+  const engine::RunResult run = engine::run_optimistic(model, optimistic, *exchange, &local);
+  const auto spills = static_cast<std::int64_t>(local.runs_spilled());
+  local.finish();
+  const std::int64_t most_spills = exchange->max(spills);  // and every part is written
+  if (exchange->rank() != 0) return;
+  NetworkResults reference;
+  const engine::RunResult sequential =
+      engine::run_sequential(model, engine::KernelConfig{}, &reference);
+  reference.sort();
+  EXPECT_EQ(run.stats.digest, sequential.stats.digest);
+  EXPECT_GT(most_spills, 100);
+  EXPECT_GT(reference.queue_samples.size(), 1000u);
+  EXPECT_EQ(streamed(ResultsSource(dir, exchange->size())).to_bytes(), reference.to_bytes());
+  std::filesystem::remove_all(dir);
+}
 
 }  // namespace
 }  // namespace netwarp::netmodels

@@ -94,7 +94,9 @@ void expect_same(const std::vector<R>& a, const std::vector<R>& b) {
 class PartFiles : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "/results_source_test";
+    // One folder per test: ctest runs the tests of this file in parallel processes.
+    dir_ = ::testing::TempDir() + "/results_source_test." +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::create_directories(dir_);
     NetworkResults r0 = rank0();
     NetworkResults r1 = rank1();

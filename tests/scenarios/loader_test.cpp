@@ -189,10 +189,12 @@ TEST(Loader, EngineSettingsFollowTheScenario) {
   const LoadedScenario s =
       load_scenario_text(kSmall, "e.pbtxt",
                          {"engine.kernel=optimistic", "engine.window_us=5", "end_time_ns=7",
-                          "engine.max_uncommitted=9", "engine.max_uncommitted_bytes=65536"});
+                          "engine.max_uncommitted=9", "engine.max_uncommitted_bytes=65536",
+                          "engine.record_buffer_bytes=4096"});
   const EngineSettings e = engine_settings(s);
   EXPECT_EQ(e.max_uncommitted, 9u);
   EXPECT_EQ(e.max_uncommitted_bytes, 65536u);
+  EXPECT_EQ(e.record_buffer_bytes, 4096u);
   EXPECT_EQ(e.kernel, "optimistic");
   EXPECT_EQ(e.gvt_interval, 64u);
   EXPECT_EQ(e.batch, 16u);

@@ -81,6 +81,13 @@ void NetworkResults::append_bytes(std::span<const std::byte> bytes) {
   take_table(bytes, flow_samples);
 }
 
+std::size_t NetworkResults::bytes_held() const {
+  const auto bytes = [](const auto& table) { return table.size() * sizeof table.front(); };
+  return bytes(deliveries) + bytes(flows) + bytes(ports) + bytes(queue_samples) +
+         bytes(packet_traces) + bytes(cwnd_samples) + bytes(receivers) + bytes(port_samples) +
+         bytes(flow_samples);
+}
+
 void NetworkResults::sort() {
   sort_table(deliveries);
   sort_table(flows);

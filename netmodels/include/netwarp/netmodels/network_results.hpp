@@ -42,6 +42,7 @@ class NetworkResults final : public engine::RecordSink {
   void sort();
   void join_receivers();
   NetworkTotals totals(const Workload& workload) const;
+  std::size_t bytes_held() const;  // the records of every table
 
   // Drop the PortRecords of ports that neither sent nor dropped anything: outputs list only
   // ports that carried traffic, and idle ones are most ports of a big network with a small

@@ -1,8 +1,8 @@
 // ResultsSource: a network run's committed records in canonical order, read one record at a
 // time, so outputs are streamed instead of held. Either one sorted NetworkResults in memory (a
-// run on one rank) or the per-rank part files every rank wrote from its own sorted records
-// (write_result_parts), merged on the fly: rank 0 holds a buffer per rank and table, never the
-// whole run.
+// short run on one rank) or the per-rank part files every rank wrote from its own sorted records
+// (write_result_parts, or SpillingResults::finish when records were spilled during the run),
+// merged on the fly: rank 0 holds a buffer per rank and table, never the whole run.
 //
 //   local.sort();
 //   write_result_parts(local, dir, rank);          // every rank, its own records
@@ -120,7 +120,9 @@ class RecordRun {
   void pop() { ++at_; }
 
  private:
-  static constexpr std::size_t kChunk = 4096;  // records read at a time
+  // Records read at a time: 64 KiB, so a merge of many runs holds little.
+  static constexpr std::size_t kChunk =
+      std::max<std::size_t>(1, (std::size_t{64} << 10) / sizeof(R));
   bool refill();
   std::span<const R> records_;
   std::size_t at_ = 0;

@@ -24,6 +24,7 @@ struct EngineSettings {
   bool window_is_set = false;         // false: the scenario leaves it to the run (see the proto)
   std::uint64_t max_uncommitted = 0;  // 0: 2 x gvt_interval x batch
   std::uint64_t max_uncommitted_bytes = 0;  // 0: engine::effective_max_uncommitted_bytes
+  std::uint64_t record_buffer_bytes = 0;    // 0: netmodels::SpillingResults::kDefaultLimitBytes
   netmodels::SimTime end_time = netmodels::SimTime::max();  // max: until the workload is done
   std::uint64_t seed = 1;
   engine::TieOrder tie_order = engine::TieOrder::fifo;

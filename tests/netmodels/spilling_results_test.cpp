@@ -1,0 +1,142 @@
+// SpillingResults: the buffer is written as a sorted run when it reaches its bound, runs are
+// merged as they pile up, and the part files it leaves read back exactly as the whole run sorted
+// in memory (samples of one port at one instant in their emission order).
+#include "netwarp/netmodels/spilling_results.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "netwarp/netmodels/results_source.hpp"
+
+namespace netwarp::netmodels {
+namespace {
+
+template <class R>
+void feed(engine::RecordSink& sink, const R& record) {
+  sink.write(engine::CommittedRecord{7, engine::EventKey{}, engine::tag_of<R>,
+                                     std::as_bytes(std::span(&record, 1))});
+}
+
+// The i-th sample a switch emits: five ports, several samples per instant, told apart by
+// `packets` (the emission order).
+QueueSample sample(std::uint64_t i) {
+  QueueSample s;
+  s.node = static_cast<NodeId>(i % 5);
+  s.time_ps = static_cast<std::int64_t>(i / 15);
+  s.bytes = i % 7;
+  s.packets = i;
+  return s;
+}
+
+FlowRecord flow(MessageId id) {
+  FlowRecord f;
+  f.flow = id;
+  f.src = id % 3;
+  f.bytes = 100 + id;
+  return f;
+}
+
+template <class R>
+std::vector<R> read_all(const ResultsSource& source) {
+  std::vector<R> out;
+  for (auto records = source.open<R>(); const R* r = records.peek(); records.pop())
+    out.push_back(*r);
+  return out;
+}
+
+template <class R>
+void expect_same(const std::vector<R>& a, const std::vector<R>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    ASSERT_EQ(std::memcmp(&a[i], &b[i], sizeof(R)), 0) << "record " << i;
+}
+
+class SpillingResultsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // One folder per test: ctest runs the tests of this file in parallel processes.
+    dir_ = ::testing::TempDir() + "/spilling_results_test." +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::size_t files_in_dir() const {
+    return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir_),
+                                                  std::filesystem::directory_iterator()));
+  }
+  std::string dir_;
+};
+
+TEST_F(SpillingResultsTest, WritesTheBufferAsARunWhenItReachesItsBound) {
+  SpillingResults local(dir_, 0, 3 * sizeof(QueueSample));
+  feed(local, sample(0));
+  feed(local, sample(1));
+  EXPECT_EQ(local.runs_spilled(), 0u);
+  EXPECT_EQ(local.buffer().queue_samples.size(), 2u);
+  EXPECT_EQ(files_in_dir(), 0u);
+  feed(local, sample(2));
+  EXPECT_EQ(local.runs_spilled(), 1u);
+  EXPECT_EQ(local.runs_on_disk(), 1u);
+  EXPECT_TRUE(local.buffer().queue_samples.empty());
+  EXPECT_GT(files_in_dir(), 0u);
+}
+
+TEST_F(SpillingResultsTest, PartFilesEqualTheWholeRunSortedInMemory) {
+  constexpr std::size_t kBoundRecords = 7;
+  SpillingResults local(dir_, 0, kBoundRecords * sizeof(QueueSample));
+  NetworkResults reference;
+  std::size_t most_runs_on_disk = 0;
+  for (std::uint64_t i = 0; i < 5000; ++i) {
+    feed(local, sample(i));
+    feed(reference, sample(i));
+    if (i % 40 == 0) {  // a few flows, out of order, among the samples
+      feed(local, flow(static_cast<MessageId>(1000 - i / 40)));
+      feed(reference, flow(static_cast<MessageId>(1000 - i / 40)));
+    }
+    most_runs_on_disk = std::max(most_runs_on_disk, local.runs_on_disk());
+  }
+  // Far more spills than two levels of merges take, yet few runs on disk at any time.
+  EXPECT_GT(local.runs_spilled(), SpillingResults::kFanIn * SpillingResults::kFanIn);
+  EXPECT_LT(most_runs_on_disk, 3 * SpillingResults::kFanIn);
+  local.finish();
+  reference.sort();
+  const ResultsSource source(dir_, 1);
+  expect_same(read_all<QueueSample>(source), reference.queue_samples);
+  expect_same(read_all<FlowRecord>(source), reference.flows);
+  expect_same(read_all<PortRecord>(source), reference.ports);
+}
+
+TEST_F(SpillingResultsTest, FinishWithoutSpillsWritesTheBufferAsThePartFiles) {
+  SpillingResults local(dir_, 1);
+  feed(local, sample(3));
+  feed(local, sample(1));
+  local.finish();
+  EXPECT_EQ(local.runs_spilled(), 0u);
+  std::ifstream part(part_path<QueueSample>(dir_, 1), std::ios::binary);
+  EXPECT_TRUE(part.good());
+  NetworkResults empty;
+  write_result_parts(empty, dir_, 0);  // rank 0 had nothing
+  const auto samples = read_all<QueueSample>(ResultsSource(dir_, 2));
+  ASSERT_EQ(samples.size(), 2u);
+  EXPECT_EQ(samples[0].packets, 1u);  // node 1 before node 3
+  EXPECT_EQ(samples[1].packets, 3u);
+}
+
+TEST_F(SpillingResultsTest, AFailureToSpillIsReportedAtFinishNotDuringTheRun) {
+  SpillingResults local(dir_ + "/missing", 0, sizeof(QueueSample));
+  EXPECT_NO_THROW(feed(local, sample(0)));
+  EXPECT_NO_THROW(feed(local, sample(1)));
+  EXPECT_EQ(local.buffer().queue_samples.size(), 2u);  // kept in memory after the failure
+  EXPECT_THROW(local.finish(), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace netwarp::netmodels
