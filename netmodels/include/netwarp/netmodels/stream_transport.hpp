@@ -91,8 +91,8 @@ class StreamTransport {
   const bool is_tcp_;
   const bool traced_;
   OutputPort nic_;
-  engine::RevMap<NodeId, std::uint64_t> next_send_offset_;     // lossless, by peer
-  engine::RevMap<NodeId, std::uint64_t> next_receive_offset_;  // lossless, by peer
+  engine::RevHashMap<NodeId, std::uint64_t> next_send_offset_;     // lossless, by peer
+  engine::RevHashMap<NodeId, std::uint64_t> next_receive_offset_;  // lossless, by peer
   engine::RevMap<NodeId, TcpSenderState> tcp_senders_;
   engine::RevMap<NodeId, TcpReceiverState> tcp_receivers_;
   engine::RevMap<EndKey, TransferTag> unacknowledged_;  // sent, not all acknowledged
