@@ -217,7 +217,7 @@ class MpiRank {
   UnexpectedEnvelopes<Unexpected> unexpected_;  // indexed by (context, source, tag)
   engine::RevMap<PeerOp, std::uint32_t>
       rendezvous_in_;  // matched (sender, send op) -> recv request
-  engine::RevMap<RankId, std::uint64_t> credit_in_use_;       // eager bytes not yet credited back
+  engine::RevHashMap<RankId, std::uint64_t> credit_in_use_;   // eager bytes not yet credited back
   engine::RevMap<PeerSeq, Held> held_;                        // per peer, in send order
   engine::RevMap<PeerSeq, ReceiveRequest> receive_requests_;  // per peer, in arrival order
   engine::RevCounter next_seq_;

@@ -3,6 +3,7 @@
 // the event commits. The kernel decides where sends go and whether writes are logged.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -106,6 +107,14 @@ class EventCtx {
   }
   template <class K, class V>
   bool erase(RevMap<K, V>& map, const K& key) {
+    return map.erase(key, mutation());
+  }
+  template <std::unsigned_integral K, class V>
+  void put(RevHashMap<K, V>& map, const K& key, const V& value) {
+    map.put(key, value, mutation());
+  }
+  template <std::unsigned_integral K, class V>
+  bool erase(RevHashMap<K, V>& map, const K& key) {
     return map.erase(key, mutation());
   }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "netwarp/engine/rev_fifo.hpp"
+#include "netwarp/engine/rev_hash_map.hpp"
 #include "netwarp/engine/rev_map.hpp"
 #include "netwarp/engine/rev_value.hpp"
 #include "netwarp/engine/rev_vector.hpp"

@@ -94,9 +94,9 @@ class StreamTransport {
   const bool is_tcp_;
   const bool traced_;
   OutputPort nic_;
-  LosslessSender lossless_;                                    // transfers not yet all in the NIC
-  engine::RevMap<NodeId, std::uint64_t> next_send_offset_;     // lossless, by peer
-  engine::RevMap<NodeId, std::uint64_t> next_receive_offset_;  // lossless, by peer
+  LosslessSender lossless_;                                     // transfers not yet all in the NIC
+  engine::RevHashMap<NodeId, std::uint64_t> next_send_offset_;  // lossless, by peer
+  engine::RevHashMap<NodeId, std::uint64_t> next_receive_offset_;  // lossless, by peer
   engine::RevMap<NodeId, TcpSenderState> tcp_senders_;
   engine::RevMap<NodeId, TcpReceiverState> tcp_receivers_;
   engine::RevMap<EndKey, TransferTag> unacknowledged_;  // sent, not all acknowledged
