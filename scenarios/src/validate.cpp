@@ -28,6 +28,9 @@ void validate_engine(const proto::Scenario& scenario) {
   require_at_most("engine.max_uncommitted", engine.max_uncommitted(), std::uint64_t{1} << 40);
   require_at_most("engine.max_uncommitted_bytes", engine.max_uncommitted_bytes(),
                   std::uint64_t{1} << 50);
+  if (!proto::Engine::FewGroups_IsValid(engine.few_groups()))
+    fail("engine.few_groups",
+         "must be TOGETHER or SPREAD, got " + std::to_string(engine.few_groups()));
 }
 
 void validate_link_level(const proto::LinkLevel& level, const std::string& at) {

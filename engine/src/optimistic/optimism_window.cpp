@@ -1,0 +1,40 @@
+// OptimismWindow: the adaptive optimism window (multiplicative increase and decrease of the
+// width from each round's rollback share).
+#include "optimism_window.hpp"
+
+#include <algorithm>
+
+namespace netwarp::engine {
+
+OptimismWindow::OptimismWindow(SimTime initial, bool adaptive)
+    : width_(initial),
+      floor_(SimTime::from_ps(std::max<std::int64_t>(1, initial.ps() / kFloorDivisor))),
+      ceiling_(initial.ps() > SimTime::max().ps() / kCeilingFactor
+                   ? SimTime::max()
+                   : SimTime::from_ps(initial.ps() * kCeilingFactor)),
+      adaptive_(adaptive && initial < SimTime::max()),
+      narrowest_(initial),
+      widest_(initial) {}
+
+void OptimismWindow::adapt(const Round& round) {
+  if (!adaptive_) return;
+  sample_.processed += round.processed;
+  sample_.rolled_back += round.rolled_back;
+  sample_.held_by_window = sample_.held_by_window || round.held_by_window;
+  const bool idle_in_window = round.processed == 0 && round.held_by_window;
+  if (sample_.processed < kSample && !idle_in_window) return;
+  if (sample_.rolled_back * kShrinkDivisor > sample_.processed) {
+    set_width(std::max(floor_, SimTime::from_ps(width_.ps() / 2)));
+  } else if (sample_.held_by_window && sample_.rolled_back * kGrowDivisor <= sample_.processed) {
+    set_width(std::min(ceiling_, width_.saturating_add(width_)));
+  }
+  sample_ = Round{};
+}
+
+void OptimismWindow::set_width(SimTime width) {
+  width_ = width;
+  narrowest_ = std::min(narrowest_, width_);
+  widest_ = std::max(widest_, width_);
+}
+
+}  // namespace netwarp::engine
