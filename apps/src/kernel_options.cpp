@@ -27,7 +27,7 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
   command
       .add_option("--adaptive-window", o.adaptive_window,
                   "Optimistic: adapt the window on each rank after every GVT round (halve it when "
-                  "over 1/8 of the round's events rolled back, double it when under 1/32 did and "
+                  "over 1/16 of the events rolled back, double it when at most 1/64 did and "
                   "it held the rank back); false: keep --window fixed (run: the scenario's "
                   "engine.adaptive_window, default true)")
       ->capture_default_str();

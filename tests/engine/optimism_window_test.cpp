@@ -15,9 +15,11 @@ constexpr Round kThrashing{
     .processed = kSample, .rolled_back = kSample / 2, .held_by_window = true};
 constexpr Round kCalmAndHeld{.processed = kSample, .rolled_back = 0, .held_by_window = true};
 
-TEST(OptimismWindow, HalvesWhenMoreThanAnEighthOfTheEventsRolledBack) {
+TEST(OptimismWindow, HalvesWhenMoreThanASixteenthOfTheEventsRolledBack) {
   OptimismWindow window(us(8), true);
-  window.adapt(Round{.processed = kSample, .rolled_back = kSample / 8 + 1, .held_by_window = true});
+  window.adapt(Round{.processed = kSample,
+                     .rolled_back = kSample / OptimismWindow::kShrinkDivisor + 1,
+                     .held_by_window = true});
   EXPECT_EQ(window.width(), us(4));
   window.adapt(kThrashing);
   EXPECT_EQ(window.width(), us(2));
@@ -26,9 +28,12 @@ TEST(OptimismWindow, HalvesWhenMoreThanAnEighthOfTheEventsRolledBack) {
 
 TEST(OptimismWindow, KeepsItsWidthBetweenTheThresholds) {
   OptimismWindow window(us(8), true);
-  window.adapt(Round{.processed = kSample, .rolled_back = kSample / 8, .held_by_window = true});
-  window.adapt(
-      Round{.processed = kSample, .rolled_back = kSample / 32 + 1, .held_by_window = true});
+  window.adapt(Round{.processed = kSample,
+                     .rolled_back = kSample / OptimismWindow::kShrinkDivisor,
+                     .held_by_window = true});
+  window.adapt(Round{.processed = kSample,
+                     .rolled_back = kSample / OptimismWindow::kGrowDivisor + 1,
+                     .held_by_window = true});
   EXPECT_EQ(window.width(), us(8));
 }
 
@@ -47,7 +52,9 @@ TEST(OptimismWindow, DoublesOnlyWhenRollbacksAreRareAndTheWindowHeldTheRankBack)
   OptimismWindow window(us(8), true);
   window.adapt(Round{.processed = kSample, .rolled_back = 0, .held_by_window = false});
   EXPECT_EQ(window.width(), us(8));  // the caps or a lack of events held it: wider helps nothing
-  window.adapt(Round{.processed = kSample, .rolled_back = kSample / 32, .held_by_window = true});
+  window.adapt(Round{.processed = kSample,
+                     .rolled_back = kSample / OptimismWindow::kGrowDivisor,
+                     .held_by_window = true});
   EXPECT_EQ(window.width(), us(16));
   EXPECT_EQ(window.widest(), us(16));
   EXPECT_EQ(window.limit(us(100)), us(116));

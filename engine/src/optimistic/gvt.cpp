@@ -14,11 +14,10 @@
 // Waiting for a slower rank becomes useful work, and as no pass sends, the second pass finds
 // nothing in transit unless a message is very slow.
 //
-// A rank with nothing to do yields its processor (sched_yield returns at once when nothing else
-// waits for the core, so on a quiet machine it is a spin), and after a millisecond naps: on a
-// machine with more runnable processes than cores, a rank that spins burns the time slice that
-// the rank it waits for needs. Napping sooner costs more than it saves when only one other
-// process competes for the cores.
+// A rank with nothing to do spins (a wait usually lasts microseconds), and after a millisecond
+// naps: on a machine with more runnable processes than cores, a spinning rank would burn the
+// time slice that the rank it waits for needs. Napping sooner costs more than it saves when
+// only one other process competes for the cores.
 #include <chrono>
 #include <thread>
 
@@ -39,8 +38,6 @@ class IdleWait {
       idle_since_ = now;
     } else if (now - idle_since_ > kSpinNs) {
       std::this_thread::sleep_for(kNap);
-    } else {
-      std::this_thread::yield();
     }
   }
 

@@ -21,10 +21,12 @@ class OptimismWindow {
     bool held_by_window = false;    // a batch stopped at an event past the window
   };
 
-  // A rollback share above 1 / kShrinkDivisor halves the window; one below 1 / kGrowDivisor,
-  // in a round the window held the rank back, doubles it.
-  static constexpr std::uint64_t kShrinkDivisor = 8;
-  static constexpr std::uint64_t kGrowDivisor = 32;
+  // A rollback share above 1 / kShrinkDivisor halves the window; one of at most 1 /
+  // kGrowDivisor, in rounds the window held the rank back, doubles it. (A fat-tree all-to-all
+  // at 1/8 and 1/32 settled at 13 % of its events rolled back, against 1.3 % at the fixed
+  // default window, for no fewer GVT rounds.)
+  static constexpr std::uint64_t kShrinkDivisor = 16;
+  static constexpr std::uint64_t kGrowDivisor = 64;
   // Events handled before a judgement: a few short rounds say little about the share.
   static constexpr std::uint64_t kSample = 1024;
   // The adaptive width stays within [initial / kFloorDivisor, initial x kCeilingFactor]. The
