@@ -135,7 +135,7 @@ nlohmann::ordered_json results_head_json(const NetworkRunReport& rep) {
   j["switches"] = rep.spec->topology.switch_count();
   const nlohmann::ordered_json engine_stats = stats_to_json(*rep.stats);
   for (const auto& [key, value] : engine_stats.items()) j[key] = value;
-  j["window_us"] = rep.window_us;
+  j["window_us"] = window_json(rep.window_us);
   j["sample_interval_ps"] = rep.spec->outputs.sample_interval_ps;  // time series; 0: none
   j["flow_completion"] = flow_completion_json(*rep.results);
   return j;
@@ -288,6 +288,10 @@ std::string format_network_summary(const NetworkRunReport& rep) {
     out += fmt::format("warning       {} messages were not delivered by the end of the run\n",
                        t.messages - t.messages_delivered);
   return out + format_summary(*rep.stats);
+}
+
+nlohmann::json window_json(double window_us) {
+  return window_us > 0 ? nlohmann::json(window_us) : nlohmann::json(nullptr);
 }
 
 }  // namespace netwarp::apps

@@ -202,6 +202,14 @@ Figure utilisation_figure(const PlotInputs& in) {
   return port_figure(in, "utilisation", "utilisation", true);
 }
 
+// Flows ranked by RTO events alone tie (often all at 0, or all equal in a symmetric incast):
+// among equals the flows active last, the stragglers, come first.
+void rank_later_last_among_equals(const CsvTable& t, std::vector<Series>& series) {
+  const std::size_t time_at = t.column("interval_start_ps");
+  const double end = last_time_ps(t, "interval_start_ps") + 1;
+  for (Series& s : series) s.rank_value += t.number(s.rows.back(), time_at) / end;
+}
+
 Figure cwnd_figure(const PlotInputs& in) {
   Figure f{"cwnd", "", ""};
   const CsvTable t = read_csv(in.dir + "/flows_timeseries.csv");
@@ -209,7 +217,8 @@ Figure cwnd_figure(const PlotInputs& in) {
     f.note = "no flows_timeseries.csv rows (no TCP senders sampled)";
     return f;
   }
-  std::vector<Series> all = group_rows(t, {"flow"}, "delivered_bytes", true);
+  std::vector<Series> all = group_rows(t, {"flow"}, "rto_events", true);
+  rank_later_last_among_equals(t, all);
   const std::size_t total = all.size();
   std::vector<Series> shown = top_series(std::move(all), in.top);
   const std::size_t src = t.column("src"), dst = t.column("dst");
@@ -227,9 +236,9 @@ Figure cwnd_figure(const PlotInputs& in) {
   body += fmt::format(
       "set title {}\nset xlabel 'time ({})'\nset ylabel 'cwnd at the end of each bin (KiB)'\n"
       "set yrange [0:*]\n",
-      gnuplot_quoted(fmt::format("TCP congestion window at the end of each {}; x: RTO\n{}",
-                                 bin_text(bins),
-                                 top_text(shown.size(), total, "flows", "bytes delivered"))),
+      gnuplot_quoted(
+          fmt::format("TCP congestion window at the end of each {}; x: RTO\n{}", bin_text(bins),
+                      top_text(shown.size(), total, "flows", "RTO events, then last active"))),
       axis.unit);
   std::string plot = plot_steps(shown, 2, "");
   plot.pop_back();

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "builder_parts.hpp"
+#include "netwarp/mpiemul/generators.hpp"
 #include "validate.hpp"
 
 namespace netwarp::scenarios {
@@ -101,6 +102,28 @@ std::pair<std::uint64_t, std::uint64_t> workload_messages(const proto::Scenario&
     }
     default:
       return {0, 0};
+  }
+}
+
+// Actions of a generated application's trace (built whole, then made the program), bounded by
+// the generators without building it; 0 for the other programs.
+std::uint64_t generated_actions(const proto::Mpi& mpi, std::uint64_t ranks) {
+  const auto rank_count = static_cast<mpiemul::RankId>(std::min<std::uint64_t>(ranks, UINT32_MAX));
+  if (mpi.has_gauss()) {
+    const proto::GaussKernel& g = mpi.gauss();
+    const mpiemul::GaussForward forward =
+        g.forward() == "isend" ? mpiemul::GaussForward::isend : mpiemul::GaussForward::blocking;
+    const mpiemul::GaussParams params{g.n(), g.fragment_bytes(), forward};
+    return mpiemul::gauss_action_bound(params, rank_count);
+  }
+  if (!mpi.has_npb()) return 0;
+  const proto::NpbKernel& k = mpi.npb();
+  try {
+    const mpiemul::NpbParams params{mpiemul::npb_class(k.app(), k.size_class()), k.iterations()};
+    return k.app() == "cg" ? mpiemul::npb_cg_action_bound(params, rank_count)
+                           : mpiemul::npb_lu_action_bound(params, rank_count);
+  } catch (const mpiemul::GeneratorError&) {
+    return 0;  // an unknown class: the builder reports it
   }
 }
 
@@ -194,6 +217,8 @@ Tally scenario_tally(const proto::Scenario& s) {
     tally.add(mul(switch_count(s.topology()), hosts), kRouteEntryBytes, "route entries");
   if (s.has_mpi()) {
     tally.add(kernel_operations(s.mpi(), mpi_rank_count(s)), kMpiOperationBytes, "MPI operations");
+    tally.add(generated_actions(s.mpi(), mpi_rank_count(s)), kTraceActionBytes,
+              "generated trace actions");
     return tally;
   }
   const auto [messages, bytes] = workload_messages(s);

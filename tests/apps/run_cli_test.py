@@ -98,6 +98,10 @@ class RunResults(RunCase):
         self.assertEqual(optimistic["digest"], sequential["digest"])
         self.assertEqual(optimistic["completion_time_ps"], sequential["completion_time_ps"])
         self.assertEqual(optimistic["flows"], sequential["flows"])
+        # No sentinel numbers: a sequential run has no optimism window (null), an optimistic one
+        # the default window in force.
+        self.assertIsNone(sequential["window_us"])
+        self.assertGreater(optimistic["window_us"], 0)
 
     def test_tight_optimism_caps_from_the_command_line_keep_the_sequential_digest(self):
         sequential, _, _ = self.run_ok(SMALL_INCAST, out="seq")

@@ -265,6 +265,43 @@ TEST(NpbGenerators, ParameterErrorsNameTheParameter) {
   EXPECT_EQ(npb_class_name(NpbClass::W), "W");
 }
 
+std::uint64_t action_count(const proto::Trace& trace) {
+  std::uint64_t count = 0;
+  for (const proto::RankTrace& rank : trace.ranks()) count += rank.actions_size();
+  return count;
+}
+
+// The memory estimate relies on the bounds: never below the trace's actions, and close enough
+// (within 2x) that a run is not refused for actions it will not have.
+void expect_tight_bound(std::uint64_t bound, const proto::Trace& trace, const std::string& what) {
+  const std::uint64_t actual = action_count(trace);
+  EXPECT_GE(bound, actual) << what;
+  EXPECT_LE(bound, 2 * actual) << what;
+}
+
+TEST(GeneratorActionBounds, CoverEveryActionAndStayClose) {
+  for (const RankId ranks : {2u, 4u, 8u, 16u, 32u}) {
+    const std::string at = " on " + std::to_string(ranks) + " ranks";
+    expect_tight_bound(npb_cg_action_bound({NpbClass::S, 2}, ranks),
+                       npb_cg_trace({NpbClass::S, 2}, ranks), "cg" + at);
+    expect_tight_bound(gauss_action_bound({64, 0, GaussForward::blocking}, ranks),
+                       gauss_trace({64, 0, GaussForward::blocking}, ranks), "gauss" + at);
+    expect_tight_bound(gauss_action_bound({64, 100, GaussForward::isend}, ranks),
+                       gauss_trace({64, 100, GaussForward::isend}, ranks), "gauss fragments" + at);
+  }
+  for (const RankId ranks : {2u, 4u}) {
+    expect_tight_bound(npb_lu_action_bound({NpbClass::S, 3}, ranks),
+                       npb_lu_trace({NpbClass::S, 3}, ranks), "lu S on " + std::to_string(ranks));
+  }
+  expect_tight_bound(npb_lu_action_bound({NpbClass::W, 2}, 8), npb_lu_trace({NpbClass::W, 2}, 8),
+                     "lu W on 8");
+}
+
+TEST(GeneratorActionBounds, SaturateInsteadOfWrapping) {
+  EXPECT_EQ(gauss_action_bound({65536, 1, GaussForward::blocking}, 0xffffffffu), UINT64_MAX);
+  EXPECT_GT(npb_cg_action_bound({NpbClass::B, 100000}, 32768), std::uint64_t{1} << 40);
+}
+
 // ---- runs on a network ----
 
 struct RunCase {

@@ -40,6 +40,19 @@ TEST(MemoryEstimate, PingPongRepetitionsCountOperations) {
   EXPECT_EQ(e.largest_part, "32000000000 MPI operations x 128 B");
 }
 
+TEST(MemoryEstimate, GeneratedApplicationsCountTheirTraceActions) {
+  // NPB CG class B, 100000 iterations on 1024 ranks: about 4e11 actions, refused by any limit.
+  const MemoryEstimate e =
+      estimate_of("npb_huge",
+                  "topology { star { hosts: 1024 } }\n"
+                  "mpi { npb { app: \"cg\" size_class: \"B\" iterations: 100000 } }\n");
+  EXPECT_NE(e.largest_part.find("generated trace actions"), std::string::npos) << e.largest_part;
+  EXPECT_GT(e.bytes, std::uint64_t{1} << 40);
+  const MemoryEstimate small = estimate_of(
+      "npb_small", "topology { star { hosts: 4 } }\nmpi { npb { app: \"lu\" iterations: 2 } }\n");
+  EXPECT_LT(small.bytes, std::uint64_t{1} << 20);
+}
+
 TEST(MemoryEstimate, LosslessCountsTheQueuedPackets) {
   const MemoryEstimate e =
       estimate_of("lossless_big",

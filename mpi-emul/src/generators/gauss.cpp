@@ -98,6 +98,20 @@ void check_gauss(const GaussParams& p, RankId ranks) {
                                      messages, kGaussMaxMessages));
 }
 
+// Per rank and step: the update's compute (and with isend a waitall), and a receive and a send
+// per piece.
+std::uint64_t gauss_action_bound(const GaussParams& p, RankId ranks) {
+  using generators::saturating_mul;
+  std::uint64_t pieces = 0;
+  for (std::uint32_t k = 0; k + 1 < p.n; ++k) {
+    const std::uint64_t bytes = gauss_pivot_bytes(p.n, k);
+    pieces += p.fragment_bytes == 0 ? 1 : bytes / p.fragment_bytes + 1;
+  }
+  const std::uint64_t per_step = p.forward == GaussForward::isend ? 2 : 1;
+  const std::uint64_t per_rank = saturating_mul(2, pieces) + per_step * p.n;
+  return saturating_mul(per_rank, ranks);
+}
+
 proto::Trace gauss_trace(const GaussParams& p, RankId ranks) {
   check_gauss(p, ranks);
   proto::Trace trace = generators::empty_trace(ranks);

@@ -10,6 +10,7 @@
 // instead of sending to itself.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <vector>
@@ -188,6 +189,18 @@ void check_npb_cg(const NpbParams& p, RankId ranks) {
   if (p.iterations > kNpbMaxIterations)
     throw GeneratorError("cg", "iterations",
                          fmt::format("must be <= {}, got {}", kNpbMaxIterations, p.iterations));
+}
+
+// An outer iteration is 26 blocks (25 inner iterations and the residual's), each at most three
+// reductions of l2npcols exchanges (4 actions each), a transpose (3) and 5 computes.
+std::uint64_t npb_cg_action_bound(const NpbParams& p, RankId ranks) {
+  const auto size_class = std::min<std::size_t>(static_cast<std::size_t>(p.size_class), 3);
+  const CgClass& k = kCgClasses[size_class];
+  const std::uint64_t iterations = p.iterations != 0 ? p.iterations : k.niter;
+  const std::uint64_t l2npcols =
+      (std::countr_zero(std::bit_ceil(std::min<RankId>(ranks, RankId{1} << 31))) + 1) / 2;
+  const std::uint64_t per_iteration = (kInnerIterations + 1) * (12 * l2npcols + 8) + 4 * l2npcols;
+  return generators::saturating_mul(iterations * per_iteration + 1, ranks);
 }
 
 proto::Trace npb_cg_trace(const NpbParams& p, RankId ranks) {

@@ -187,6 +187,20 @@ void check_npb_lu(const NpbParams& p, RankId ranks) {
                          fmt::format("must be <= {}, got {}", kNpbMaxIterations, p.iterations));
 }
 
+// Per iteration, with nb neighbours at most: the two sweeps over nz - 2 planes (a compute and one
+// receive or send per neighbour each), rhs (3 computes, 3 actions per neighbour), 2 computes and
+// 2 allreduces; once: rhs, the l2norm allreduce and the barrier.
+std::uint64_t npb_lu_action_bound(const NpbParams& p, RankId ranks) {
+  const auto size_class = std::min<std::size_t>(static_cast<std::size_t>(p.size_class), 3);
+  const LuClass& k = kLuClasses[size_class];
+  const LuGrid g = lu_grid(std::bit_ceil(std::clamp<RankId>(ranks, 1, RankId{1} << 31)));
+  const std::uint64_t nb = std::min<RankId>(g.xdim - 1, 2) + std::min<RankId>(g.ydim - 1, 2);
+  const std::uint64_t itmax = p.iterations != 0 ? p.iterations : k.itmax;
+  const std::uint64_t rhs = 3 + 3 * nb;
+  const std::uint64_t per_iteration = 2 * (k.size - 2) * (1 + nb) + rhs + 4;
+  return generators::saturating_mul(itmax * per_iteration + rhs + 3, ranks);
+}
+
 proto::Trace npb_lu_trace(const NpbParams& p, RankId ranks) {
   check_npb_lu(p, ranks);
   const LuClass& k = kLuClasses[static_cast<std::size_t>(p.size_class)];

@@ -40,4 +40,11 @@ class RankActions {
 // A trace of `ranks` ranks without actions.
 proto::Trace empty_trace(RankId ranks);
 
+// a * b, or UINT64_MAX when the product does not fit (the generators' action bounds).
+inline std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+  __extension__ using U128 = unsigned __int128;
+  const U128 product = U128{a} * b;
+  return product > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(product);
+}
+
 }  // namespace netwarp::mpiemul::generators

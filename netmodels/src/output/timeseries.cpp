@@ -67,6 +67,13 @@ void write_idle_row_after(const PortSample& s, const PortSample* next, const Net
   write_port_row(idle, spec, out);
 }
 
+// A sender's event that left what a row shows as it was (a stopped timer firing late) makes
+// no row of its own.
+bool shows_no_change(const FlowSample& before, const FlowSample& s) {
+  return s.cwnd == before.cwnd && s.ssthresh == before.ssthresh &&
+         s.acked_bytes == before.acked_bytes && s.timeouts == before.timeouts;
+}
+
 }  // namespace
 
 std::string ssthresh_field(std::uint64_t ssthresh) {
@@ -103,6 +110,7 @@ void write_flows_timeseries_csv(const ResultsSource& results, const NetworkSpec&
     if (has_previous && previous.flow != s->flow) has_previous = false;
     const std::uint64_t acked_before = has_previous ? previous.acked_bytes : 0;
     const std::uint64_t timeouts_before = has_previous ? previous.timeouts : 0;
+    if (has_previous && shows_no_change(previous, *s)) continue;
     const bool is_known = s->flow < messages.size();
     buffer.row("{},{},{},{},{},{},{},{},{}\n", s->interval_start_ps, s->flow,
                is_known ? name_of(spec, messages[s->flow].src) : "",

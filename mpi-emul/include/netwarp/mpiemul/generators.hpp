@@ -57,6 +57,9 @@ std::uint64_t gauss_pivot_bytes(std::uint32_t n, std::uint32_t k);
 
 void check_gauss(const GaussParams& params, RankId ranks);
 proto::Trace gauss_trace(const GaussParams& params, RankId ranks);
+// An upper bound on the actions gauss_trace writes for all ranks, in closed form (no trace is
+// built), for the memory estimate of a run; saturates. Likewise for the NPB programs below.
+std::uint64_t gauss_action_bound(const GaussParams& params, RankId ranks);
 
 // NPB's problem classes, as far as CG and LU use them.
 enum class NpbClass : std::uint8_t { S, W, A, B };
@@ -69,10 +72,12 @@ inline constexpr std::uint32_t kNpbMaxIterations = 100000;
 // NPB-CG-like: P a power of two on NPB's nprows x npcols grid.
 void check_npb_cg(const NpbParams& params, RankId ranks);
 proto::Trace npb_cg_trace(const NpbParams& params, RankId ranks);
+std::uint64_t npb_cg_action_bound(const NpbParams& params, RankId ranks);
 // NPB-LU-like (SSOR wavefront): P a power of two on NPB's xdim x ydim grid, every rank with
 // at least 4 x 4 grid points.
 void check_npb_lu(const NpbParams& params, RankId ranks);
 proto::Trace npb_lu_trace(const NpbParams& params, RankId ranks);
+std::uint64_t npb_lu_action_bound(const NpbParams& params, RankId ranks);
 
 // Names as the command line and scenarios write them; unknown names throw GeneratorError for
 // (app, "forward") or (app, "class").
