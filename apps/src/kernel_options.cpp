@@ -25,11 +25,12 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
           "scenario's engine.window_us, else 10 x the smallest link latency)")
       ->check(CLI::Range(0.0, 1e12));
   command
-      .add_option("--adaptive-window", o.adaptive_window,
-                  "Optimistic: adapt the window on each rank after every GVT round (halve it when "
-                  "over 1/16 of the events rolled back, double it when at most 1/64 did and "
-                  "it held the rank back); false: keep --window fixed (run: the scenario's "
-                  "engine.adaptive_window, default true)")
+      .add_option(
+          "--adaptive-window", o.adaptive_window,
+          "Optimistic: adapt the window on each rank after every GVT round (halve it when "
+          "over 1/16 of the events rolled back, grow it by a quarter when at most 1/64 did and "
+          "it held the rank back); false: keep --window fixed (run: the scenario's "
+          "engine.adaptive_window, default true)")
       ->capture_default_str();
   command
       .add_option("--max-uncommitted", o.max_uncommitted,

@@ -1,9 +1,10 @@
 // OptimismWindow: how far past GVT one rank may handle events. Fixed, or adaptive: once the
 // rounds since its last change have handled enough events to judge by, the width halves when
-// the events rolled back exceed a share of those handled, and doubles when rollbacks were rare
-// and the window, not the caps, held the rank back (at once when the rank had nothing to do
-// inside the window). Results never depend on the width (every kernel commits the same events in
-// the same order); only how much work is redone and how often the ranks synchronise do.
+// the events rolled back exceed a share of those handled, and grows by a quarter when rollbacks
+// were rare and the window, not the caps, held the rank back (doubles at once when the rank had
+// nothing to do inside the window). Results never depend on the width (every kernel commits the
+// same events in the same order); only how much work is redone and how often the ranks synchronise
+// do.
 #pragma once
 
 #include <cstdint>
@@ -22,9 +23,9 @@ class OptimismWindow {
   };
 
   // A rollback share above 1 / kShrinkDivisor halves the window; one of at most 1 /
-  // kGrowDivisor, in rounds the window held the rank back, doubles it. (A fat-tree all-to-all
-  // at 1/8 and 1/32 settled at 13 % of its events rolled back, against 1.3 % at the fixed
-  // default window, for no fewer GVT rounds.)
+  // kGrowDivisor, in rounds the window held the rank back, grows it by a quarter. (A fat-tree
+  // all-to-all at 1/8 and 1/32 settled at 13 % of its events rolled back, against 1.3 % at the
+  // fixed default window, for no fewer GVT rounds.)
   static constexpr std::uint64_t kShrinkDivisor = 16;
   static constexpr std::uint64_t kGrowDivisor = 64;
   // Events handled before a judgement: a few short rounds say little about the share.
