@@ -60,6 +60,12 @@ TEST(OptimismWindow, GrowsByAQuarterOnlyWhenRollbacksAreRareAndTheWindowHeldTheR
   EXPECT_EQ(window.limit(us(100)), us(110) + SimTime::from_ps(1));
 }
 
+TEST(OptimismWindow, DoublesWhenNothingRolledBackAndTheWindowHeldTheRankBack) {
+  OptimismWindow window(us(8), true);
+  window.adapt(kCalmAndHeld);
+  EXPECT_EQ(window.width(), us(16));
+}
+
 TEST(OptimismWindow, DoublesAtOnceWhenTheRankHadNothingToDoInsideIt) {
   OptimismWindow window(us(8), true);
   window.adapt(Round{.processed = 0, .rolled_back = 0, .held_by_window = true});

@@ -1,7 +1,7 @@
 // OptimismWindow: the adaptive optimism window: halved under rollbacks, grown by a quarter when
 // they are rare (gently: doubling made a fat-tree all-to-all swing between too narrow and too
-// wide, 8.7 % of its events rolled back against 2.8 % at the fixed window), doubled when the
-// rank idles at its edge.
+// wide, 8.7 % of its events rolled back against 2.8 % at the fixed window), doubled when
+// nothing rolled back or the rank idled at its edge.
 #include "optimism_window.hpp"
 
 #include <algorithm>
@@ -27,7 +27,7 @@ void OptimismWindow::adapt(const Round& round) {
   if (sample_.processed < kSample && !idle_in_window) return;
   if (sample_.rolled_back * kShrinkDivisor > sample_.processed) {
     set_width(std::max(floor_, SimTime::from_ps(width_.ps() / 2)));
-  } else if (idle_in_window) {
+  } else if (idle_in_window || (sample_.held_by_window && sample_.rolled_back == 0)) {
     set_width(std::min(ceiling_, width_.saturating_add(width_)));
   } else if (sample_.held_by_window && sample_.rolled_back * kGrowDivisor <= sample_.processed) {
     set_width(std::min(ceiling_, width_.saturating_add(SimTime::from_ps(width_.ps() / 4 + 1))));

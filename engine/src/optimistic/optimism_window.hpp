@@ -1,10 +1,10 @@
 // OptimismWindow: how far past GVT one rank may handle events. Fixed, or adaptive: once the
 // rounds since its last change have handled enough events to judge by, the width halves when
 // the events rolled back exceed a share of those handled, and grows by a quarter when rollbacks
-// were rare and the window, not the caps, held the rank back (doubles at once when the rank had
-// nothing to do inside the window). Results never depend on the width (every kernel commits the
-// same events in the same order); only how much work is redone and how often the ranks synchronise
-// do.
+// were rare and the window, not the caps, held the rank back (doubles when none were, and at
+// once when the rank had nothing to do inside the window). Results never depend on the width (every
+// kernel commits the same events in the same order); only how much work is redone and how often the
+// ranks synchronise do.
 #pragma once
 
 #include <cstdint>

@@ -40,7 +40,7 @@ struct KernelConfig {
   // Adapt the window on each rank, starting from `window` (a finite one), judged after GVT
   // rounds that handled at least 1024 events: halve it when more than 1/16 of them were rolled
   // back, grow it by a quarter when at most 1/64 were and the window held the rank back (double it
-  // when the rank idled at its edge); within
+  // when none were or the rank idled at its edge); within
   // [window / 8, window x 4096] (optimism_window.hpp). Only timing depends on it, never results.
   bool adaptive_window = false;
   // Hard bounds on optimism per rank. A rank never holds more than max_uncommitted handled but
