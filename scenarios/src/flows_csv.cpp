@@ -1,5 +1,5 @@
 // Flows read from a scenario's CSV file, checked with the rules the validator applies to
-// inline flows (ranks exist and differ, bytes > 0, under 4 GiB with TCP, start and time budget
+// inline flows (ranks exist and differ, bytes > 0, start and time budget
 // in range); every error names the CSV file and line, not the scenario.
 #include <fmt/format.h>
 
@@ -27,17 +27,12 @@ void check_rank(const std::string& csv, const netmodels::FlowSpec& flow, const s
             fmt::format("rank {} does not exist ({} ranks: 0..{})", rank, ranks, ranks - 1));
 }
 
-void check_row(const std::string& csv, const netmodels::FlowSpec& flow, std::uint64_t ranks,
-               bool is_tcp) {
+void check_row(const std::string& csv, const netmodels::FlowSpec& flow, std::uint64_t ranks) {
   check_rank(csv, flow, "src", flow.src, ranks);
   check_rank(csv, flow, "dst", flow.dst, ranks);
   if (flow.src == flow.dst)
     fail_at(csv, flow, "dst", fmt::format("must differ from src ({})", flow.src));
   if (flow.bytes == 0) fail_at(csv, flow, "bytes", "must be > 0, got 0");
-  if (is_tcp && flow.bytes >= kMaxTcpMessageBytes)
-    fail_at(csv, flow, "bytes",
-            fmt::format("must be < 4 GiB ({}) with the TCP transport, got {}", kMaxTcpMessageBytes,
-                        flow.bytes));
   if (flow.start.ps() / 1000 > static_cast<std::int64_t>(kMaxTimeNs))
     fail_at(csv, flow, "start_ns",
             fmt::format("must be <= {}, got {}", kMaxTimeNs, flow.start.ps() / 1000));
@@ -84,8 +79,7 @@ std::vector<netmodels::FlowSpec> read_scenario_flows_csv(const std::string& csv,
     throw ScenarioError(csv, {}, "", e.message().substr(csv.size() + 2));
   }
   if (flows.empty()) throw ScenarioError(csv, {}, "", "lists no flows");
-  const bool is_tcp = scenario.transport().kind() == proto::Transport::TCP;
-  for (const netmodels::FlowSpec& flow : flows) check_row(csv, flow, ranks, is_tcp);
+  for (const netmodels::FlowSpec& flow : flows) check_row(csv, flow, ranks);
   check_budget(csv, flows, scenario);
   return flows;
 }

@@ -13,6 +13,7 @@
 
 #include "builder_parts.hpp"
 #include "netwarp/mpiemul/generators.hpp"
+#include "netwarp/netmodels/lossless_sender.hpp"
 #include "validate.hpp"
 
 namespace netwarp::scenarios {
@@ -209,6 +210,17 @@ void add_files(Tally& tally, const LoadedScenario& loaded, const std::string& tr
   if (!trace.empty()) tally.add(trace_actions(trace), kTraceActionBytes, "trace actions");
 }
 
+// A lossless sender cuts packets only while its NIC holds less than the window
+// (netmodels::LosslessSender): full packets up to the window per host, or the whole workload
+// if less, and at worst one short last packet per message.
+std::uint64_t lossless_queued_packets(const proto::Scenario& s, std::uint64_t hosts,
+                                      std::uint64_t messages, std::uint64_t bytes) {
+  const std::uint64_t payload = s.links().mtu_bytes() - s.links().header_bytes();
+  const std::uint64_t window = mul(hosts, netmodels::kLosslessWindowBytes);
+  const std::uint64_t full = std::min(bytes, window) / payload;
+  return full > UINT64_MAX - messages ? UINT64_MAX : full + messages;
+}
+
 Tally scenario_tally(const proto::Scenario& s) {
   Tally tally;
   const std::uint64_t hosts = topology_host_count(s.topology());
@@ -223,10 +235,9 @@ Tally scenario_tally(const proto::Scenario& s) {
   }
   const auto [messages, bytes] = workload_messages(s);
   tally.add(messages, kMessageBytes, "messages");
-  if (s.transport().kind() == proto::Transport::LOSSLESS) {
-    const std::uint64_t payload = s.links().mtu_bytes() - s.links().header_bytes();
-    tally.add(bytes / payload + messages, kQueuedPacketBytes, "queued packets");
-  }
+  if (s.transport().kind() == proto::Transport::LOSSLESS)
+    tally.add(lossless_queued_packets(s, hosts, messages, bytes), kQueuedPacketBytes,
+              "queued packets");
   return tally;
 }
 

@@ -15,6 +15,7 @@
 #include "netwarp/mpiemul/trace.hpp"
 #include "netwarp/scenarios/network_builder.hpp"
 #include "validate.hpp"
+#include "validate_time.hpp"
 
 namespace netwarp::scenarios {
 
@@ -87,15 +88,23 @@ ProtocolConfig protocol_config(const proto::MpiProtocol& p) {
 }
 
 // The scenario's side of a trace's expansion: algorithms, flop rate, the message limit and the
-// largest per-byte host cost (sender and receiver), for the time budget.
+// largest per-byte cost of a message, for the time budget: sender and receiver hosts, plus the
+// slowest link's serialisation with packet headers (a message of any size must fit the budget
+// on the wire too, not only in the hosts).
+// The slowest link's time per payload byte, headers included, from a gigabyte's transfer.
+double network_ns_per_byte(const proto::Scenario& s) {
+  constexpr std::uint64_t kSampleBytes = 1'000'000'000;
+  const double ps = static_cast<double>(PathBound(s).transfer(kSampleBytes).ps());
+  return ps / 1000.0 / static_cast<double>(kSampleBytes);
+}
+
 TraceProgramOptions trace_options(const proto::Scenario& s) {
   const proto::MpiHost& h = s.mpi().host();
   TraceProgramOptions options;
   options.algorithms = collective_algorithms(s.mpi().collectives());
   options.flops_per_second = h.flops();
-  // A transfer's size travels in 32 bits with either transport (its envelope included); a TCP
-  // connection carries any number of them (64-bit stream offsets).
-  options.message_limit_bytes = kMaxTcpMessageBytes - 65536;
+  // A transfer carries a message and its envelope; the time budget limits sizes in practice.
+  options.message_limit_bytes = kMaxMpiMessageBytes + 1;
   const double copy = h.copy_gbytes_per_s() > 0 ? 1.0 / h.copy_gbytes_per_s() : 0;
   options.host_ns_per_byte =
       std::max(h.send_eager_ns_per_byte() + h.recv_eager_ns_per_byte() + copy,
@@ -103,6 +112,7 @@ TraceProgramOptions trace_options(const proto::Scenario& s) {
   if (mpi_ranks_per_host(s.mpi()) > 1)
     options.host_ns_per_byte = std::max(
         {options.host_ns_per_byte, 2 / h.shm_gbytes_per_s(), 1 / h.shm_single_copy_gbytes_per_s()});
+  options.host_ns_per_byte += network_ns_per_byte(s);
   return options;
 }
 

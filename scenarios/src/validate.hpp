@@ -9,6 +9,7 @@
 #include <string>
 
 #include "netwarp/netmodels/input_error.hpp"
+#include "netwarp/netmodels/workload.hpp"
 #include "netwarp/scenarios/proto/scenario.pb.h"
 
 namespace netwarp::scenarios {
@@ -22,8 +23,10 @@ inline constexpr std::uint64_t kMaxTimeNs = 1'000'000'000'000'000;
 // Largest buffer, window or credit in bytes (256 TiB): counters of bytes in flight stay far
 // from the int64 limit.
 inline constexpr std::uint64_t kMaxBufferBytes = std::uint64_t{1} << 48;
-// TCP sequence numbers are 32-bit byte offsets: a message must be smaller.
-inline constexpr std::uint64_t kMaxTcpMessageBytes = std::uint64_t{1} << 32;
+// The largest MPI message: its envelope (under the MTU, so under 64 KiB) must fit beside it in
+// one transfer. Either transport carries a transfer of any size up to kMaxMessageBytes; the
+// time budget (validate_mpi_time.cpp) refuses sizes the links cannot carry in time long before.
+inline constexpr std::uint64_t kMaxMpiMessageBytes = netmodels::kMaxMessageBytes - 65536;
 
 void validate_scenario(const proto::Scenario& scenario);
 void validate_topology(const proto::Topology& topology);

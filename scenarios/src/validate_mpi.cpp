@@ -79,7 +79,7 @@ void validate_protocol(const proto::Scenario& scenario) {
   if (p.eager_bytes() < p.short_bytes())
     fail("mpi.protocol.eager_bytes",
          fmt::format("must be >= short_bytes ({}), got {}", p.short_bytes(), p.eager_bytes()));
-  require_at_most("mpi.protocol.eager_bytes", p.eager_bytes(), kMaxTcpMessageBytes / 2);
+  require_at_most("mpi.protocol.eager_bytes", p.eager_bytes(), kMaxMpiMessageBytes / 2);
   if (p.fragment_bytes() != 0) {
     require_at_least("mpi.protocol.fragment_bytes", p.fragment_bytes(), 1024);
     require_at_most("mpi.protocol.fragment_bytes", p.fragment_bytes(), std::uint64_t{1} << 31);
@@ -165,17 +165,17 @@ void validate_program(const proto::Scenario& scenario, RankCount ranks) {
         fail("mpi.pingpong.sizes", "must list at least one message size");
       for (int i = 0; i < mpi.pingpong().sizes_size(); ++i)
         require_at_most(fmt::format("mpi.pingpong.sizes[{}]", i), mpi.pingpong().sizes(i),
-                        kMaxTcpMessageBytes - 1);
+                        kMaxMpiMessageBytes);
       return require_time_us("mpi.pingpong.w_us", mpi.pingpong().w_us());
     case proto::Mpi::kAlltoall:
       validate_algorithm("mpi.alltoall.algorithm", mpi.alltoall().algorithm(), ranks,
                          CollectiveFamily::alltoall);
       require_at_least("mpi.alltoall.bytes", mpi.alltoall().bytes(), 1);
-      require_at_most("mpi.alltoall.bytes", mpi.alltoall().bytes(), kMaxTcpMessageBytes / 4);
+      require_at_most("mpi.alltoall.bytes", mpi.alltoall().bytes(), kMaxMpiMessageBytes / 4);
       return require_time_us("mpi.alltoall.compute_us", mpi.alltoall().compute_us());
     case proto::Mpi::kRing:
       require_at_least("mpi.ring.bytes", mpi.ring().bytes(), 1);
-      return require_at_most("mpi.ring.bytes", mpi.ring().bytes(), kMaxTcpMessageBytes / 4);
+      return require_at_most("mpi.ring.bytes", mpi.ring().bytes(), kMaxMpiMessageBytes / 4);
     case proto::Mpi::kCollective:
       if (!is_collective_kernel_kind(mpi.collective().kind()))
         fail("mpi.collective.kind",
@@ -185,7 +185,7 @@ void validate_program(const proto::Scenario& scenario, RankCount ranks) {
       if (mpi.collective().root() >= ranks)
         fail("mpi.collective.root",
              fmt::format("rank {} does not exist ({} ranks)", mpi.collective().root(), ranks));
-      require_at_most("mpi.collective.bytes", mpi.collective().bytes(), kMaxTcpMessageBytes / 4);
+      require_at_most("mpi.collective.bytes", mpi.collective().bytes(), kMaxMpiMessageBytes / 4);
       return require_time_us("mpi.collective.compute_us", mpi.collective().compute_us());
     case proto::Mpi::kGauss:
       return validate_gauss(scenario, ranks);

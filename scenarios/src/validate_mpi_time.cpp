@@ -1,9 +1,9 @@
 // The time budget of an MPI scenario: each per-byte host cost times the largest message it can
 // apply to (eager costs: mpi.protocol.eager_bytes; rendezvous costs: the kernel's largest
 // message), then the kernel's whole sequence of messages and compute (sizes x repetitions,
-// bytes x iterations). With TCP, the bytes a rank pair exchanges over the run must fit one
-// connection's 32-bit sequence space. Traces and generated applications are checked as they are
-// expanded (mpiemul::TraceProgramOptions).
+// bytes x iterations). A connection carries any number of bytes (64-bit stream offsets).
+// Traces and generated applications are checked as they are expanded
+// (mpiemul::TraceProgramOptions).
 #include <fmt/format.h>
 
 #include <algorithm>

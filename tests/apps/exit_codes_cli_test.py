@@ -254,11 +254,18 @@ class LoadChecks(netwarp_cli.ScratchCase):
         path = self.write("credit.pbtxt", CREDIT_2_63)
         self.assertIn("credit.pbtxt:3:10: switch.buffer_bytes: must be <=", self.refused([path]))
 
-    def test_csv_flow_of_four_gibibytes_names_the_csv_line(self):
+    def test_csv_flow_past_two_to_the_63_names_the_csv_line(self):
         path = self.write("csv.pbtxt", CSV_FLOWS)
-        csv = self.write("flows.csv", "src,dst,bytes,start_ns\n0,1,100,0\n0,1,4294967296,0\n")
+        csv = self.write("flows.csv",
+                         "src,dst,bytes,start_ns\n0,1,100,0\n0,1,9223372036854775808,0\n")
         self.assertEqual(self.refused([path]),
-                         csv + ":3: bytes: must be at most 4294967295, got 4294967296")
+                         csv + ":3: bytes: must be at most 9223372036854775807, got "
+                         "9223372036854775808")
+
+    def test_csv_flow_past_the_time_budget_names_the_csv_line(self):
+        path = self.write("csv.pbtxt", CSV_FLOWS)
+        csv = self.write("flows.csv", "src,dst,bytes,start_ns\n0,1,4611686018427387904,0\n")
+        self.assertIn(csv + ":2: bytes: 4611686018427387904 B", self.refused([path]))
 
     def test_csv_rank_out_of_range_names_the_csv_line(self):
         path = self.write("csv.pbtxt", CSV_FLOWS)
@@ -266,12 +273,27 @@ class LoadChecks(netwarp_cli.ScratchCase):
         self.assertEqual(self.refused([path]),
                          csv + ":2: dst: rank 5 does not exist (2 ranks: 0..1)")
 
-    def test_tit_message_of_four_gibibytes_on_tcp_names_the_trace_line(self):
+    def test_tit_message_past_the_time_budget_on_tcp_names_the_trace_line(self):
         path = self.write("tcp.pbtxt", TCP_PAIR)
-        trace = self.write("big.tit", "0 send 1 0 4294967296\n1 recv 0 0 4294967296\n")
-        self.assertEqual(self.refused([path, "--trace", trace]),
-                         trace + ":1: send: sends 4294967296 B to rank 1: a message must be "
-                         "smaller than 4294901760 B")
+        trace = self.write("big.tit", "0 send 1 0 4611686018427387904\n"
+                                      "1 recv 0 0 4611686018427387904\n")
+        self.assertIn(trace + ":1: send: rank 0's compute, sleeps and message costs up to here",
+                      self.refused([path, "--trace", trace]))
+
+    def test_tit_message_of_five_gibibytes_on_tcp_runs(self):
+        """Issue 14: a single message of 4 GiB or more on TCP (was refused, before that exit 70)."""
+        path = self.write("tcp.pbtxt", TCP_PAIR)
+        trace = self.write("five.tit", "0 send 1 0 5368709120\n1 recv 0 0 5368709120\n")
+        out = os.path.join(self.dir, "out")
+        r = run(["run", path, "--trace", trace, "--set", "links.rate_bps=1000000000000",
+                 "--set", "links.mtu_bytes=65535", "--set", "transport.tcp.mss_bytes=65495",
+                 "--out", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "results.json")) as f:
+            self.assertTrue(json.load(f)["completed"])
+        with open(os.path.join(out, "connections.csv")) as f:
+            rows = [line.split(",") for line in f.read().splitlines()[1:]]
+        self.assertIn(["host0", "host1", str(5368709120 + 64)], [row[:3] for row in rows])
 
     def test_tit_pair_total_past_four_gibibytes_on_tcp_runs(self):
         """One TCP connection carries a pair's messages past 2^32 bytes (64-bit offsets)."""

@@ -51,11 +51,12 @@ class FuzzFindings(netwarp_cli.ScratchCase):
             self.assert_one_line_error(["predict", PINGPONG, "--model", "flow", "--params", path],
                                        fragment)
 
-    def test_flows_csv_message_of_4_gib_or_more(self):
+    def test_flows_csv_message_past_the_limits(self):
         # Was exit 70 with TCP (an NW_CHECK on the connection's 32-bit sequence numbers): the
-        # CSV's sizes skipped the scenario's 4 GiB check. Lossless packets' offsets are 32-bit
-        # too, so the limit holds for both transports.
-        csv = self.write("flows.csv", "src,dst,bytes,start_ns\n0,1,6000000000,0\n")
+        # CSV's sizes skipped the scenario's 4 GiB check. Stream offsets are 64-bit now: a
+        # message may hold up to 2^63 - 1 bytes with either transport, as far as the time
+        # budget allows.
+        csv = self.write("flows.csv", "src,dst,bytes,start_ns\n0,1,9223372036854775808,0\n")
         for transport in ["TCP", "LOSSLESS"]:
             scenario = self.write("flows.pbtxt", f"""name: "f"
 topology {{ star {{ hosts: 4 }} }}
@@ -63,14 +64,15 @@ transport {{ kind: {transport} }}
 workload {{ flows {{ csv_file: "flows.csv" }} }}
 """)
             self.assert_one_line_error(["run", scenario, "--out", os.path.join(self.dir, "out")],
-                                       f"{csv}:2: bytes: must be at most 4294967295, got 6000000000")
+                                       f"{csv}:2: bytes: must be at most 9223372036854775807, "
+                                       "got 9223372036854775808")
         scenario = os.path.join(LIBRARY, "incast.pbtxt")
         self.assert_one_line_error(["run", scenario, "--set", "transport.kind=LOSSLESS", "--set",
                                     "switch.flow_control=CREDIT", "--set",
                                     "workload.incast.senders=1", "--set",
-                                    "workload.incast.bytes=4GiB", "--out",
+                                    "workload.incast.bytes=4611686018427387904", "--out",
                                     os.path.join(self.dir, "out")],
-                                   "workload.incast.bytes: must be < 4 GiB")
+                                   "workload.incast.bytes: 4611686018427387904 B")
 
     def test_control_characters_of_the_input_are_escaped_in_the_error_line(self):
         # Was several lines on a terminal: a CSV field's carriage return, vertical tab or form

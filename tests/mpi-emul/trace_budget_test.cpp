@@ -1,6 +1,7 @@
-// A trace is checked against the time budget and the transport as it is expanded: compute and
-// sleep times (and message costs) that add up past the budget, and a message of 4 GiB or more
-// when the TCP transport is used, are refused at the trace's file and line.
+// A trace is checked against the time budget and a message limit as it is expanded: compute and
+// sleep times (and message costs) that add up past the budget, and a message at or past
+// message_limit_bytes (a scenario sets it just under 2^63 - 1), are refused at the trace's file
+// and line.
 #include <gtest/gtest.h>
 
 #include "mpi-emul/trace_test_support.hpp"
@@ -66,8 +67,7 @@ TEST_F(TraceBudget, MessagesOverTheLimitAreRefusedAtTheirLine) {
       at(1, "bcast: sends 4294967296 B to rank 1: a message must be smaller than 4294967296 B"));
 }
 
-// A TCP connection carries any number of bytes (64-bit stream offsets): only each message is
-// limited, not what one rank sends another in all.
+// Only each message is limited, not what one rank sends another in all.
 TEST_F(TraceBudget, PairTotalsPastFourGiBExpand) {
   TraceProgramOptions options;
   options.message_limit_bytes = std::uint64_t{1} << 32;

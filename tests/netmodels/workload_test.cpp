@@ -290,17 +290,23 @@ TEST(WorkloadFlows, RejectsBadFlowsNamingTheEntry) {
   expect_input_error([&] { make_flows({}, 4, at); }, at, "at least one flow");
 }
 
-// Found by fuzzing: a 4 GiB message reached the transports, whose packet sequence numbers are
-// 32-bit (TCP: an NW_CHECK abort; lossless: wrapped offsets). Every generator refuses it.
-TEST(WorkloadMessageBytes, EveryGeneratorRefusesFourGiB) {
+// Found by fuzzing: a 4 GiB message reached the transports, whose packet sequence numbers were
+// 32-bit. Stream offsets are 64-bit now: every generator takes a message of 4 GiB and more, up
+// to 2^63 - 1 bytes (signed sums of offsets stay representable), and refuses one past it.
+TEST(WorkloadMessageBytes, EveryGeneratorTakesFourGiBAndRefusesPastTwoTo63) {
   constexpr std::uint64_t kFourGiB = std::uint64_t{1} << 32;
-  const std::string limit = "must be < 4 GiB (at most 4294967295 bytes";
-  expect_input_error([&] { make_flows({{0, 1, kFourGiB, {}}}, 4, "f"); }, "f[0].bytes", limit);
-  expect_input_error([&] { make_incast({.senders = 2, .bytes = kFourGiB, .start = {}}, 4, "i"); },
+  constexpr std::uint64_t kTooBig = kMaxMessageBytes + 1;
+  EXPECT_EQ(kMaxMessageBytes, std::uint64_t{0x7fffffffffffffff});
+  EXPECT_EQ(make_flows({{0, 1, kFourGiB, {}}}, 4, "f").messages[0].bytes, kFourGiB);
+  EXPECT_EQ(make_incast({.senders = 2, .bytes = kFourGiB, .start = {}}, 4, "i").messages[1].bytes,
+            kFourGiB);
+  const std::string limit = "must be at most 9223372036854775807 bytes (2^63 - 1), got";
+  expect_input_error([&] { make_flows({{0, 1, kTooBig, {}}}, 4, "f"); }, "f[0].bytes", limit);
+  expect_input_error([&] { make_incast({.senders = 2, .bytes = kTooBig, .start = {}}, 4, "i"); },
                      "i.bytes", limit);
-  expect_input_error([&] { make_all_to_all({.bytes = kFourGiB}, 4, "a"); }, "a.bytes", limit);
-  expect_input_error([&] { make_permutation({.bytes = kFourGiB}, 4, "p"); }, "p.bytes", limit);
-  expect_input_error([&] { make_uniform_random({.bytes = kFourGiB}, 4, "u"); }, "u.bytes", limit);
+  expect_input_error([&] { make_all_to_all({.bytes = kTooBig}, 4, "a"); }, "a.bytes", limit);
+  expect_input_error([&] { make_permutation({.bytes = kTooBig}, 4, "p"); }, "p.bytes", limit);
+  expect_input_error([&] { make_uniform_random({.bytes = kTooBig}, 4, "u"); }, "u.bytes", limit);
   EXPECT_EQ(make_flows({{0, 1, kMaxMessageBytes, {}}}, 4, "f").messages[0].bytes, kMaxMessageBytes);
 }
 
@@ -342,8 +348,11 @@ TEST_F(WorkloadFlowsCsv, ErrorsNameTheFileAndLine) {
                      path_ + ":2: start_ns is not a number");
   expect_input_error([&] { read_flows_csv(write(h + "0,99999999999,2,3\n")); }, "",
                      path_ + ":2: dst: must be at most");
-  expect_input_error([&] { read_flows_csv(write(h + "0,1,4294967296,3\n")); }, "",
-                     path_ + ":2: bytes: must be at most 4294967295, got 4294967296");
+  EXPECT_EQ(read_flows_csv(write(h + "0,1,5368709120,3\n"))[0].bytes, std::uint64_t{5} << 30);
+  expect_input_error([&] { read_flows_csv(write(h + "0,1,9223372036854775808,3\n")); }, "",
+                     path_ +
+                         ":2: bytes: must be at most 9223372036854775807, got "
+                         "9223372036854775808");
   expect_input_error([&] { read_flows_csv("/nonexistent/flows.csv"); }, "",
                      "/nonexistent/flows.csv: cannot open");
 }

@@ -73,8 +73,8 @@ TEST(Loader, TcpPolicySettingsReachTheTcpConfig) {
   EXPECT_TRUE(spec.workload.persistent_connections);
 }
 
-// TCP offsets are 64-bit: a connection may carry a pair's messages past 4 GiB in all (each
-// message stays under 4 GiB).
+// TCP offsets are 64-bit: a connection may carry a pair's messages past 4 GiB in all (and a
+// single message may pass 4 GiB too: big_message_test.cpp).
 TEST(Loader, PersistentTcpConnectionMayCarryMoreThanFourGiB) {
   const LoadedScenario s = load_scenario_text(
       "topology { star { hosts: 2 } }\n"

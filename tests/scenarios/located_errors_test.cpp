@@ -80,9 +80,9 @@ class CsvFlows : public ::testing::Test {
   std::string csv_;
 };
 
-TEST_F(CsvFlows, FourGibibytesNameTheCsvLine) {
-  EXPECT_EQ(error_of("0,1,100,0\n0,1,4294967296,0\n"),
-            csv_ + ":3: bytes: must be at most 4294967295, got 4294967296");
+TEST_F(CsvFlows, PastTwoTo63BytesNameTheCsvLine) {
+  EXPECT_EQ(error_of("0,1,100,0\n0,1,9223372036854775808,0\n"),
+            csv_ + ":3: bytes: must be at most 9223372036854775807, got 9223372036854775808");
 }
 
 TEST_F(CsvFlows, RankOutOfRangeNamesTheCsvLine) {

@@ -53,12 +53,24 @@ TEST(MemoryEstimate, GeneratedApplicationsCountTheirTraceActions) {
   EXPECT_LT(small.bytes, std::uint64_t{1} << 20);
 }
 
-TEST(MemoryEstimate, LosslessCountsTheQueuedPackets) {
+// A lossless sender holds a window of packets (4 MiB per host), not its messages: a 146 GB flow
+// on 2 hosts counts 2 x 4 MiB / 1460 B packets and one short packet per message.
+TEST(MemoryEstimate, LosslessCountsAWindowOfPacketsPerHost) {
   const MemoryEstimate e =
       estimate_of("lossless_big",
                   "topology { star { hosts: 2 } }\n"
                   "workload { flows { flow { src: 0 dst: 1 bytes: 146000000000 } } }\n");
-  EXPECT_EQ(e.largest_part, "100000001 queued packets x 256 B");
+  EXPECT_EQ(e.largest_part, "5746 queued packets x 256 B");
+  EXPECT_LT(e.bytes, std::uint64_t{4} << 20);
+}
+
+// Below the window, the workload's own packets count (all may be queued at once).
+TEST(MemoryEstimate, LosslessBelowTheWindowCountsTheWorkloadsPackets) {
+  const MemoryEstimate e =
+      estimate_of("lossless_small",
+                  "topology { star { hosts: 2 } }\n"
+                  "workload { flows { flow { src: 0 dst: 1 bytes: 1460000 } } }\n");
+  EXPECT_EQ(e.largest_part, "1001 queued packets x 256 B");
 }
 
 TEST(MemoryEstimate, ComputedRoutesCostNoTable) {

@@ -247,11 +247,11 @@ const std::vector<BadCase> kBadCases = {
      "}\n",
      {},
      "F:3:60: transport.tcp.prr_conservative_bound: only applies with recovery: PRR"},
-    {"tcp_message_4gib",
+    {"tcp_message_past_two_to_63",
      "transport { kind: TCP }\n",
-     {"workload.incast.bytes=4GiB"},
-     "F: workload.incast.bytes: must be < 4 GiB (4294967296) with the TCP transport, got "
-     "4294967296"},
+     {"workload.incast.bytes=9223372036854775808"},
+     "F: workload.incast.bytes: must be at most 9223372036854775807 (2^63 - 1), got "
+     "9223372036854775808"},
     {"set_unknown_path",
      "",
      {"switch.bufer_bytes=5"},

@@ -61,8 +61,8 @@ void MpiRank::on_transfer(const netmodels::ReceivedTransfer& t, RankId src, Even
               ReceiveRequest{word, static_cast<std::uint32_t>(t.tag.aux)});
       ctx.add(next_seq_, 1);
       return;
-    case TransferKind::credit:
-      on_credit(src, word, ctx);
+    case TransferKind::credit:  // its size: low half in the word, high half in aux
+      on_credit(src, static_cast<std::uint64_t>(t.tag.aux) << 32 | word, ctx);
       return;
   }
   NW_CHECK(false, "rank {}: unknown MPI transfer kind {}", rank_, t.tag.kind);

@@ -39,11 +39,7 @@ void HostLink::send_data(RankId from, RankId to, std::uint32_t word, std::uint64
     tag.bytes = bytes;
     return send(from, to, tag, ctx);
   }
-  for (std::uint64_t sent = 0; sent < bytes; sent += size) {
-    const std::uint64_t piece = std::min(size, bytes - sent);
-    ctx.push_back(fragments_, Fragment{piece, from, to, word,
-                                       static_cast<std::uint8_t>(sent + piece == bytes)});
-  }
+  ctx.push_back(fragments_, Fragment{bytes, from, to, word});
   if (pacer_.get().due_seq == 0) send_next_fragment(ctx);
 }
 
@@ -55,22 +51,32 @@ void HostLink::on_fragment_due(const FragmentDue& ev, EventCtx& ctx) {
   if (!fragments_.empty()) send_next_fragment(ctx);
 }
 
-// Hands the oldest fragment to the transport and schedules the next one for when the NIC has
-// serialised this one's payload (headers left out, so the NIC never runs dry between them).
+// Hands the next fragment of the oldest message to the transport and schedules the one after
+// for when the NIC has serialised this one's payload (headers left out, so the NIC never runs
+// dry between them). A message is cut here, fragment by fragment, so one of any size costs one
+// queue entry.
 void HostLink::send_next_fragment(EventCtx& ctx) {
-  const Fragment f = ctx.pop_front(fragments_);
+  const Fragment f = fragments_.front();
+  const std::uint64_t sent = head_sent_.get();
+  const std::uint64_t piece = std::min(mpi_.protocol().fragment_bytes, f.bytes - sent);
+  const bool is_last = sent + piece == f.bytes;
+  if (is_last) {
+    ctx.pop_front(fragments_);
+    if (sent != 0) ctx.set(head_sent_, std::uint64_t{0});
+  } else {
+    ctx.set(head_sent_, sent + piece);
+  }
   netmodels::TransferTag tag;
-  tag.bytes = f.bytes;
+  tag.bytes = piece;
   tag.word = f.word;
-  tag.kind = static_cast<std::uint8_t>(f.last != 0 ? TransferKind::data : TransferKind::fragment);
+  tag.kind = static_cast<std::uint8_t>(is_last ? TransferKind::data : TransferKind::fragment);
   send_network(f.from, f.to, tag, ctx);
   ctx.add(fragments_sent_, 1);
   if (fragments_.empty()) return;
   Pacer p = pacer_.get();
   p.due_seq = p.next_seq++;
   ctx.set(pacer_, p);
-  const SimTime gap =
-      std::max(netmodels::serialisation_time(f.bytes, nic_rate_bps_), engine::ps(1));
+  const SimTime gap = std::max(netmodels::serialisation_time(piece, nic_rate_bps_), engine::ps(1));
   ctx.send_self(gap, FragmentDue{p.due_seq});
 }
 
@@ -82,6 +88,9 @@ void HostLink::visit_state(engine::StateVisitor& v) const {
   v("fragments", fragments_);
   v("pacer", pacer_);
   v("fragments_sent", fragments_sent_);
+  // Zero between messages: left out then, so a run's final state hashes as it did when the
+  // queue held one entry per fragment.
+  if (head_sent_.get() != 0) v("fragment_head_sent", head_sent_);
 }
 
 }  // namespace netwarp::mpiemul

@@ -5,8 +5,9 @@
 // with both ranks' slots in the tag (pack_slots).
 //
 // Pipelined rendezvous data (ProtocolConfig::fragment_bytes > 0) goes to the transport one
-// fragment at a time: the fragments of all ranks wait in one host-wide FIFO, and the next one
-// is handed over when the NIC has had time to put the previous one on the wire. Control
+// fragment at a time: the messages of all ranks wait in one host-wide FIFO (one entry each,
+// cut as they go), and the next fragment is handed over when the NIC has had time to put the
+// previous one on the wire. Control
 // messages (REQ, CTS, FIN, eager envelopes) go at once, so they wait behind at most one
 // fragment instead of behind whole messages (Open MPI's pipeline protocol interleaves them at
 // fragment granularity in the same way).
@@ -42,13 +43,12 @@ class HostLink {
   void visit_state(engine::StateVisitor& v) const;
 
  private:
-  struct Fragment {
+  struct Fragment {  // a message waiting to be cut into fragments
     std::uint64_t bytes = 0;
     std::uint32_t from = 0;
     std::uint32_t to = 0;
     std::uint32_t word = 0;
-    std::uint8_t last = 0;
-    std::uint8_t reserved[3] = {};
+    std::uint32_t reserved = 0;
   };
   struct Pacer {
     std::uint64_t due_seq = 0;  // the FragmentDue that is pending (0: none)
@@ -63,6 +63,7 @@ class HostLink {
   const std::uint64_t nic_rate_bps_;
   netmodels::StreamTransport transport_;
   engine::RevFifo<Fragment> fragments_;
+  engine::Rev<std::uint64_t> head_sent_;  // bytes of the front message already handed over
   engine::Rev<Pacer> pacer_;
   engine::RevCounter fragments_sent_;
 };

@@ -65,6 +65,10 @@ void MpiHostLp::on(const FragmentDue& ev, EventCtx& ctx) {
   link_.on_fragment_due(ev, ctx);
 }
 
+void MpiHostLp::on(const netmodels::LosslessRefillDue& ev, EventCtx& ctx) {
+  link_.transport().on_lossless_refill(ev, ctx);
+}
+
 void MpiHostLp::finish(engine::FinishCtx& ctx) {
   link_.transport().finish(ctx);
   for (const MpiRank& r : ranks_) r.finish(ctx);

@@ -20,8 +20,9 @@ namespace netwarp::mpiemul {
 
 class MpiHostLp {
  public:
-  using Handles = engine::EventSet<netmodels::PacketArrived, netmodels::CreditReturned,
-                                   netmodels::TimerFired, RankWake, LocalDelivery, FragmentDue>;
+  using Handles =
+      engine::EventSet<netmodels::PacketArrived, netmodels::CreditReturned, netmodels::TimerFired,
+                       RankWake, LocalDelivery, FragmentDue, netmodels::LosslessRefillDue>;
   MpiHostLp(netmodels::NodeId host, const netmodels::NetworkContext& net, const MpiContext& mpi);
 
   void init(engine::InitCtx& ctx);
@@ -31,6 +32,7 @@ class MpiHostLp {
   void on(const RankWake& ev, engine::EventCtx& ctx);
   void on(const LocalDelivery& ev, engine::EventCtx& ctx);
   void on(const FragmentDue& ev, engine::EventCtx& ctx);
+  void on(const netmodels::LosslessRefillDue& ev, engine::EventCtx& ctx);
   void finish(engine::FinishCtx& ctx);
   void visit_state(engine::StateVisitor& v) const;
 

@@ -55,9 +55,10 @@ void MpiRank::work_done(const WorkItem& w, EventCtx& ctx) {
   switch (w.kind) {
     case WorkKind::eager_copy:
       complete_request(w.request, ctx);
-      if (w.credit != 0) {
+      if (w.credit != 0) {  // the credit's size: low half in the word, high half in aux
         const std::uint64_t bytes = mpi_.rank_program(w.peer).ops[w.peer_op].bytes;
-        inject(w.peer, TransferKind::credit, static_cast<std::uint32_t>(bytes), envelope, 0, ctx);
+        inject(w.peer, TransferKind::credit, static_cast<std::uint32_t>(bytes), envelope,
+               static_cast<std::int64_t>(bytes >> 32), ctx);
       }
       return;
     case WorkKind::rts_reply: {

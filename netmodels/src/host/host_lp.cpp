@@ -16,6 +16,7 @@ HostLp::HostLp(NodeId self, const NetworkContext& net)
       uses_handshake_(is_tcp_ && tcp_config_.handshake),
       traced_(net.is_pcap_traced(self)),
       nic_(net.port_settings(self, 0)),
+      lossless_(net.spec().format.max_payload(), net.spec().format),
       senders_(net.messages_of(self).size(), SenderFlow{-1, -1, 0, 0}),
       tcp_senders_(is_tcp_ ? net.messages_of(self).size() : 0, TcpSenderState{}),
       tcp_receivers_(is_tcp_ ? net.messages_to(self).size() : 0, TcpReceiverState{}),
@@ -48,6 +49,11 @@ void HostLp::on(const MessageDue& ev, EventCtx& ctx) {
 
 void HostLp::on(const CreditReturned& ev, EventCtx& ctx) {
   nic_.on_credit(ev.bytes, ev.vc, ctx);
+  if (!is_tcp_) fill_lossless(ctx);
+}
+
+void HostLp::on(const LosslessRefillDue& ev, EventCtx& ctx) {
+  if (lossless_.on_refill_due(ev, ctx)) fill_lossless(ctx);
 }
 
 void HostLp::on(const PacketArrived& ev, EventCtx& ctx) {
@@ -149,14 +155,19 @@ void HostLp::on_tcp_syn_ack(const Packet& p, EventCtx& ctx) {
 }
 
 void HostLp::start_lossless(const Message& m, EventCtx& ctx) {
-  const std::uint32_t max_payload = net_.spec().format.max_payload();
-  for (std::uint64_t seq = 0; seq < m.bytes; seq += max_payload) {
-    const auto length =
-        static_cast<std::uint32_t>(std::min<std::uint64_t>(max_payload, m.bytes - seq));
-    const bool last = seq + length == m.bytes;
-    send_data(m, static_cast<std::uint32_t>(seq), length, false, last ? packet_flags::last : 0,
-              ctx);
-  }
+  PendingSend send;
+  send.bytes = m.bytes;
+  send.id = m.id;
+  lossless_.enqueue(send, ctx);
+  fill_lossless(ctx);
+}
+
+// The wire's 32-bit seq wraps in a message past 4 GiB; the receiver counts bytes.
+void HostLp::fill_lossless(EventCtx& ctx) {
+  lossless_.fill(nic_, ctx, [&](const PacketCut& cut) {
+    send_data(net_.message(cut.send.id), static_cast<std::uint32_t>(cut.offset), cut.length, false,
+              cut.last ? packet_flags::last : 0, ctx);
+  });
 }
 
 void HostLp::on_tcp_ack(const Packet& p, EventCtx& ctx) {
@@ -381,6 +392,7 @@ void HostLp::visit_state(engine::StateVisitor& v) const {
   v("flow_intervals", flow_intervals_);
   v("tcp_ooo_ranges", tcp_ooo_ranges_);
   v("tcp_scoreboards", tcp_scoreboards_);
+  lossless_.visit_state(v);
 }
 
 }  // namespace netwarp::netmodels

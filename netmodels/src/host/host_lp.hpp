@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "netwarp/engine/lp.hpp"
+#include "netwarp/netmodels/lossless_sender.hpp"
 #include "netwarp/netmodels/network_context.hpp"
 #include "netwarp/netmodels/output_port.hpp"
 #include "netwarp/netmodels/tcp.hpp"
@@ -21,7 +22,8 @@ namespace netwarp::netmodels {
 
 class HostLp {
  public:
-  using Handles = engine::EventSet<PacketArrived, CreditReturned, MessageDue, TimerFired>;
+  using Handles =
+      engine::EventSet<PacketArrived, CreditReturned, MessageDue, TimerFired, LosslessRefillDue>;
   HostLp(NodeId self, const NetworkContext& net);
 
   void init(engine::InitCtx& ctx);
@@ -29,6 +31,7 @@ class HostLp {
   void on(const CreditReturned& ev, engine::EventCtx& ctx);
   void on(const MessageDue& ev, engine::EventCtx& ctx);
   void on(const TimerFired& ev, engine::EventCtx& ctx);
+  void on(const LosslessRefillDue& ev, engine::EventCtx& ctx);
   void finish(engine::FinishCtx& ctx);
   void visit_state(engine::StateVisitor& v) const;
 
@@ -49,6 +52,7 @@ class HostLp {
   void send_handshake(const Message& m, PacketKind kind, bool retransmission,
                       engine::EventCtx& ctx);
   void start_lossless(const Message& m, engine::EventCtx& ctx);
+  void fill_lossless(engine::EventCtx& ctx);
   void on_tcp_ack(const Packet& p, engine::EventCtx& ctx);
   void apply_sender_actions(MessageId flow, const TcpSenderState& s, engine::EventCtx& ctx);
   void complete_flow(MessageId flow, engine::EventCtx& ctx);
@@ -75,8 +79,9 @@ class HostLp {
   const bool uses_handshake_;
   const bool traced_;
   OutputPort nic_;
-  engine::RevVector<SenderFlow> senders_;              // by send slot
-  engine::RevVector<TcpSenderState> tcp_senders_;      // by send slot (TCP only)
+  LosslessSender lossless_;                        // lossless only: messages not yet all in the NIC
+  engine::RevVector<SenderFlow> senders_;          // by send slot
+  engine::RevVector<TcpSenderState> tcp_senders_;  // by send slot (TCP only)
   engine::RevVector<TcpReceiverState> tcp_receivers_;  // by receive slot (TCP only)
   engine::RevVector<std::uint64_t> received_bytes_;    // by receive slot (lossless only)
   // By send slot (TCP, sampled runs): the sampling interval of the sender's last change; -1: none.

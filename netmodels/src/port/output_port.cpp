@@ -261,6 +261,15 @@ void OutputPort::visit_bytes(engine::StateVisitor& v) const {
   engine::visit_value(v, interval_);
 }
 
+std::uint64_t OutputPort::queued_bytes(SimTime now) const {
+  std::uint64_t bytes = buffered_bytes();
+  for (const InFlight& f : in_flight_) {
+    if (f.done_ps > now.ps()) break;
+    bytes -= f.wire_bytes;
+  }
+  return bytes;
+}
+
 SimTime OutputPort::backlog(SimTime now) const {
   std::uint64_t waiting_bytes = 0;
   for (const auto& channel : waiting_)

@@ -12,9 +12,9 @@ namespace netwarp::netmodels {
 using engine::EventCtx;
 
 namespace {
-// A transfer's size travels in its data packets' 32-bit `ack` field. A connection carries any
-// number of transfers: its offsets are 64-bit and only the wire's sequence numbers wrap.
-constexpr std::uint64_t kMaxTransferBytes = std::numeric_limits<std::uint32_t>::max();
+// A TCP receiver's total for a stream of no announced length: any nonzero value opens it. This
+// one is hashed into the digests recorded before transfers could pass 4 GiB, so it stays.
+constexpr std::uint64_t kOpenStreamTotal = std::numeric_limits<std::uint32_t>::max();
 }  // namespace
 
 StreamTransport::StreamTransport(NodeId self, const NetworkContext& net)
@@ -24,10 +24,11 @@ StreamTransport::StreamTransport(NodeId self, const NetworkContext& net)
       mss_(net.tcp_mss()),
       is_tcp_(net.spec().transport.kind == TransportKind::tcp),
       traced_(net.is_pcap_traced(self)),
-      nic_(net.port_settings(self, 0)) {}
+      nic_(net.port_settings(self, 0)),
+      lossless_(net.spec().format.max_payload(), net.spec().format) {}
 
 void StreamTransport::send(NodeId to, const TransferTag& tag, EventCtx& ctx) {
-  NW_CHECK(tag.bytes > 0 && tag.bytes < kMaxTransferBytes, "transfer of {} bytes", tag.bytes);
+  NW_CHECK(tag.bytes > 0 && tag.bytes <= kMaxMessageBytes, "transfer of {} bytes", tag.bytes);
   if (!is_tcp_) {
     send_lossless(to, tag, ctx);
     return;
@@ -56,14 +57,33 @@ void StreamTransport::open_connection(NodeId to, EventCtx& ctx) {
 void StreamTransport::send_lossless(NodeId to, const TransferTag& tag, EventCtx& ctx) {
   const std::uint64_t* stored = next_send_offset_.find(to);
   const std::uint64_t offset = stored == nullptr ? 0 : *stored;
-  const std::uint32_t max_payload = net_.spec().format.max_payload();
-  for (std::uint64_t done = 0; done < tag.bytes; done += max_payload) {
-    const auto length =
-        static_cast<std::uint32_t>(std::min<std::uint64_t>(max_payload, tag.bytes - done));
-    send_data(to, tag, static_cast<std::uint32_t>(offset + done), length,
-              done + length == tag.bytes, false, ctx);
-  }
   ctx.put(next_send_offset_, to, offset + tag.bytes);
+  PendingSend send;
+  send.first_offset = offset;
+  send.bytes = tag.bytes;
+  send.aux = tag.aux;
+  send.id = to;
+  send.word = tag.word;
+  send.kind = tag.kind;
+  lossless_.enqueue(send, ctx);
+  fill_lossless(ctx);
+}
+
+// The wire's 32-bit seq wraps; the receiver checks it against its 64-bit offset's low half.
+void StreamTransport::fill_lossless(EventCtx& ctx) {
+  lossless_.fill(nic_, ctx, [&](const PacketCut& cut) {
+    TransferTag tag;
+    tag.bytes = cut.send.bytes;
+    tag.aux = cut.send.aux;
+    tag.word = cut.send.word;
+    tag.kind = cut.send.kind;
+    send_data(cut.send.id, tag, static_cast<std::uint32_t>(cut.send.first_offset + cut.offset),
+              cut.length, cut.last, false, ctx);
+  });
+}
+
+void StreamTransport::on_lossless_refill(const LosslessRefillDue& ev, EventCtx& ctx) {
+  if (lossless_.on_refill_due(ev, ctx)) fill_lossless(ctx);
 }
 
 void StreamTransport::on_packet(const Packet& p, EventCtx& ctx,
@@ -85,6 +105,7 @@ void StreamTransport::on_packet(const Packet& p, EventCtx& ctx,
 
 void StreamTransport::on_credit(const CreditReturned& ev, EventCtx& ctx) {
   nic_.on_credit(ev.bytes, ev.vc, ctx);
+  if (!is_tcp_) fill_lossless(ctx);
 }
 
 // Lossless links keep a peer's packets in order (one route, FIFO queues): the last packet of a
@@ -104,7 +125,7 @@ void StreamTransport::on_tcp_data(const Packet& p, EventCtx& ctx,
                                   std::vector<ReceivedTransfer>& out) {
   const TcpReceiverState* stored = tcp_receivers_.find(p.src);
   // A stream has no announced length: any nonzero total marks the receiver as opened.
-  TcpReceiverState r = stored != nullptr ? *stored : tcp_accept(kMaxTransferBytes);
+  TcpReceiverState r = stored != nullptr ? *stored : tcp_accept(kOpenStreamTotal);
   const TcpSeq before = r.rcv_nxt;
   const TcpSeq seq = tcp_unwrap(p.seq, r.rcv_nxt);
   receiver_actions_.clear();
@@ -233,7 +254,7 @@ void StreamTransport::send_data(NodeId to, const TransferTag& tag, std::uint32_t
   Packet p;
   p.flow = tag.word;
   p.seq = seq;
-  p.ack = static_cast<std::uint32_t>(tag.bytes);  // data packets: the transfer's size
+  set_transfer_bytes(p, tag.bytes);
   p.payload_bytes = length;
   p.wire_bytes = net_.spec().format.wire_bytes(length);
   p.src = self_;
@@ -254,7 +275,7 @@ void StreamTransport::send_packet(const Packet& p, EventCtx& ctx) {
 
 TransferTag StreamTransport::tag_of_packet(const Packet& p) {
   TransferTag t;
-  t.bytes = p.ack;
+  t.bytes = transfer_bytes_of(p);
   t.aux = p.app_aux;
   t.word = p.flow;
   t.kind = p.app_kind;
@@ -294,6 +315,7 @@ void StreamTransport::visit_state(engine::StateVisitor& v) const {
   v("arrived_ends", arrived_ends_);
   v("tcp_ooo_ranges", tcp_ooo_ranges_);
   v("tcp_scoreboards", tcp_scoreboards_);
+  lossless_.visit_state(v);
 }
 
 }  // namespace netwarp::netmodels

@@ -32,9 +32,8 @@ inline void check_positive(const std::string& field, std::uint64_t value) {
 inline void check_message_bytes(const std::string& field, std::uint64_t bytes) {
   check_positive(field, bytes);
   if (bytes > kMaxMessageBytes)
-    throw InputError(field, "must be < 4 GiB (at most " + std::to_string(kMaxMessageBytes) +
-                                " bytes: 32-bit packet sequence numbers), got " +
-                                std::to_string(bytes));
+    throw InputError(field, "must be at most " + std::to_string(kMaxMessageBytes) +
+                                " bytes (2^63 - 1), got " + std::to_string(bytes));
 }
 
 // Workloads that pair distinct hosts need two of them; `at` names the whole workload.

@@ -20,10 +20,166 @@ NETS = (("cascade", "cascade (1 uplink)", lambda p: []),
         ("star", "flat (one switch)", lambda p: [f"topology.star.hosts={p}"]))
 
 
-def sizes(ctx):
-    if ctx.smoke:
-        return dict(ranks=[16, 32], iterations={"cg": 1, "lu": 2})
-    return dict(ranks=[16, 32, 64, 128], iterations={"cg": 3, "lu": 10})
+SMOKE = dict(ranks=[16, 32], iterations={"cg": 1, "lu": 2})
+FULL = dict(ranks=[16, 32, 64, 128], iterations={"cg": 3, "lu": 10})
+TRANSPORTS = (("tcp", []), ("lossless", LOSSLESS))
+
+
+# --- the findings (decided on run()'s results: one validate report per app, net, P) ---------
+def ms(r, app, net, tr, p):
+    return r.rep[app, net, tr, p]["points"][0]["simulated_ps"] / 1e9
+
+
+def pred(r, app, net, tr, p, model):
+    return r.rep[app, net, tr, p]["results"][model][0]["predicted_ps"] / 1e9
+
+
+def err(r, app, net, tr, p, model):
+    return r.rep[app, net, tr, p]["results"][model][0]["error_pct"]
+
+
+def point(r, app, net, tr, p):
+    return r.rep[app, net, tr, p]["points"][0]
+
+
+def slowdown(r, tr):
+    """{(app, P): cascade time / flat time} over the multi-leaf P."""
+    return {(a, p): ms(r, a, "cascade", tr, p) / ms(r, a, "star", tr, p) for a in APPS
+            for p in r.multi}
+
+
+def flat_agreement(r):
+    cg = [abs(err(r, "cg", "star", tr, p, m)) for tr, _ in TRANSPORTS for p in r.P
+          for m in MODELS]
+    lu = [abs(err(r, "lu", "star", tr, p, "loggps")) for tr, _ in TRANSPORTS for p in r.P]
+    return (max(cg) < 10 and max(lu) < 15,
+            f"CG within {max(cg):.1f} % (both models), LU within {max(lu):.1f} % (LogGPS)")
+
+
+def mpiete_lu_flat(r):
+    lu = [err(r, "lu", "star", tr, p, "mpiete") for tr, _ in TRANSPORTS for p in r.multi]
+    return (all(e > 0 for e in lu),
+            f"MPIETE {min(lu):+.1f} % to {max(lu):+.1f} % for P > 16; LogGPS "
+            f"{common.pct(err(r, 'lu', 'star', 'tcp', r.top, 'loggps'))} at P = {r.top}")
+
+
+def uplink_slowdown(r):
+    slow = slowdown(r, "tcp")
+    return (all(x > 1.2 for x in slow.values()),
+            f"{min(slow.values()):.1f} to {max(slow.values()):.1f} times (at P = {r.top}: CG "
+            f"x{slow['cg', r.top]:.1f}, LU x{slow['lu', r.top]:.1f})")
+
+
+def models_blind(r):
+    same = [abs(pred(r, a, "cascade", tr, p, m) / pred(r, a, "star", tr, p, m) - 1) * 100
+            for a in APPS for tr, _ in TRANSPORTS for p in r.P for m in MODELS]
+    return max(same) < 5, f"within {max(same):.1f} %"
+
+
+def models_underpredict(r):
+    worse = [(a, p, m) for a in APPS for p in r.multi for m in MODELS
+             if err(r, a, "cascade", "tcp", p, m) < err(r, a, "star", "tcp", p, m) - 10]
+    top = r.top
+
+    def e(app, net, model):
+        return common.pct(err(r, app, net, "tcp", top, model))
+    return (len(worse) == len(APPS) * len(r.multi) * len(MODELS),
+            f"{len(worse)} of {len(APPS) * len(r.multi) * len(MODELS)} (app, P, model); at "
+            f"P = {top} MPIETE {e('cg', 'cascade', 'mpiete')} (CG) and "
+            f"{e('lu', 'cascade', 'mpiete')} (LU), LogGPS {e('cg', 'cascade', 'loggps')} and "
+            f"{e('lu', 'cascade', 'loggps')}; on the flat switch MPIETE "
+            f"{e('cg', 'star', 'mpiete')} and {e('lu', 'star', 'mpiete')}")
+
+
+def lossless_slowdown(r):
+    slow = slowdown(r, "lossless")
+    return (all(x > 1.1 for x in slow.values()),
+            f"{min(slow.values()):.1f} to {max(slow.values()):.1f} times the flat switch")
+
+
+def tcp_losses(r):
+    extra = {(a, p): ms(r, a, "cascade", "tcp", p) / ms(r, a, "cascade", "lossless", p)
+             for a in APPS for p in r.multi}
+    runs = [point(r, a, "cascade", "tcp", p) for a in APPS for p in r.multi]
+    tos = sum(q["retransmission_timeouts"] for q in runs)
+    dropped = sum(q["packets_dropped"] > 0 for q in runs)
+    return (dropped == len(runs) and min(extra.values()) > 1,
+            f"{dropped} of {len(runs)} runs drop packets ({tos} retransmission timeouts of at "
+            f"least 200 ms in all); TCP makes the cascade {min(extra.values()):.1f} to "
+            f"{max(extra.values()):.1f} times as slow as the lossless cascade")
+
+
+def more_uplinks_lu(r):
+    top = r.top
+    return (ms(r, "lu", "up16", "tcp", top) < 1.1 * ms(r, "lu", "star", "tcp", top),
+            f"P = {top}: {ms(r, 'lu', 'cascade', 'tcp', top):.0f} -> "
+            f"{ms(r, 'lu', 'up16', 'tcp', top):.0f} ms, flat "
+            f"{ms(r, 'lu', 'star', 'tcp', top):.0f} ms; leaf 0's cross-leaf LU messages go to "
+            f"{len(r.xl['lu'][0])} distinct uplink indices")
+
+
+def cg_harder(r):
+    slow = {tr: slowdown(r, tr) for tr, _ in TRANSPORTS}
+    harder = [(tr, p) for tr, _ in TRANSPORTS for p in r.multi
+              if slow[tr]["cg", p] > slow[tr]["lu", p]]
+    top, xl = r.top, r.xl
+    return (len(harder) == 2 * len(r.multi),
+            f"at {len(harder)} of {2 * len(r.multi)} (P, transport); CG sends "
+            f"{xl['cg'][2] * 100:.0f} % of its bytes across leaves at P = {top} (messages up to "
+            f"{xl['cg'][1]} B), LU {xl['lu'][2] * 100:.0f} % (up to {xl['lu'][1]} B); at "
+            f"P = {top} x{slow['tcp']['cg', top]:.2f} against x{slow['tcp']['lu', top]:.2f} "
+            f"with TCP, x{slow['lossless']['cg', top]:.2f} against "
+            f"x{slow['lossless']['lu', top]:.2f} lossless")
+
+
+PAPER_CONTENTION = ("communication errors mostly 30 % or more (CG 17-81 %, LU 10-85 %), "
+                    "blamed on contention, transfers between leaf switches sharing the "
+                    "cascaded link")
+FINDINGS = [
+    common.Finding(
+        "flat switch", "on a flat switch both models predict CG within 10 % and LogGPS "
+        "predicts LU within 15 % (every P, TCP and lossless)", flat_agreement,
+        why="when messages do not share links the pairwise fit is right"),
+    common.Finding(
+        "MPIETE on LU, flat switch", "MPIETE overpredicts LU on the flat switch at every "
+        "P > 16", mpiete_lu_flat,
+        why="its replay starts the whole T_comm (both sides' costs and the wire, measured with "
+            "send and receive posted together) at the later of send and receive, so a message "
+            "that has already arrived while the receiver computed, as in LU's pipelined "
+            "wavefront, is charged its transfer again (our reading of the gap)"),
+    common.Finding(
+        "uplink slowdown", "once ranks span more than one leaf, the packet run (TCP) takes "
+        "more than 1.2 times as long as on the flat switch, at every P > 16 and for both "
+        "programs", uplink_slowdown, paper=common.Paper(PAPER_CONTENTION)),
+    common.Finding(
+        "models blind to the cascade", "the models predict the cascade within 5 % of the flat "
+        "switch (every program, P and transport)", models_blind,
+        why="fitted between two hosts of one leaf, they see neither the uplink nor the extra "
+            "hops"),
+    common.Finding(
+        "models underpredict the cascade", "both models' error on the cascade (TCP) is more "
+        "than 10 points below their error on the flat switch, at every P > 16 and for both "
+        "programs", models_underpredict, paper=common.Paper(PAPER_CONTENTION)),
+    common.Finding(
+        "not only loss", "lossless with unbounded buffers, the cascade still takes more than "
+        "1.1 times the flat switch's time at every P > 16", lossless_slowdown,
+        why="queueing on the shared uplink alone"),
+    common.Finding(
+        "TCP losses", "with TCP and 128 KiB port buffers every multi-leaf cascade run drops "
+        "packets and is slower than the lossless cascade", tcp_losses),
+    common.Finding(
+        "16 uplinks for LU", "16 uplinks per leaf bring LU at the largest P within 10 % of the "
+        "flat switch's time", more_uplinks_lu,
+        why="the uplink is chosen by destination host (h mod 16), and leaf 0's cross-leaf LU "
+            "messages spread over the uplinks"),
+    common.Finding(
+        "CG hit harder than LU", "the cascade slows CG more than LU (cascade / flat time) at "
+        "every multi-leaf P, TCP and lossless", cg_harder),
+]
+CI_FINDING = "uplink slowdown"
+CI_WHY = ("the cascade's upstream link slowing the packet run is the study's main point, and "
+          "it holds with a margin at both sizes (1.9 to 3.5 times at the smoke size, 1.5 to 7.9 "
+          "at full size).")
 
 
 def generate(ctx, app, ranks, iterations):
@@ -57,19 +213,18 @@ def mean_ranks(ranks):
     return [sum(r[k] for r in ranks) / len(ranks) / 1e9 for k in keys]
 
 
-def run(ctx):
-    z = sizes(ctx)
-    P = z["ranks"]
-    top = P[-1]
-    rep = {}  # (app, net, transport, P) -> report.json
-    xl = {}  # app -> cross_leaf() of the largest trace
+# --- running the grid ----------------------------------------------------------------------
+def run_grid(ctx, z):
+    """({(app, net, transport, P): report.json}, {app: cross_leaf() of the largest trace})."""
+    P, top = z["ranks"], z["ranks"][-1]
+    rep, xl = {}, {}
     for app in APPS:
         for p in P:
             trace = generate(ctx, app, p, z["iterations"][app])
             if p == top:
                 xl[app] = cross_leaf(trace)
             for net, _, sets in NETS:
-                for tr, extra in (("tcp", []), ("lossless", LOSSLESS)):
+                for tr, extra in TRANSPORTS:
                     rep[app, net, tr, p] = ctx.validate(
                         SCENARIO, f"{app}-{net}-{tr}-{p}", sets=sets(p) + extra, models=MODELS,
                         trace=trace, count=(net == "cascade" and tr == "tcp"))
@@ -77,72 +232,78 @@ def run(ctx):
                 rep[app, "up16", "tcp", p] = ctx.validate(
                     SCENARIO, f"{app}-up16-tcp-{p}", sets=["topology.tree.uplinks=16"],
                     models=MODELS, trace=trace, count=False)
+    return rep, xl
 
-    def ms(app, net, tr, p):
-        return rep[app, net, tr, p]["points"][0]["simulated_ps"] / 1e9
 
-    def pred(app, net, tr, p, model):
-        return rep[app, net, tr, p]["results"][model][0]["predicted_ps"] / 1e9
+# --- tables and plots ----------------------------------------------------------------------
+SETTING = """## Setting
 
-    def err(app, net, tr, p, model):
-        return rep[app, net, tr, p]["results"][model][0]["error_pct"]
+Seed 004 (MPIETE, Horii, Iwabuchi and Yamana) predicted NPB CG and LU on 1-128 Pentium 4 \
+nodes on 100BASE-TX, 16 nodes per switch and 8 switches cascaded to one upstream switch, from \
+a computation table, a program trace and one communication table T_comm(size) measured between \
+ranks 0 and 1. Its communication error was mostly 30 % or more (CG 17-81 %, LU 10-85 %), which \
+the authors blamed on contention, in particular transfers between nodes on different leaf \
+switches sharing the cascaded link, and they proposed a network simulator for the \
+communication part. This study replays the same kind of programs in the packet simulation and \
+in the two models.
 
-    def pt(app, net, tr, p):
-        return rep[app, net, tr, p]["points"][0]
+Platform (`scenarios/studies/cascade-contention.pbtxt`): `tree {{ leaves: 8 hosts_per_leaf: \
+16 uplinks: 1 }}`, every link 100 Mbit/s with 1 us latency, 1500 B MTU, MPI over TCP NewReno \
+(200 ms minimum RTO) through drop-tail ports of 128 KiB; host costs of MPICH over kernel TCP \
+on a Pentium 4 (o' = 15 us, 1 ns/byte eager), eager up to 128000 B, 400 Mflop/s. Rank i runs \
+on host i, so P ranks fill the first P / 16 leaves.
 
-    its = z["iterations"]
-    md = ["## Setting\n",
-          "Seed 004 (MPIETE, Horii, Iwabuchi and Yamana) predicted NPB CG and LU on 1-128 "
-          "Pentium 4 nodes on 100BASE-TX, 16 nodes per switch and 8 switches cascaded to one "
-          "upstream switch, from a computation table, a program trace and one communication "
-          "table T_comm(size) measured between ranks 0 and 1. Its communication error was mostly "
-          "30 % or more (CG 17-81 %, LU 10-85 %), which the authors blamed on contention, in "
-          "particular transfers between nodes on different leaf switches sharing the cascaded "
-          "link, and they proposed a network simulator for the communication part. This study "
-          "replays the same kind of programs in the packet simulation and in the two models.\n",
-          "Platform (`scenarios/studies/cascade-contention.pbtxt`): `tree { leaves: 8 "
-          "hosts_per_leaf: 16 uplinks: 1 }`, every link 100 Mbit/s with 1 us latency, 1500 B "
-          "MTU, MPI over TCP NewReno (200 ms minimum RTO) through drop-tail ports of 128 KiB; "
-          "host costs of MPICH over kernel TCP on a Pentium 4 (o' = 15 us, 1 ns/byte eager), "
-          "eager up to 128000 B, 400 Mflop/s. Rank i runs on host i, so P ranks fill the "
-          "first P / 16 leaves.\n",
-          f"Programs: the NPB-like CG and LU of `netwarp trace generate` (mpi-emul/GENERATORS.md), "
-          f"class {CLASS} (the paper's), CG {its['cg']} and LU {its['lu']} iterations (the paper "
-          "ran the whole programs, 75 and 250; fewer keep the packet runs short, and every "
-          f"iteration has the same messages), P = {P} ranks. On NPB's grid at 128 ranks each "
-          "leaf switch holds one CG process row (the row sums stay on the leaf, the transposes "
-          "cross it) and one LU column of 16 (north/south neighbours on the leaf, east/west on "
-          "the next leaves).\n",
-          "Each trace runs on four networks: the cascade and a flat P-port switch with the same "
-          "links and hosts, each with TCP and 128 KiB buffers (the paper's kind of network) and "
-          "lossless with unbounded buffers (the queueing part of the contention alone, no loss). "
-          f"At P = {top} the cascade also runs with 16 uplinks per leaf "
-          "(`--set topology.tree.uplinks=16`, as much uplink capacity as hosts; the uplink is "
-          "chosen by destination host, h mod 16). MPIETE and LogGPS are fitted by `netwarp "
-          "validate` on each platform in the packet simulator, MPIETE's T_comm from rank 0 to "
-          "rank 1 (both on leaf 0, so no cross-leaf pair is in its table: one table serves every "
-          "pair, as in the paper). The summary counts the cascade with TCP only.\n",
-          "Trace commands:\n",
-          "```sh\n" + "\n".join(c for c in ctx.commands if " trace generate " in c) + "\n```\n"]
+Programs: the NPB-like CG and LU of `netwarp trace generate` (mpi-emul/GENERATORS.md), class \
+{cls} (the paper's), CG {its_cg} and LU {its_lu} iterations (the paper ran the whole \
+programs, 75 and 250; fewer keep the packet runs short, and every iteration has the same \
+messages), P = {ranks} ranks. On NPB's grid at 128 ranks each leaf switch holds one CG process \
+row (the row sums stay on the leaf, the transposes cross it) and one LU column of 16 \
+(north/south neighbours on the leaf, east/west on the next leaves).
 
-    # --- main table: run time and error, cascade vs flat, TCP -------------------------------
+Each trace runs on four networks: the cascade and a flat P-port switch with the same links and \
+hosts, each with TCP and 128 KiB buffers (the paper's kind of network) and lossless with \
+unbounded buffers (the queueing part of the contention alone, no loss). At P = {top} the \
+cascade also runs with 16 uplinks per leaf (`--set topology.tree.uplinks=16`, as much uplink \
+capacity as hosts; the uplink is chosen by destination host, h mod 16). MPIETE and LogGPS are \
+fitted by `netwarp validate` on each platform in the packet simulator, MPIETE's T_comm from \
+rank 0 to rank 1 (both on leaf 0, so no cross-leaf pair is in its table: one table serves \
+every pair, as in the paper). The summary counts the cascade with TCP only.
+
+Trace commands:
+
+```sh
+{commands}
+```
+"""
+
+
+def setting(ctx, z):
+    return SETTING.format(
+        cls=CLASS, its_cg=z["iterations"]["cg"], its_lu=z["iterations"]["lu"], ranks=z["ranks"],
+        top=z["ranks"][-1],
+        commands="\n".join(c for c in ctx.commands if " trace generate " in c))
+
+
+def run_time_row(r, app, tr, p):
+    row = [app.upper(), p]
+    for net, _, _ in NETS:
+        q = point(r, app, net, tr, p)
+        row += [f"{ms(r, app, net, tr, p):.1f}"]
+        if tr == "tcp":
+            row += [f"{q['packets_dropped']}/{q['retransmission_timeouts']}"]
+    row += [f"{ms(r, app, 'cascade', tr, p) / ms(r, app, 'star', tr, p):.2f}"]
+    for m in MODELS:
+        row += [f"{pred(r, app, 'cascade', tr, p, m):.1f}",
+                common.pct(err(r, app, "cascade", tr, p, m)),
+                common.pct(err(r, app, "star", tr, p, m))]
+    return row
+
+
+def run_time_tables(r):
+    md = []
     for tr, label in (("tcp", "TCP, 128 KiB buffers"), ("lossless", "lossless")):
         md.append(f"## Run time (ms), {label}\n")
-        rows = []
-        for app in APPS:
-            for p in P:
-                row = [app.upper(), p]
-                for net, _, _ in NETS:
-                    q = pt(app, net, tr, p)
-                    row += [f"{ms(app, net, tr, p):.1f}"]
-                    if tr == "tcp":
-                        row += [f"{q['packets_dropped']}/{q['retransmission_timeouts']}"]
-                row += [f"{ms(app, 'cascade', tr, p) / ms(app, 'star', tr, p):.2f}"]
-                for m in MODELS:
-                    row += [f"{pred(app, 'cascade', tr, p, m):.1f}",
-                            common.pct(err(app, "cascade", tr, p, m)),
-                            common.pct(err(app, "star", tr, p, m))]
-                rows.append(row)
+        rows = [run_time_row(r, app, tr, p) for app in APPS for p in r.P]
         headers = ["app", "P"]
         for _, nlabel, _ in NETS:
             headers += [f"packet, {nlabel}"]
@@ -152,156 +313,100 @@ def run(ctx):
         for m in MODELS:
             headers += [f"{m}", f"{m} error, cascade", f"{m} error, flat"]
         md.append(common.table(headers, rows))
+    return md
 
-    md.append(f"## More uplinks (P = {top}, TCP)\n")
+
+def uplinks_table(r):
+    top = r.top
     rows = []
     for app in APPS:
         for net, label in (("cascade", "1 uplink per leaf"), ("up16", "16 uplinks per leaf"),
                            ("star", "flat switch")):
-            q = pt(app, net, "tcp", top)
-            rows.append([app.upper(), label, f"{ms(app, net, 'tcp', top):.1f}",
+            q = point(r, app, net, "tcp", top)
+            rows.append([app.upper(), label, f"{ms(r, app, net, 'tcp', top):.1f}",
                          q["packets_dropped"], q["retransmission_timeouts"]]
-                        + [common.pct(err(app, net, "tcp", top, m)) for m in MODELS])
-    md.append(common.table(["app", "network", "packet (ms)", "drops", "timeouts"]
-                           + [f"{m} error" for m in MODELS], rows))
+                        + [common.pct(err(r, app, net, "tcp", top, m)) for m in MODELS])
+    return [f"## More uplinks (P = {top}, TCP)\n",
+            common.table(["app", "network", "packet (ms)", "drops", "timeouts"]
+                         + [f"{m} error" for m in MODELS], rows)]
 
-    md.append(f"## Where the time goes (P = {top}, mean over ranks, ms)\n")
+
+def breakdown_table(r):
     rows = []
     for app in APPS:
         for net, tr, label in (("cascade", "tcp", "cascade, TCP"),
                                ("cascade", "lossless", "cascade, lossless"),
                                ("star", "tcp", "flat, TCP")):
-            r = rep[app, net, tr, top]
+            rep = r.rep[app, net, tr, r.top]
             rows.append([app.upper(), label, "packet"]
-                        + [f"{v:.1f}" for v in mean_ranks(r["points"][0]["simulated_ranks"])])
+                        + [f"{v:.1f}" for v in mean_ranks(rep["points"][0]["simulated_ranks"])])
             for m in MODELS:
                 rows.append([app.upper(), label, m]
-                            + [f"{v:.1f}" for v in mean_ranks(r["results"][m][0]["ranks"])])
-    md.append(common.table(["app", "network", "source", "compute", "overhead", "send wait",
-                            "receive wait", "sync"], rows))
-    md.append("MPIETE charges no overhead (its T_comm includes both sides' costs, counted as "
-              "receive wait).\n")
+                            + [f"{v:.1f}" for v in mean_ranks(rep["results"][m][0]["ranks"])])
+    return [f"## Where the time goes (P = {r.top}, mean over ranks, ms)\n",
+            common.table(["app", "network", "source", "compute", "overhead", "send wait",
+                          "receive wait", "sync"], rows),
+            "MPIETE charges no overhead (its T_comm includes both sides' costs, counted as "
+            "receive wait).\n"]
 
+
+def plots(ctx, r):
+    md = []
     for app in APPS:
-        series = []
-        for net, nlabel, _ in NETS:
-            for tr in ("tcp", "lossless"):
-                series.append((f"packet, {nlabel}, {tr}",
-                               [(p, ms(app, net, tr, p)) for p in P]))
-        for m in MODELS:
-            series.append((f"{m} (cascade fit)", [(p, pred(app, "cascade", "tcp", p, m))
-                                                  for p in P]))
+        series = [(f"packet, {nlabel}, {tr}", [(p, ms(r, app, net, tr, p)) for p in r.P])
+                  for net, nlabel, _ in NETS for tr, _ in TRANSPORTS]
+        series += [(f"{m} (cascade fit)", [(p, pred(r, app, "cascade", "tcp", p, m))
+                                           for p in r.P]) for m in MODELS]
         md.append(common.plot(ctx, f"time-{app}", f"NPB-like {app.upper()} class {CLASS}: "
                               "run time", "ranks P", "run time (ms)", series, logx=True,
                               logy=True))
-    series = []
-    for app in APPS:
-        for m in MODELS:
-            for net, nlabel, _ in NETS:
-                series.append((f"{app.upper()} {m}, {nlabel}",
-                               [(p, err(app, net, "tcp", p, m)) for p in P]))
+    series = [(f"{app.upper()} {m}, {nlabel}", [(p, err(r, app, net, "tcp", p, m)) for p in r.P])
+              for app in APPS for m in MODELS for net, nlabel, _ in NETS]
     md.append(common.plot(ctx, "error", "Model error against the packet run (TCP)", "ranks P",
                           "error (%)", series, logx=True, keypos="bottom left"))
+    return md
 
-    # --- findings, from the numbers above -----------------------------------------------
-    md.append("## Observations (reported, not asserted)\n")
-    multi = [p for p in P if p > 16]
-    cg_flat = [abs(err("cg", "star", tr, p, m)) for tr in ("tcp", "lossless") for p in P
-               for m in MODELS]
-    lg_flat = [abs(err("lu", "star", tr, p, "loggps")) for tr in ("tcp", "lossless") for p in P]
-    ctx.check(max(cg_flat) < 10 and max(lg_flat) < 15,
-              "on a flat switch the models mostly agree with the packet run: CG within "
-              f"{max(cg_flat):.1f} % for both models, LU within {max(lg_flat):.1f} % for "
-              "LogGPS (every P, TCP and lossless): when messages do not share links the "
-              "pairwise fit is right")
-    me_lu = [err("lu", "star", tr, p, "mpiete") for tr in ("tcp", "lossless") for p in multi]
-    ctx.check(all(e > 0 for e in me_lu),
-              "but MPIETE overpredicts LU even on the flat switch (by "
-              f"{min(me_lu):+.1f} % to {max(me_lu):+.1f} % for P > 16, LogGPS "
-              f"{common.pct(err('lu', 'star', 'tcp', top, 'loggps'))} at P = {top}): its "
-              "replay starts the whole T_comm (both sides' costs and the wire, measured with "
-              "send and receive posted together) at the later of send and receive, so a message "
-              "that has already arrived while the receiver computed, as in LU's pipelined "
-              "wavefront, is charged its transfer again (our reading of the gap)")
-    slow = {(a, p): ms(a, "cascade", "tcp", p) / ms(a, "star", "tcp", p) for a in APPS
-            for p in multi}
-    ctx.check(all(s > 1.2 for s in slow.values()),
-              "once ranks span more than one leaf the upstream link makes the packet run "
-              f"{min(slow.values()):.1f} to {max(slow.values()):.1f} times as long as on the "
-              f"flat switch (TCP; at P = {top}: CG x{slow['cg', top]:.1f}, "
-              f"LU x{slow['lu', top]:.1f})")
-    same = [abs(pred(a, "cascade", tr, p, m) / pred(a, "star", tr, p, m) - 1) * 100
-            for a in APPS for tr in ("tcp", "lossless") for p in P for m in MODELS]
-    ctx.check(max(same) < 5,
-              "the models predict the cascade as the flat switch (within "
-              f"{max(same):.1f} %): fitted between two hosts of one leaf, they see neither the "
-              "uplink nor the extra hops")
-    worse = [(a, p, m) for a in APPS for p in multi for m in MODELS
-             if err(a, "cascade", "tcp", p, m) < err(a, "star", "tcp", p, m) - 10]
-    n_all = len(APPS) * len(multi) * len(MODELS)
-    ctx.check(len(worse) == n_all,
-              f"so both models underpredict the cascade by more than the flat network: at "
-              f"P = {top} MPIETE is off by {common.pct(err('cg', 'cascade', 'tcp', top, 'mpiete'))} "
-              f"(CG) and {common.pct(err('lu', 'cascade', 'tcp', top, 'mpiete'))} (LU), LogGPS "
-              f"by {common.pct(err('cg', 'cascade', 'tcp', top, 'loggps'))} and "
-              f"{common.pct(err('lu', 'cascade', 'tcp', top, 'loggps'))}, against "
-              f"{common.pct(err('cg', 'star', 'tcp', top, 'mpiete'))} and "
-              f"{common.pct(err('lu', 'star', 'tcp', top, 'mpiete'))} (MPIETE) on the flat "
-              "switch")
-    slow_ll = {(a, p): ms(a, "cascade", "lossless", p) / ms(a, "star", "lossless", p)
-               for a in APPS for p in multi}
-    ctx.check(all(s > 1.1 for s in slow_ll.values()),
-              "the contention is not only loss: without drops (lossless, unbounded buffers) the "
-              f"cascade still takes {min(slow_ll.values()):.1f} to "
-              f"{max(slow_ll.values()):.1f} times the flat switch's time, queueing on the shared "
-              "uplink alone")
-    extra = {(a, p): ms(a, "cascade", "tcp", p) / ms(a, "cascade", "lossless", p)
-             for a in APPS for p in multi}
-    tos = sum(pt(a, "cascade", "tcp", p)["retransmission_timeouts"] for a in APPS for p in multi)
-    ctx.check(all(pt(a, "cascade", "tcp", p)["packets_dropped"] > 0 for a in APPS
-                  for p in multi) and min(extra.values()) > 1,
-              "with TCP and 128 KiB port buffers the uplink queues overflow: every multi-leaf "
-              f"cascade run drops packets ({tos} retransmission timeouts of at least 200 ms in "
-              f"all), and TCP makes the cascade {min(extra.values()):.1f} to "
-              f"{max(extra.values()):.1f} times as slow as the lossless cascade")
-    ctx.check(ms("lu", "up16", "tcp", top) < 1.1 * ms("lu", "star", "tcp", top),
-              f"16 uplinks per leaf (P = {top}) bring LU to the flat time "
-              f"({ms('lu', 'cascade', 'tcp', top):.0f} -> {ms('lu', 'up16', 'tcp', top):.0f} ms, "
-              f"flat {ms('lu', 'star', 'tcp', top):.0f}): the uplink is chosen by destination "
-              f"host (h mod 16), and leaf 0's cross-leaf LU messages go to {len(xl['lu'][0])} "
-              "distinct indices")
-    harder = [(tr, p) for tr in ("tcp", "lossless") for p in multi
-              if ms("cg", "cascade", tr, p) / ms("cg", "star", tr, p)
-              > ms("lu", "cascade", tr, p) / ms("lu", "star", tr, p)]
-    ctx.check(len(harder) == 2 * len(multi),
-              f"CG ({xl['cg'][2] * 100:.0f} % of its bytes cross leaves at P = {top}, messages up "
-              f"to {xl['cg'][1]} B) is hit harder than LU ({xl['lu'][2] * 100:.0f} %, up to "
-              f"{xl['lu'][1]} B) at every multi-leaf P, TCP and "
-              f"lossless: at P = {top} x{slow['cg', top]:.2f} against x{slow['lu', top]:.2f} "
-              f"with TCP, x{slow_ll['cg', top]:.2f} against x{slow_ll['lu', top]:.2f} lossless")
 
-    # Observations the study reports without asserting (they depend on size and sign).
-    cg16 = ms("cg", "up16", "tcp", top) / ms("cg", "star", "tcp", top)
-    md.append(f"- CG with 16 uplinks per leaf at P = {top}: {ms('cg', 'up16', 'tcp', top):.0f} "
-              f"ms, x{cg16:.2f} of the flat time ({ms('cg', 'cascade', 'tcp', top):.0f} ms with "
-              f"one uplink). Leaf 0's cross-leaf CG messages go to hosts of index "
-              f"{xl['cg'][0]} on the other leaves, so with the uplink chosen by h mod 16 they "
-              f"use {len(xl['cg'][0])} of the 16 uplinks"
-              + (": more capacity does not help traffic the routing concentrates." if cg16 > 1.5
-                 else ".") + "\n")
-    grow = [err(a, "cascade", "tcp", top, "mpiete") < err(a, "cascade", "tcp", multi[0],
-                                                          "mpiete") for a in APPS]
-    md.append(f"- MPIETE's cascade error from P = {multi[0]} to {top}: CG "
-              f"{common.pct(err('cg', 'cascade', 'tcp', multi[0], 'mpiete'))} -> "
-              f"{common.pct(err('cg', 'cascade', 'tcp', top, 'mpiete'))}, LU "
-              f"{common.pct(err('lu', 'cascade', 'tcp', multi[0], 'mpiete'))} -> "
-              f"{common.pct(err('lu', 'cascade', 'tcp', top, 'mpiete'))}"
-              + (" (larger with more leaves)." if all(grow) else ".") + "\n")
-    md.append("- The paper's errors (communication 17-85 %) are smaller than these: the real "
-              "runs include computation the traces' nominal flops only approximate, and the "
-              "paper's error is of the communication time, measured on real switches whose "
-              "buffers and uplinks are not documented (assumed here: 128 KiB per port, one "
-              "100 Mbit/s uplink). What carries over is the direction: the pairwise table, "
-              "measured on one uncontended pair, cannot see the shared uplink, and the packet "
-              "simulation can.\n")
-    return common.Study("\n".join(md), MODELS)
+PAPER_ERRORS_TEXT = (
+    "- The paper's errors (communication 17-85 %) are smaller than these: the real runs include "
+    "computation the traces' nominal flops only approximate, and the paper's error is of the "
+    "communication time, measured on real switches whose buffers and uplinks are not "
+    "documented (assumed here: 128 KiB per port, one 100 Mbit/s uplink). What carries over is "
+    "the direction: the pairwise table, measured on one uncontended pair, cannot see the "
+    "shared uplink, and the packet simulation can.\n")
+
+
+def discussion(r):
+    top, first, xl = r.top, r.multi[0], r.xl
+    cg16 = ms(r, "cg", "up16", "tcp", top) / ms(r, "cg", "star", "tcp", top)
+    grow = [err(r, a, "cascade", "tcp", top, "mpiete")
+            < err(r, a, "cascade", "tcp", first, "mpiete") for a in APPS]
+
+    def e(app, p):
+        return common.pct(err(r, app, "cascade", "tcp", p, "mpiete"))
+    return ["## Discussion\n",
+            f"- CG with 16 uplinks per leaf at P = {top}: {ms(r, 'cg', 'up16', 'tcp', top):.0f} "
+            f"ms, x{cg16:.2f} of the flat time ({ms(r, 'cg', 'cascade', 'tcp', top):.0f} ms "
+            f"with one uplink). Leaf 0's cross-leaf CG messages go to hosts of index "
+            f"{xl['cg'][0]} on the other leaves, so with the uplink chosen by h mod 16 they use "
+            f"{len(xl['cg'][0])} of the 16 uplinks"
+            + (": more capacity does not help traffic the routing concentrates." if cg16 > 1.5
+               else ".") + "\n",
+            f"- MPIETE's cascade error from P = {first} to {top}: CG {e('cg', first)} -> "
+            f"{e('cg', top)}, LU {e('lu', first)} -> {e('lu', top)}"
+            + (" (larger with more leaves)." if all(grow) else ".") + "\n",
+            PAPER_ERRORS_TEXT]
+
+
+def run(ctx):
+    z = SMOKE if ctx.smoke else FULL
+    rep, xl = run_grid(ctx, z)
+    P = z["ranks"]
+    r = common.results(rep=rep, xl=xl, P=P, top=P[-1], multi=[p for p in P if p > 16])
+    md = [setting(ctx, z)]
+    md += run_time_tables(r)
+    md += uplinks_table(r)
+    md += breakdown_table(r)
+    md += plots(ctx, r)
+    md += discussion(r)
+    return common.Study("\n".join(md), MODELS, r)

@@ -1,14 +1,18 @@
-"""What every study uses: running netwarp (validate, run, flow), collecting errors and run
-times for the summary, checking findings, and writing tables and gnuplot plots.
+"""What every study uses: running netwarp (validate, run, flow), findings and their verdicts,
+collecting errors and run times for the summary, and writing tables and gnuplot plots.
 
-A study module defines NAME, TITLE and run(ctx) -> Study. ctx.smoke is True for the reduced
-size that CI runs; the findings checked (ctx.check) are the same at both sizes."""
+A study module is data first: NAME, TITLE, MODELS, its grid (the sizes of each run, smoke and
+full), FINDINGS (a list of Finding) and CI_FINDING (the name of the finding that the CI smoke
+test asserts, with CI_WHY saying why that one). Then small functions, ending with
+run(ctx) -> Study(markdown, models, results); make_reports.py decides every finding on the
+results. ctx.smoke is True for the reduced size that CI runs."""
 import json
 import os
 import shutil
 import statistics
 import subprocess
 import sys
+import types
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
@@ -22,14 +26,97 @@ class StudyFailed(Exception):
     pass
 
 
-class Study:
-    """What a study returns: its markdown body and what the summary table shows."""
+def results(**values):
+    """The numbers a study measured, by name: what its findings are decided on."""
+    return types.SimpleNamespace(**values)
 
-    def __init__(self, markdown, models):
+
+class Study:
+    """What a study's run returns: its markdown body (tables, plots, discussion), the models
+    the summary table shows, and the results its findings are decided on."""
+
+    def __init__(self, markdown, models, measured):
         self.markdown = markdown
         self.models = models  # model names compared with the packet simulation, in order
+        self.results = measured
 
 
+# --- findings ------------------------------------------------------------------------------
+class Paper:
+    """What the paper says about the thing a finding checks. agrees_if_holds: whether the
+    paper's claim is the finding holding (True) or the finding failing (False)."""
+
+    def __init__(self, says, agrees_if_holds=True):
+        self.says = says
+        self.agrees_if_holds = agrees_if_holds
+
+
+class Finding:
+    """A statement checked on every run. checks: what is checked, in plain words. decide:
+    results -> (holds, measured), holds True or False (None only when the study could not
+    run what the finding needs, e.g. ns-3 not built), measured the values it was decided on.
+    why: our reading of the result (optional). paper: the paper's claim about the same thing
+    (optional)."""
+
+    def __init__(self, name, checks, decide, paper=None, why=""):
+        self.name = name
+        self.checks = checks
+        self.decide = decide
+        self.paper = paper
+        self.why = why
+
+
+class Verdict:
+    """A finding decided on one run's results."""
+
+    def __init__(self, finding, holds, measured):
+        self.finding = finding
+        self.holds = holds
+        self.measured = measured
+
+    def word(self):
+        return {True: "holds", False: "does not hold", None: "not checked"}[self.holds]
+
+    def paper_text(self):
+        """'' without a paper claim; else whether this run agrees with the paper."""
+        paper = self.finding.paper
+        if paper is None or self.holds is None:
+            return ""
+        if self.holds == paper.agrees_if_holds:
+            return f"agrees with the paper (the paper: {paper.says})"
+        return f"differs from the paper (the paper says {paper.says})"
+
+
+def decide(findings, measured):
+    """Every finding decided on the results, in order."""
+    verdicts = []
+    for f in findings:
+        holds, text = f.decide(measured)
+        verdicts.append(Verdict(f, None if holds is None else bool(holds), text))
+    return verdicts
+
+
+def findings_markdown(verdicts, ci_name, ci_why):
+    """The findings section of a study's report."""
+    lines = ["## Findings\n",
+             "Each finding states what was checked, whether it holds on this run and the "
+             "values it was decided on; where the paper claims something about the same "
+             "thing, whether this run agrees with it. The CI smoke test runs the study at a "
+             f"reduced size and asserts one finding, **{ci_name}**: {ci_why}\n"]
+    for i, v in enumerate(verdicts, 1):
+        ci = " (asserted by CI)" if v.finding.name == ci_name else ""
+        lines.append(f"{i}. **{v.finding.name}**{ci}: **{v.word()}**.\n"
+                     f"   - Checked: {v.finding.checks}.\n"
+                     f"   - Measured: {v.measured}.")
+        if v.paper_text():
+            lines.append(f"   - {v.paper_text()[0].upper()}{v.paper_text()[1:]}.")
+        if v.finding.why:
+            lines.append(f"   - Why: {v.finding.why.rstrip('.')}.")
+        lines.append("")
+    return "\n".join(lines)
+
+
+# --- running netwarp -----------------------------------------------------------------------
 def scenario_args(sets, trace):
     """--set for each override, --trace when a trace replaces the program."""
     args = []
@@ -46,12 +133,9 @@ class Context:
         self.verbose = verbose
         self.errors = {}  # model -> [error_pct, ...] over every compared point
         self.packet_seconds = 0.0  # wall time of every packet simulation of the study
-        self.findings = []  # (text, holds)
-        self.observations = []  # (text, holds): reported, never failing a smoke run
         self.commands = []  # the netwarp commands run, for the report
         os.makedirs(out_dir, exist_ok=True)
 
-    # --- running netwarp ---------------------------------------------------------------
     def _netwarp(self, args, program=None):
         """Runs netwarp (or `program` beside it), listed in the report by its name."""
         program = program or self.netwarp
@@ -103,9 +187,9 @@ class Context:
         out = self.work(name)
         self._netwarp(["run", scenario_path, "--out", out] + scenario_args(sets, trace))
         with open(os.path.join(out, "results.json")) as f:
-            results = json.load(f)
-        self.packet_seconds += results.get("wall_seconds", 0.0)
-        return results
+            results_json = json.load(f)
+        self.packet_seconds += results_json.get("wall_seconds", 0.0)
+        return results_json
 
     def ns3_program(self):
         """netwarp-ns3 beside netwarp, or None where it was not built (no libns3-dev)."""
@@ -124,24 +208,12 @@ class Context:
         """Any other netwarp command; returns the completed process."""
         return self._netwarp(list(args))
 
-    # --- findings ----------------------------------------------------------------------
-    def check(self, holds, text):
-        """A qualitative finding the study asserts; the report lists every one with whether it
-        held, and a smoke run fails when one does not."""
-        self.findings.append((text, bool(holds)))
-
-    def observe(self, holds, text):
-        """A comparison the report states with whether it held, but that no run asserts: a
-        ranking decided by a few per cent, which the order of simultaneous events or the run's
-        size can flip."""
-        self.observations.append((text, bool(holds)))
-
     def add_errors(self, model, errors):
         """Errors computed by the study itself (not from a validate report)."""
         self.errors.setdefault(model, []).extend(errors)
 
 
-# --- report pieces ---------------------------------------------------------------------
+# --- report pieces -------------------------------------------------------------------------
 def by_model(report, model):
     """{sweep value: row} of one model in a validate report."""
     return {row["value"]: row for row in report["results"][model]}
@@ -176,10 +248,8 @@ def worst_and_typical(errors):
     return worst, statistics.median(abs(e) for e in errors)
 
 
-def plot(ctx, name, title, xlabel, ylabel, series, logx=False, logy=False, keypos="top left"):
-    """series: [(label, [(x, y), ...]), ...]. Writes NAME.png and NAME.svg (and NAME.gp with
-    its data inline) into the study folder; returns the markdown image line. Points with y
-    None are left out."""
+def plot_script(name, title, xlabel, ylabel, series, logx, logy, keypos):
+    """The gnuplot script of plot(), its data inline, writing NAME.png and NAME.svg."""
     blocks, plots = [], []
     for i, (label, points) in enumerate(series):
         rows = "\n".join(f"{x} {y}" for x, y in points if y is not None)
@@ -195,8 +265,15 @@ def plot(ctx, name, title, xlabel, ylabel, series, logx=False, logy=False, keypo
     body = ", ".join(plots)
     script += f"set terminal png size 900,560\nset output '{name}.png'\nplot {body}\n"
     script += f"set terminal svg size 900,560\nset output '{name}.svg'\nplot {body}\n"
+    return script
+
+
+def plot(ctx, name, title, xlabel, ylabel, series, logx=False, logy=False, keypos="top left"):
+    """series: [(label, [(x, y), ...]), ...]. Writes NAME.png and NAME.svg (and NAME.gp with
+    its data inline) into the study folder; returns the markdown image line. Points with y
+    None are left out."""
     with open(os.path.join(ctx.out_dir, name + ".gp"), "w") as f:
-        f.write(script)
+        f.write(plot_script(name, title, xlabel, ylabel, series, logx, logy, keypos))
     if shutil.which("gnuplot"):
         subprocess.run(["gnuplot", name + ".gp"], cwd=ctx.out_dir, check=True,
                        capture_output=True)

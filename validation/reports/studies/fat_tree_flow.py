@@ -19,11 +19,157 @@ SHORT = {"SIMPLE_SPREAD": "A2ASS", "PAIRWISE": "A2APW"}
 PLACEMENTS = ("regular", "random")
 
 
-def sizes(ctx):
-    if ctx.smoke:
-        return dict(spread=[2, 3], pairwise=[2], detail=3)
-    # Simple spread up to Nnode = 686; pairwise where Nnode is a power of two (128, 1024).
-    return dict(spread=[3, 4, 5, 6, 7], pairwise=[4, 8], detail=4)
+# Simple spread up to Nnode = 686; pairwise where Nnode is a power of two (128, 1024).
+SMOKE = dict(spread=[2, 3], pairwise=[2], detail=3)
+FULL = dict(spread=[3, 4, 5, 6, 7], pairwise=[4, 8], detail=4)
+
+
+# --- the findings (decided on run()'s results: times per (order, placement, p)) ------------
+def err(r, m, k):
+    return 100 * (r.pred[(m,) + k] - r.pkt[k]) / r.pkt[k]
+
+
+def ratio(r, o, p):
+    """Packet: random / regular completion time."""
+    return r.pkt[o, "random", p] / r.pkt[o, "regular", p]
+
+
+def pratio(r, m, o, p):
+    return r.pred[m, o, "random", p] / r.pred[m, o, "regular", p]
+
+
+def flow_gives_ideal(r):
+    exact = [(m, o, p) for m in MODELS for o, p in r.pairs
+             if abs(r.pred[m, o, "regular", p] - ideal_us(p)) <= 1e-6 * ideal_us(p)]
+    return (len(exact) == len(MODELS) * len(r.pairs),
+            f"{len(exact)} of {len(MODELS) * len(r.pairs)} runs")
+
+
+def packet_above_ideal(r):
+    slow = [r.pkt[o, "regular", p] / ideal_us(p) for o, p in r.pairs]
+    reg_err = [err(r, m, (o, "regular", p)) for m in MODELS for o, p in r.pairs]
+    return (min(slow) > 1,
+            f"{min(slow):.2f}x-{max(slow):.2f}x the ideal; the flow model "
+            f"{-max(reg_err):.0f}-{-min(reg_err):.0f} % below the packet time")
+
+
+def contention_in_step(r):
+    reg = r.detail["regular"]
+    contention = reg["step"] - reg["uncontended"]
+    return (contention > 0.1 * reg["step"] and reg["deliver_delay"] > 0
+            and reg["notice_delay"] > 0,
+            f"A2ASS, Nnode = {nodes(r.detail_p)}, regular: mean step {reg['step']:.1f} us "
+            f"against {MESSAGE_US:.0f} us; {reg['uncontended'] - MESSAGE_US:.1f} us of it the "
+            f"network's own cost without contention (headers, store-and-forward, latency, the "
+            f"notice's flight), {contention:.1f} us ({100 * contention / reg['step']:.0f} %) "
+            f"contention; deliveries {reg['deliver_delay']:.1f} us late, notices "
+            f"{reg['notice_delay']:.1f} us late on average")
+
+
+def random_slower(r):
+    worst = min([ratio(r, o, p) for o, p in r.pairs]
+                + [pratio(r, m, o, p) for o, p in r.pairs for m in MODELS])
+    return worst > 1, f"smallest random / regular ratio {worst:.2f}x"
+
+
+def flow_exaggerates_random(r):
+    fr = [pratio(r, "flow-f", o, p) for o, p in r.pairs]
+    nr = [pratio(r, "flow", o, p) for o, p in r.pairs]
+    pr = [ratio(r, o, p) for o, p in r.pairs]
+    rnd = {m: [err(r, m, (o, "random", p)) for o, p in r.pairs] for m in MODELS}
+    return (all(pratio(r, m, o, p) > ratio(r, o, p) for o, p in r.pairs for m in MODELS),
+            f"random / regular {min(fr):.2f}x-{max(fr):.2f}x in Mode F, "
+            f"{min(nr):.2f}x-{max(nr):.2f}x in Mode N, {min(pr):.2f}x-{max(pr):.2f}x in the "
+            f"packet simulation; with random placement the flow model is "
+            f"{min(rnd['flow-f']):+.0f} % to {max(rnd['flow-f']):+.0f} % off in Mode F, "
+            f"{min(rnd['flow']):+.0f} % to {max(rnd['flow']):+.0f} % in Mode N")
+
+
+def mode_n_gaps(r):
+    """Mode N against Mode F with random placement, in % of Mode F."""
+    return [100 * (r.pred["flow", o, "random", p] / r.pred["flow-f", o, "random", p] - 1)
+            for o, p in r.pairs]
+
+
+def modes_agree_on_regular(r):
+    same = all(r.pred["flow", o, "regular", p] == r.pred["flow-f", o, "regular", p]
+               for o, p in r.pairs)
+    nf = mode_n_gaps(r)
+    return (same and max(nf) <= 0,
+            f"regular: {'the same' if same else 'different'} times; random: Mode N "
+            f"{-max(nf):.0f}-{-min(nf):.0f} % shorter")
+
+
+def modes_within_4pct(r):
+    nf = mode_n_gaps(r)
+    return max(abs(x) for x in nf) <= 4, f"{min(nf):+.1f} % to {max(nf):+.1f} %"
+
+
+def mode_n_slower_to_compute(r):
+    nf_run = {p: r.mwall["flow", "SIMPLE_SPREAD", "random", p]
+              / max(r.mwall["flow-f", "SIMPLE_SPREAD", "random", p], 1e-9) for p in r.ss}
+    big = max(r.ss)
+    return (nf_run[big] > 1,
+            f"{nf_run[big]:.1f}x at Nnode = {nodes(big)} (A2ASS; "
+            f"{min(nf_run.values()):.1f}x-{max(nf_run.values()):.1f}x over the sizes)")
+
+
+def flow_computes_faster(r):
+    speed = {k: r.wall[k] / max(r.mwall[("flow-f",) + k], 1e-9) for k in r.keys}
+    e = r.exps
+    return (all(s > 1 for s in speed.values()),
+            f"{min(speed.values()):.0f}x-{max(speed.values()):.0f}x; run time grows as "
+            f"Nnode^{e['packet regular']:.1f} (packet), Nnode^{e['flow F random']:.1f} "
+            f"(Mode F, random placement), Nnode^{e['flow N random']:.1f} (Mode N, random)")
+
+
+FINDINGS = [
+    common.Finding(
+        "flow gives the ideal", "with regular placement the flow model gives exactly the "
+        f"contention-free time (Nnode - 1) x {MESSAGE_US:.0f} us in both modes, at every size "
+        "and order", flow_gives_ideal,
+        paper=common.Paper("with regular placement MFS gives the contention-free time")),
+    common.Finding(
+        "packet above the ideal", "with regular placement the packet simulation takes longer "
+        "than the ideal at every size and order", packet_above_ideal),
+    common.Finding(
+        "contention in a step", "at the detail size (A2ASS, regular placement) more than 10 % "
+        "of a message's mean step is contention beyond the uncontended step, with both "
+        "deliveries and notices delayed", contention_in_step,
+        why="the flow model's hosts stay in lockstep; in the packet simulation they drift out "
+            "of step, so messages of different steps meet at receivers and on links, and the "
+            "notice leaves through the receiver's NIC queue, behind whatever the receiver is "
+            "sending (up to a whole message), and shares the switch queues with the data"),
+    common.Finding(
+        "random placement slower", "random placement is slower than regular in both "
+        "simulators (and both modes) at every size", random_slower,
+        paper=common.Paper("random placement is slower than regular (MFS: 2.5x-3.4x)")),
+    common.Finding(
+        "flow exaggerates random placement", "the flow model's random / regular ratio is above "
+        "the packet simulation's at every size, in both modes", flow_exaggerates_random,
+        why="the packet simulation's regular placement is already contended; the paper's MFS "
+            "had 2.5x-3.4x, with no packet simulation to compare"),
+    common.Finding(
+        "modes on regular placement", "Mode N and Mode F give the same time with regular "
+        "placement, and Mode N is never longer with random placement", modes_agree_on_regular),
+    common.Finding(
+        "modes within 4 %", "with random placement Mode N and Mode F are within 4 % of each "
+        "other", modes_within_4pct,
+        paper=common.Paper("Mode N and Mode F are 0-4 % apart"),
+        why="the paper's Mode N stops at a 1 % threshold, ours is exact max-min"),
+    common.Finding(
+        "Mode N slower to compute", "with random placement Mode N takes longer to compute than "
+        "Mode F at the largest A2ASS size", mode_n_slower_to_compute,
+        paper=common.Paper("with random placement Mode N took 3.6x-11x Mode F's run time"),
+        why="our Mode F is incremental (bench/FLOW.md)"),
+    common.Finding(
+        "flow computes faster", "the flow model (Mode F) computes faster than the packet "
+        "simulation at every size, order and placement", flow_computes_faster,
+        paper=common.Paper("MFS's run time grows as about Nnode^2")),
+]
+CI_FINDING = "flow gives the ideal"
+CI_WHY = ("it is exact (the flow model against the analytic contention-free time), so it holds "
+          "at every size, and a regression in the flow model's routes or shares breaks it.")
 
 
 def nodes(p):
@@ -78,10 +224,10 @@ def message_detail(results, p):
         completion=results["completion_time_ps"] / 1e6)
 
 
-def run(ctx):
-    z = sizes(ctx)
-    cases = [("SIMPLE_SPREAD", z["spread"]), ("PAIRWISE", z["pairwise"])]
-    data = {}  # (order, placement) -> report
+# --- running the grid ----------------------------------------------------------------------
+def run_grid(ctx, z, cases):
+    """({(order, placement): validate report over p}, {placement: message_detail()})."""
+    data = {}
     for order, ps in cases:
         for placement in PLACEMENTS:
             # validate checks the scenario with the --set values before the sweep: pairwise
@@ -94,233 +240,207 @@ def run(ctx):
     detail = {pl: message_detail(ctx.run(
         SCENARIO, f"detail-{pl}", sets=[f"topology.fat_tree.p={z['detail']}"]
         + (RANDOM if pl == "random" else [])), z["detail"]) for pl in PLACEMENTS}
+    return data, detail
 
-    # (order, placement, p) -> packet us, packet s, events; (model, ...) -> us, s
-    pkt, wall, events, pred, mwall = {}, {}, {}, {}, {}
+
+def measure(z, cases, data, detail):
+    """(order, placement, p) -> packet us, packet s, events; (model, ...) -> us, s."""
+    r = common.results(pkt={}, wall={}, events={}, pred={}, mwall={}, detail=detail,
+                       detail_p=z["detail"], ss=z["spread"], pairwise=z["pairwise"])
     for (order, pl), rep in data.items():
         for pt in rep["points"]:
             k = (order, pl, int(pt["value"]))
-            pkt[k] = pt["simulated_ps"] / 1e6
-            wall[k] = pt["simulated_wall_seconds"]
-            events[k] = pt["simulated_events"]
+            r.pkt[k] = pt["simulated_ps"] / 1e6
+            r.wall[k] = pt["simulated_wall_seconds"]
+            r.events[k] = pt["simulated_events"]
         for m in MODELS:
             for v, row in common.by_model(rep, m).items():
-                pred[(m, order, pl, int(v))] = row["predicted_ps"] / 1e6
-                mwall[(m, order, pl, int(v))] = row["wall_seconds"]
-    keys = [(o, pl, p) for o, ps in cases for p in ps for pl in PLACEMENTS]
-    pairs = [(o, p) for o, ps in cases for p in ps]  # (order, p): a regular and a random run
-    all_p = sorted({p for _, p in pairs})
+                r.pred[(m, order, pl, int(v))] = row["predicted_ps"] / 1e6
+                r.mwall[(m, order, pl, int(v))] = row["wall_seconds"]
+    r.keys = [(o, pl, p) for o, ps in cases for p in ps for pl in PLACEMENTS]
+    r.pairs = [(o, p) for o, ps in cases for p in ps]  # (order, p): a regular and a random run
+    r.grow = growth(r)
+    r.exps = {name: fit_exponent(pts) for name, pts in r.grow.items()}
+    return r
 
-    def err(m, k):
-        return 100 * (pred[(m,) + k] - pkt[k]) / pkt[k]
 
-    def ratio(source, o, p):
-        """random / regular completion time."""
-        return source[o, "random", p] / source[o, "regular", p]
-
-    def pratio(m, o, p):
-        return pred[m, o, "random", p] / pred[m, o, "regular", p]
-
-    ss = z["spread"]
-    top = ("PAIRWISE", max(z["pairwise"]))
-    largest_seconds = sum(wall[top[0], pl, top[1]] + mwall["flow", top[0], pl, top[1]]
-                          + mwall["flow-f", top[0], pl, top[1]] for pl in PLACEMENTS)
-    largest_mode_n = mwall["flow", top[0], "random", top[1]]
-    md = ["## Setting\n",
-          "MFS's full-bisection 3-level fat tree of 2p-port switches (the k-ary fat tree with "
-          f"k = 2p), Nnode = 2 p^3 hosts: {', '.join(str(nodes(p)) for p in all_p)} (p = "
-          f"{', '.join(map(str, all_p))}). Static routes (the same in both simulators). 1 GB/s "
-          "links (8 Gbit/s), 100 ns propagation. An all-to-all of one 20,000-byte message per "
-          "pair in 1500-byte packets (40 bytes of headers and 38 of framing: 14 packets, 21,092 "
-          "bytes on the wire), in simple-spread order (A2ASS: rank i's p-th message goes to "
-          "i + p) at every size and in pairwise order (A2APW: i XOR p) where Nnode is a power of "
-          f"two ({', '.join(str(nodes(p)) for p in z['pairwise'])}); the paper used pairwise "
-          "there and simple spread elsewhere. Regular placement puts rank i on host i, random "
-          "placement shuffles the ranks over the hosts (seed 1). Each host sends its messages "
-          "one after another and starts the next when a notice from the receiver says the "
-          "previous one arrived. Lossless: credit flow control, 64 KiB of credit per port (43 "
-          "packets, \"well above a packet\" as the paper's packet simulator).\n",
-          "The paper gives sizes and bandwidths in units of 1; we use the torus study's 1 GB/s "
-          "and 20 KB, so a message takes 20 us on a link and the contention-free all-to-all "
-          "takes (Nnode - 1) x 20 us (the ideal below). The flow model (MFS) runs on the same "
-          "routes, placement and messages, in Mode N (`flow`, max-min shares) and Mode F "
-          "(`flow-f`, each link split evenly). It has no packets, headers, latency, buffers or "
-          "notices.\n",
-          "Scenario: `scenarios/studies/fat-tree-flow.pbtxt`. Sizes: "
-          + ("the smoke size of CI." if ctx.smoke else
-             f"Nnode = {nodes(ss[0])} to {nodes(ss[-1])} in simple spread, and "
-             f"{' and '.join(str(nodes(p)) for p in z['pairwise'])} in pairwise. The largest "
-             f"pairwise size took {largest_seconds:.0f} s here, packet and both modes, regular "
-             f"and random (Mode N with random placement alone {largest_mode_n:.0f} s), so "
-             f"simple spread stops at {nodes(ss[-1])}.") + "\n",
-          "## Completion time (us)\n",
-          "Error = 100 x (model - packet) / packet.\n"]
-    rows = []
-    for o, pl, p in keys:
-        k = (o, pl, p)
-        rows.append([nodes(p), SHORT[o], pl, f"{pkt[k]:.1f}",
-                     f"{pred[('flow',) + k]:.1f} ({common.pct(err('flow', k))})",
-                     f"{pred[('flow-f',) + k]:.1f} ({common.pct(err('flow-f', k))})",
-                     f"{ideal_us(p):.1f}"])
-    md.append(common.table(["Nnode", "order", "placement", "packet", "flow N (error)",
-                            "flow F (error)", "ideal (Nnode - 1) x 20 us"], rows))
-    series = []
-    for pl in PLACEMENTS:
-        series.append((f"packet {pl}", [(nodes(p), pkt["SIMPLE_SPREAD", pl, p]) for p in ss]))
-        series.append((f"flow F {pl}",
-                       [(nodes(p), pred["flow-f", "SIMPLE_SPREAD", pl, p]) for p in ss]))
-    series.append(("flow N random", [(nodes(p), pred["flow", "SIMPLE_SPREAD", "random", p])
-                                     for p in ss]))
-    series.append(("ideal (Nnode-1) x 20 us", [(nodes(p), ideal_us(p)) for p in ss]))
-    md.append(common.plot(ctx, "completion", "Fat-tree all-to-all (A2ASS): packet vs flow",
-                          "Nnode", "completion (us)", series, logx=True, logy=True))
-
-    md.append("## Random against regular placement\n")
-    md.append("Completion time with random placement / with regular placement, per simulator. "
-              "The paper (MFS): 2.5x at Nnode = 54 rising to 3.4x at 3456, 3.1x on average.\n")
-    rows = [[nodes(p), SHORT[o], f"{ratio(pkt, o, p):.2f}", f"{pratio('flow', o, p):.2f}",
-             f"{pratio('flow-f', o, p):.2f}"] for o, p in pairs]
-    md.append(common.table(["Nnode", "order", "packet", "flow N", "flow F"], rows))
-
-    d = z["detail"]
-    md.append(f"### Where the packet time goes (A2ASS, Nnode = {nodes(d)})\n")
-    least = detail["regular"]["least"]
-    md.append(
-        "Per message, from the flow records of `netwarp run` (us). A message's step runs from "
-        "its start to its delivery at the receiver, then to the moment the sender learns of it "
-        "(the notice) and starts its next message; in the flow model it is one message time, "
-        f"{MESSAGE_US:.0f} us, with regular placement. Uncontended: the least time seen for a "
-        "route of the same length, delivery plus notice ("
-        + ", ".join(f"{k} links: {least[k][0]:.2f} + {least[k][1]:.2f}" for k in sorted(least))
-        + " us): the headers, the store-and-forward of each 1500-byte packet at every hop "
-        f"({(1500 + 38) / LINK_BYTES_PER_S * 1e6:.2f} us per hop at 1 GB/s), the latency and "
-        "the notice's flight. The delays are the mean time beyond that, waiting for other "
-        "traffic.\n")
-    rows = [[pl, f"{detail[pl]['uncontended']:.2f}",
-             f"{detail[pl]['deliver_delay']:.2f}", f"{detail[pl]['notice_delay']:.2f}",
-             f"{detail[pl]['step']:.2f}", f"{detail[pl]['completion']:.1f}"]
-            for pl in PLACEMENTS]
-    md.append(common.table(["placement", "uncontended step",
-                            "+ delivery delay", "+ notice delay", "= mean step",
-                            "completion"], rows))
-
-    md.append("## Mode N against Mode F\n")
-    md.append("Virtual time: 100 x (Mode N - Mode F) / Mode F; run time: Mode N's / Mode F's. "
-              "The paper, random placement: 0-4 % apart in virtual time, Mode N 3.6x (Nnode = "
-              "54) to 11x (3456) the run time; with regular placement the run times hardly "
-              "differ.\n")
-    rows = []
-    for o, pl, p in keys:
-        k = (o, pl, p)
-        rows.append([nodes(p), SHORT[o], pl,
-                     common.pct(100 * (pred[("flow",) + k] / pred[("flow-f",) + k] - 1)),
-                     f"{mwall[('flow',) + k]:.4f}", f"{mwall[('flow-f',) + k]:.4f}",
-                     f"{mwall[('flow',) + k] / max(mwall[('flow-f',) + k], 1e-9):.1f}x"])
-    md.append(common.table(["Nnode", "order", "placement", "N vs F (virtual time)",
-                            "Mode N run (s)", "Mode F run (s)", "N / F run time"], rows))
-
-    md.append("## Run time\n")
-    md.append("Wall-clock seconds: the packet simulation (sequential kernel, one core) and the "
-              "flow model's own run time (building the network excluded), one core. This machine "
-              "has 2 cores, shared with other studies' runs while measured, so times are noisy "
-              "(easily +-30 %). The paper: MFS's run time grew as about Nnode^2.\n")
-    rows = []
-    for o, pl, p in keys:
-        k = (o, pl, p)
-        rows.append([nodes(p), SHORT[o], pl, f"{wall[k]:.2f}", f"{events[k]:,}",
-                     f"{mwall[('flow',) + k]:.4f}", f"{mwall[('flow-f',) + k]:.4f}",
-                     f"{wall[k] / max(mwall[('flow-f',) + k], 1e-9):.0f}x"])
-    md.append(common.table(["Nnode", "order", "placement", "packet (s)", "packet events",
-                            "flow N (s)", "flow F (s)", "packet / flow F"], rows))
+def growth(r):
+    """{curve name: [(Nnode, run time s)]} of A2ASS, for the growth exponents and the plot."""
     grow = {}
     for label, src, pl in (("packet", None, "regular"), ("packet", None, "random"),
                            ("flow N", "flow", "random"), ("flow F", "flow-f", "random"),
                            ("flow F", "flow-f", "regular"), ("flow N", "flow", "regular")):
-        pts = [(nodes(p), wall["SIMPLE_SPREAD", pl, p] if src is None
-                else max(mwall[src, "SIMPLE_SPREAD", pl, p], 1e-6)) for p in ss]
-        grow[f"{label} {pl}"] = pts
-    exps = {name: fit_exponent(pts) for name, pts in grow.items()}
-    md.append("Growth with Nnode (A2ASS, least-squares slope on log-log axes over Nnode = "
-              f"{', '.join(str(nodes(p)) for p in ss)}): "
-              + ", ".join(f"{name} Nnode^{e:.1f}" for name, e in exps.items()) + ".\n")
-    md.append(common.plot(ctx, "runtime", "Run time (A2ASS)", "Nnode", "wall-clock (s)",
-                          [(name, pts) for name, pts in grow.items()], logx=True, logy=True))
-
-    md.append("## Discussion\n")
-    md.append(discussion(z, pairs, pkt, wall, mwall))
-
-    # --- findings, from the numbers above ---------------------------------------------------
-    exact = [(m, o, p) for m in MODELS for o, p in pairs
-             if abs(pred[m, o, "regular", p] - ideal_us(p)) <= 1e-6 * ideal_us(p)]
-    ctx.check(len(exact) == len(MODELS) * len(pairs),
-              "regular placement: the flow model gives exactly the contention-free time "
-              f"(Nnode - 1) x {MESSAGE_US:.0f} us in both modes ({len(exact)} of "
-              f"{len(MODELS) * len(pairs)} runs), as the paper")
-    slow = [pkt[o, "regular", p] / ideal_us(p) for o, p in pairs]
-    reg_err = [err(m, (o, "regular", p)) for m in MODELS for o, p in pairs]
-    ctx.check(min(slow) > 1,
-              f"regular placement: the packet simulation takes {min(slow):.2f}x-{max(slow):.2f}x "
-              f"the ideal, so the flow model is {-max(reg_err):.0f}-{-min(reg_err):.0f} % below "
-              "it")
-    reg = detail["regular"]
-    contention = reg["step"] - reg["uncontended"]
-    ctx.check(contention > 0.1 * reg["step"] and reg["deliver_delay"] > 0
-              and reg["notice_delay"] > 0,
-              f"why (A2ASS, Nnode = {nodes(d)}, regular): a message's step takes "
-              f"{reg['step']:.1f} us on average against {MESSAGE_US:.0f} us. "
-              f"{reg['uncontended'] - MESSAGE_US:.1f} us of it is the packet network's own cost "
-              "without contention: headers, store-and-forward at each hop, latency, the "
-              f"notice's flight. The other {contention:.1f} us "
-              f"({100 * contention / reg['step']:.0f} %) is contention that the flow model, "
-              "with its hosts in lockstep, cannot have. The hosts drift out of step, so "
-              "messages of different steps meet at receivers and on links (deliveries "
-              f"{reg['deliver_delay']:.1f} us late on average). The notice leaves through the "
-              "receiver's NIC queue, behind whatever the receiver is sending (up to a whole "
-              f"message), and shares the switch queues with the data ({reg['notice_delay']:.1f} "
-              "us late)")
-    ctx.check(all(ratio(pkt, o, p) > 1 and pratio(m, o, p) > 1 for o, p in pairs
-                  for m in MODELS),
-              "random placement is slower than regular in both simulators at every size")
-    fr = [pratio("flow-f", o, p) for o, p in pairs]
-    nr = [pratio("flow", o, p) for o, p in pairs]
-    pr = [ratio(pkt, o, p) for o, p in pairs]
-    ctx.check(all(pratio(m, o, p) > ratio(pkt, o, p) for o, p in pairs for m in MODELS),
-              "the flow model exaggerates the cost of random placement: random / regular is "
-              f"{min(fr):.2f}x-{max(fr):.2f}x in Mode F and {min(nr):.2f}x-{max(nr):.2f}x in "
-              f"Mode N (the paper's MFS: 2.5x-3.4x) but only {min(pr):.2f}x-{max(pr):.2f}x in "
-              "the packet simulation, whose regular placement is already contended. With "
-              "random placement the flow model is "
-              f"{min(err('flow-f', (o, 'random', p)) for o, p in pairs):+.0f} % to "
-              f"{max(err('flow-f', (o, 'random', p)) for o, p in pairs):+.0f} % off in Mode F, "
-              f"{min(err('flow', (o, 'random', p)) for o, p in pairs):+.0f} % to "
-              f"{max(err('flow', (o, 'random', p)) for o, p in pairs):+.0f} % in Mode N")
-    same = all(pred["flow", o, "regular", p] == pred["flow-f", o, "regular", p] for o, p in pairs)
-    nf = [100 * (pred["flow", o, "random", p] / pred["flow-f", o, "random", p] - 1)
-          for o, p in pairs]
-    ctx.check(same and max(nf) <= 0,
-              "Mode N and Mode F give the same time with regular placement; with random "
-              f"placement Mode N is {-max(nf):.0f}-{-min(nf):.0f} % shorter (the paper: 0-4 % "
-              "apart; its Mode N stops at a 1 % threshold, ours is exact max-min)")
-    big = max(ss)
-    nf_run = {p: mwall["flow", "SIMPLE_SPREAD", "random", p]
-              / max(mwall["flow-f", "SIMPLE_SPREAD", "random", p], 1e-9) for p in ss}
-    ctx.check(nf_run[big] > 1,
-              "with random placement Mode N takes longer to compute than Mode F: "
-              f"{nf_run[big]:.1f}x at Nnode = {nodes(big)} (A2ASS; "
-              f"{min(nf_run.values()):.1f}x-{max(nf_run.values()):.1f}x over the sizes; the "
-              "paper: 3.6x-11x, but our Mode F is incremental, see bench/FLOW.md)")
-    speed = {k: wall[k] / max(mwall[("flow-f",) + k], 1e-9) for k in keys}
-    ctx.check(all(s > 1 for s in speed.values()),
-              "the flow model (Mode F) computes faster than the packet simulation at every "
-              f"size: {min(speed.values()):.0f}x-{max(speed.values()):.0f}x; run time grows as "
-              f"Nnode^{exps['packet regular']:.1f} (packet), Nnode^{exps['flow F random']:.1f} "
-              f"(Mode F, random placement), Nnode^{exps['flow N random']:.1f} (Mode N, random); "
-              "the paper: about Nnode^2 for MFS")
-    return common.Study("\n".join(md), MODELS)
+        grow[f"{label} {pl}"] = [(nodes(p), r.wall["SIMPLE_SPREAD", pl, p] if src is None
+                                  else max(r.mwall[src, "SIMPLE_SPREAD", pl, p], 1e-6))
+                                 for p in r.ss]
+    return grow
 
 
-def discussion(z, pairs, pkt, wall, mwall):
+# --- tables and plots ----------------------------------------------------------------------
+SETTING = """## Setting
+
+MFS's full-bisection 3-level fat tree of 2p-port switches (the k-ary fat tree with k = 2p), \
+Nnode = 2 p^3 hosts: {nodes} (p = {ps}). Static routes (the same in both simulators). 1 GB/s \
+links (8 Gbit/s), 100 ns propagation. An all-to-all of one 20,000-byte message per pair in \
+1500-byte packets (40 bytes of headers and 38 of framing: 14 packets, 21,092 bytes on the \
+wire), in simple-spread order (A2ASS: rank i's p-th message goes to i + p) at every size and \
+in pairwise order (A2APW: i XOR p) where Nnode is a power of two ({pairwise_nodes}); the paper \
+used pairwise there and simple spread elsewhere. Regular placement puts rank i on host i, \
+random placement shuffles the ranks over the hosts (seed 1). Each host sends its messages one \
+after another and starts the next when a notice from the receiver says the previous one \
+arrived. Lossless: credit flow control, 64 KiB of credit per port (43 packets, "well above a \
+packet" as the paper's packet simulator).
+
+The paper gives sizes and bandwidths in units of 1; we use the torus study's 1 GB/s and 20 KB, \
+so a message takes 20 us on a link and the contention-free all-to-all takes (Nnode - 1) x \
+20 us (the ideal below). The flow model (MFS) runs on the same routes, placement and \
+messages, in Mode N (`flow`, max-min shares) and Mode F (`flow-f`, each link split evenly). It \
+has no packets, headers, latency, buffers or notices.
+
+Scenario: `scenarios/studies/fat-tree-flow.pbtxt`. Sizes: {sizes}
+
+## Completion time (us)
+
+Error = 100 x (model - packet) / packet.
+"""
+
+
+def sizes_text(ctx, r):
+    if ctx.smoke:
+        return "the smoke size of CI."
+    ss, top = r.ss, ("PAIRWISE", max(r.pairwise))
+    largest_seconds = sum(r.wall[top[0], pl, top[1]] + r.mwall["flow", top[0], pl, top[1]]
+                          + r.mwall["flow-f", top[0], pl, top[1]] for pl in PLACEMENTS)
+    largest_mode_n = r.mwall["flow", top[0], "random", top[1]]
+    return (f"Nnode = {nodes(ss[0])} to {nodes(ss[-1])} in simple spread, and "
+            f"{' and '.join(str(nodes(p)) for p in r.pairwise)} in pairwise. The largest "
+            f"pairwise size took {largest_seconds:.0f} s here, packet and both modes, regular "
+            f"and random (Mode N with random placement alone {largest_mode_n:.0f} s), so "
+            f"simple spread stops at {nodes(ss[-1])}.")
+
+
+def setting(ctx, r):
+    all_p = sorted({p for _, p in r.pairs})
+    return SETTING.format(nodes=", ".join(str(nodes(p)) for p in all_p),
+                          ps=", ".join(map(str, all_p)),
+                          pairwise_nodes=", ".join(str(nodes(p)) for p in r.pairwise),
+                          sizes=sizes_text(ctx, r))
+
+
+def completion_table(r):
+    rows = []
+    for o, pl, p in r.keys:
+        k = (o, pl, p)
+        rows.append([nodes(p), SHORT[o], pl, f"{r.pkt[k]:.1f}",
+                     f"{r.pred[('flow',) + k]:.1f} ({common.pct(err(r, 'flow', k))})",
+                     f"{r.pred[('flow-f',) + k]:.1f} ({common.pct(err(r, 'flow-f', k))})",
+                     f"{ideal_us(p):.1f}"])
+    return common.table(["Nnode", "order", "placement", "packet", "flow N (error)",
+                         "flow F (error)", "ideal (Nnode - 1) x 20 us"], rows)
+
+
+def completion_plot(ctx, r):
+    ss = r.ss
+    series = []
+    for pl in PLACEMENTS:
+        series.append((f"packet {pl}", [(nodes(p), r.pkt["SIMPLE_SPREAD", pl, p]) for p in ss]))
+        series.append((f"flow F {pl}",
+                       [(nodes(p), r.pred["flow-f", "SIMPLE_SPREAD", pl, p]) for p in ss]))
+    series.append(("flow N random", [(nodes(p), r.pred["flow", "SIMPLE_SPREAD", "random", p])
+                                     for p in ss]))
+    series.append(("ideal (Nnode-1) x 20 us", [(nodes(p), ideal_us(p)) for p in ss]))
+    return common.plot(ctx, "completion", "Fat-tree all-to-all (A2ASS): packet vs flow",
+                       "Nnode", "completion (us)", series, logx=True, logy=True)
+
+
+def placement_table(r):
+    rows = [[nodes(p), SHORT[o], f"{ratio(r, o, p):.2f}", f"{pratio(r, 'flow', o, p):.2f}",
+             f"{pratio(r, 'flow-f', o, p):.2f}"] for o, p in r.pairs]
+    return ["## Random against regular placement\n",
+            "Completion time with random placement / with regular placement, per simulator. "
+            "The paper (MFS): 2.5x at Nnode = 54 rising to 3.4x at 3456, 3.1x on average.\n",
+            common.table(["Nnode", "order", "packet", "flow N", "flow F"], rows)]
+
+
+def detail_table(r):
+    d, detail = r.detail_p, r.detail
+    least = detail["regular"]["least"]
+    rows = [[pl, f"{detail[pl]['uncontended']:.2f}",
+             f"{detail[pl]['deliver_delay']:.2f}", f"{detail[pl]['notice_delay']:.2f}",
+             f"{detail[pl]['step']:.2f}", f"{detail[pl]['completion']:.1f}"]
+            for pl in PLACEMENTS]
+    return [f"### Where the packet time goes (A2ASS, Nnode = {nodes(d)})\n",
+            "Per message, from the flow records of `netwarp run` (us). A message's step runs "
+            "from its start to its delivery at the receiver, then to the moment the sender "
+            "learns of it (the notice) and starts its next message; in the flow model it is one "
+            f"message time, {MESSAGE_US:.0f} us, with regular placement. Uncontended: the least "
+            "time seen for a route of the same length, delivery plus notice ("
+            + ", ".join(f"{k} links: {least[k][0]:.2f} + {least[k][1]:.2f}"
+                        for k in sorted(least))
+            + " us): the headers, the store-and-forward of each 1500-byte packet at every hop "
+            f"({(1500 + 38) / LINK_BYTES_PER_S * 1e6:.2f} us per hop at 1 GB/s), the latency "
+            "and the notice's flight. The delays are the mean time beyond that, waiting for "
+            "other traffic.\n",
+            common.table(["placement", "uncontended step", "+ delivery delay",
+                          "+ notice delay", "= mean step", "completion"], rows)]
+
+
+def modes_table(r):
+    rows = []
+    for k in r.keys:
+        n, f = ("flow",) + k, ("flow-f",) + k
+        rows.append([nodes(k[2]), SHORT[k[0]], k[1],
+                     common.pct(100 * (r.pred[n] / r.pred[f] - 1)), f"{r.mwall[n]:.4f}",
+                     f"{r.mwall[f]:.4f}", f"{r.mwall[n] / max(r.mwall[f], 1e-9):.1f}x"])
+    return ["## Mode N against Mode F\n",
+            "Virtual time: 100 x (Mode N - Mode F) / Mode F; run time: Mode N's / Mode F's. "
+            "The paper, random placement: 0-4 % apart in virtual time, Mode N 3.6x (Nnode = "
+            "54) to 11x (3456) the run time; with regular placement the run times hardly "
+            "differ.\n",
+            common.table(["Nnode", "order", "placement", "N vs F (virtual time)",
+                          "Mode N run (s)", "Mode F run (s)", "N / F run time"], rows)]
+
+
+RUNTIME_TEXT = ("Wall-clock seconds: the packet simulation (sequential kernel, one core) and the "
+                "flow model's own run time (building the network excluded), one core. This "
+                "machine has 2 cores, shared with other studies' runs while measured, so times "
+                "are noisy (easily +-30 %). The paper: MFS's run time grew as about Nnode^2.\n")
+
+
+def runtime_section(ctx, r):
+    rows = []
+    for k in r.keys:
+        f = ("flow-f",) + k
+        rows.append([nodes(k[2]), SHORT[k[0]], k[1], f"{r.wall[k]:.2f}", f"{r.events[k]:,}",
+                     f"{r.mwall[('flow',) + k]:.4f}", f"{r.mwall[f]:.4f}",
+                     f"{r.wall[k] / max(r.mwall[f], 1e-9):.0f}x"])
+    return ["## Run time\n", RUNTIME_TEXT,
+            common.table(["Nnode", "order", "placement", "packet (s)", "packet events",
+                          "flow N (s)", "flow F (s)", "packet / flow F"], rows),
+            "Growth with Nnode (A2ASS, least-squares slope on log-log axes over Nnode = "
+            f"{', '.join(str(nodes(p)) for p in r.ss)}): "
+            + ", ".join(f"{name} Nnode^{e:.1f}" for name, e in r.exps.items()) + ".\n",
+            common.plot(ctx, "runtime", "Run time (A2ASS)", "Nnode", "wall-clock (s)",
+                        list(r.grow.items()), logx=True, logy=True)]
+
+
+def run(ctx):
+    z = SMOKE if ctx.smoke else FULL
+    cases = [("SIMPLE_SPREAD", z["spread"]), ("PAIRWISE", z["pairwise"])]
+    r = measure(z, cases, *run_grid(ctx, z, cases))
+    md = [setting(ctx, r), completion_table(r), completion_plot(ctx, r)]
+    md += placement_table(r)
+    md += detail_table(r)
+    md += modes_table(r)
+    md += runtime_section(ctx, r)
+    md += ["## Discussion\n", discussion(r)]
+    return common.Study("\n".join(md), MODELS, r)
+
+
+def discussion(r):
     """What the numbers say beyond the findings, as text computed from them."""
+    pairs, pkt, wall, mwall = r.pairs, r.pkt, r.wall, r.mwall
+
     def span(values):
         lo, hi = min(values), max(values)
         return f"{lo:.2f}x" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}x-{hi:.2f}x"

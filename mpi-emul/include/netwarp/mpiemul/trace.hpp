@@ -93,11 +93,12 @@ struct TraceProgramOptions {
   // Multiplies every compute and sleep time (an OTF2 trace's measured time between calls);
   // finite, >= 0.
   double compute_scale = 1.0;
-  // Messages must be smaller (a transfer's size travels in 32 bits); 0: no limit. A pair's
-  // messages together may carry any number of bytes.
+  // Messages must be smaller (room for an envelope within a transfer's 2^63 - 1 bytes); 0: no
+  // limit. A pair's messages together may carry any number of bytes.
   std::uint64_t message_limit_bytes = 0;
-  // CPU ns per byte of a message, sender and receiver together at their largest: a rank's
-  // compute, sleeps and message costs must add up to at most netmodels::kTimeBudgetPs.
+  // ns per byte of a message at worst (the hosts' CPU costs and, from a scenario, the slowest
+  // link's serialisation): a rank's compute, sleeps and message costs must add up to at most
+  // netmodels::kTimeBudgetPs.
   double host_ns_per_byte = 0;
   // Errors name these positions, when they are known, instead of the actions' `line`.
   const TraceLocations* locations = nullptr;

@@ -62,6 +62,8 @@ class OutputPort {
   const PortSettings& settings() const { return settings_; }
   std::uint64_t buffered_bytes() const { return static_cast<std::uint64_t>(buffered_bytes_.get()); }
   SimTime free_at() const { return free_at_.get(); }
+  // The bytes still in the buffer at `now`: buffered_bytes() less departures not yet expired.
+  std::uint64_t queued_bytes(SimTime now) const;
   // How long a packet offered now would wait before going on the wire: the line's scheduled
   // work plus the packets waiting for credit (adaptive routing's queue estimate).
   SimTime backlog(SimTime now) const;

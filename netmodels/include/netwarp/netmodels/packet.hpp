@@ -92,6 +92,17 @@ inline TcpSackBlocks sack_blocks_of(const Packet& p) {
   return blocks;
 }
 
+// A stream transport's data packet carries its transfer's size (64 bits): the low half in `ack`,
+// the high half in sack_edges[0], which a data packet does not use (only ACKs carry SACK
+// blocks). Transfers under 4 GiB leave sack_edges[0] zero, as before it carried anything.
+inline void set_transfer_bytes(Packet& p, std::uint64_t bytes) {
+  p.ack = static_cast<std::uint32_t>(bytes);
+  p.sack_edges[0] = static_cast<std::uint32_t>(bytes >> 32);
+}
+inline std::uint64_t transfer_bytes_of(const Packet& p) {
+  return std::uint64_t{p.sack_edges[0]} << 32 | p.ack;
+}
+
 // Event payloads.
 struct PacketArrived {  // the last bit of `packet` reached the node (store and forward)
   Packet packet;

@@ -1,8 +1,8 @@
 // StreamTransport: a host's NIC and persistent connections, one per peer, that carry
-// application transfers (MPI envelopes, data, control) in order. Lossless transport packetizes
-// a transfer onto the NIC at once; TCP appends it to the peer's NewReno connection (opened by
-// a handshake at the first transfer to that peer, data waiting for it), and never
-// puts bytes of two transfers in one packet. Every packet of a transfer carries the
+// application transfers (MPI envelopes, data, control) in order. Lossless transport cuts a
+// transfer into packets as the NIC has room (LosslessSender); TCP appends it to the peer's NewReno
+// connection (opened by a handshake at the first transfer to that peer, data waiting for it), and
+// never puts bytes of two transfers in one packet. Every packet of a transfer carries the
 // application's tag; the receiver hands a transfer up once all of its bytes and all earlier
 // bytes of the connection are in, so transfers from one peer arrive in send order even after
 // loss and retransmission (MPI's non-overtaking rule needs nothing more).
@@ -17,6 +17,7 @@
 #include "netwarp/engine/event_ctx.hpp"
 #include "netwarp/engine/lp.hpp"
 #include "netwarp/engine/rev_map.hpp"
+#include "netwarp/netmodels/lossless_sender.hpp"
 #include "netwarp/netmodels/network_context.hpp"
 #include "netwarp/netmodels/output_port.hpp"
 #include "netwarp/netmodels/tcp.hpp"
@@ -26,7 +27,7 @@ namespace netwarp::netmodels {
 
 // What the application attaches to a transfer; the transport never interprets it.
 struct TransferTag {
-  std::uint64_t bytes = 0;  // payload bytes on the wire, > 0, under 4 GiB (data packets carry it)
+  std::uint64_t bytes = 0;  // payload bytes on the wire, 1 .. kMaxMessageBytes (packets carry it)
   std::int64_t aux = 0;
   std::uint32_t word = 0;
   std::uint8_t kind = 0;
@@ -49,6 +50,7 @@ class StreamTransport {
   void on_packet(const Packet& p, engine::EventCtx& ctx, std::vector<ReceivedTransfer>& out);
   void on_credit(const CreditReturned& ev, engine::EventCtx& ctx);
   void on_timer(const TimerFired& ev, engine::EventCtx& ctx);
+  void on_lossless_refill(const LosslessRefillDue& ev, engine::EventCtx& ctx);
   // Port totals and, for TCP, one FlowRecord per connection (flow = the peer's node id).
   void finish(engine::FinishCtx& ctx) const;
   void visit_state(engine::StateVisitor& v) const;
@@ -68,6 +70,7 @@ class StreamTransport {
   };
 
   void send_lossless(NodeId to, const TransferTag& tag, engine::EventCtx& ctx);
+  void fill_lossless(engine::EventCtx& ctx);
   void on_lossless_data(const Packet& p, engine::EventCtx& ctx, std::vector<ReceivedTransfer>& out);
   static TransferTag tag_of_packet(const Packet& p);
   void on_tcp_data(const Packet& p, engine::EventCtx& ctx, std::vector<ReceivedTransfer>& out);
@@ -91,6 +94,7 @@ class StreamTransport {
   const bool is_tcp_;
   const bool traced_;
   OutputPort nic_;
+  LosslessSender lossless_;                                    // transfers not yet all in the NIC
   engine::RevMap<NodeId, std::uint64_t> next_send_offset_;     // lossless, by peer
   engine::RevMap<NodeId, std::uint64_t> next_receive_offset_;  // lossless, by peer
   engine::RevMap<NodeId, TcpSenderState> tcp_senders_;

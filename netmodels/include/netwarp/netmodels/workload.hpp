@@ -32,9 +32,10 @@ struct Workload {
 };
 
 inline constexpr MessageId kNoMessage = 0xffffffff;
-// A packet's seq is a 32-bit byte offset into its message (TCP's sequence numbers are too), so a
-// message carries at most this many bytes under either transport.
-inline constexpr std::uint64_t kMaxMessageBytes = 0xffffffff;
+// The largest message, under either transport: stream offsets are 64-bit and signed sums of
+// them stay representable; only the wire's 32-bit sequence numbers wrap (RFC 793 section 3.3).
+// In practice the time budget (time_budget.hpp) limits a message long before this.
+inline constexpr std::uint64_t kMaxMessageBytes = 0x7fffffffffffffff;
 
 // Message generators. Each validates its parameters against host_count and throws InputError
 // naming the field under `at` (e.g. "workload.incast").

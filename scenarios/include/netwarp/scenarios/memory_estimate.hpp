@@ -1,6 +1,7 @@
 // The memory a run of a scenario needs, estimated from the scenario alone, before anything is
-// built: hosts, route tables, workload messages, packets a lossless transport queues at once,
-// and MPI kernel operations, each at a per-item cost measured on typical runs. A run whose
+// built: hosts, route tables, workload messages, packets a lossless transport queues at once
+// (a window per host, netmodels::kLosslessWindowBytes, not whole messages), and MPI kernel
+// operations, each at a per-item cost measured on typical runs. A run whose
 // estimate passes the limit (`netwarp run --max-memory`) is refused instead of growing until
 // the allocator fails minutes later.
 #pragma once
