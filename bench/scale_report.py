@@ -245,6 +245,20 @@ def million_text(with_permutation):
     return "\n".join(lines)
 
 
+# Hand-written sections at the end of the report (measured with other tools), kept on
+# regeneration: everything from the first of these headings on.
+KEPT_HEADINGS = ["## 2-rank efficiency"]
+
+
+def kept_sections():
+    if not os.path.exists(OUT):
+        return ""
+    with open(OUT) as f:
+        old = f.read()
+    starts = [old.find("\n" + h) for h in KEPT_HEADINGS if old.find("\n" + h) >= 0]
+    return old[min(starts):] if starts else ""
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="also the big sizes, tiny workload")
@@ -259,8 +273,9 @@ def main():
     perm = perm_rows(SHORT + (FULL if args.full_perm else []))
     wants_million = args.million or args.million_perm
     million = million_text(args.million_perm) if wants_million else ""
+    text = report(tiny, perm, million, "".join(" " + a for a in sys.argv[1:]))
     with open(OUT, "w") as f:
-        f.write(report(tiny, perm, million, "".join(" " + a for a in sys.argv[1:])))
+        f.write(text + kept_sections())
     print(f"wrote {OUT}", file=sys.stderr)
 
 

@@ -49,6 +49,7 @@ KernelOptions merged_kernel_options(const RunOptions& o, const scenarios::Engine
   k.gvt_interval = s.gvt_interval;
   k.batch = s.batch;
   k.window_us = s.window_is_set ? s.window_us : default_window_us(topology);
+  k.adaptive_window = s.adaptive_window;
   k.max_uncommitted = s.max_uncommitted;
   k.max_uncommitted_bytes = s.max_uncommitted_bytes;
   const CLI::App& c = *o.command;
@@ -56,6 +57,7 @@ KernelOptions merged_kernel_options(const RunOptions& o, const scenarios::Engine
   if (c.count("--gvt-interval") > 0) k.gvt_interval = o.kernel.gvt_interval;
   if (c.count("--batch") > 0) k.batch = o.kernel.batch;
   if (c.count("--window") > 0) k.window_us = o.kernel.window_us;
+  if (c.count("--adaptive-window") > 0) k.adaptive_window = o.kernel.adaptive_window;
   if (c.count("--max-uncommitted") > 0) k.max_uncommitted = o.kernel.max_uncommitted;
   if (c.count("--max-uncommitted-bytes") > 0)
     k.max_uncommitted_bytes = o.kernel.max_uncommitted_bytes;

@@ -25,6 +25,14 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
           "scenario's engine.window_us, else 10 x the smallest link latency)")
       ->check(CLI::Range(0.0, 1e12));
   command
+      .add_option(
+          "--adaptive-window", o.adaptive_window,
+          "Optimistic: adapt the window on each rank between GVT rounds (halve it when over "
+          "1/16 of the events rolled back; when it held the rank back, grow it by a "
+          "quarter when at most 1/64 did, double it when none did); false: keep --window "
+          "fixed (run: the scenario's engine.adaptive_window, default true)")
+      ->capture_default_str();
+  command
       .add_option("--max-uncommitted", o.max_uncommitted,
                   "Optimistic: most handled but uncommitted events a rank holds (default: two "
                   "GVT rounds' worth, 2 x gvt-interval x batch)")
@@ -53,6 +61,7 @@ engine::KernelConfig make_kernel_config(const KernelOptions& o, const AppContext
   config.gvt_interval = o.gvt_interval;
   config.batch_size = o.batch;
   config.window = o.window_us <= 0 ? engine::SimTime::max() : engine::SimTime::from_us(o.window_us);
+  config.adaptive_window = o.adaptive_window;
   config.max_uncommitted = o.max_uncommitted;
   config.max_uncommitted_bytes = o.max_uncommitted_bytes;
   config.check_reverse = o.check_reverse;

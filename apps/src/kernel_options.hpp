@@ -14,8 +14,9 @@ struct KernelOptions {
   std::string kernel = "sequential";
   std::uint32_t gvt_interval = 64;
   std::uint32_t batch = 16;
-  double window_us = -1;              // <= 0: unbounded (0 as in a scenario's engine.window_us)
-  std::uint64_t max_uncommitted = 0;  // 0: 2 x gvt-interval x batch
+  double window_us = -1;  // <= 0: unbounded (0 as in a scenario's engine.window_us)
+  bool adaptive_window = true;
+  std::uint64_t max_uncommitted = 0;        // 0: 2 x gvt-interval x batch
   std::uint64_t max_uncommitted_bytes = 0;  // 0: engine::effective_max_uncommitted_bytes
   bool check_reverse = false;
 };

@@ -41,6 +41,15 @@ double bytes_per_event(const engine::RunStats& s) {
   return per_event(s, s.engine_bytes_at_peak);
 }
 
+// The optimism window's range over the run: "unbounded", "2 us", or "0.5 us .. 64 us".
+std::string window_text(const engine::RunStats& s) {
+  const auto us = [](engine::SimTime t) {
+    return t.is_max() ? std::string("unbounded") : fmt::format("{:g} us", t.to_us());
+  };
+  if (s.window_narrowest == s.window_widest) return us(s.window_narrowest);
+  return us(s.window_narrowest) + " .. " + us(s.window_widest);
+}
+
 }  // namespace
 
 nlohmann::ordered_json stats_to_json(const engine::RunStats& s) {
@@ -111,8 +120,8 @@ std::string format_summary(const engine::RunStats& s) {
   if (s.kernel == "optimistic")
     out += fmt::format(
         "optimism      at most {} uncommitted events and {} of engine memory in use "
-        "(largest rank)\n",
-        grouped(s.peak_uncommitted), bytes_text(s.peak_engine_bytes_in_use));
+        "(largest rank); window {}\n",
+        grouped(s.peak_uncommitted), bytes_text(s.peak_engine_bytes_in_use), window_text(s));
   out += fmt::format("digest        {}\n", s.digest);
   return out;
 }

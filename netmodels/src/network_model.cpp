@@ -30,12 +30,15 @@ std::unique_ptr<engine::LpBase> NetworkModel::create_lp(engine::LpId id) const {
   return engine::make_lp<SwitchLp>(id, *context_);
 }
 
-// Fewer groups than ranks (a single switch): contiguous blocks of LPs instead, so every rank
-// has work.
+// Fewer groups than ranks (a single switch): a group per rank, or contiguous blocks of LPs so
+// every rank has work (NetworkSpec::few_groups).
 int NetworkModel::rank_of(engine::LpId id, int ranks) const {
-  if (group_count_ < static_cast<std::uint32_t>(ranks))
-    return engine::block_rank(id, lp_count(), ranks);
   const std::uint64_t group = spec_.topology.nodes[id].group;
+  if (group_count_ < static_cast<std::uint32_t>(ranks)) {
+    if (spec_.few_groups == FewGroupsPlacement::spread)
+      return engine::block_rank(id, lp_count(), ranks);
+    return static_cast<int>(group);
+  }
   return static_cast<int>(group * static_cast<std::uint64_t>(ranks) / group_count_);
 }
 

@@ -221,6 +221,8 @@ NetworkSpec build(const LoadedScenario& loaded) {
   const proto::Scenario& s = loaded.scenario;
   NetworkSpec spec;
   spec.topology = build_topology(s.topology(), link_levels(s.links()));
+  spec.few_groups = s.engine().few_groups() == proto::Engine::SPREAD ? FewGroupsPlacement::spread
+                                                                     : FewGroupsPlacement::together;
   spec.format = packet_format(s.links(), s.transport());
   spec.switches = switch_config(s.switch_());
   spec.nic = NicConfig{static_cast<std::uint64_t>(s.nic().rate_bps()), s.nic().buffer_bytes(),

@@ -21,16 +21,19 @@ struct Tuning {
   SimTime window;
   std::uint64_t max_uncommitted;
   std::uint64_t max_uncommitted_bytes;
+  bool adaptive_window;
 };
 
 const Tuning kTunings[] = {
-    {"defaults", 16, 64, SimTime::max(), 0, 0},
-    {"every_event", 1, 1, SimTime::max(), 0, 0},
-    {"window", 8, 4, us(2), 1'000'000, 0},
-    {"memory_cap", 32, 8, SimTime::max(), 64, 0},
-    {"one_uncommitted_event", 16, 4, SimTime::max(), 1, 0},
-    {"tiny_byte_cap", 16, 4, SimTime::max(), 0, 4096},
-    {"both_caps_tight", 4, 2, SimTime::max(), 8, 64 * 1024},
+    {"defaults", 16, 64, SimTime::max(), 0, 0, false},
+    {"every_event", 1, 1, SimTime::max(), 0, 0, false},
+    {"window", 8, 4, us(2), 1'000'000, 0, false},
+    {"adaptive_window", 8, 4, us(2), 1'000'000, 0, true},
+    {"adaptive_window_tight_cap", 4, 2, ns(500), 16, 0, true},
+    {"memory_cap", 32, 8, SimTime::max(), 64, 0, false},
+    {"one_uncommitted_event", 16, 4, SimTime::max(), 1, 0, false},
+    {"tiny_byte_cap", 16, 4, SimTime::max(), 0, 4096, false},
+    {"both_caps_tight", 4, 2, SimTime::max(), 8, 64 * 1024, false},
 };
 
 class PholdAcrossRanks : public ::testing::TestWithParam<double> {
@@ -60,6 +63,7 @@ TEST_P(PholdAcrossRanks, OptimisticMatchesSequential) {
     config.window = t.window;
     config.max_uncommitted = t.max_uncommitted;
     config.max_uncommitted_bytes = t.max_uncommitted_bytes;
+    config.adaptive_window = t.adaptive_window;
     const RunResult run = run_optimistic(model, config, *exchange_);
     // The cap is hard but for events at GVT's instant, which always run: PHOLD's delays tie to
     // the picosecond now and then, so a second event at that instant may run.

@@ -106,5 +106,32 @@ TEST(NetworkModel, TorusWithoutVirtualChannelsWouldDeadlock) {
   EXPECT_LT(run.totals.messages_delivered, 16u * 15u);
 }
 
+std::vector<int> ranks_of_every_lp(const NetworkModel& model, int ranks) {
+  std::vector<int> out;
+  for (engine::LpId id = 0; id < model.lp_count(); ++id) out.push_back(model.rank_of(id, ranks));
+  return out;
+}
+
+TEST(NetworkModel, AStarStaysOnOneRankUnlessSpread) {
+  NetworkSpec spec;
+  spec.topology = build_star(StarSpec{5}, kLinks, "t");  // 5 hosts and a switch: one group
+  spec.few_groups = FewGroupsPlacement::together;
+  EXPECT_EQ(ranks_of_every_lp(NetworkModel(spec), 2), std::vector<int>(6, 0));
+  spec.few_groups = FewGroupsPlacement::spread;
+  EXPECT_EQ(ranks_of_every_lp(NetworkModel(spec), 2), (std::vector<int>{0, 0, 0, 1, 1, 1}));
+}
+
+TEST(NetworkModel, ATreeKeepsEachLeafWithItsHosts) {
+  NetworkSpec spec;
+  // Groups: leaf l with its 2 hosts is group l, the root group 3: four groups on 2 ranks.
+  spec.topology = build_tree(TreeSpec{3, 2, 1}, kLinks, "t");
+  const NetworkModel model(spec);
+  for (engine::LpId id = 0; id < model.lp_count(); ++id) {
+    if (!spec.topology.is_host(id)) continue;
+    const NodeId leaf = spec.topology.nodes[id].ports[0].peer;
+    EXPECT_EQ(model.rank_of(id, 2), model.rank_of(leaf, 2)) << "host " << id;
+  }
+}
+
 }  // namespace
 }  // namespace netwarp::netmodels

@@ -221,6 +221,33 @@ TEST_P(NetworkUnderTightCaps, OptimisticMatchesSequential) {
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, NetworkUnderTightCaps, ::testing::Values(0, 1));
 
+// An adaptive window starting at one link latency (the incast's 5 us, the torus's 100 ns), with
+// short GVT intervals so it changes often, on spread and together placements: the width is
+// timing only, and the sequential kernel's digest and records come out on every rank count.
+class NetworkUnderAdaptiveWindow : public ::testing::TestWithParam<int> {};
+
+TEST_P(NetworkUnderAdaptiveWindow, OptimisticMatchesSequential) {
+  NetworkSpec specs[] = {incast(), torus_all_to_all(), incast()};
+  specs[2].few_groups = FewGroupsPlacement::together;
+  const engine::SimTime latencies[] = {engine::us(5), engine::ns(100), engine::us(5)};
+  const NetworkModel model(specs[GetParam()]);
+  engine::KernelConfig optimistic;
+  optimistic.window = latencies[GetParam()];
+  optimistic.adaptive_window = true;
+  optimistic.gvt_interval = 4;
+  const RunsAcrossRanks runs = run_across_ranks(model, engine::KernelConfig{}, optimistic);
+  if (!runs.is_root) return;
+  const std::int64_t start = latencies[GetParam()].ps();
+  EXPECT_LE(runs.optimistic.stats.window_narrowest.ps(), start);
+  EXPECT_GE(runs.optimistic.stats.window_narrowest.ps(), start / 8);
+  EXPECT_LE(runs.optimistic.stats.window_widest.ps(), start * 4096);
+  if (GetParam() == 2) {
+    EXPECT_EQ(runs.optimistic.stats.remote_events_sent, 0u);  // one switch: one rank
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, NetworkUnderAdaptiveWindow, ::testing::Values(0, 1, 2));
+
 // The time series (1 us intervals, so many per packet burst) of an incast with losses and of a
 // credit-controlled fat tree: the same rows on every rank count as in the sequential run.
 class TimeSeriesAcrossRanks : public ::testing::TestWithParam<int> {};

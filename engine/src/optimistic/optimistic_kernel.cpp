@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "optimism_window.hpp"
 #include "time_warp_pe.hpp"
 
 namespace netwarp::engine {
@@ -15,6 +16,10 @@ constexpr std::uint64_t kProgressRounds = 64;
 // an MPI probe costs about as much as handling a few events, so exchange every few batches,
 // at the price of remote events arriving a little later.
 constexpr std::uint32_t kExchangeIterations = 4;
+// Scheduler iterations in a row that handle and receive nothing (two exchanges' worth) after
+// which a rank starts the GVT round at once: only GVT can give it work then (a wider window,
+// room under the caps), and waiting out the interval would only delay the round.
+constexpr std::uint32_t kIdleIterations = 2 * kExchangeIterations;
 
 std::vector<std::byte> to_bytes(const std::vector<LpDigest>& digests) {
   std::vector<std::byte> bytes(digests.size() * sizeof(LpDigest));
@@ -111,6 +116,43 @@ void report_progress(const KernelConfig& config, RankExchange& exchange, const T
   config.on_progress(Progress{gvt, config.end_time, static_cast<std::uint64_t>(committed), wall});
 }
 
+// One GVT interval of scheduler iterations: exchange every few, handle a batch in each. Ends
+// early once the rank has been idle for kIdleIterations.
+void run_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime limit, PhaseClock& clock) {
+  std::uint32_t idle = 0;
+  for (std::uint32_t i = 0; i < config.gvt_interval; ++i) {
+    std::size_t received = 0;
+    if (i % kExchangeIterations == 0) {
+      pe.flush_outgoing();
+      received = pe.poll_incoming();
+      clock.lap(clock.communication);
+    }
+    const std::size_t handled = pe.process_batch(config.batch_size, limit);
+    clock.lap(clock.handling);
+    idle = handled == 0 && received == 0 ? idle + 1 : 0;
+    if (idle >= kIdleIterations) return;
+  }
+}
+
+// What the rank did between two GVT rounds, for the optimism window.
+class RoundCounter {
+ public:
+  explicit RoundCounter(TimeWarpPe& pe) : pe_(pe) {}
+  OptimismWindow::Round next() {
+    const OptimismWindow::Round round{.processed = pe_.events_processed() - processed_,
+                                      .rolled_back = pe_.events_rolled_back() - rolled_back_,
+                                      .held_by_window = pe_.take_held_by_window()};
+    processed_ = pe_.events_processed();
+    rolled_back_ = pe_.events_rolled_back();
+    return round;
+  }
+
+ private:
+  TimeWarpPe& pe_;
+  std::uint64_t processed_ = 0;
+  std::uint64_t rolled_back_ = 0;
+};
+
 }  // namespace
 
 RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExchange& exchange,
@@ -126,22 +168,16 @@ RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExc
   std::uint64_t rounds = 0;
   double next_report = 0.5;
   PhaseClock clock;
+  OptimismWindow window(config.window, config.adaptive_window);
+  RoundCounter round(pe);
   for (;;) {
-    for (std::uint32_t i = 0; i < config.gvt_interval; ++i) {
-      if (i % kExchangeIterations == 0) {
-        pe.flush_outgoing();
-        pe.poll_incoming();
-        clock.lap(clock.communication);
-      }
-      pe.process_batch(config.batch_size, pe.optimism_limit(gvt, config.window));
-      clock.lap(clock.handling);
-    }
-    gvt = compute_gvt(pe, exchange, [&] {
-      return pe.process_batch(config.batch_size, pe.optimism_limit(gvt, config.window));
-    });
+    run_interval(pe, config, window.limit(gvt), clock);
+    gvt = compute_gvt(pe, exchange,
+                      [&] { return pe.process_batch(config.batch_size, window.limit(gvt)); });
     clock.lap(clock.gvt);
     pe.fossil_collect(std::min(gvt, config.end_time));
     clock.lap(clock.fossil);
+    window.adapt(round.next());
     ++rounds;
     if (gvt >= config.end_time) break;
     if (config.on_progress && rounds % kProgressRounds == 0)
@@ -153,6 +189,8 @@ RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExc
   RunResult result;
   result.stats = combine_stats(pe.local_stats(), exchange, wall_seconds_since(start_ns), clock);
   result.stats.gvt_rounds = rounds;
+  result.stats.window_narrowest = SimTime::from_ps(exchange.min(window.narrowest().ps()));
+  result.stats.window_widest = SimTime::from_ps(exchange.max(window.widest().ps()));
   result.stats.end_time = config.end_time;
   result.lp_digests = gather_digests(pe.local_digests(), exchange);
   std::vector<std::byte> digest;

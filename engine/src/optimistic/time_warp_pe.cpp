@@ -86,7 +86,11 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
     if (pending_.empty()) break;
     const EventId id = pending_.top().id;
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
-    if (time > limit || time >= config_.end_time) break;
+    if (time >= config_.end_time) break;
+    if (time > limit) {
+      held_by_window_ = true;
+      break;
+    }
     if (!bytes_checked) {
       bytes_left = bytes_in_use() < max_uncommitted_bytes_;
       bytes_checked = true;

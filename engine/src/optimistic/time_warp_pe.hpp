@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "../core/event_pool.hpp"
@@ -32,6 +33,8 @@ class TimeWarpPe final : public EventRouter {
   void init_lps();
   // Handles up to `max_events` events with time <= limit (and < end). Returns how many.
   std::size_t process_batch(std::size_t max_events, SimTime limit);
+  // Whether a batch stopped at an event past its limit since the last call (and forgets it).
+  bool take_held_by_window() { return std::exchange(held_by_window_, false); }
   // Takes every message that has arrived; returns how many.
   std::size_t poll_incoming();
   void flush_outgoing();
@@ -61,6 +64,8 @@ class TimeWarpPe final : public EventRouter {
   // The latest event time a batch may handle: GVT + window. (process_batch applies the caps.)
   static SimTime optimism_limit(SimTime gvt, SimTime window) { return gvt.saturating_add(window); }
   RunStats local_stats() const;
+  std::uint64_t events_processed() const { return stats_.events_processed; }
+  std::uint64_t events_rolled_back() const { return stats_.events_rolled_back; }
   const std::vector<LpDigest>& local_digests() const { return digests_; }
   std::size_t engine_bytes() const;
 
@@ -195,6 +200,7 @@ class TimeWarpPe final : public EventRouter {
   LogPosition current_ = kNoPosition;  // entry of the handler running now
   bool in_init_ = false;
   bool hold_sends_ = false;
+  bool held_by_window_ = false;
   SimTime gvt_ = SimTime::zero();
   // At or after the time of every uncommitted event: cancel_back_after skips its search for
   // earlier events. Raised as events run, lowered to the truth by a search.

@@ -37,6 +37,12 @@ struct KernelConfig {
   std::uint32_t batch_size = 16;    // events per scheduler iteration between message polls
   std::uint32_t gvt_interval = 64;  // scheduler iterations between GVT rounds
   SimTime window = SimTime::max();  // never process events later than GVT + window
+  // Adapt the window on each rank, starting from `window` (a finite one), judged after GVT
+  // rounds that handled at least 1024 events: halve it when more than 1/16 of them were rolled
+  // back, grow it by a quarter when at most 1/64 were and the window held the rank back (double it
+  // when none were or the rank idled at its edge); within
+  // [window / 8, window x 4096] (optimism_window.hpp). Only timing depends on it, never results.
+  bool adaptive_window = false;
   // Hard bounds on optimism per rank. A rank never holds more than max_uncommitted handled but
   // uncommitted events (0: two GVT rounds' worth, 2 x gvt_interval x batch_size), and stops
   // handling events while the engine's memory in use (pending events, the handled-event log, the
@@ -80,6 +86,9 @@ struct RunStats {
   std::uint64_t remote_events_sent = 0;
   std::uint64_t anti_messages_sent = 0;
   std::uint64_t gvt_rounds = 0;
+  // The optimism window's narrowest and widest width on any rank (max(): unbounded).
+  SimTime window_narrowest = SimTime::max();
+  SimTime window_widest = SimTime::max();
   double efficiency = 1.0;  // committed / processed
   double wall_seconds = 0;
   double event_rate = 0;  // committed events per wall second

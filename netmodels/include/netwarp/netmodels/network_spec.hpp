@@ -40,8 +40,16 @@ struct PacketDrop {
   PacketKind kind = PacketKind::data;
 };
 
+// Where NetworkModel puts LPs when the topology has fewer locality groups than ranks (a star is
+// one group). together: each group on one rank and the other ranks idle, since cutting a switch
+// from its hosts puts every packet across ranks, one link latency of lookahead apart (the
+// 64-sender incast ran 6-30x slower than sequential on 2 ranks so). spread: contiguous blocks of
+// LPs, so every rank has work (to exercise the parallel kernel on a small network).
+enum class FewGroupsPlacement { together, spread };
+
 struct NetworkSpec {
   Topology topology;
+  FewGroupsPlacement few_groups = FewGroupsPlacement::spread;
   PacketFormat format;
   SwitchConfig switches;
   NicConfig nic;

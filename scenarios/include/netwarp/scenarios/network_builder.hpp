@@ -20,9 +20,10 @@ struct EngineSettings {
   std::string kernel = "sequential";  // "sequential" or "optimistic"
   std::uint32_t gvt_interval = 64;
   std::uint32_t batch = 16;
-  double window_us = -1;              // < 0: unbounded (as apps' KernelOptions)
-  bool window_is_set = false;         // false: the scenario leaves it to the run (see the proto)
-  std::uint64_t max_uncommitted = 0;  // 0: 2 x gvt_interval x batch
+  double window_us = -1;       // < 0: unbounded (as apps' KernelOptions)
+  bool window_is_set = false;  // false: the scenario leaves it to the run (see the proto)
+  bool adaptive_window = true;
+  std::uint64_t max_uncommitted = 0;        // 0: 2 x gvt_interval x batch
   std::uint64_t max_uncommitted_bytes = 0;  // 0: engine::effective_max_uncommitted_bytes
   std::uint64_t record_buffer_bytes = 0;    // 0: netmodels::SpillingResults::kDefaultLimitBytes
   netmodels::SimTime end_time = netmodels::SimTime::max();  // max: until the workload is done
