@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <string>
 
+#include "results_test_support.hpp"
+
 namespace netwarp::netmodels {
 namespace {
 
@@ -76,28 +78,14 @@ NetworkResults whole_run() {
   return all;
 }
 
-template <class R>
-std::vector<R> read_all(const ResultsSource& source) {
-  std::vector<R> out;
-  for (auto records = source.open<R>(); const R* r = records.peek(); records.pop())
-    out.push_back(*r);
-  return out;
-}
+using testing::expect_same;
+using testing::read_all;
 
-template <class R>
-void expect_same(const std::vector<R>& a, const std::vector<R>& b) {
-  ASSERT_EQ(a.size(), b.size());
-  for (std::size_t i = 0; i < a.size(); ++i)
-    EXPECT_EQ(std::memcmp(&a[i], &b[i], sizeof(R)), 0) << "record " << i;
-}
-
-class PartFiles : public ::testing::Test {
+class PartFiles : public testing::FolderPerTest {
  protected:
+  PartFiles() : FolderPerTest("results_source_test") {}
   void SetUp() override {
-    // One folder per test: ctest runs the tests of this file in parallel processes.
-    dir_ = ::testing::TempDir() + "/results_source_test." +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::filesystem::create_directories(dir_);
+    FolderPerTest::SetUp();
     NetworkResults r0 = rank0();
     NetworkResults r1 = rank1();
     r0.sort();
@@ -105,8 +93,6 @@ class PartFiles : public ::testing::Test {
     write_result_parts(r0, dir_, 0);
     write_result_parts(r1, dir_, 1);
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string dir_;
 };
 
 TEST_F(PartFiles, MergeGivesTheWholeRunInCanonicalOrder) {

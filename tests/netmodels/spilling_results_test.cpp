@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "netwarp/netmodels/results_source.hpp"
+#include "results_test_support.hpp"
 
 namespace netwarp::netmodels {
 namespace {
@@ -43,36 +44,16 @@ FlowRecord flow(MessageId id) {
   return f;
 }
 
-template <class R>
-std::vector<R> read_all(const ResultsSource& source) {
-  std::vector<R> out;
-  for (auto records = source.open<R>(); const R* r = records.peek(); records.pop())
-    out.push_back(*r);
-  return out;
-}
+using testing::expect_same;
+using testing::read_all;
 
-template <class R>
-void expect_same(const std::vector<R>& a, const std::vector<R>& b) {
-  ASSERT_EQ(a.size(), b.size());
-  for (std::size_t i = 0; i < a.size(); ++i)
-    ASSERT_EQ(std::memcmp(&a[i], &b[i], sizeof(R)), 0) << "record " << i;
-}
-
-class SpillingResultsTest : public ::testing::Test {
+class SpillingResultsTest : public testing::FolderPerTest {
  protected:
-  void SetUp() override {
-    // One folder per test: ctest runs the tests of this file in parallel processes.
-    dir_ = ::testing::TempDir() + "/spilling_results_test." +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  SpillingResultsTest() : FolderPerTest("spilling_results_test") {}
   std::size_t files_in_dir() const {
     return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir_),
                                                   std::filesystem::directory_iterator()));
   }
-  std::string dir_;
 };
 
 TEST_F(SpillingResultsTest, WritesTheBufferAsARunWhenItReachesItsBound) {
