@@ -14,28 +14,19 @@ void LosslessSender::enqueue(const PendingSend& send, EventCtx& ctx) {
 }
 
 // An empty NIC takes any packet, so a window smaller than a packet still makes progress.
-bool LosslessSender::has_room(const OutputPort& nic, SimTime now) const {
+bool LosslessSender::has_room(const OutputPort& nic, SimTime now, const PacketCut& cut) const {
   const std::uint64_t queued = nic.queued_bytes(now);
-  return queued == 0 || queued + format_.wire_bytes(next_cut().length) <= kLosslessWindowBytes;
+  return queued == 0 || queued + format_.wire_bytes(cut.length) <= kLosslessWindowBytes;
 }
 
-PacketCut LosslessSender::next_cut() const {
+PacketCut LosslessSender::cut_at(std::uint64_t offset) const {
   PacketCut cut;
   cut.send = queue_.front();
-  cut.offset = head_sent_.get();
+  cut.offset = offset;
   cut.length = static_cast<std::uint32_t>(
       std::min<std::uint64_t>(max_payload_, cut.send.bytes - cut.offset));
   cut.last = cut.offset + cut.length == cut.send.bytes;
   return cut;
-}
-
-void LosslessSender::advance(const PacketCut& cut, EventCtx& ctx) {
-  if (cut.last) {
-    ctx.pop_front(queue_);
-    if (head_sent_.get() != 0) ctx.set(head_sent_, std::uint64_t{0});
-  } else {
-    ctx.set(head_sent_, cut.offset + cut.length);
-  }
 }
 
 // When the backlog will have fallen to half the window (the line's schedule says when), or,

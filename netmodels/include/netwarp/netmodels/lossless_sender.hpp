@@ -66,9 +66,8 @@ class LosslessSender {
   void visit_state(engine::StateVisitor& v) const;
 
  private:
-  bool has_room(const OutputPort& nic, SimTime now) const;
-  PacketCut next_cut() const;
-  void advance(const PacketCut& cut, engine::EventCtx& ctx);
+  bool has_room(const OutputPort& nic, SimTime now, const PacketCut& cut) const;
+  PacketCut cut_at(std::uint64_t offset) const;  // the front message's packet at `offset`
   void request_refill(const OutputPort& nic, engine::EventCtx& ctx);
 
   const std::uint32_t max_payload_;
@@ -79,13 +78,19 @@ class LosslessSender {
   engine::Rev<std::uint8_t> used_past_window_;   // 1 once packets waited here
 };
 
+// The front message's progress is kept in a local and stored once: one undo entry per call,
+// not one per packet.
 template <class Emit>
 void LosslessSender::fill(const OutputPort& nic, engine::EventCtx& ctx, Emit&& emit) {
-  while (!queue_.empty() && has_room(nic, ctx.now())) {
-    const PacketCut cut = next_cut();
-    advance(cut, ctx);
+  std::uint64_t sent = head_sent_.get();
+  while (!queue_.empty()) {
+    const PacketCut cut = cut_at(sent);
+    if (!has_room(nic, ctx.now(), cut)) break;
+    sent = cut.last ? 0 : cut.offset + cut.length;
+    if (cut.last) ctx.pop_front(queue_);
     emit(cut);
   }
+  if (sent != head_sent_.get()) ctx.set(head_sent_, sent);
   if (!queue_.empty()) request_refill(nic, ctx);
 }
 
