@@ -10,6 +10,7 @@
 #include "netwarp/validation/call_compare.hpp"
 #include "netwarp/validation/loggps.hpp"
 #include "netwarp/validation/replay_models.hpp"
+#include "replay_fixtures.hpp"
 
 namespace netwarp::validation {
 namespace {
@@ -19,16 +20,7 @@ using mpiemul::Program;
 using mpiemul::RankProgramBuilder;
 
 LogGpsParams params() {
-  LogGpsParams p;
-  p.L = 1000;
-  p.o = 2000;
-  p.Oss = 1;
-  p.Ors = 2;
-  p.Osl = 0.5;
-  p.Orl = 0.25;
-  p.Gs = 4;
-  p.Gl = 0.125;
-  p.s = 1024;
+  LogGpsParams p = testing::round_loggps();
   p.S = 1 << 20;  // everything eager
   return p;
 }

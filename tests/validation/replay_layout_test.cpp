@@ -5,6 +5,7 @@
 #include "netwarp/validation/loggps.hpp"
 #include "netwarp/validation/replay.hpp"
 #include "netwarp/validation/replay_models.hpp"
+#include "replay_fixtures.hpp"
 
 namespace netwarp::validation {
 namespace {
@@ -12,20 +13,15 @@ namespace {
 using mpiemul::Program;
 using mpiemul::RankProgramBuilder;
 
-// As replay_test.cpp: round numbers, exact in binary floating point.
 LogGpsParams simple() {
-  LogGpsParams p;
-  p.L = 1000;
-  p.o = 2000;
-  p.Oss = 1;
-  p.Ors = 2;
-  p.Osl = 0.5;
-  p.Orl = 0.25;
-  p.Gs = 4;
-  p.Gl = 0.125;
-  p.s = 1024;
-  p.S = 4096;
-  return p;
+  return testing::round_loggps();
+}
+
+Program send_recv(std::uint64_t k) {
+  return testing::two_ranks([&](RankProgramBuilder& r0, RankProgramBuilder& r1) {
+    r0.send(1, 0, k);
+    r1.recv(0, 0, k);
+  });
 }
 
 IntraNodeParams shm() {
@@ -36,15 +32,6 @@ IntraNodeParams shm() {
   p.eager_bytes = 4096;
   p.single_copy_setup = 3000;
   p.single_copy = 0.25;
-  return p;
-}
-
-Program send_recv(std::uint64_t k) {
-  RankProgramBuilder r0(0, 2), r1(1, 2);
-  r0.send(1, 0, k);
-  r1.recv(0, 0, k);
-  Program p;
-  p.ranks = {r0.take(), r1.take()};
   return p;
 }
 

@@ -5,20 +5,17 @@
 #include "netwarp/validation/loggps.hpp"
 #include "netwarp/validation/replay.hpp"
 #include "netwarp/validation/replay_models.hpp"
+#include "replay_fixtures.hpp"
 
 namespace netwarp::validation {
 namespace {
 
 using mpiemul::Program;
 using mpiemul::RankProgramBuilder;
+using testing::two_ranks;
 
-Program two_ranks(const std::function<void(RankProgramBuilder&, RankProgramBuilder&)>& build) {
-  RankProgramBuilder r0(0, 2), r1(1, 2);
-  build(r0, r1);
-  Program p;
-  p.ranks.push_back(r0.take());
-  p.ranks.push_back(r1.take());
-  return p;
+LogGpsParams simple() {
+  return testing::round_loggps();
 }
 
 Program pingpong(std::uint64_t k, double w_ns) {
@@ -29,22 +26,6 @@ Program pingpong(std::uint64_t k, double w_ns) {
     r1.recv(0, 0, k);
     r1.send(0, 0, k);
   });
-}
-
-// Round numbers so every expected value below is exact in binary floating point.
-LogGpsParams simple() {
-  LogGpsParams p;
-  p.L = 1000;
-  p.o = 2000;
-  p.Oss = 1;
-  p.Ors = 2;
-  p.Osl = 0.5;
-  p.Orl = 0.25;
-  p.Gs = 4;
-  p.Gl = 0.125;
-  p.s = 1024;
-  p.S = 4096;
-  return p;
 }
 
 TEST(Replay, PingPongEqualsTable6InEachRegime) {

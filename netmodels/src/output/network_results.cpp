@@ -82,10 +82,9 @@ void NetworkResults::append_bytes(std::span<const std::byte> bytes) {
 }
 
 std::size_t NetworkResults::bytes_held() const {
-  const auto bytes = [](const auto& table) { return table.size() * sizeof table.front(); };
-  return bytes(deliveries) + bytes(flows) + bytes(ports) + bytes(queue_samples) +
-         bytes(packet_traces) + bytes(cwnd_samples) + bytes(receivers) + bytes(port_samples) +
-         bytes(flow_samples);
+  std::size_t bytes = 0;
+  for_each_table([&](const auto& table) { bytes += table.size() * sizeof table.front(); });
+  return bytes;
 }
 
 void NetworkResults::sort() {

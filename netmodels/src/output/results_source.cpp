@@ -6,48 +6,16 @@
 
 namespace netwarp::netmodels {
 
-namespace {
-
-template <class R>
-void write_part(const std::vector<R>& table, const std::string& path) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(table.data()),
-            static_cast<std::streamsize>(table.size() * sizeof(R)));
-  out.close();
-  if (!out) throw std::runtime_error(path + ": cannot write a results part file");
-}
-
-template <class R>
-void remove_part(const std::string& dir, int rank) {
-  std::remove(part_path<R>(dir, rank).c_str());
-}
-
-}  // namespace
-
 void write_result_parts(const NetworkResults& sorted, const std::string& dir, int rank) {
-  write_part(sorted.deliveries, part_path<DeliveryRecord>(dir, rank));
-  write_part(sorted.flows, part_path<FlowRecord>(dir, rank));
-  write_part(sorted.ports, part_path<PortRecord>(dir, rank));
-  write_part(sorted.queue_samples, part_path<QueueSample>(dir, rank));
-  write_part(sorted.packet_traces, part_path<PacketTrace>(dir, rank));
-  write_part(sorted.cwnd_samples, part_path<CwndSample>(dir, rank));
-  write_part(sorted.receivers, part_path<ReceiverRecord>(dir, rank));
-  write_part(sorted.port_samples, part_path<PortSample>(dir, rank));
-  write_part(sorted.flow_samples, part_path<FlowSample>(dir, rank));
+  sorted.for_each_table([&]<class R>(const std::vector<R>& table) {
+    write_record_file(table, part_path<R>(dir, rank));
+  });
 }
 
 void remove_result_parts(const std::string& dir, int ranks) {
-  for (int rank = 0; rank < ranks; ++rank) {
-    remove_part<DeliveryRecord>(dir, rank);
-    remove_part<FlowRecord>(dir, rank);
-    remove_part<PortRecord>(dir, rank);
-    remove_part<QueueSample>(dir, rank);
-    remove_part<PacketTrace>(dir, rank);
-    remove_part<CwndSample>(dir, rank);
-    remove_part<ReceiverRecord>(dir, rank);
-    remove_part<PortSample>(dir, rank);
-    remove_part<FlowSample>(dir, rank);
-  }
+  for (int rank = 0; rank < ranks; ++rank)
+    for_each_record_type(
+        [&]<class R>(std::type_identity<R>) { std::remove(part_path<R>(dir, rank).c_str()); });
 }
 
 template <class R>

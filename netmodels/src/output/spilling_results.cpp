@@ -15,27 +15,6 @@ namespace netwarp::netmodels {
 
 namespace {
 
-// Calls fn(std::type_identity<R>{}) for every record table.
-template <class Fn>
-void for_each_table(Fn&& fn) {
-  fn(std::type_identity<DeliveryRecord>{});
-  fn(std::type_identity<FlowRecord>{});
-  fn(std::type_identity<PortRecord>{});
-  fn(std::type_identity<QueueSample>{});
-  fn(std::type_identity<PacketTrace>{});
-  fn(std::type_identity<CwndSample>{});
-  fn(std::type_identity<ReceiverRecord>{});
-  fn(std::type_identity<PortSample>{});
-  fn(std::type_identity<FlowSample>{});
-}
-
-template <class R>
-const std::vector<R>& table_of(const NetworkResults& r) {
-  return std::get<const std::vector<R>&>(std::tie(r.deliveries, r.flows, r.ports, r.queue_samples,
-                                                  r.packet_traces, r.cwnd_samples, r.receivers,
-                                                  r.port_samples, r.flow_samples));
-}
-
 // Run `run` of `rank`'s table R; `suffix` names a merge still being written.
 template <class R>
 std::string run_path(const std::string& dir, int rank, std::size_t run, const char* suffix = "") {
@@ -45,15 +24,6 @@ std::string run_path(const std::string& dir, int rank, std::size_t run, const ch
 
 void check_written(const std::ofstream& out, const std::string& path) {
   if (!out) throw std::runtime_error(path + ": cannot write a results part file");
-}
-
-template <class R>
-void write_records(const std::vector<R>& records, const std::string& path) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(records.data()),
-            static_cast<std::streamsize>(records.size() * sizeof(R)));
-  out.close();
-  check_written(out, path);
 }
 
 // Streams the merge of `inputs` (sorted runs, oldest first) into `path`.
@@ -108,7 +78,7 @@ void SpillingResults::finish() {
     levels_.push_back(0);
   }
   while (levels_.size() > 1) merge_last_runs(std::min(kFanIn, levels_.size()));
-  for_each_table([&]<class R>(std::type_identity<R>) {
+  for_each_record_type([&]<class R>(std::type_identity<R>) {
     rename_file(run_path<R>(dir_, rank_, 0), part_path<R>(dir_, rank_));
   });
   levels_.clear();
@@ -125,8 +95,8 @@ void SpillingResults::spill() {
 void SpillingResults::write_run() {
   buffer_.sort();
   const std::size_t run = levels_.size();
-  for_each_table([&]<class R>(std::type_identity<R>) {
-    write_records(table_of<R>(buffer_), run_path<R>(dir_, rank_, run));
+  buffer_.for_each_table([&]<class R>(const std::vector<R>& table) {
+    write_record_file(table, run_path<R>(dir_, rank_, run));
   });
   const bool skip_idle_ports = buffer_.skip_idle_ports;
   buffer_ = NetworkResults{};
@@ -146,7 +116,7 @@ void SpillingResults::merge_full_levels() {
 
 void SpillingResults::merge_last_runs(std::size_t count) {
   const std::size_t first = levels_.size() - count;
-  for_each_table([&]<class R>(std::type_identity<R>) {
+  for_each_record_type([&]<class R>(std::type_identity<R>) {
     std::vector<std::string> inputs;
     for (std::size_t run = first; run < levels_.size(); ++run)
       inputs.push_back(run_path<R>(dir_, rank_, run));

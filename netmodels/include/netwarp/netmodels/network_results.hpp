@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "netwarp/engine/event.hpp"
@@ -43,6 +44,20 @@ class NetworkResults final : public engine::RecordSink {
   void join_receivers();
   NetworkTotals totals(const Workload& workload) const;
   std::size_t bytes_held() const;  // the records of every table
+  // fn(table) for every record table, in one fixed order: the one list of the tables that
+  // per-table loops (part files, spilled runs) go through.
+  template <class Fn>
+  void for_each_table(Fn&& fn) const {
+    fn(deliveries);
+    fn(flows);
+    fn(ports);
+    fn(queue_samples);
+    fn(packet_traces);
+    fn(cwnd_samples);
+    fn(receivers);
+    fn(port_samples);
+    fn(flow_samples);
+  }
 
   // Drop the PortRecords of ports that neither sent nor dropped anything: outputs list only
   // ports that carried traffic, and idle ones are most ports of a big network with a small
@@ -59,5 +74,12 @@ class NetworkResults final : public engine::RecordSink {
   std::vector<PortSample> port_samples;  // time series, by (node, port, interval)
   std::vector<FlowSample> flow_samples;  // time series, by (flow, interval)
 };
+
+// fn(std::type_identity<R>{}) for every record table R, in for_each_table's order.
+template <class Fn>
+void for_each_record_type(Fn&& fn) {
+  NetworkResults{}.for_each_table(
+      [&]<class R>(const std::vector<R>&) { fn(std::type_identity<R>{}); });
+}
 
 }  // namespace netwarp::netmodels

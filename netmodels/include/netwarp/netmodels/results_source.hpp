@@ -16,6 +16,7 @@
 #include <fstream>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -98,6 +99,17 @@ struct RecordOrder<FlowSample> {
 template <class R>
 std::string part_path(const std::string& dir, int rank) {
   return dir + "/rank" + std::to_string(rank) + "." + RecordOrder<R>::kName;
+}
+
+// Writes `records` raw into `path` (replacing it); throws std::runtime_error naming the file
+// when it cannot.
+template <class R>
+void write_record_file(const std::vector<R>& records, const std::string& path) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(records.data()),
+            static_cast<std::streamsize>(records.size() * sizeof(R)));
+  out.close();
+  if (!out) throw std::runtime_error(path + ": cannot write a results part file");
 }
 
 // Writes every table of `sorted` (NetworkResults::sort done) as raw records into
