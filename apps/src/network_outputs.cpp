@@ -135,7 +135,7 @@ nlohmann::ordered_json results_head_json(const NetworkRunReport& rep) {
   j["switches"] = rep.spec->topology.switch_count();
   const nlohmann::ordered_json engine_stats = stats_to_json(*rep.stats);
   for (const auto& [key, value] : engine_stats.items()) j[key] = value;
-  j["window_us"] = window_json(rep.window_us);
+  j["window_us"] = window_json(rep.stats->sole_rank >= 0 ? 0 : rep.window_us);  // none used
   j["sample_interval_ps"] = rep.spec->outputs.sample_interval_ps;  // time series; 0: none
   j["flow_completion"] = flow_completion_json(*rep.results);
   return j;

@@ -66,6 +66,8 @@ nlohmann::ordered_json stats_to_json(const engine::RunStats& s) {
   j["remote_events_sent"] = s.remote_events_sent;
   j["anti_messages_sent"] = s.anti_messages_sent;
   j["gvt_rounds"] = s.gvt_rounds;
+  j["sole_rank"] =
+      s.sole_rank >= 0 ? nlohmann::ordered_json(s.sole_rank) : nlohmann::ordered_json();
   j["efficiency"] = s.efficiency;
   j["event_rate"] = s.event_rate;
   j["wall_seconds"] = s.wall_seconds;
@@ -117,7 +119,12 @@ std::string format_summary(const engine::RunStats& s) {
     out += fmt::format(" ({:.0f} B event store, the rest rollback logs)",
                        per_event(s, s.event_store_bytes_at_peak));
   out += "\n";
-  if (s.kernel == "optimistic")
+  if (s.kernel == "optimistic" && s.sole_rank >= 0)
+    out += fmt::format(
+        "optimism      none needed: rank {} held every LP and handled the events in key order "
+        "(no state saving, no rollback); the other ranks waited\n",
+        s.sole_rank);
+  else if (s.kernel == "optimistic")
     out += fmt::format(
         "optimism      at most {} uncommitted events and {} of engine memory in use "
         "(largest rank); window {}\n",

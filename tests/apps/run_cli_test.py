@@ -98,15 +98,25 @@ class RunResults(RunCase):
         self.assertEqual(optimistic["digest"], sequential["digest"])
         self.assertEqual(optimistic["completion_time_ps"], sequential["completion_time_ps"])
         self.assertEqual(optimistic["flows"], sequential["flows"])
-        # No sentinel numbers: a sequential run has no optimism window (null), an optimistic one
-        # the default window in force.
+        # No sentinel numbers: a sequential run has no optimism window (null), nor has a star
+        # on two ranks (one rank holds every LP and needs none); spread over both ranks, the
+        # default window is in force.
         self.assertIsNone(sequential["window_us"])
-        self.assertGreater(optimistic["window_us"], 0)
+        self.assertEqual(optimistic["sole_rank"], 0)
+        self.assertIsNone(optimistic["window_us"])
+        self.assertEqual(optimistic["events_rolled_back"], 0)
+        spread, _, _ = self.run_ok([*SMALL_INCAST, "--kernel", "optimistic", "--set",
+                                    "engine.few_groups=SPREAD"], mpi_ranks=2, out="spread")
+        self.assertEqual(spread["digest"], sequential["digest"])
+        self.assertIsNone(spread["sole_rank"])
+        self.assertGreater(spread["window_us"], 0)
+        self.assertGreater(spread["remote_events_sent"], 0)
 
     def test_tight_optimism_caps_from_the_command_line_keep_the_sequential_digest(self):
         sequential, _, _ = self.run_ok(SMALL_INCAST, out="seq")
         capped, _, _ = self.run_ok([*SMALL_INCAST, "--kernel", "optimistic", "--window", "0",
-                                    "--max-uncommitted", "4", "--max-uncommitted-bytes", "65536"],
+                                    "--max-uncommitted", "4", "--max-uncommitted-bytes", "65536",
+                                    "--set", "engine.few_groups=SPREAD"],
                                    mpi_ranks=2, out="capped")
         self.assertEqual(capped["digest"], sequential["digest"])
         self.assertLess(capped["peak_uncommitted"], 16)  # 4, and events at GVT's instant
@@ -116,7 +126,7 @@ class RunResults(RunCase):
 # results.json fields that depend on the kernel, the rank count or the machine.
 RUN_DEPENDENT = ("kernel", "ranks", "events_processed", "events_rolled_back",
                  "rolled_back_primary", "rolled_back_secondary", "rolled_back_for_memory",
-                 "rollbacks", "remote_events_sent", "anti_messages_sent", "gvt_rounds",
+                 "rollbacks", "remote_events_sent", "anti_messages_sent", "gvt_rounds", "sole_rank",
                  "efficiency", "event_rate", "wall_seconds", "handling_seconds",
                  "communication_seconds", "gvt_seconds", "fossil_seconds", "peak_rss_bytes",
                  "peak_events_in_memory", "peak_uncommitted", "peak_engine_bytes_in_use",

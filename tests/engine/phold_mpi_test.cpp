@@ -104,6 +104,37 @@ TEST(PholdCheckReverse, PassesOnEveryRankWithTheSequentialDigest) {
   }
 }
 
+// Every rank's kept records at rank 0 (empty elsewhere).
+std::vector<testing::KeptRecord> gather_kept(const testing::KeepingSink& local,
+                                             RankExchange& exchange) {
+  std::vector<std::byte> bytes(local.kept.size() * sizeof(testing::KeptRecord));
+  if (!bytes.empty()) std::memcpy(bytes.data(), local.kept.data(), bytes.size());
+  std::vector<testing::KeptRecord> all;
+  for (const auto& p : exchange.gather(std::move(bytes))) {
+    const std::size_t at = all.size();
+    all.resize(at + p.size() / sizeof(testing::KeptRecord));
+    if (!p.empty()) std::memcpy(&all[at], p.data(), p.size());
+  }
+  return all;
+}
+
+void expect_same_records(std::vector<testing::KeptRecord> all,
+                         std::vector<testing::KeptRecord> reference) {
+  auto order = [](const testing::KeptRecord& a, const testing::KeptRecord& b) {
+    return a.key != b.key ? a.key < b.key : a.lp < b.lp;
+  };
+  std::sort(all.begin(), all.end(), order);
+  std::sort(reference.begin(), reference.end(), order);
+  ASSERT_EQ(all.size(), reference.size());
+  ASSERT_GT(all.size(), 100u);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(all[i].lp, reference[i].lp);
+    EXPECT_EQ(all[i].key, reference[i].key);
+    EXPECT_EQ(all[i].record.value, reference[i].record.value);
+    EXPECT_EQ(all[i].record.sum_after, reference[i].record.sum_after);
+  }
+}
+
 // Records gathered from every rank equal the sequential kernel's, record for record, also when
 // tight caps make fossil collection commit behind uncommittable entries and cancel work back.
 class ChainAcrossRanks : public ::testing::TestWithParam<std::uint64_t> {};
@@ -119,34 +150,50 @@ TEST_P(ChainAcrossRanks, CommittedRecordsMatchSequential) {
   config.gvt_interval = 2;
   config.max_uncommitted = GetParam();
   testing::KeepingSink local;
-  run_optimistic(model, config, *exchange, &local);
-
-  std::vector<std::byte> bytes(local.kept.size() * sizeof(testing::KeptRecord));
-  if (!bytes.empty()) std::memcpy(bytes.data(), local.kept.data(), bytes.size());
-  const auto parts = exchange->gather(std::move(bytes));
-  if (exchange->rank() != 0) return;
-  std::vector<testing::KeptRecord> all;
-  for (const auto& p : parts) {
-    const std::size_t at = all.size();
-    all.resize(at + p.size() / sizeof(testing::KeptRecord));
-    if (!p.empty()) std::memcpy(&all[at], p.data(), p.size());
-  }
-  auto order = [](const testing::KeptRecord& a, const testing::KeptRecord& b) {
-    return a.key != b.key ? a.key < b.key : a.lp < b.lp;
-  };
-  std::sort(all.begin(), all.end(), order);
-  std::sort(reference.kept.begin(), reference.kept.end(), order);
-  ASSERT_EQ(all.size(), reference.kept.size());
-  ASSERT_GT(all.size(), 100u);
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    EXPECT_EQ(all[i].lp, reference.kept[i].lp);
-    EXPECT_EQ(all[i].key, reference.kept[i].key);
-    EXPECT_EQ(all[i].record.value, reference.kept[i].record.value);
-    EXPECT_EQ(all[i].record.sum_after, reference.kept[i].record.sum_after);
-  }
+  const RunResult run = run_optimistic(model, config, *exchange, &local);
+  EXPECT_EQ(run.stats.sole_rank, -1);
+  const std::vector<testing::KeptRecord> all = gather_kept(local, *exchange);
+  if (exchange->rank() == 0) expect_same_records(all, reference.kept);
 }
 
 INSTANTIATE_TEST_SUITE_P(EventCaps, ChainAcrossRanks, ::testing::Values(0, 1, 3, 16));
+
+// Every LP on the last rank: that rank handles the events in key order with no rollback, the
+// others have nothing; records, digest and counts are the sequential kernel's. With
+// --check-reverse the usual Time Warp path runs (its checks need the undo logs).
+TEST(ChainOnOneRank, RunsInKeyOrderWithTheSequentialRecords) {
+  auto exchange = make_mpi_exchange();
+  const int last = exchange->size() - 1;
+  const testing::ChainModel model(24, 3, last);
+  KernelConfig config;
+  config.end_time = us(30);
+  testing::KeepingSink reference;
+  RunResult sequential;
+  if (exchange->rank() == 0) sequential = run_sequential(model, config, &reference);
+  config.kind = KernelKind::optimistic;
+  testing::KeepingSink local;
+  const RunResult run = run_optimistic(model, config, *exchange, &local);
+  EXPECT_EQ(run.stats.sole_rank, exchange->size() > 1 ? last : -1);
+  EXPECT_EQ(run.stats.kernel, "optimistic");
+  EXPECT_EQ(run.stats.ranks, exchange->size());
+  if (exchange->rank() != last) {
+    EXPECT_TRUE(local.kept.empty());
+  }
+  const std::vector<testing::KeptRecord> all = gather_kept(local, *exchange);
+  if (exchange->rank() == 0) {
+    expect_same_records(all, reference.kept);
+    EXPECT_EQ(run.stats.digest, sequential.stats.digest);
+    EXPECT_EQ(run.stats.events_committed, sequential.stats.events_committed);
+    EXPECT_EQ(run.stats.events_rolled_back, 0u);
+    EXPECT_EQ(run.lp_digests.size(), 24u);
+  }
+  config.check_reverse = true;
+  const RunResult checked = run_optimistic(model, config, *exchange);
+  EXPECT_EQ(checked.stats.sole_rank, -1);
+  if (exchange->rank() == 0) {
+    EXPECT_EQ(checked.stats.digest, sequential.stats.digest);
+  }
+}
 
 }  // namespace
 }  // namespace netwarp::engine

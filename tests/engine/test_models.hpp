@@ -2,6 +2,8 @@
 // that keeps records, and a fake two-rank exchange for driving a TimeWarpPe by hand.
 #pragma once
 
+#include <algorithm>
+
 #include <deque>
 #include <vector>
 
@@ -49,17 +51,24 @@ class ChainLp {
   RevCounter sum_;
 };
 
+// `on_rank` >= 0 puts every LP on that rank (the last one if there are fewer ranks); otherwise
+// the LPs are cut into blocks.
 class ChainModel final : public Model {
  public:
-  ChainModel(LpId lps, std::uint32_t initial_pings) : lps_(lps), initial_(initial_pings) {}
+  ChainModel(LpId lps, std::uint32_t initial_pings, int on_rank = -1)
+      : lps_(lps), initial_(initial_pings), on_rank_(on_rank) {}
   LpId lp_count() const override { return lps_; }
   std::unique_ptr<LpBase> create_lp(LpId) const override {
     return make_lp<ChainLp>(lps_, initial_);
+  }
+  int rank_of(LpId id, int ranks) const override {
+    return on_rank_ < 0 ? block_rank(id, lps_, ranks) : std::min(on_rank_, ranks - 1);
   }
 
  private:
   LpId lps_;
   std::uint32_t initial_;
+  int on_rank_;
 };
 
 struct KeptRecord {

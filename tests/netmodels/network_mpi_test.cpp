@@ -237,13 +237,17 @@ TEST_P(NetworkUnderAdaptiveWindow, OptimisticMatchesSequential) {
   optimistic.gvt_interval = 4;
   const RunsAcrossRanks runs = run_across_ranks(model, engine::KernelConfig{}, optimistic);
   if (!runs.is_root) return;
+  if (GetParam() == 2 && runs.optimistic.stats.ranks > 1) {
+    // One switch: one rank holds every LP and runs them in key order, with no window.
+    EXPECT_EQ(runs.optimistic.stats.sole_rank, 0);
+    EXPECT_EQ(runs.optimistic.stats.remote_events_sent, 0u);
+    EXPECT_EQ(runs.optimistic.stats.events_rolled_back, 0u);
+    return;
+  }
   const std::int64_t start = latencies[GetParam()].ps();
   EXPECT_LE(runs.optimistic.stats.window_narrowest.ps(), start);
   EXPECT_GE(runs.optimistic.stats.window_narrowest.ps(), start / 8);
   EXPECT_LE(runs.optimistic.stats.window_widest.ps(), start * 4096);
-  if (GetParam() == 2) {
-    EXPECT_EQ(runs.optimistic.stats.remote_events_sent, 0u);  // one switch: one rank
-  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, NetworkUnderAdaptiveWindow, ::testing::Values(0, 1, 2));

@@ -2,7 +2,10 @@
 // optimism bound, flush), a GVT round every gvt_interval iterations, fossil collection, and at
 // the end the statistics and digests of all ranks combined.
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <optional>
+#include <thread>
 
 #include "optimism_window.hpp"
 #include "time_warp_pe.hpp"
@@ -153,10 +156,72 @@ class RoundCounter {
   std::uint64_t rolled_back_ = 0;
 };
 
+// The rank that holds every LP, if one does (a star kept on one rank: engine.few_groups). No
+// event can then arrive from another rank, so nothing can roll back: that rank handles the events
+// in key order, as the sequential kernel does, with no state saving, and the others wait.
+std::optional<int> sole_rank_with_lps(const Model& model, const KernelConfig& config, int ranks) {
+  if (ranks < 2 || model.lp_count() == 0 || config.check_reverse) return std::nullopt;
+  const int first = model.rank_of(0, ranks);
+  for (LpId id = 1; id < model.lp_count(); ++id)
+    if (model.rank_of(id, ranks) != first) return std::nullopt;
+  return first;
+}
+
+// The statistics, LP digests and run digest of all ranks, the same everywhere but the digests
+// (rank 0 only).
+RunResult combine_result(const RunStats& local, const std::vector<LpDigest>& local_digests,
+                         RankExchange& exchange, std::uint64_t start_ns, const PhaseClock& clock) {
+  RunResult result;
+  result.stats = combine_stats(local, exchange, wall_seconds_since(start_ns), clock);
+  result.stats.kernel = std::string(kernel_name(KernelKind::optimistic));
+  result.lp_digests = gather_digests(local_digests, exchange);
+  std::vector<std::byte> digest;
+  if (exchange.rank() == 0) {
+    const std::string hex = digest_hex(combine_digests(result.lp_digests));
+    digest.resize(hex.size());
+    std::memcpy(digest.data(), hex.data(), hex.size());
+  }
+  exchange.broadcast(digest);
+  result.stats.digest.assign(reinterpret_cast<const char*>(digest.data()), digest.size());
+  return result;
+}
+
+// Returns once every rank has called it, napping meanwhile: a rank spinning in a blocking
+// collective would take the core that the working rank needs when ranks outnumber cores.
+void wait_for_every_rank(RankExchange& exchange) {
+  constexpr auto kNap = std::chrono::microseconds(100);
+  exchange.start_sum_and_min(0, 0);
+  std::int64_t total = 0;
+  std::int64_t least = 0;
+  while (!exchange.try_finish_sum_and_min(total, least)) std::this_thread::sleep_for(kNap);
+}
+
+RunResult run_on_sole_rank(const Model& model, const KernelConfig& config, RankExchange& exchange,
+                           RecordSink* sink, int sole) {
+  exchange.barrier();  // as in run_optimistic: unequal build times are not run time
+  const std::uint64_t start_ns = wall_clock_ns();
+  PhaseClock clock;
+  RunResult own;
+  if (exchange.rank() == sole) {
+    KernelConfig config_here = config;
+    if (sole != 0) config_here.on_progress = nullptr;  // progress is rank 0's to print
+    own = run_sequential(model, config_here, sink);
+    clock.lap(clock.handling);
+  }
+  wait_for_every_rank(exchange);
+  RunStats local = own.stats;
+  local.sole_rank = sole;
+  RunResult result = combine_result(local, own.lp_digests, exchange, start_ns, clock);
+  result.stats.end_time = config.end_time;
+  return result;
+}
+
 }  // namespace
 
 RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExchange& exchange,
                          RecordSink* sink) {
+  if (const std::optional<int> sole = sole_rank_with_lps(model, config, exchange.size()))
+    return run_on_sole_rank(model, config, exchange, sink, *sole);
   // Ranks arrive here after building their parts of the model, which can take unequal times:
   // without the barrier the slower build would be counted as the others' GVT time.
   exchange.barrier();
@@ -186,21 +251,12 @@ RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExc
   pe.finish_lps(config.end_time);
   exchange.complete_sends();
 
-  RunResult result;
-  result.stats = combine_stats(pe.local_stats(), exchange, wall_seconds_since(start_ns), clock);
+  RunResult result =
+      combine_result(pe.local_stats(), pe.local_digests(), exchange, start_ns, clock);
   result.stats.gvt_rounds = rounds;
   result.stats.window_narrowest = SimTime::from_ps(exchange.min(window.narrowest().ps()));
   result.stats.window_widest = SimTime::from_ps(exchange.max(window.widest().ps()));
   result.stats.end_time = config.end_time;
-  result.lp_digests = gather_digests(pe.local_digests(), exchange);
-  std::vector<std::byte> digest;
-  if (exchange.rank() == 0) {
-    const std::string hex = digest_hex(combine_digests(result.lp_digests));
-    digest.resize(hex.size());
-    std::memcpy(digest.data(), hex.data(), hex.size());
-  }
-  exchange.broadcast(digest);
-  result.stats.digest.assign(reinterpret_cast<const char*>(digest.data()), digest.size());
   return result;
 }
 

@@ -101,13 +101,17 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
       // Past the caps only events at GVT's instant run: without them no rank could move GVT.
       if (time > gvt_) break;
     }
-    pending_.pop();
-    if (!pending_.empty()) __builtin_prefetch(&pool_[pending_.top().id]);
     if (config_.check_reverse) {
+      pending_.pop();
       execute_checked(id);
     } else {
+      // The handler's first send (or a rollback's first re-queued event) takes the top's slot:
+      // one sift-down for pop and push. Handlers and rollbacks only ever push.
+      pending_.take_top();
       execute(id, this);
+      pending_.settle();
     }
+    if (!pending_.empty()) __builtin_prefetch(&pool_[pending_.top().id]);
     ++handled;
   }
   if (handled > 0) note_caps_peak();

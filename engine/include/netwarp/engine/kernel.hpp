@@ -86,6 +86,9 @@ struct RunStats {
   std::uint64_t remote_events_sent = 0;
   std::uint64_t anti_messages_sent = 0;
   std::uint64_t gvt_rounds = 0;
+  // The optimistic kernel on several ranks, when one rank held every LP: that rank (which then
+  // handled the events in key order with no state saving: nothing could roll back); -1 otherwise.
+  int sole_rank = -1;
   // The optimism window's narrowest and widest width on any rank (max(): unbounded).
   SimTime window_narrowest = SimTime::max();
   SimTime window_widest = SimTime::max();
