@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Regenerates the "2-rank efficiency" section of bench/SCALE.md (issue 15): how much faster the
+optimistic kernel on 2 MPI ranks runs than the sequential kernel, with default settings, and how
+close sequential PHOLD comes to a bare event loop.
+
+  library   every scenario of scenarios/*.pbtxt: `netwarp run X` against
+            `mpirun -np 2 netwarp run X --kernel optimistic`, engine wall time (results.json
+            wall_seconds), PAIRS interleaved pairs, the median of the pair ratios;
+  phold     weak scaling as bench/PHOLD.md: sequential 2048 LPs against 2 ranks x 1024 LPs
+            (remote 0.1, end --phold-end us), committed events/s;
+  floor     with --floor FILE (shared/bench/phold_floor.cpp): sequential PHOLD, 1024 LPs, remote
+            0.1, end 20000 us, against that bare heap loop compiled with g++ -O2, paired user CPU
+            time (it prints nothing of netwarp's: the ratio is whole-process CPU).
+
+Every pair must give equal digests. Run it on an otherwise idle machine: a 2-rank run needs both
+cores, and any other process makes one rank wait for the other at every GVT round.
+
+  bench/parallel_report.py                      # writes the section into bench/SCALE.md
+  bench/parallel_report.py --pairs 5 --floor ../shared/bench/phold_floor.cpp
+
+Environment: NETWARP (default build/bin/netwarp, a Release build), OUT (default bench/SCALE.md),
+MPIRUN.
+"""
+import argparse
+import glob
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NETWARP = os.path.abspath(os.environ.get("NETWARP", os.path.join(ROOT, "build/bin/netwarp")))
+OUT = os.path.abspath(os.environ.get("OUT", os.path.join(ROOT, "bench/SCALE.md")))
+MPIRUN = os.environ.get("MPIRUN", "mpirun")
+HEADING = "## 2-rank efficiency"
+
+# Issue 15's targets for 2 ranks against sequential.
+TORUS_TARGET = 1.6   # scenarios/torus-alltoall.pbtxt, engine wall time
+LIBRARY_FLOOR = 0.8  # every library scenario, default settings
+PHOLD_TARGET = 1.9   # PHOLD weak scaling, committed events/s
+FLOOR_RATIO = 2.0    # sequential PHOLD CPU time at most twice the bare loop's
+
+
+def mpi(ranks, cmd):
+    root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+    return [MPIRUN, "--oversubscribe", *root, "-np", str(ranks)] + cmd
+
+
+def run_json(cmd, json_path):
+    """Runs cmd (CI=true: no progress line), returns the JSON it wrote and its user CPU s."""
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err,
+                                env=dict(os.environ, CI="true"))
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            sys.exit(f"parallel_report.py: {' '.join(cmd)} failed:\n"
+                     f"{err.read().decode(errors='replace')}")
+    with open(json_path) as f:
+        return json.load(f), usage.ru_utime
+
+
+def library_pair(path, tmp):
+    seq_out, opt_out = os.path.join(tmp, "seq"), os.path.join(tmp, "opt")
+    seq, _ = run_json([NETWARP, "run", path, "--out", seq_out],
+                      os.path.join(seq_out, "results.json"))
+    opt, _ = run_json(mpi(2, [NETWARP, "run", path, "--kernel", "optimistic", "--out", opt_out]),
+                      os.path.join(opt_out, "results.json"))
+    return seq, opt
+
+
+def library_row(path, pairs):
+    name = os.path.splitext(os.path.basename(path))[0]
+    seq_walls, opt_walls, ratios, same = [], [], [], True
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(pairs):
+            seq, opt = library_pair(path, tmp)
+            seq_walls.append(seq["wall_seconds"])
+            opt_walls.append(opt["wall_seconds"])
+            ratios.append(seq["wall_seconds"] / max(opt["wall_seconds"], 1e-9))
+            same = same and seq["digest"] == opt["digest"]
+    how = f"rank {opt['sole_rank']} holds every LP" if opt.get("sole_rank") is not None else (
+        f"{opt['events_rolled_back'] / max(opt['events_processed'], 1) * 100:.1f} % rolled back, "
+        f"{opt['gvt_rounds']:,} GVT rounds")
+    speedup = statistics.median(ratios)
+    print(f"  {name}: {speedup:.2f}x", file=sys.stderr)
+    row = (f"| {name} | {seq['events_committed']:,} | {walls(seq_walls)} | {walls(opt_walls)} | "
+           f"{speedup:.2f}x | {how} | {'yes' if same else 'NO'} |")
+    return name, speedup, same, row
+
+
+def walls(values):
+    return " / ".join(f"{v:.3f}" for v in values)
+
+
+def phold_pair(end, tmp):
+    common = ["bench", "phold", "--remote", "0.1", "--end", str(end)]
+    seq_json, opt_json = os.path.join(tmp, "seq.json"), os.path.join(tmp, "opt.json")
+    seq, _ = run_json([NETWARP, *common, "--kernel", "sequential", "--lps", "2048", "--json",
+                       seq_json], seq_json)
+    opt, _ = run_json(mpi(2, [NETWARP, *common, "--kernel", "optimistic", "--lps", "1024",
+                              "--json", opt_json]), opt_json)
+    return seq, opt
+
+
+def phold_rows(pairs, end):
+    rows, ratios, same = [], [], True
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(pairs):
+            seq, opt = phold_pair(end, tmp)
+            ratios.append(opt["event_rate"] / seq["event_rate"])
+            same = same and seq["digest"] == opt["digest"]
+            rows.append(f"| {seq['event_rate'] / 1e6:.2f} M/s | {opt['event_rate'] / 1e6:.2f} M/s"
+                        f" | {ratios[-1]:.2f}x | {opt['efficiency'] * 100:.2f} % |"
+                        f" {opt['gvt_rounds']:,} |")
+    speedup = statistics.median(ratios)
+    print(f"  phold: {speedup:.2f}x", file=sys.stderr)
+    return speedup, same, rows
+
+
+def floor_ratio(floor_source, pairs):
+    floor = os.path.join(tempfile.mkdtemp(), "phold_floor")
+    subprocess.run(["g++", "-O2", "-std=c++20", "-o", floor, floor_source], check=True)
+    ratios = []
+    with tempfile.TemporaryDirectory() as tmp:
+        json_path = os.path.join(tmp, "seq.json")
+        for _ in range(pairs):
+            _, cpu = run_json([NETWARP, "bench", "phold", "--kernel", "sequential", "--lps", "1024",
+                               "--remote", "0.1", "--end", "20000", "--json", json_path],
+                              json_path)
+            proc = subprocess.Popen([floor, "1024", "0.1"], stdout=subprocess.DEVNULL)
+            _, _, usage = os.wait4(proc.pid, 0)
+            ratios.append(cpu / usage.ru_utime)
+    print(f"  floor: {statistics.median(ratios):.2f}", file=sys.stderr)
+    return ratios
+
+
+def verdict(ok, text):
+    return f"- {'PASS' if ok else 'FAIL'}: {text}"
+
+
+def section(library, phold, floor, options):
+    verdicts = []
+    torus = next((s for n, s, _, _ in library if n == "torus-alltoall"), None)
+    if torus is not None:
+        verdicts.append(verdict(torus >= TORUS_TARGET, f"torus-alltoall (16 x 16, 20 KB) on 2"
+                                f" ranks at least {TORUS_TARGET}x sequential: {torus:.2f}x."))
+    slowest = min(library, key=lambda r: r[1])
+    verdicts.append(verdict(slowest[1] >= LIBRARY_FLOOR, f"no library scenario under"
+                            f" {LIBRARY_FLOOR}x sequential on 2 ranks: the slowest is"
+                            f" {slowest[0]} at {slowest[1]:.2f}x."))
+    verdicts.append(verdict(phold[0] >= PHOLD_TARGET, f"PHOLD weak scaling on 2 ranks at least"
+                            f" {PHOLD_TARGET}x: {phold[0]:.2f}x."))
+    if floor:
+        median = statistics.median(floor)
+        verdicts.append(verdict(median <= FLOOR_RATIO, f"sequential PHOLD (1024 LPs, remote 0.1)"
+                                f" at least half the bare loop's rate: CPU time ratio"
+                                f" {median:.2f} ({len(floor)} pairs, {min(floor):.2f}-"
+                                f"{max(floor):.2f})."))
+    same = all(s for _, _, s, _ in library) and phold[1]
+    verdicts.append(verdict(same, "digests equal to sequential in every run."))
+    load = os.getloadavg()[0]
+    return "\n".join([
+        HEADING,
+        "",
+        f"Generated by `bench/parallel_report.py{options}`; regenerate it rather than edit it."
+        f" Load average {load:.1f} at the end (a 2-rank run needs both cores to itself).",
+        "",
+        *verdicts,
+        "",
+        "Library scenarios with default settings: engine wall time (results.json `wall_seconds`)"
+        " of `netwarp run X` and of `mpirun -np 2 netwarp run X --kernel optimistic`, interleaved"
+        " pairs; the speed-up is the median of the pairs' ratios.",
+        "",
+        "| scenario | committed events | sequential (s) | 2 ranks (s) | speed-up | 2-rank run |"
+        " same digest |",
+        "|---|---:|---|---|---:|---|---|",
+        *[row for _, _, _, row in library],
+        "",
+        "PHOLD weak scaling (remote 0.1): sequential 2048 LPs against 2 ranks x 1024 LPs,"
+        " committed events/s, one row per interleaved pair.",
+        "",
+        "| sequential | 2 ranks | speed-up | efficiency | GVT rounds |",
+        "|---:|---:|---:|---:|---:|",
+        *phold[2],
+        "",
+    ])
+
+
+def write_section(text):
+    old = open(OUT).read() if os.path.exists(OUT) else ""
+    at = old.find("\n" + HEADING)
+    head = old[:at + 1] if at >= 0 else old + ("\n" if old and not old.endswith("\n") else "")
+    # Anything after this section that another script owns would start with "\n## ".
+    rest = ""
+    if at >= 0:
+        nxt = old.find("\n## ", at + 1 + len(HEADING))
+        rest = old[nxt:] if nxt >= 0 else ""
+    with open(OUT, "w") as f:
+        f.write(head + text + rest)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=3, help="interleaved pairs per case")
+    parser.add_argument("--phold-end", type=int, default=20000, help="PHOLD end time, us")
+    parser.add_argument("--floor", help="phold_floor.cpp, to pair sequential PHOLD against")
+    parser.add_argument("--only", nargs="*", help="library scenarios to run (default: all)")
+    args = parser.parse_args()
+    paths = sorted(glob.glob(os.path.join(ROOT, "scenarios", "*.pbtxt")))
+    if args.only:
+        paths = [p for p in paths if os.path.splitext(os.path.basename(p))[0] in args.only]
+    library = [library_row(p, args.pairs) for p in paths]
+    phold = phold_rows(args.pairs, args.phold_end)
+    floor = floor_ratio(args.floor, args.pairs) if args.floor else []
+    options = "".join(" " + a for a in sys.argv[1:])
+    write_section(section(library, phold, floor, options))
+    print(f"wrote {OUT}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
