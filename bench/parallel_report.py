@@ -84,12 +84,19 @@ def library_row(path, pairs):
             same = same and seq["digest"] == opt["digest"]
     how = f"rank {opt['sole_rank']} holds every LP" if opt.get("sole_rank") is not None else (
         f"{opt['events_rolled_back'] / max(opt['events_processed'], 1) * 100:.1f} % rolled back, "
-        f"{opt['gvt_rounds']:,} GVT rounds")
+        f"{opt['gvt_rounds']:,} GVT rounds; {split(opt)}")
     speedup = statistics.median(ratios)
     print(f"  {name}: {speedup:.2f}x", file=sys.stderr)
     row = (f"| {name} | {seq['events_committed']:,} | {walls(seq_walls)} | {walls(opt_walls)} | "
            f"{speedup:.2f}x | {how} | {'yes' if same else 'NO'} |")
     return name, speedup, same, row
+
+
+def split(result):
+    """Where the largest rank's wall time went (the summary's `time` line)."""
+    return (f"{result['handling_seconds']:.3f} s handling, {result['communication_seconds']:.3f} s"
+            f" messages, {result['gvt_seconds']:.3f} s GVT, {result['fossil_seconds']:.3f} s"
+            " fossil collection")
 
 
 def walls(values):
@@ -115,7 +122,7 @@ def phold_rows(pairs, end):
             same = same and seq["digest"] == opt["digest"]
             rows.append(f"| {seq['event_rate'] / 1e6:.2f} M/s | {opt['event_rate'] / 1e6:.2f} M/s"
                         f" | {ratios[-1]:.2f}x | {opt['efficiency'] * 100:.2f} % |"
-                        f" {opt['gvt_rounds']:,} |")
+                        f" {opt['gvt_rounds']:,} | {split(opt)} |")
     speedup = statistics.median(ratios)
     print(f"  phold: {speedup:.2f}x", file=sys.stderr)
     return speedup, same, rows
@@ -175,30 +182,32 @@ def section(library, phold, floor, options):
         " of `netwarp run X` and of `mpirun -np 2 netwarp run X --kernel optimistic`, interleaved"
         " pairs; the speed-up is the median of the pairs' ratios.",
         "",
-        "| scenario | committed events | sequential (s) | 2 ranks (s) | speed-up | 2-rank run |"
-        " same digest |",
+        "| scenario | committed events | sequential (s) | 2 ranks (s) | speed-up | 2-rank run"
+        " (last pair) | same digest |",
         "|---|---:|---|---|---:|---|---|",
         *[row for _, _, _, row in library],
         "",
         "PHOLD weak scaling (remote 0.1): sequential 2048 LPs against 2 ranks x 1024 LPs,"
         " committed events/s, one row per interleaved pair.",
         "",
-        "| sequential | 2 ranks | speed-up | efficiency | GVT rounds |",
-        "|---:|---:|---:|---:|---:|",
+        "| sequential | 2 ranks | speed-up | efficiency | GVT rounds | largest rank's time |",
+        "|---:|---:|---:|---:|---:|---|",
         *phold[2],
         "",
     ])
 
 
 def write_section(text):
+    """Puts the section in place of the old one (up to the next "## " heading), or at the end."""
     old = open(OUT).read() if os.path.exists(OUT) else ""
-    at = old.find("\n" + HEADING)
-    head = old[:at + 1] if at >= 0 else old + ("\n" if old and not old.endswith("\n") else "")
-    # Anything after this section that another script owns would start with "\n## ".
-    rest = ""
-    if at >= 0:
-        nxt = old.find("\n## ", at + 1 + len(HEADING))
-        rest = old[nxt:] if nxt >= 0 else ""
+    padded = "\n" + old
+    at = padded.find("\n" + HEADING)
+    if at < 0:
+        head, rest = (old.rstrip("\n") + "\n\n" if old.strip() else ""), ""
+    else:
+        head = padded[1:at + 1]
+        after = padded.find("\n## ", at + 1 + len(HEADING))
+        rest = padded[after:] if after >= 0 else ""
     with open(OUT, "w") as f:
         f.write(head + text + rest)
 
