@@ -23,7 +23,13 @@ namespace {
 using mpiemul::MpiResults;
 using mpiemul::MpiTotals;
 
-MpiResults gather_results(const MpiResults& local, const AppContext& context) {
+// Every process's records on rank 0, sorted. On one process they are moved, not copied through
+// their byte form (three copies of the records were most of a large run's peak memory).
+MpiResults gather_results(MpiResults& local, const AppContext& context) {
+  if (context.exchange->size() == 1) {
+    local.sort();
+    return std::move(local);
+  }
   MpiResults all;
   for (const auto& part : context.exchange->gather(local.to_bytes())) all.append_bytes(part);
   all.sort();
