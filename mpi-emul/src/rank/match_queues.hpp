@@ -1,8 +1,9 @@
 // Indexed MPI matching (issue 15). A linear scan of the posted-receive and unexpected queues
 // makes every arrival cost O(queue length): an all-to-all with all receives posted first
-// grows as P^2.7. Both queues are ordered maps keyed by (context, source, tag, sequence), so
-// a match costs O(log n) while keeping MPI's order (seed 001 §3-4: associative memories keyed
-// by (peer, tag, comm), each entry a FIFO):
+// grows as P^2.7. Both queues are indexed by (context, source, tag, sequence), so a match costs
+// O(1) (posted receives: each bucket's head hashed, the rest ordered) or O(log n) (unexpected
+// envelopes: an ordered map) while keeping MPI's order (seed 001 §3-4: associative memories
+// keyed by (peer, tag, comm), each entry a FIFO):
 //  - a posted receive may hold wildcards (kAnySource, kAnyTag); an arriving envelope looks in
 //    the four buckets (src, tag), (src, any), (any, tag), (any, any) of its context and takes
 //    the one whose first entry has the smallest sequence number: the earliest posted receive
