@@ -1,7 +1,7 @@
 // MpiTotals: the records of an MPI run summed per rank, per protocol and per call kind, and
 // the ranks that did not finish, looked up in the program to say what they are blocked in.
 #include <algorithm>
-#include <set>
+#include <vector>
 
 #include "netwarp/engine/check.hpp"
 #include "netwarp/mpiemul/mpi_results.hpp"
@@ -125,13 +125,18 @@ void add_messages(const MpiResults& results, MpiTotals& t) {
 
 // Every send op of the program that no message record names.
 std::vector<UnreceivedSend> unreceived_sends(const MpiResults& results, const Program& program) {
-  std::set<std::pair<RankId, std::uint32_t>> received;
-  for (const MessageRecord& m : results.messages) received.emplace(m.src, m.send_op);
+  // One bit per op of each rank (a set of P^2 pairs took most of a large all-to-all's memory).
+  std::vector<std::vector<bool>> received(program.size());
+  for (RankId rank = 0; rank < program.size(); ++rank)
+    received[rank].resize(program.ranks[rank].ops.size());
+  for (const MessageRecord& m : results.messages)  // one naming no op of the program names no send
+    if (m.src < program.size() && m.send_op < received[m.src].size())
+      received[m.src][m.send_op] = true;
   std::vector<UnreceivedSend> out;
   for (RankId rank = 0; rank < program.size(); ++rank) {
     const std::vector<Op>& ops = program.ranks[rank].ops;
     for (std::uint32_t i = 0; i < ops.size(); ++i)
-      if (ops[i].kind == OpKind::send && !received.contains({rank, i}))
+      if (ops[i].kind == OpKind::send && !received[rank][i])
         out.push_back({rank, i, ops[i].peer, ops[i].tag, ops[i].bytes});
   }
   return out;
