@@ -119,18 +119,23 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
 }
 
 bool TimeWarpPe::cancel_back_after(const EventKey& key) {
-  if (key.time > frontier_) return false;
+  if (!(key < frontier_)) return false;
   const std::optional<std::uint32_t> latest = slot_with_latest_event();
   if (!latest) return false;
   LpSlot& slot = slots_[*latest];
   const EventKey newest = pool_[processed_[slot.newest].id].key;
-  frontier_ = newest.time;
+  frontier_ = newest;
   if (!(key < newest)) return false;
   rollback(slot, newest, Cause::memory);
   return true;
 }
 
+// The handled event with the greatest key is its LP's newest, so the search may go over the LPs'
+// newest events or over the log's live entries, whichever are fewer: a rank of a big network
+// holds far more LPs than the caps let it hold uncommitted events.
 std::optional<std::uint32_t> TimeWarpPe::slot_with_latest_event() {
+  const std::uint64_t logged = processed_.end() - processed_.begin();
+  if (logged < newest_time_.size()) return slot_with_latest_logged_event();
   std::optional<std::uint32_t> best;
   const Event* best_event = nullptr;
   for (std::uint32_t i = 0; i < newest_time_.size(); ++i) {
@@ -139,6 +144,21 @@ std::optional<std::uint32_t> TimeWarpPe::slot_with_latest_event() {
     const Event& event = pool_[processed_[slots_[i].newest].id];
     if (!best_event || best_event->key < event.key) {
       best = i;
+      best_event = &event;
+    }
+  }
+  return best;
+}
+
+std::optional<std::uint32_t> TimeWarpPe::slot_with_latest_logged_event() {
+  std::optional<std::uint32_t> best;
+  const Event* best_event = nullptr;
+  for (LogPosition at = processed_.end(); at-- > processed_.begin();) {
+    const ProcessedEntry& entry = processed_[at];
+    if (entry.dead || (best_event && entry.time < best_event->key.time)) continue;
+    const Event& event = pool_[entry.id];
+    if (!best_event || best_event->key < event.key) {
+      best = entry.slot;
       best_event = &event;
     }
   }
@@ -179,7 +199,7 @@ void TimeWarpPe::execute(EventId id, EventRouter* router) {
                                                  .records_begin = short32(records_.mark())});
   slot.newest = current_;
   newest_time_[slot_index] = event.key.time;
-  frontier_ = std::max(frontier_, event.key.time);
+  if (frontier_ < event.key) frontier_ = event.key;
   peak_uncommitted_ = std::max(peak_uncommitted_, uncommitted());
   run_handler(*slot.lp, event, scope_for(slot, event, router));
   current_ = kNoPosition;

@@ -141,6 +141,7 @@ class TimeWarpPe final : public EventRouter {
   bool cancel_back_after(const EventKey& key);
   // The local LP whose newest uncommitted event has the greatest key (its index), or none.
   std::optional<std::uint32_t> slot_with_latest_event();
+  std::optional<std::uint32_t> slot_with_latest_logged_event();  // the same, by the log
   bool worth_compacting(SimTime gvt) const;
   void compact(SimTime gvt);
   // Frees cancelled events still in the future event set once they make up half of it.
@@ -202,9 +203,11 @@ class TimeWarpPe final : public EventRouter {
   bool hold_sends_ = false;
   bool held_by_window_ = false;
   SimTime gvt_ = SimTime::zero();
-  // At or after the time of every uncommitted event: cancel_back_after skips its search for
-  // earlier events. Raised as events run, lowered to the truth by a search.
-  SimTime frontier_ = SimTime::zero();
+  // At or after the key of every uncommitted event: cancel_back_after skips its search when the
+  // top event is not before it. Raised as events run, lowered to the truth by a search. A key,
+  // not a time: network models tie in time so often that a time bound let every event at the
+  // frontier's instant search the whole log again.
+  EventKey frontier_;
   std::uint64_t dead_entries_ = 0;        // rolled-back entries still in processed_
   std::uint64_t cancelled_in_queue_ = 0;  // cancelled events still in pending_
   // Per local LP, its newest entry kept by the compaction pass `pass` (kNoPosition: none).
