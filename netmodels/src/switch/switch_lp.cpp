@@ -74,7 +74,7 @@ void SwitchLp::transmitted(const Packet& packet, SimTime done, engine::EventCtx&
   if (!returns_credit_) return;
   // This switch's own port on the packet's input cable leads back upstream (its settings are
   // hot; the topology's ports are a cache miss away).
-  const Port& in = ports_[packet.in_port].settings().link;
+  const Port& in = ports_[packet.in_port].link();
   ctx.send(in.peer, std::max(done - ctx.now() + in.latency, engine::ps(1)),
            CreditReturned{packet.wire_bytes, in.peer_port, packet.vc, {}});
 }
