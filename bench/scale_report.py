@@ -20,7 +20,10 @@ carry the sequential digest everywhere.
   bench/scale_report.py --million        # also the 1,000,000-host 100^3 torus: the tiny
                                          # workload (about 4 GiB)
   bench/scale_report.py --million-perm   # and its permutation of 4 KiB messages (about
-                                         # 6 GiB and hundreds of millions of events)
+                                         # 6 GiB, 613 million events, tens of minutes)
+  bench/scale_report.py --million-perm --million-ranks 1,2
+                                         # the 100^3 runs sequentially and on 2 ranks
+                                         # (optimistic), checking the digests agree
 
 Environment: NETWARP (default build/bin/netwarp, a Release build), OUT (default bench/SCALE.md),
 MPIRUN. Run it on an otherwise idle machine.
@@ -30,6 +33,7 @@ import json
 import os
 import platform
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -80,10 +84,10 @@ workload {{ {workload} }}
 """
 
 
-def command(path, kernel, ranks, out_dir):
+def command(path, kernel, ranks, out_dir, extra=()):
     cmd = [NETWARP, "run", path, "--kernel", kernel, "--out", out_dir,
            # The scenario memory estimate still counts route tables of the built-in families.
-           "--max-memory", str(1 << 50)]
+           "--max-memory", str(1 << 50), *extra]
     if ranks > 1:
         root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
         cmd = [MPIRUN, "--oversubscribe", *root, "-np", str(ranks)] + cmd
@@ -97,24 +101,28 @@ def rank_peaks(stdout):
             re.findall(r"rank \d+: (\d+) LPs \((\d+) hosts\), peak RSS ([\d.]+) MiB", line)]
 
 
-def run(name, topology, hosts, workload, kernel, ranks):
+def run(name, topology, hosts, workload, kernel, ranks, extra=()):
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "scenario.pbtxt")
         with open(path, "w") as f:
             f.write(scenario_text(name.replace(" ", "-"), topology, workload))
         out_dir = os.path.join(tmp, "out")
         start = time.monotonic()
-        r = subprocess.run(command(path, kernel, ranks, out_dir), capture_output=True, text=True,
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        r = subprocess.run(command(path, kernel, ranks, out_dir, extra), capture_output=True, text=True,
                            env=dict(os.environ, CI="true"))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         total = time.monotonic() - start
         if r.returncode != 0:
             sys.exit(f"scale_report.py: {name} {kernel} x{ranks} failed:\n{r.stderr}")
         with open(os.path.join(out_dir, "results.json")) as f:
             result = json.load(f)
+        output_bytes = sum(os.path.getsize(os.path.join(out_dir, n)) for n in os.listdir(out_dir))
     return {"total": total, "engine": result["wall_seconds"],
+            "user": after.ru_utime - before.ru_utime,
             "events": result["events_committed"], "rate": result["event_rate"],
             "peak": result["peak_rss_bytes"], "digest": result["digest"],
-            "hosts": hosts, "ranks": rank_peaks(r.stdout)}
+            "output_bytes": output_bytes, "hosts": hosts, "ranks": rank_peaks(r.stdout)}
 
 
 def mib(b):
@@ -229,19 +237,39 @@ def report(tiny, perm, million, options):
     return "\n".join(lines) + "\n"
 
 
-def million_text(with_permutation):
+def million_text(with_permutation, rank_counts):
     name, topology, hosts = MILLION
     runs = [("the tiny workload", tiny_workload(hosts))]
     if with_permutation:
         runs.append(("a permutation of 4096-byte messages", "permutation { bytes: 4096 }"))
     lines = []
     for label, workload in runs:
-        res = run(name, topology, hosts, workload, "sequential", 1)
-        lines.append(
-            f"- {name} ({hosts:,} hosts, {hosts:,} routers), {label}, sequential:"
-            f" {res['total']:.0f} s wall ({res['engine']:.0f} s in the engine: building the LPs,"
-            f" running, finishing), {res['events']:,} events, peak RSS"
-            f" {res['peak'] / (1 << 30):.2f} GiB ({res['peak'] / hosts / 1024:.2f} KiB per host).")
+        digests = set()
+        for ranks in rank_counts:
+            kernel = "sequential" if ranks == 1 else "optimistic"
+            # At the uncommitted-event cap a rank scans all its LPs for the latest event
+            # (TimeWarpPe::slot_with_latest_event): half a million LPs per event, 20x slower
+            # than sequential at 30^3. A byte cap bounds the optimism instead; it counts the
+            # pending events too (about 1.6 GB of them at 100^3), so it is set well above those.
+            extra = ["--max-uncommitted", str(1 << 30),
+                     "--max-uncommitted-bytes", str(3 << 30)] if ranks > 1 else []
+            res = run(name, topology, hosts, workload, kernel, ranks, extra)
+            digests.add(res["digest"])
+            where = "sequential" if ranks == 1 else f"optimistic on {ranks} ranks"
+            per_rank = f" (per rank: {ranks_text(res)})" if res["ranks"] else ""
+            lines.append(
+                f"- {name} ({hosts:,} hosts, {hosts:,} routers), {label}, {where}:"
+                f" {res['total']:.0f} s wall ({res['engine']:.0f} s in the engine: building the"
+                f" LPs, running, finishing), {res['user']:.0f} s user CPU (all processes),"
+                f" {res['events']:,} events ({res['events'] / max(res['user'], 1e-9) / 1e6:.2f} M"
+                f" per user CPU second), peak RSS {res['peak'] / (1 << 30):.2f} GiB"
+                f" ({res['peak'] / hosts / 1024:.2f} KiB per host){per_rank}, outputs"
+                f" {res['output_bytes'] / (1 << 30):.2f} GiB, digest {res['digest']};"
+                f" load average {os.getloadavg()[0]:.1f} after.")
+            print(lines[-1], file=sys.stderr)
+        if len(rank_counts) > 1:
+            lines.append(f"- {label}: {'the same digest' if len(digests) == 1 else 'DIGESTS DIFFER'}"
+                         f" on {', '.join(map(str, rank_counts))} rank(s).")
     return "\n".join(lines)
 
 
@@ -267,12 +295,16 @@ def main():
     parser.add_argument("--million", action="store_true", help="also the 100^3 torus, tiny")
     parser.add_argument("--million-perm", action="store_true",
                         help="also the 100^3 torus permutation")
+    parser.add_argument("--million-ranks", default="1",
+                        help="rank counts of the 100^3 runs, comma-separated (1: sequential,"
+                        " N > 1: the optimistic kernel on N ranks), e.g. 1,2")
     args = parser.parse_args()
     big = FULL if args.full or args.full_perm else []
     tiny = tiny_rows(SHORT + big)
     perm = perm_rows(SHORT + (FULL if args.full_perm else []))
     wants_million = args.million or args.million_perm
-    million = million_text(args.million_perm) if wants_million else ""
+    ranks = [int(r) for r in args.million_ranks.split(",")]
+    million = million_text(args.million_perm, ranks) if wants_million else ""
     text = report(tiny, perm, million, "".join(" " + a for a in sys.argv[1:]))
     with open(OUT, "w") as f:
         f.write(text + kept_sections())

@@ -26,39 +26,35 @@ const std::string& node_name(const NetworkSpec& spec, netmodels::NodeId n) {
 }  // namespace
 
 void add_tcp_counters(nlohmann::ordered_json& row, const netmodels::FlowRecord& f) {
-  row["segments_sent"] = f.segments_sent;
-  row["retransmitted_segments"] = f.retransmitted_segments;
-  row["duplicate_acks"] = f.duplicate_acks;
-  row["fast_retransmits"] = f.fast_retransmits;
-  row["retransmission_timeouts"] = f.timeouts;
-  row["syns_sent"] = f.syns_sent;
-  row["syn_retransmissions"] = f.syn_retransmissions;
-  row["limited_transmits"] = f.limited_transmits;
-  row["ooo_discarded_segments"] = f.ooo_discarded_segments;
+  for_each_tcp_counter(f, [&](const char* key, std::uint64_t value) { row[key] = value; });
+}
+
+void add_tcp_counters(TableRow& row, const netmodels::FlowRecord& f) {
+  for_each_tcp_counter(f, [&](const char* key, std::uint64_t value) { row.add(key, value); });
 }
 
 namespace {
 
 // One row per message: the sender's record joined with the receiver's delivery.
-nlohmann::ordered_json flow_row_json(const NetworkRunReport& rep,
-                                     const netmodels::FlowRows::Row& row) {
+TableRow flow_row(const NetworkRunReport& rep, const netmodels::FlowRows::Row& row) {
   const auto& f = row.flow;
   const auto& m = rep.spec->workload.messages[f.flow];
-  nlohmann::ordered_json j = {{"flow", f.flow},
-                              {"src", node_name(*rep.spec, m.src)},
-                              {"dst", node_name(*rep.spec, m.dst)},
-                              {"bytes", f.bytes},
-                              {"start_ps", f.start_ps},
-                              {"delivered_ps", row.delivered_ps},
-                              {"completed_ps", f.completed_ps}};
-  add_tcp_counters(j, f);
-  return j;
+  TableRow r;
+  r.add("flow", f.flow);
+  r.add("src", std::string_view(node_name(*rep.spec, m.src)));
+  r.add("dst", std::string_view(node_name(*rep.spec, m.dst)));
+  r.add("bytes", f.bytes);
+  r.add("start_ps", f.start_ps);
+  r.add("delivered_ps", row.delivered_ps);
+  r.add("completed_ps", f.completed_ps);
+  add_tcp_counters(r, f);
+  return r;
 }
 
 template <class Fn>
 void for_each_flow_row(const NetworkRunReport& rep, Fn&& fn) {
   netmodels::FlowRows rows(*rep.results);
-  for (netmodels::FlowRows::Row row; rows.next(row);) fn(flow_row_json(rep, row));
+  for (netmodels::FlowRows::Row row; rows.next(row);) fn(flow_row(rep, row));
 }
 
 // Busy fraction over the run: up to the last bit any port sent (a host port runs at the NIC
@@ -70,21 +66,22 @@ double utilisation(const NetworkSpec& spec, const netmodels::PortRecord& p, std:
   return static_cast<double>(p.bytes_sent) * 8 / (static_cast<double>(rate) * 1e-12 * span);
 }
 
-nlohmann::ordered_json port_row_json(const NetworkRunReport& rep, const netmodels::PortRecord& p,
-                                     std::int64_t span) {
-  return {{"node", node_name(*rep.spec, p.node)},
-          {"port", p.port},
-          {"peer", node_name(*rep.spec, p.peer)},
-          {"packets_sent", p.packets_sent},
-          {"bytes_sent", p.bytes_sent},
-          {"packets_dropped", p.packets_dropped},
-          {"bytes_dropped", p.bytes_dropped},
-          {"ecn_marked", p.ecn_marked},
-          {"max_queue_bytes", p.max_queue_bytes},
-          {"max_queue_packets", p.max_queue_packets},
-          {"utilisation", utilisation(*rep.spec, p, span)},
-          {"busy_utilisation",  // from its first bit sent to its last
-           utilisation(*rep.spec, p, p.busy_until_ps - p.first_sent_ps)}};
+TableRow port_row(const NetworkRunReport& rep, const netmodels::PortRecord& p, std::int64_t span) {
+  TableRow r;
+  r.add("node", std::string_view(node_name(*rep.spec, p.node)));
+  r.add("port", p.port);
+  r.add("peer", std::string_view(node_name(*rep.spec, p.peer)));
+  r.add("packets_sent", p.packets_sent);
+  r.add("bytes_sent", p.bytes_sent);
+  r.add("packets_dropped", p.packets_dropped);
+  r.add("bytes_dropped", p.bytes_dropped);
+  r.add("ecn_marked", p.ecn_marked);
+  r.add("max_queue_bytes", p.max_queue_bytes);
+  r.add("max_queue_packets", p.max_queue_packets);
+  r.add("utilisation", utilisation(*rep.spec, p, span));
+  // From its first bit sent to its last.
+  r.add("busy_utilisation", utilisation(*rep.spec, p, p.busy_until_ps - p.first_sent_ps));
+  return r;
 }
 
 // Ports that carried or dropped anything.
@@ -92,14 +89,14 @@ template <class Fn>
 void for_each_port_row(const NetworkRunReport& rep, std::int64_t span, Fn&& fn) {
   auto ports = rep.results->open<netmodels::PortRecord>();
   for (; const netmodels::PortRecord* p = ports.peek(); ports.pop())
-    if (p->packets_sent != 0 || p->packets_dropped != 0) fn(port_row_json(rep, *p, span));
+    if (p->packets_sent != 0 || p->packets_dropped != 0) fn(port_row(rep, *p, span));
 }
 
 }  // namespace
 
 nlohmann::ordered_json ports_json(const NetworkRunReport& rep, std::int64_t span) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for_each_port_row(rep, span, [&](nlohmann::ordered_json row) { rows.push_back(std::move(row)); });
+  for_each_port_row(rep, span, [&](const TableRow& row) { rows.push_back(row.to_json()); });
   return rows;
 }
 
@@ -158,6 +155,14 @@ void write_table_csv(const nlohmann::ordered_json& rows, const std::string& path
 }
 
 CsvTableStream::CsvTableStream(const std::string& path) : out_(open_for_writing(path)) {}
+
+void CsvTableStream::row(const TableRow& row) {
+  line_.clear();
+  if (!has_header_) row.append_csv_header(line_);
+  has_header_ = true;
+  row.append_csv(line_);
+  out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
+}
 
 void CsvTableStream::row(const nlohmann::ordered_json& row) {
   if (!has_header_) {
@@ -225,12 +230,11 @@ std::vector<std::string> write_network_tables(const NetworkRunReport& rep, const
   std::vector<std::string> files{dir + "/flows.csv", dir + "/ports.csv"};
   {
     CsvTableStream flows(files[0]);
-    for_each_flow_row(rep, [&](const nlohmann::ordered_json& row) { flows.row(row); });
+    for_each_flow_row(rep, [&](const TableRow& row) { flows.row(row); });
   }
   {
     CsvTableStream ports(files[1]);
-    for_each_port_row(rep, rep.results->busy_span(),
-                      [&](const nlohmann::ordered_json& row) { ports.row(row); });
+    for_each_port_row(rep, rep.results->busy_span(), [&](const TableRow& row) { ports.row(row); });
   }
   if (!rep.spec->outputs.queue_ports.empty()) {
     files.push_back(dir + "/queues.csv");
@@ -251,11 +255,10 @@ void write_network_results_json(const NetworkRunReport& rep, const std::string& 
     JsonObjectStream j(out);
     j.fields(results_head_json(rep));
     j.begin_array("flows");
-    for_each_flow_row(rep, [&](const nlohmann::ordered_json& row) { j.row(row); });
+    for_each_flow_row(rep, [&](const TableRow& row) { j.row(row); });
     j.end_array();
     j.begin_array("ports");
-    for_each_port_row(rep, rep.results->busy_span(),
-                      [&](const nlohmann::ordered_json& row) { j.row(row); });
+    for_each_port_row(rep, rep.results->busy_span(), [&](const TableRow& row) { j.row(row); });
     j.end_array();
     j.field("effective_scenario", rep.effective_scenario);
     j.close();

@@ -15,6 +15,7 @@
 #include "netwarp/netmodels/network_results.hpp"
 #include "netwarp/netmodels/network_spec.hpp"
 #include "netwarp/netmodels/results_source.hpp"
+#include "table_row.hpp"
 
 namespace netwarp::apps {
 
@@ -46,6 +47,19 @@ nlohmann::json window_json(double window_us);
 nlohmann::ordered_json ports_json(const NetworkRunReport& report, std::int64_t span);
 // Appends a TCP sender's counters (segments_sent .. ooo_discarded_segments) to a table row.
 void add_tcp_counters(nlohmann::ordered_json& row, const netmodels::FlowRecord& f);
+void add_tcp_counters(TableRow& row, const netmodels::FlowRecord& f);
+template <class Fn>  // fn(const char* key, std::uint64_t value), in the tables' column order
+void for_each_tcp_counter(const netmodels::FlowRecord& f, Fn&& fn) {
+  fn("segments_sent", f.segments_sent);
+  fn("retransmitted_segments", f.retransmitted_segments);
+  fn("duplicate_acks", f.duplicate_acks);
+  fn("fast_retransmits", f.fast_retransmits);
+  fn("retransmission_timeouts", f.timeouts);
+  fn("syns_sent", f.syns_sent);
+  fn("syn_retransmissions", f.syn_retransmissions);
+  fn("limited_transmits", f.limited_transmits);
+  fn("ooo_discarded_segments", f.ooo_discarded_segments);
+}
 std::int64_t busy_span(const netmodels::NetworkResults& results);  // last bit any port sent
 std::ofstream open_for_writing(const std::string& path);           // UsageError if it cannot
 // Flat JSON rows as CSV (header from the first row's keys); no rows: an empty file.
@@ -55,9 +69,11 @@ class CsvTableStream {
  public:
   explicit CsvTableStream(const std::string& path);
   void row(const nlohmann::ordered_json& row);
+  void row(const TableRow& row);
 
  private:
   std::ofstream out_;
+  std::string line_;
   bool has_header_ = false;
 };
 // DIR/<node>.pcap per traced node and DIR/<node>.p<port>.pcap per mirrored port.

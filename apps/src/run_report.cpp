@@ -237,6 +237,13 @@ void JsonObjectStream::row(const nlohmann::ordered_json& value) {
   has_rows_ = true;
 }
 
+void JsonObjectStream::row(const TableRow& value) {
+  text_.assign(has_rows_ ? ",\n    " : "\n    ");
+  value.append_json(text_, 4);
+  out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+  has_rows_ = true;
+}
+
 void JsonObjectStream::end_array() {
   out_ << (has_rows_ ? "\n  ]" : "]");
 }

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "netwarp/engine/kernel.hpp"
+#include "table_row.hpp"
 
 namespace netwarp::apps {
 
@@ -50,6 +51,7 @@ class JsonObjectStream {
   void fields(const nlohmann::ordered_json& object);
   void begin_array(std::string_view key);
   void row(const nlohmann::ordered_json& value);
+  void row(const TableRow& value);
   void end_array();
   void close();  // the closing brace and a newline
 
@@ -58,6 +60,7 @@ class JsonObjectStream {
   std::ostream& out_;
   bool has_fields_ = false;
   bool has_rows_ = false;
+  std::string text_;  // one row's text
 };
 
 // Writes a file through PATH.partial and a rename (as write_json_file does): `write` gets the

@@ -26,8 +26,8 @@ inline Topology line_topology(int hops, LinkSpec link) {
   auto cable = [&](NodeId a, NodeId b) {
     const auto pa = static_cast<PortIndex>(t.nodes[a].ports.size());
     const auto pb = static_cast<PortIndex>(t.nodes[b].ports.size());
-    t.nodes[a].ports.push_back(Port{b, pb, 0, link.rate_bps, link.latency});
-    t.nodes[b].ports.push_back(Port{a, pa, 0, link.rate_bps, link.latency});
+    t.nodes[a].ports.push_back(Port{b, pb, 0, 0, link.rate_bps, link.latency});
+    t.nodes[b].ports.push_back(Port{a, pa, 0, 0, link.rate_bps, link.latency});
   };
   // Host0 on the first switch, host1 on the last; switch i has port 0 toward host0's side.
   cable(0, 2);
@@ -49,8 +49,8 @@ inline Topology star_topology(std::uint32_t hosts, LinkSpec link) {
   std::vector<std::vector<PortIndex>> routes(1, std::vector<PortIndex>(hosts));
   for (NodeId h = 0; h < hosts; ++h) {
     t.nodes[h].ports.push_back(
-        Port{hosts, static_cast<PortIndex>(h), 0, link.rate_bps, link.latency});
-    t.nodes[hosts].ports.push_back(Port{h, 0, 0, link.rate_bps, link.latency});
+        Port{hosts, static_cast<PortIndex>(h), 0, 0, link.rate_bps, link.latency});
+    t.nodes[hosts].ports.push_back(Port{h, 0, 0, 0, link.rate_bps, link.latency});
     routes[0][h] = static_cast<PortIndex>(h);
     t.nodes[h].name = fmt::format("host{}", h);
   }

@@ -73,7 +73,7 @@ class HostLp {
 
   const NodeId self_;
   const NetworkContext& net_;
-  const TcpConfig tcp_config_;
+  const TcpConfig& tcp_config_;  // the spec's: a copy per host cost 112 bytes
   const std::uint32_t mss_;
   const bool is_tcp_;
   const bool uses_handshake_;

@@ -2,6 +2,8 @@
 #include "netwarp/netmodels/output_port.hpp"
 
 #include <algorithm>
+#include <deque>
+#include <mutex>
 
 #include "netwarp/netmodels/units.hpp"
 
@@ -23,8 +25,33 @@ std::array<engine::RevCounter, kVirtualChannels> full_credits(std::uint64_t byte
 }
 }  // namespace
 
+// Interned for the life of the process: a run has a handful of distinct policies (host NICs,
+// switch ports toward hosts and toward switches), and a policy never changes once made.
+const OutputPort::PortPolicy* OutputPort::PortPolicy::intern(const PortSettings& settings) {
+  PortPolicy policy;
+  policy.buffer_bytes = settings.buffer_bytes;
+  policy.ecn_threshold_bytes = settings.ecn_threshold_bytes;
+  policy.credit_bytes = settings.credit_bytes;
+  policy.sample_interval_ps = settings.sample_interval_ps;
+  policy.jitter = settings.jitter;
+  policy.buffer_packets = settings.buffer_packets;
+  policy.count_frame_in_service = settings.count_frame_in_service;
+  policy.arrival_first = settings.arrival_first;
+  static std::mutex mutex;
+  static std::deque<PortPolicy> policies;  // a deque never moves what it holds
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto found = std::find(policies.begin(), policies.end(), policy);
+  return found != policies.end() ? &*found : &policies.emplace_back(policy);
+}
+
 OutputPort::OutputPort(const PortSettings& settings)
-    : settings_(settings), credits_(full_credits(settings.credit_bytes)) {}
+    : link_(settings.link),
+      node_(settings.node),
+      index_(settings.index),
+      traced_(settings.traced),
+      mirrored_(settings.mirrored),
+      policy_(PortPolicy::intern(settings)),
+      credits_(full_credits(settings.credit_bytes)) {}
 
 std::uint64_t OutputPort::buffered_packets() const {
   std::uint64_t n = in_flight_.size();
@@ -41,13 +68,13 @@ std::uint64_t OutputPort::in_service_bytes(SimTime now) const {
 bool OutputPort::fits(std::uint32_t wire_bytes, SimTime now) const {
   std::uint64_t bytes = buffered_bytes();
   std::uint64_t packets = buffered_packets();
-  if (!settings_.count_frame_in_service) {
+  if (!policy_->count_frame_in_service) {
     const std::uint64_t on_wire = in_service_bytes(now);
     bytes -= on_wire;
     packets -= on_wire != 0 ? 1 : 0;
   }
-  if (settings_.buffer_bytes != 0 && bytes + wire_bytes > settings_.buffer_bytes) return false;
-  return settings_.buffer_packets == 0 || packets + 1 <= settings_.buffer_packets;
+  if (policy_->buffer_bytes != 0 && bytes + wire_bytes > policy_->buffer_bytes) return false;
+  return policy_->buffer_packets == 0 || packets + 1 <= policy_->buffer_packets;
 }
 
 void OutputPort::count_injected_drop(const Packet& packet, EventCtx& ctx) {
@@ -57,7 +84,7 @@ void OutputPort::count_injected_drop(const Packet& packet, EventCtx& ctx) {
 
 bool OutputPort::offer(Packet packet, EventCtx& ctx, TransmitObserver* observer) {
   PortInterval interval = interval_.get();
-  expire(ctx, !settings_.arrival_first, interval);
+  expire(ctx, !policy_->arrival_first, interval);
   advance_interval(interval, ctx.now().ps(), ctx);
   if (!fits(packet.wire_bytes, ctx.now())) {
     drop(packet, interval, ctx);
@@ -66,10 +93,10 @@ bool OutputPort::offer(Packet packet, EventCtx& ctx, TransmitObserver* observer)
   admit(packet, ctx);
   note_level(interval, buffered_bytes());
   store_interval(interval, ctx);
-  const auto vc = static_cast<std::uint8_t>(packet.vc + settings_.link.vc_step);
+  const auto vc = static_cast<std::uint8_t>(packet.vc + link_.vc_step);
   NW_CHECK(vc < kVirtualChannels, "packet of flow {} needs virtual channel {} of {}", packet.flow,
            vc, kVirtualChannels);
-  const bool has_credit_control = settings_.credit_bytes != 0;
+  const bool has_credit_control = policy_->credit_bytes != 0;
   if (has_credit_control && (!waiting_[vc].empty() || credits_[vc].get() < packet.wire_bytes)) {
     ctx.push_back(waiting_[vc], packet);
   } else {
@@ -119,7 +146,7 @@ void OutputPort::expire(EventCtx& ctx, bool include_now, PortInterval& interval)
 }
 
 void OutputPort::admit(Packet& packet, EventCtx& ctx) {
-  const std::uint64_t threshold = settings_.ecn_threshold_bytes;
+  const std::uint64_t threshold = policy_->ecn_threshold_bytes;
   if (threshold != 0 && buffered_bytes() >= threshold && (packet.flags & packet_flags::ect)) {
     packet.flags |= packet_flags::ce;
     ctx.add(ecn_marked_, 1);
@@ -136,37 +163,34 @@ void OutputPort::transmit(const Packet& packet, std::uint8_t vc, EventCtx& ctx,
     ctx.set(busy_parent_, ctx.key().sent);
   }
   SimTime start = std::max(ctx.now(), free_at_.get());
-  if (settings_.jitter.ps() > 0) start += random_gap(ctx);
-  const SimTime done =
-      start.saturating_add(serialisation_time(packet.wire_bytes, settings_.link.rate_bps));
+  if (policy_->jitter.ps() > 0) start += random_gap(ctx);
+  const SimTime done = start.saturating_add(serialisation_time(packet.wire_bytes, link_.rate_bps));
   ctx.set(free_at_, done);
   ctx.push_back(in_flight_, InFlight{start.ps(), done.ps(), packet.wire_bytes});
   if (first_sent_ps_.get() < 0) ctx.set(first_sent_ps_, start.ps());
-  if (settings_.mirrored)
-    ctx.emit(PacketTrace{start.ps(), settings_.node, trace_direction::port_departure, packet,
-                         settings_.index});
+  if (mirrored_)
+    ctx.emit(PacketTrace{start.ps(), node_, trace_direction::port_departure, packet, index_});
   ctx.add(packets_sent_, 1);
   ctx.add(bytes_sent_, packet.wire_bytes);
   if (observer != nullptr) observer->transmitted(packet, done, ctx);
   Packet onward = packet;
-  onward.in_port = settings_.link.peer_port;
+  onward.in_port = link_.peer_port;
   onward.vc = vc;
-  const SimTime arrival = done.saturating_add(settings_.link.latency);
-  ctx.send_stamped(settings_.link.peer, arrival - ctx.now(), PacketArrived{onward},
-                   busy_since_.get(), busy_parent_.get());
+  const SimTime arrival = done.saturating_add(link_.latency);
+  ctx.send_stamped(link_.peer, arrival - ctx.now(), PacketArrived{onward}, busy_since_.get(),
+                   busy_parent_.get());
 }
 
 // A uniform random gap in [0, jitter] before a packet goes on the wire, also when the port is
 // busy: back-to-back senders are what phase-locks (ns-2's per-packet "overhead" does the same).
 SimTime OutputPort::random_gap(EventCtx& ctx) const {
-  const auto bound = static_cast<std::uint64_t>(settings_.jitter.ps()) + 1;
+  const auto bound = static_cast<std::uint64_t>(policy_->jitter.ps()) + 1;
   return SimTime::from_ps(static_cast<SimTime::Rep>(ctx.rng().below(bound)));
 }
 
 void OutputPort::sample(EventCtx& ctx, SimTime at, std::uint8_t event) {
-  if (!settings_.traced) return;
-  ctx.emit(QueueSample{at.ps(), settings_.node, settings_.index, event, 0, buffered_bytes(),
-                       buffered_packets()});
+  if (!traced_) return;
+  ctx.emit(QueueSample{at.ps(), node_, index_, event, 0, buffered_bytes(), buffered_packets()});
 }
 
 // --- sampling intervals (OutputSpec::sample_interval) --------------------------------------
@@ -178,10 +202,9 @@ PortLevel OutputPort::level() const {
 
 void OutputPort::advance_interval(PortInterval& interval, std::int64_t at_ps, EventCtx& ctx) const {
   if (!is_sampled()) return;
-  const std::int64_t length = settings_.sample_interval_ps;
-  advance(interval, at_ps, level(), length, [&](const PortInterval& closed) {
-    ctx.emit(to_sample(closed, length, settings_.node, settings_.index));
-  });
+  const std::int64_t length = policy_->sample_interval_ps;
+  advance(interval, at_ps, level(), length,
+          [&](const PortInterval& closed) { ctx.emit(to_sample(closed, length, node_, index_)); });
 }
 
 void OutputPort::store_interval(const PortInterval& interval, EventCtx& ctx) {
@@ -191,10 +214,10 @@ void OutputPort::store_interval(const PortInterval& interval, EventCtx& ctx) {
 // The departures before the end, then the interval the run ends in (cut at the end).
 void OutputPort::finish_intervals(engine::FinishCtx& ctx) const {
   if (!is_sampled() || interval_.get().index < 0) return;
-  const std::int64_t length = settings_.sample_interval_ps;
+  const std::int64_t length = policy_->sample_interval_ps;
   const std::int64_t end = ctx.end_time().ps();
   const auto emit = [&](const PortInterval& closed) {
-    ctx.emit(to_sample(closed, length, settings_.node, settings_.index));
+    ctx.emit(to_sample(closed, length, node_, index_));
   };
   PortInterval interval = interval_.get();
   PortLevel now{buffered_bytes(), PortLevel::kLineIdle};
@@ -213,9 +236,9 @@ void OutputPort::finish_intervals(engine::FinishCtx& ctx) const {
 
 PortRecord OutputPort::totals() const {
   PortRecord r;
-  r.node = settings_.node;
-  r.port = settings_.index;
-  r.peer = settings_.link.peer;
+  r.node = node_;
+  r.port = index_;
+  r.peer = link_.peer;
   r.packets_sent = static_cast<std::uint64_t>(packets_sent_.get());
   r.bytes_sent = static_cast<std::uint64_t>(bytes_sent_.get());
   r.packets_dropped = static_cast<std::uint64_t>(packets_dropped_.get());
@@ -230,15 +253,14 @@ PortRecord OutputPort::totals() const {
 
 void OutputPort::finish(engine::FinishCtx& ctx) const {
   finish_intervals(ctx);
-  if (!settings_.traced) return;
+  if (!traced_) return;
   std::uint64_t bytes = buffered_bytes();
   std::uint64_t packets = buffered_packets();
   for (const InFlight& f : in_flight_) {
     if (f.done_ps >= ctx.end_time().ps()) break;
     bytes -= f.wire_bytes;
     --packets;
-    ctx.emit(QueueSample{f.done_ps, settings_.node, settings_.index, queue_event::departed, 0,
-                         bytes, packets});
+    ctx.emit(QueueSample{f.done_ps, node_, index_, queue_event::departed, 0, bytes, packets});
   }
 }
 
@@ -275,7 +297,7 @@ SimTime OutputPort::backlog(SimTime now) const {
   for (const auto& channel : waiting_)
     for (const Packet& packet : channel) waiting_bytes += packet.wire_bytes;
   const SimTime line = free_at_.get() > now ? free_at_.get() - now : SimTime{};
-  return line.saturating_add(serialisation_time(waiting_bytes, settings_.link.rate_bps));
+  return line.saturating_add(serialisation_time(waiting_bytes, link_.rate_bps));
 }
 
 }  // namespace netwarp::netmodels

@@ -72,7 +72,9 @@ void SwitchLp::on(const CreditReturned& ev, engine::EventCtx& ctx) {
 // The packet's bytes leave this switch's input buffer at `done`; the credit travels back.
 void SwitchLp::transmitted(const Packet& packet, SimTime done, engine::EventCtx& ctx) {
   if (!returns_credit_) return;
-  const Port& in = net_.topology().nodes[self_].ports[packet.in_port];
+  // This switch's own port on the packet's input cable leads back upstream (its settings are
+  // hot; the topology's ports are a cache miss away).
+  const Port& in = ports_[packet.in_port].link();
   ctx.send(in.peer, std::max(done - ctx.now() + in.latency, engine::ps(1)),
            CreditReturned{packet.wire_bytes, in.peer_port, packet.vc, {}});
 }

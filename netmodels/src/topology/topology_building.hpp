@@ -85,8 +85,8 @@ inline PortIndex add_cable(Topology& topology, NodeId a, NodeId b, std::uint8_t 
   const LinkSpec spec = links.at(level);
   const auto a_port = static_cast<PortIndex>(a_ports.size());
   const auto b_port = static_cast<PortIndex>(b_ports.size());
-  a_ports.push_back(Port{b, b_port, level, spec.rate_bps, spec.latency});
-  b_ports.push_back(Port{a, a_port, level, spec.rate_bps, spec.latency});
+  a_ports.push_back(Port{b, b_port, level, 0, spec.rate_bps, spec.latency});
+  b_ports.push_back(Port{a, a_port, level, 0, spec.rate_bps, spec.latency});
   return a_port;
 }
 

@@ -35,7 +35,7 @@ PacketCut LosslessSender::cut_at(std::uint64_t offset) const {
 void LosslessSender::request_refill(const OutputPort& nic, EventCtx& ctx) {
   if (used_past_window_.get() == 0) ctx.set(used_past_window_, std::uint8_t{1});
   if (refill_due_ps_.get() >= 0) return;  // the pending one comes first
-  const SimTime half = serialisation_time(kLosslessWindowBytes / 2, nic.settings().link.rate_bps);
+  const SimTime half = serialisation_time(kLosslessWindowBytes / 2, nic.link().rate_bps);
   const SimTime free_at = nic.free_at();
   SimTime at = free_at > half ? free_at - half : SimTime{};
   if (at <= ctx.now()) at = free_at;

@@ -59,7 +59,8 @@ class OutputPort {
   // A packet for this port removed by fault injection (NetworkSpec::drops): counted as a drop.
   void count_injected_drop(const Packet& packet, engine::EventCtx& ctx);
 
-  const PortSettings& settings() const { return settings_; }
+  // The link it sends on: peer, the peer's port, rate (the NIC's for a host), latency.
+  const Port& link() const { return link_; }
   std::uint64_t buffered_bytes() const { return static_cast<std::uint64_t>(buffered_bytes_.get()); }
   SimTime free_at() const { return free_at_.get(); }
   // The bytes still in the buffer at `now`: buffered_bytes() less departures not yet expired.
@@ -87,14 +88,35 @@ class OutputPort {
                 TransmitObserver* observer);
   void sample(engine::EventCtx& ctx, SimTime at, std::uint8_t event);
   SimTime random_gap(engine::EventCtx& ctx) const;
-  bool is_sampled() const { return settings_.sample_interval_ps > 0; }
+  bool is_sampled() const { return policy_->sample_interval_ps > 0; }
   PortLevel level() const;
   void advance_interval(PortInterval& interval, std::int64_t at_ps, engine::EventCtx& ctx) const;
   void store_interval(const PortInterval& interval, engine::EventCtx& ctx);
   void finish_intervals(engine::FinishCtx& ctx) const;
   std::uint64_t buffered_packets() const;
 
-  const PortSettings settings_;
+  // What a port's settings hold beyond its link and identity, the same for most ports: kept
+  // once per distinct value (PortPolicy::intern), a pointer per port. At a million hosts the
+  // ports' copies were 448 bytes per host.
+  struct PortPolicy {
+    std::uint64_t buffer_bytes = 0;
+    std::uint64_t ecn_threshold_bytes = 0;
+    std::uint64_t credit_bytes = 0;
+    std::int64_t sample_interval_ps = 0;
+    SimTime jitter;
+    std::uint32_t buffer_packets = 0;
+    bool count_frame_in_service = true;
+    bool arrival_first = false;
+    bool operator==(const PortPolicy&) const = default;
+    static const PortPolicy* intern(const PortSettings& settings);
+  };
+
+  const Port link_;
+  const NodeId node_;
+  const PortIndex index_;
+  const bool traced_;
+  const bool mirrored_;
+  const PortPolicy* const policy_;
   engine::Rev<SimTime> free_at_;         // when the line finishes the last scheduled packet
   engine::Rev<SimTime> busy_since_;      // when the current busy period began
   engine::Rev<SimTime> busy_parent_;     // when the event that began it was scheduled

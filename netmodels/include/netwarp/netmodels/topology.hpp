@@ -19,18 +19,21 @@
 namespace netwarp::netmodels {
 
 // One direction of a cable, as seen from the node that sends on it.
+// 24 bytes: the small fields share the first word (a million-host torus has 8 million ports in
+// the topology and again in the LPs' output ports).
 struct Port {
   NodeId peer = kNoNode;
   PortIndex peer_port = 0;
   std::uint8_t level = 0;  // link level: 0 host links, 1.. switch-to-switch (per topology)
-  std::uint64_t rate_bps = 0;
-  SimTime latency;  // propagation delay
   // Virtual-channel step: a packet crossing this link moves up this many virtual channels
   // (torus wrap-around links and dragonfly global links: 1). With credit flow control each
   // virtual channel has its own buffer, which breaks the cyclic buffer dependencies that would
   // deadlock a torus ring (dateline) or a dragonfly.
   std::uint8_t vc_step = 0;
+  std::uint64_t rate_bps = 0;
+  SimTime latency;  // propagation delay
 };
+static_assert(sizeof(Port) == 24);
 
 struct Node {
   std::vector<Port> ports;

@@ -1,0 +1,132 @@
+// TableRow: JSON and CSV text of one results-table row, the same bytes as nlohmann's dump.
+#include "table_row.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace netwarp::apps {
+namespace {
+
+// A JSON scalar as netwarp writes JSON (json_text): invalid UTF-8 replaced, not thrown.
+std::string scalar_text(const nlohmann::ordered_json& value) {
+  return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+// Printable ASCII other than the quote and the backslash: JSON text needs no escape then.
+bool is_plain(std::string_view text) {
+  for (const char c : text)
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
+  return true;
+}
+
+void append_json_string(std::string& out, std::string_view text) {
+  if (!is_plain(text)) {
+    out += scalar_text(nlohmann::ordered_json(std::string(text)));
+    return;
+  }
+  out += '"';
+  out += text;
+  out += '"';
+}
+
+}  // namespace
+
+void TableRow::push(const Field& field) {
+  if (size_ == kMaxFields) throw std::logic_error("TableRow: too many fields");
+  fields_[size_++] = field;
+}
+
+void TableRow::add(const char* key, double value) {
+  if (size_ < kMaxFields) reals_[size_] = scalar_text(nlohmann::ordered_json(value));
+  push({key, Kind::real, 0, 0, value, {}});
+}
+
+void TableRow::add(const char* key, std::string_view value) {
+  push({key, Kind::text, 0, 0, 0, value});
+}
+
+void TableRow::append_number(std::string& out, std::size_t i) const {
+  const Field& f = fields_[i];
+  switch (f.kind) {
+    case Kind::signed_integer:
+      fmt::format_to(std::back_inserter(out), "{}", f.signed_value);
+      break;
+    case Kind::unsigned_integer:
+      fmt::format_to(std::back_inserter(out), "{}", f.unsigned_value);
+      break;
+    case Kind::real:
+      out += reals_[i];
+      break;
+    case Kind::text:
+      break;
+  }
+}
+
+void TableRow::append_value_json(std::string& out, std::size_t i) const {
+  if (fields_[i].kind == Kind::text) return append_json_string(out, fields_[i].text);
+  append_number(out, i);
+}
+
+void TableRow::append_json(std::string& out, std::size_t indent) const {
+  if (size_ == 0) {
+    out += "{}";
+    return;
+  }
+  const std::string field_indent(indent + 2, ' ');
+  out += '{';
+  for (std::size_t i = 0; i < size_; ++i) {
+    out += i == 0 ? "\n" : ",\n";
+    out += field_indent;
+    append_json_string(out, fields_[i].key);
+    out += ": ";
+    append_value_json(out, i);
+  }
+  out += '\n';
+  out.append(indent, ' ');
+  out += '}';
+}
+
+void TableRow::append_csv_header(std::string& out) const {
+  for (std::size_t i = 0; i < size_; ++i) {
+    if (i != 0) out += ',';
+    out += fields_[i].key;
+  }
+  out += '\n';
+}
+
+void TableRow::append_csv(std::string& out) const {
+  for (std::size_t i = 0; i < size_; ++i) {
+    if (i != 0) out += ',';
+    if (fields_[i].kind == Kind::text) {
+      out += fields_[i].text;
+    } else {
+      append_number(out, i);
+    }
+  }
+  out += '\n';
+}
+
+nlohmann::ordered_json TableRow::to_json() const {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (std::size_t i = 0; i < size_; ++i) {
+    const Field& f = fields_[i];
+    switch (f.kind) {
+      case Kind::signed_integer:
+        j[f.key] = f.signed_value;
+        break;
+      case Kind::unsigned_integer:
+        j[f.key] = f.unsigned_value;
+        break;
+      case Kind::real:
+        j[f.key] = f.real_value;
+        break;
+      case Kind::text:
+        j[f.key] = std::string(f.text);
+        break;
+    }
+  }
+  return j;
+}
+
+}  // namespace netwarp::apps

@@ -1,0 +1,56 @@
+// TableRow: one row of a results table (flows, ports) as named fields, written as a JSON object
+// or a CSV line exactly as nlohmann's dump prints them, without building a JSON value per row:
+// a million-host run writes millions of rows, twice (results.json and the CSV file).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <concepts>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace netwarp::apps {
+
+class TableRow {
+ public:
+  template <std::integral T>
+  void add(const char* key, T value) {
+    if constexpr (std::is_signed_v<T>) {
+      push({key, Kind::signed_integer, static_cast<std::int64_t>(value), 0, 0, {}});
+    } else {
+      push({key, Kind::unsigned_integer, 0, static_cast<std::uint64_t>(value), 0, {}});
+    }
+  }
+  void add(const char* key, double value);
+  // `value` must outlive the row (node names live in the topology).
+  void add(const char* key, std::string_view value);
+
+  // `{ ... }` as json_text prints the row nested `indent` spaces deep.
+  void append_json(std::string& out, std::size_t indent) const;
+  void append_csv_header(std::string& out) const;  // keys, comma-separated, and a newline
+  void append_csv(std::string& out) const;         // values: strings as they are, numbers as JSON
+  nlohmann::ordered_json to_json() const;
+
+ private:
+  enum class Kind : std::uint8_t { signed_integer, unsigned_integer, real, text };
+  struct Field {
+    const char* key;
+    Kind kind;
+    std::int64_t signed_value;
+    std::uint64_t unsigned_value;
+    double real_value;
+    std::string_view text;
+  };
+  static constexpr std::size_t kMaxFields = 24;
+  void push(const Field& field);
+  void append_value_json(std::string& out, std::size_t i) const;
+  void append_number(std::string& out, std::size_t i) const;
+
+  std::array<Field, kMaxFields> fields_{};
+  std::array<std::string, kMaxFields> reals_;  // Kind::real: nlohmann's text of the number
+  std::size_t size_ = 0;
+};
+
+}  // namespace netwarp::apps

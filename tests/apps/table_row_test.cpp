@@ -1,0 +1,104 @@
+// TableRow writes the same bytes as nlohmann's dump of the equivalent JSON object (indented as
+// results.json nests its rows), including names that need escaping or are not valid UTF-8, and
+// the CSV line netwarp's tables have always had (strings raw, numbers as JSON prints them).
+#include "table_row.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace netwarp::apps {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string dumped(const Json& j) {
+  return j.dump(2, ' ', false, Json::error_handler_t::replace);
+}
+
+// `text` with every line after the first indented by `spaces` (how a row nests in an array).
+std::string indented(const std::string& text, std::size_t spaces) {
+  std::string out;
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') out.append(spaces, ' ');
+  }
+  return out;
+}
+
+struct Fixture {
+  std::string plain = "host12";
+  std::string quoted = "sw \"a\\b\"\t";
+  std::string utf8 = "r\xc3\xa9seau";
+  std::string invalid = "bad\xff";
+  TableRow row;
+  Json json;
+  Fixture() {
+    add("flow", std::uint32_t{7});
+    add("start_ps", std::int64_t{-1});
+    add("max", std::numeric_limits<std::uint64_t>::max());
+    add("min", std::numeric_limits<std::int64_t>::min());
+    add("zero", 0.0);
+    add("third", 1.0 / 3);
+    add("tiny", 1e-7);
+    add("huge", 1e300);
+    add("plain", plain);
+    add("quoted", quoted);
+    add("utf8", utf8);
+    add("invalid", invalid);
+  }
+  template <class T>
+  void add(const char* key, const T& value) {
+    if constexpr (std::is_same_v<T, std::string>) {
+      row.add(key, std::string_view(value));
+    } else {
+      row.add(key, value);
+    }
+    json[key] = value;
+  }
+};
+
+TEST(TableRow, JsonIsNlohmannsDumpAtEveryDepth) {
+  const Fixture f;
+  for (const std::size_t indent : {0, 4}) {
+    std::string out;
+    f.row.append_json(out, indent);
+    EXPECT_EQ(out, indented(dumped(f.json), indent)) << "indent " << indent;
+  }
+}
+
+TEST(TableRow, CsvHasTheKeysThenRawStringsAndJsonNumbers) {
+  const Fixture f;
+  std::string header;
+  f.row.append_csv_header(header);
+  std::string expected_header;
+  std::string expected_line;
+  for (const auto& [key, value] : f.json.items()) {
+    if (!expected_header.empty()) {
+      expected_header += ',';
+      expected_line += ',';
+    }
+    expected_header += key;
+    expected_line += value.is_string() ? value.get<std::string>() : value.dump();
+  }
+  EXPECT_EQ(header, expected_header + "\n");
+  std::string line;
+  f.row.append_csv(line);
+  EXPECT_EQ(line, expected_line + "\n");
+}
+
+TEST(TableRow, ToJsonEqualsTheObject) {
+  const Fixture f;
+  EXPECT_EQ(f.row.to_json(), f.json);
+}
+
+TEST(TableRow, AnEmptyRowIsAnEmptyObject) {
+  std::string out;
+  TableRow().append_json(out, 4);
+  EXPECT_EQ(out, "{}");
+}
+
+}  // namespace
+}  // namespace netwarp::apps
