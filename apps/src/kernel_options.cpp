@@ -30,7 +30,7 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
           "Optimistic: adapt the window on each rank between GVT rounds (halve it when over "
           "1/16 of the events rolled back; when it held the rank back, grow it by a "
           "quarter when at most 1/64 did, double it when none did); false: keep --window "
-          "fixed (run: the scenario's engine.adaptive_window, default true)")
+          "fixed (run: the scenario's engine.adaptive_window, default false)")
       ->capture_default_str();
   command
       .add_option("--max-uncommitted", o.max_uncommitted,

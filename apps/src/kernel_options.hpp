@@ -15,7 +15,7 @@ struct KernelOptions {
   std::uint32_t gvt_interval = 64;
   std::uint32_t batch = 16;
   double window_us = -1;  // <= 0: unbounded (0 as in a scenario's engine.window_us)
-  bool adaptive_window = true;
+  bool adaptive_window = false;
   std::uint64_t max_uncommitted = 0;        // 0: 2 x gvt-interval x batch
   std::uint64_t max_uncommitted_bytes = 0;  // 0: engine::effective_max_uncommitted_bytes
   bool check_reverse = false;

@@ -50,7 +50,7 @@ EngineSettings engine_settings(const LoadedScenario& loaded) {
   settings.batch = s.engine().batch();
   settings.window_is_set = s.engine().has_window_us();
   settings.window_us = s.engine().window_us() > 0 ? s.engine().window_us() : -1;
-  settings.adaptive_window = !s.engine().has_adaptive_window() || s.engine().adaptive_window();
+  settings.adaptive_window = s.engine().has_adaptive_window() && s.engine().adaptive_window();
   settings.max_uncommitted = s.engine().max_uncommitted();
   settings.max_uncommitted_bytes = s.engine().max_uncommitted_bytes();
   settings.record_buffer_bytes = s.engine().record_buffer_bytes();

@@ -204,6 +204,11 @@ TEST(Loader, EngineSettingsFollowTheScenario) {
   EXPECT_DOUBLE_EQ(engine_settings(built_in_default_scenario()).window_us, -1);
   EXPECT_FALSE(engine_settings(built_in_default_scenario()).window_is_set);
   EXPECT_TRUE(e.window_is_set);
+  // The window is fixed unless the scenario asks for the adaptive one.
+  EXPECT_FALSE(e.adaptive_window);
+  EXPECT_TRUE(
+      engine_settings(load_scenario_text(kSmall, "e.pbtxt", {"engine.adaptive_window=true"}))
+          .adaptive_window);
 }
 
 TEST(Loader, EffectiveTextReloadsToTheSameScenario) {

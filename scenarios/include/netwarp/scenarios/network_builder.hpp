@@ -22,7 +22,7 @@ struct EngineSettings {
   std::uint32_t batch = 16;
   double window_us = -1;       // < 0: unbounded (as apps' KernelOptions)
   bool window_is_set = false;  // false: the scenario leaves it to the run (see the proto)
-  bool adaptive_window = true;
+  bool adaptive_window = false;
   std::uint64_t max_uncommitted = 0;        // 0: 2 x gvt_interval x batch
   std::uint64_t max_uncommitted_bytes = 0;  // 0: engine::effective_max_uncommitted_bytes
   std::uint64_t record_buffer_bytes = 0;    // 0: netmodels::SpillingResults::kDefaultLimitBytes
