@@ -170,9 +170,9 @@ std::optional<int> sole_rank_with_lps(const Model& model, const KernelConfig& co
 // The statistics, LP digests and run digest of all ranks, the same everywhere but the digests
 // (rank 0 only).
 RunResult combine_result(const RunStats& local, const std::vector<LpDigest>& local_digests,
-                         RankExchange& exchange, std::uint64_t start_ns, const PhaseClock& clock) {
+                         RankExchange& exchange, double wall, const PhaseClock& clock) {
   RunResult result;
-  result.stats = combine_stats(local, exchange, wall_seconds_since(start_ns), clock);
+  result.stats = combine_stats(local, exchange, wall, clock);
   result.stats.kernel = std::string(kernel_name(KernelKind::optimistic));
   result.lp_digests = gather_digests(local_digests, exchange);
   std::vector<std::byte> digest;
@@ -186,14 +186,24 @@ RunResult combine_result(const RunStats& local, const std::vector<LpDigest>& loc
   return result;
 }
 
-// Returns once every rank has called it, napping meanwhile: a rank spinning in a blocking
-// collective would take the core that the working rank needs when ranks outnumber cores.
+// Returns once every rank has called it. Spins for a millisecond (a short run ends that soon),
+// then naps, each nap twice the last up to a millisecond: a rank spinning in a blocking
+// collective would take the core the working rank needs when ranks outnumber cores, and
+// frequent wake-ups cost it too.
 void wait_for_every_rank(RankExchange& exchange) {
-  constexpr auto kNap = std::chrono::microseconds(100);
+  constexpr std::uint64_t kSpinNs = 1'000'000;
+  constexpr auto kFirstNap = std::chrono::microseconds(20);
+  constexpr auto kLongestNap = std::chrono::microseconds(1000);
   exchange.start_sum_and_min(0, 0);
   std::int64_t total = 0;
   std::int64_t least = 0;
-  while (!exchange.try_finish_sum_and_min(total, least)) std::this_thread::sleep_for(kNap);
+  const std::uint64_t start = wall_clock_ns();
+  auto nap = kFirstNap;
+  while (!exchange.try_finish_sum_and_min(total, least)) {
+    if (wall_clock_ns() - start < kSpinNs) continue;
+    std::this_thread::sleep_for(nap);
+    nap = std::min(2 * nap, kLongestNap);
+  }
 }
 
 RunResult run_on_sole_rank(const Model& model, const KernelConfig& config, RankExchange& exchange,
@@ -209,9 +219,12 @@ RunResult run_on_sole_rank(const Model& model, const KernelConfig& config, RankE
     clock.lap(clock.handling);
   }
   wait_for_every_rank(exchange);
+  // The run's wall time is the working rank's: the others only waited, and how soon a napping
+  // rank wakes after the work is done is not time the run took.
+  const double wall = exchange.rank() == sole ? wall_seconds_since(start_ns) : 0.0;
   RunStats local = own.stats;
   local.sole_rank = sole;
-  RunResult result = combine_result(local, own.lp_digests, exchange, start_ns, clock);
+  RunResult result = combine_result(local, own.lp_digests, exchange, wall, clock);
   result.stats.end_time = config.end_time;
   return result;
 }
@@ -251,8 +264,8 @@ RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExc
   pe.finish_lps(config.end_time);
   exchange.complete_sends();
 
-  RunResult result =
-      combine_result(pe.local_stats(), pe.local_digests(), exchange, start_ns, clock);
+  RunResult result = combine_result(pe.local_stats(), pe.local_digests(), exchange,
+                                    wall_seconds_since(start_ns), clock);
   result.stats.gvt_rounds = rounds;
   result.stats.window_narrowest = SimTime::from_ps(exchange.min(window.narrowest().ps()));
   result.stats.window_widest = SimTime::from_ps(exchange.max(window.widest().ps()));
