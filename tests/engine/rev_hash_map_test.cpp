@@ -14,23 +14,7 @@ namespace {
 using testing::Flow;
 using testing::Harness;
 using testing::make_flow;
-
-class ByteRecorder final : public StateVisitor {
- public:
-  void begin_field(std::string_view) override {}
-  void bytes(const void* data, std::size_t size) override {
-    const auto* p = static_cast<const std::byte*>(data);
-    out.insert(out.end(), p, p + size);
-  }
-  std::vector<std::byte> out;
-};
-
-template <class Map>
-std::vector<std::byte> state_bytes(const Map& map) {
-  ByteRecorder r;
-  r("map", map);
-  return r.out;
-}
+using testing::state_bytes;
 
 std::map<std::uint32_t, Flow> as_map(const RevHashMap<std::uint32_t, Flow>& m) {
   std::map<std::uint32_t, Flow> out;

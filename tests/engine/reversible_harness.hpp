@@ -2,14 +2,17 @@
 // owns what an EventScope points at.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <random>
+#include <string_view>
 #include <vector>
 
 #include "netwarp/engine/event_ctx.hpp"
 #include "netwarp/engine/reversible.hpp"
+#include "netwarp/engine/state_visitor.hpp"
 #include "netwarp/engine/undo_log.hpp"
 
 namespace netwarp::engine::testing {
@@ -75,6 +78,25 @@ inline Flow make_flow(std::uint64_t x) {
 template <class T>
 std::vector<T> contents(const RevFifo<T>& fifo) {
   return std::vector<T>(fifo.begin(), fifo.end());
+}
+
+// The bytes a field's state visit writes (what the LP state hash covers), to compare two
+// containers' state as the digests see it.
+class ByteRecorder final : public StateVisitor {
+ public:
+  void begin_field(std::string_view) override {}
+  void bytes(const void* data, std::size_t size) override {
+    const auto* p = static_cast<const std::byte*>(data);
+    out.insert(out.end(), p, p + size);
+  }
+  std::vector<std::byte> out;
+};
+
+template <class T>
+std::vector<std::byte> state_bytes(const T& field) {
+  ByteRecorder r;
+  r("field", field);
+  return r.out;
 }
 
 }  // namespace netwarp::engine::testing

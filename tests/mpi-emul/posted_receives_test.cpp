@@ -18,6 +18,7 @@ namespace {
 
 using engine::EventCtx;
 using engine::testing::Harness;
+using engine::testing::state_bytes;
 
 struct Posted {
   std::uint16_t comm;
@@ -53,23 +54,6 @@ class LinearPosted {
  private:
   std::vector<Posted> list_;
 };
-
-class ByteRecorder final : public engine::StateVisitor {
- public:
-  void begin_field(std::string_view) override {}
-  void bytes(const void* data, std::size_t size) override {
-    const auto* p = static_cast<const std::byte*>(data);
-    out.insert(out.end(), p, p + size);
-  }
-  std::vector<std::byte> out;
-};
-
-template <class T>
-std::vector<std::byte> state_bytes(const T& field) {
-  ByteRecorder r;
-  r("posted", field);
-  return r.out;
-}
 
 std::vector<std::byte> rev_map_bytes(const LinearPosted& reference) {
   Harness h;
