@@ -114,7 +114,7 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
   // The engine's "ranks" (MPI processes of the run) would hide the simulated ranks' table.
   for (const auto& [key, value] : engine_stats.items())
     j[key == "ranks" ? "kernel_ranks" : key] = value;
-  j["window_us"] = window_json(net.stats->sole_rank >= 0 ? 0 : in.window_us);  // none used
+  j["window_us"] = window_json(in.window_us, *net.stats);
   j["connections"] = connections_json(*net.spec, r.network);
   j["ports"] = ports_json(net, busy_span(r.network));
   j["sample_interval_ps"] = net.spec->outputs.sample_interval_ps;  // time series; 0: none

@@ -132,7 +132,7 @@ nlohmann::ordered_json results_head_json(const NetworkRunReport& rep) {
   j["switches"] = rep.spec->topology.switch_count();
   const nlohmann::ordered_json engine_stats = stats_to_json(*rep.stats);
   for (const auto& [key, value] : engine_stats.items()) j[key] = value;
-  j["window_us"] = window_json(rep.stats->sole_rank >= 0 ? 0 : rep.window_us);  // none used
+  j["window_us"] = window_json(rep.window_us, *rep.stats);
   j["sample_interval_ps"] = rep.spec->outputs.sample_interval_ps;  // time series; 0: none
   j["flow_completion"] = flow_completion_json(*rep.results);
   return j;
@@ -293,8 +293,9 @@ std::string format_network_summary(const NetworkRunReport& rep) {
   return out + format_summary(*rep.stats);
 }
 
-nlohmann::json window_json(double window_us) {
-  return window_us > 0 ? nlohmann::json(window_us) : nlohmann::json(nullptr);
+nlohmann::json window_json(double window_us, const engine::RunStats& stats) {
+  const bool used = window_us > 0 && stats.kernel == "optimistic" && stats.sole_rank < 0;
+  return used ? nlohmann::json(window_us) : nlohmann::json(nullptr);
 }
 
 }  // namespace netwarp::apps

@@ -40,8 +40,8 @@ std::vector<std::string> write_network_tables(const NetworkRunReport& report,
 void write_network_results_json(const NetworkRunReport& report, const std::string& path);
 std::string format_network_summary(const NetworkRunReport& report);
 // results.json's window_us: the optimism window in force, or null when there is none (the
-// sequential kernel, or an unbounded window).
-nlohmann::json window_json(double window_us);
+// sequential kernel, an unbounded window, or a run whose sole rank needed none).
+nlohmann::json window_json(double window_us, const engine::RunStats& stats);
 
 // Pieces shared with the MPI run's outputs.
 nlohmann::ordered_json ports_json(const NetworkRunReport& report, std::int64_t span);
