@@ -94,11 +94,15 @@ def command(path, kernel, ranks, out_dir, extra=()):
     return cmd
 
 
-def rank_peaks(stdout):
-    """Per-rank (LPs, hosts, peak MiB) from the `partition` line of a multi-rank run."""
+def rank_memory(stdout, result):
+    """Per rank (LPs, hosts, peak, start, built bytes): LPs and hosts from the `partition` line
+    of a multi-rank run, memory from results.json's rank_memory."""
     line = next((l for l in stdout.splitlines() if l.startswith("partition")), "")
-    return [(int(lps), int(hosts), float(mib)) for lps, hosts, mib in
-            re.findall(r"rank \d+: (\d+) LPs \((\d+) hosts\), peak RSS ([\d.]+) MiB", line)]
+    counts = [(int(lps), int(hosts)) for lps, hosts in
+              re.findall(r"rank \d+: (\d+) LPs \((\d+) hosts\)", line)] or [(0, result["hosts"])]
+    return [{"lps": lps, "hosts": hosts, "peak": m["peak_rss_bytes"],
+             "start": m["start_rss_bytes"], "built": m["built_peak_rss_bytes"]}
+            for (lps, hosts), m in zip(counts, result["rank_memory"])]
 
 
 def run(name, topology, hosts, workload, kernel, ranks, extra=()):
@@ -122,7 +126,7 @@ def run(name, topology, hosts, workload, kernel, ranks, extra=()):
             "user": after.ru_utime - before.ru_utime,
             "events": result["events_committed"], "rate": result["event_rate"],
             "peak": result["peak_rss_bytes"], "digest": result["digest"],
-            "output_bytes": output_bytes, "hosts": hosts, "ranks": rank_peaks(r.stdout)}
+            "output_bytes": output_bytes, "hosts": hosts, "ranks": rank_memory(r.stdout, result)}
 
 
 def mib(b):
@@ -130,10 +134,30 @@ def mib(b):
 
 
 def ranks_text(res):
-    if not res["ranks"]:
-        return ""
-    return " / ".join(f"{mib_:.0f}" for _, _, mib_ in res["ranks"]) + " MiB; " + " / ".join(
-        f"{lps}" for lps, _, _ in res["ranks"]) + " LPs"
+    return " / ".join(f"{mib(r['peak']):.0f}" for r in res["ranks"]) + " MiB; " + " / ".join(
+        f"{r['lps']}" for r in res["ranks"]) + " LPs"
+
+
+def own(rank):
+    """A rank's own part: its peak beyond what it held once the model was built."""
+    return rank["peak"] - rank["built"]
+
+
+def holding_row(name, results):
+    """What every rank holds whole (program and MPI; scenario, topology, workload) and each
+    rank's own part (LPs, events, outputs), sequential against 2 and 4 ranks."""
+    seq = results[1]["ranks"][0]
+    cells = [name, f"{mib(seq['start']):.0f} + {mib(seq['built'] - seq['start']):.0f} MiB",
+             f"{mib(own(seq)):.0f} MiB"]
+    shares = {}
+    for ranks in (2, 4):
+        per_rank = results[ranks]["ranks"]
+        shares[ranks] = max(own(r) for r in per_rank) / max(own(seq), 1)
+        cells += [" / ".join(f"{mib(r['start']):.0f} + {mib(r['built'] - r['start']):.0f}"
+                             for r in per_rank) + " MiB",
+                  " / ".join(f"{mib(own(r)):.0f}" for r in per_rank) +
+                  f" MiB ({100 * shares[ranks]:.0f} %)"]
+    return "| " + " | ".join(cells) + " |", shares
 
 
 # Issue 15's set-up targets: name -> (wall seconds, peak bytes per host or None, peak bytes).
@@ -154,7 +178,7 @@ def check_target(name, hosts, seq):
 
 
 def tiny_rows(cases):
-    rows = []
+    rows, holding = [], []
     for name, topology, hosts in cases:
         results = {}
         for kernel, ranks in MODES:
@@ -170,7 +194,21 @@ def tiny_rows(cases):
             f"{seq['peak'] / hosts / 1024:.2f} KiB | {results[2]['total']:.2f} s | "
             f"{ranks_text(results[2])} | {ranks_text(results[4])} | "
             f"{'yes' if same else 'NO'} |")
-    return rows
+        holding.append((hosts, *holding_row(name, results)))
+    return rows, holding
+
+
+def half_verdict(holding):
+    """Issue 15: with 2 ranks each rank holds about half of the model (its own part at most
+    60 % of the sequential run's, for the table's network with the most hosts)."""
+    _, row, shares = max(holding, key=lambda h: h[0])
+    name = row.split(" | ")[0].lstrip("| ")
+    ok = shares[2] <= 0.6
+    return (f"- {'PASS' if ok else 'FAIL'}: with 2 ranks each rank holds about half of the model"
+            f" ({name}): the largest rank's own part (LPs, events, outputs) is"
+            f" {100 * shares[2]:.0f} % of the sequential run's ({100 * shares[4]:.0f} % on 4"
+            " ranks); the scenario, topology and workload are still held whole by every rank"
+            " (the table below).")
 
 
 def perm_rows(cases):
@@ -199,7 +237,7 @@ def machine():
     return f"{cpu}, {os.cpu_count()} cores, {platform.system()}; load average {load:.1f} at the end"
 
 
-def report(tiny, perm, million, options):
+def report(tiny, holding, perm, million, options):
     lines = [
         "# Scale: set-up, memory per host and events/s of big packet networks",
         "",
@@ -221,6 +259,18 @@ def report(tiny, perm, million, options):
         " per rank, 2 ranks | per rank, 4 ranks (oversubscribed) | same digest |",
         "|---|---:|---:|---:|---:|---:|---|---|---|",
         *tiny,
+        "",
+        "## What each rank holds (tiny workload)",
+        "",
+        "From results.json's `rank_memory`: resident at the start (program, libraries, MPI) +"
+        " what building the model added (scenario, topology, workload: every rank holds these"
+        " whole), then each rank's own part, its peak beyond that (its LPs, events and outputs),"
+        " with the largest rank's share of the sequential run's own part.",
+        "",
+        "| topology | 1 rank: start + built | own part | 2 ranks: start + built | own part |"
+        " 4 ranks: start + built | own part |",
+        "|---|---|---:|---|---:|---|---:|",
+        *[row for _, row, _ in holding],
         "",
         f"## Permutation of {MESSAGE_BYTES}-byte messages: events/s",
         "",
@@ -300,12 +350,13 @@ def main():
                         " N > 1: the optimistic kernel on N ranks), e.g. 1,2")
     args = parser.parse_args()
     big = FULL if args.full or args.full_perm else []
-    tiny = tiny_rows(SHORT + big)
+    tiny, holding = tiny_rows(SHORT + big)
+    VERDICTS.append(half_verdict(holding))
     perm = perm_rows(SHORT + (FULL if args.full_perm else []))
     wants_million = args.million or args.million_perm
     ranks = [int(r) for r in args.million_ranks.split(",")]
     million = million_text(args.million_perm, ranks) if wants_million else ""
-    text = report(tiny, perm, million, "".join(" " + a for a in sys.argv[1:]))
+    text = report(tiny, holding, perm, million, "".join(" " + a for a in sys.argv[1:]))
     with open(OUT, "w") as f:
         f.write(text + kept_sections())
     print(f"wrote {OUT}", file=sys.stderr)

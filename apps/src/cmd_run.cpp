@@ -95,15 +95,16 @@ std::string parts_dir(const StagedFolder& out, const AppContext& context) {
 // not spilled, its own sorted records; otherwise each rank merges what it spilled and what it
 // still holds into its part files in rank 0's output folder, and rank 0 merges those as it reads,
 // so no rank ever holds more than its record buffer. Collective; returns on rank 0 every rank's
-// peak RSS so far (the ranks other than 0 are done then).
-std::vector<std::int64_t> share_results(netmodels::SpillingResults& local,
-                                        const AppContext& context,
-                                        std::unique_ptr<netmodels::ResultsSource>& source) {
+// memory (`mine` with its peak so far; the ranks other than 0 are done then).
+std::vector<RankMemory> share_results(netmodels::SpillingResults& local, const AppContext& context,
+                                      std::unique_ptr<netmodels::ResultsSource>& source,
+                                      RankMemory mine) {
   const int ranks = context.exchange->size();
+  mine.peak_bytes = static_cast<std::int64_t>(process_peak_rss_bytes());
   if (ranks == 1 && local.runs_spilled() == 0) {
     local.buffer().sort();
     source = std::make_unique<netmodels::ResultsSource>(local.buffer());
-    return {static_cast<std::int64_t>(process_peak_rss_bytes())};
+    return {mine};
   }
   std::string error;
   try {
@@ -115,22 +116,23 @@ std::vector<std::int64_t> share_results(netmodels::SpillingResults& local,
     throw UsageError(error.empty() ? "another rank could not write its results" : error);
   const std::string& dir = local.dir();
   source = std::make_unique<netmodels::ResultsSource>(dir, ranks);
-  const auto peak = static_cast<std::int64_t>(process_peak_rss_bytes());
-  std::vector<std::byte> bytes(sizeof peak);
-  std::memcpy(bytes.data(), &peak, sizeof peak);
-  std::vector<std::int64_t> peaks;
+  mine.peak_bytes = static_cast<std::int64_t>(process_peak_rss_bytes());
+  std::vector<std::byte> bytes(sizeof mine);
+  std::memcpy(bytes.data(), &mine, sizeof mine);
+  std::vector<RankMemory> memory;
   for (const auto& part : context.exchange->gather(std::move(bytes))) {
-    std::int64_t p = 0;
-    std::memcpy(&p, part.data(), std::min(part.size(), sizeof p));
-    peaks.push_back(p);
+    RankMemory m;
+    std::memcpy(&m, part.data(), std::min(part.size(), sizeof m));
+    memory.push_back(m);
   }
-  return peaks;
+  return memory;
 }
 
-// How the model is split over the ranks: LPs, hosts and peak RSS of each (shown on several
-// ranks, where each rank should hold about its share).
+// How the model is split over the ranks: LPs, hosts and memory of each (shown on several ranks,
+// where each rank should hold about its share). A rank's own part is its peak beyond what it
+// held once the model was built (scenario, topology and workload, which every rank holds).
 std::string format_partition(const netmodels::NetworkModel& model, int ranks,
-                             const std::vector<std::int64_t>& peaks) {
+                             const std::vector<RankMemory>& memory) {
   std::vector<std::uint64_t> lps(static_cast<std::size_t>(ranks));
   std::vector<std::uint64_t> hosts(lps.size());
   for (engine::LpId id = 0; id < model.lp_count(); ++id) {
@@ -138,11 +140,16 @@ std::string format_partition(const netmodels::NetworkModel& model, int ranks,
     ++lps[rank];
     if (model.spec().topology.is_host(id)) ++hosts[rank];
   }
+  const auto mib = [](std::int64_t bytes) { return static_cast<double>(bytes) / (1 << 20); };
   std::string out = "partition    ";
-  for (std::size_t r = 0; r < lps.size(); ++r)
-    out += fmt::format("{} rank {}: {} LPs ({} hosts), peak RSS {:.1f} MiB", r == 0 ? "" : ";", r,
-                       lps[r], hosts[r],
-                       r < peaks.size() ? static_cast<double>(peaks[r]) / (1 << 20) : 0.0);
+  for (std::size_t r = 0; r < lps.size(); ++r) {
+    out += fmt::format("{} rank {}: {} LPs ({} hosts)", r == 0 ? "" : ";", r, lps[r], hosts[r]);
+    if (r >= memory.size()) continue;
+    const RankMemory& m = memory[r];
+    out +=
+        fmt::format(", peak RSS {:.1f} MiB ({:.1f} at start, {:.1f} once built, own part {:.1f})",
+                    mib(m.peak_bytes), mib(m.start_bytes), mib(m.built_bytes), mib(m.own_bytes()));
+  }
   return out + "\n";
 }
 
@@ -255,6 +262,7 @@ int run_command(RunOptions& o, const AppContext& context) {
 namespace {
 
 int run_scenario(RunOptions& o, const AppContext& context) {
+  RankMemory memory{.start_bytes = static_cast<std::int64_t>(process_rss_bytes())};
   const scenarios::LoadedScenario loaded = load(o);
   o.out_dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "run");
   if (const int status = check_memory(o, loaded, context); status != exit_code::kSuccess)
@@ -274,6 +282,7 @@ int run_scenario(RunOptions& o, const AppContext& context) {
   context.check_on_root([&] { out.open(); });
 
   const netmodels::NetworkModel model(std::move(spec));
+  memory.built_bytes = static_cast<std::int64_t>(process_peak_rss_bytes());
   netmodels::SpillingResults local(parts_dir(out, context), context.exchange->rank(),
                                    settings.record_buffer_bytes != 0
                                        ? settings.record_buffer_bytes
@@ -281,7 +290,7 @@ int run_scenario(RunOptions& o, const AppContext& context) {
   local.buffer().skip_idle_ports = true;
   const engine::RunResult result = run_kernel(model, config, context, &local);
   std::unique_ptr<netmodels::ResultsSource> source;
-  std::vector<std::int64_t> peaks = share_results(local, context, source);
+  std::vector<RankMemory> ranks_memory = share_results(local, context, source, memory);
   if (!context.is_root()) return 0;
 
   engine::RunStats stats = result.stats;
@@ -292,17 +301,20 @@ int run_scenario(RunOptions& o, const AppContext& context) {
                           &stats,
                           config.kind == engine::KernelKind::optimistic ? kernel.window_us : -1,
                           source.get(),
-                          source->totals(model.spec().workload)};
+                          source->totals(model.spec().workload),
+                          &ranks_memory};
   std::vector<std::string> files = write_network_tables(report, out.path());
   // Measured after the outputs (results.json is streamed and adds no peak of its own).
-  peaks[0] = static_cast<std::int64_t>(process_peak_rss_bytes());
-  stats.peak_rss_bytes = static_cast<std::uint64_t>(*std::max_element(peaks.begin(), peaks.end()));
+  ranks_memory[0].peak_bytes = static_cast<std::int64_t>(process_peak_rss_bytes());
+  stats.peak_rss_bytes = 0;
+  for (const RankMemory& m : ranks_memory)
+    stats.peak_rss_bytes = std::max(stats.peak_rss_bytes, static_cast<std::uint64_t>(m.peak_bytes));
   files.insert(files.begin(), out.path() + "/results.json");
   write_network_results_json(report, files.front());
   std::filesystem::remove_all(out.path() + "/.parts");
   out.commit();
   const std::string partition =
-      stats.ranks > 1 ? format_partition(model, stats.ranks, peaks) : std::string();
+      stats.ranks > 1 ? format_partition(model, stats.ranks, ranks_memory) : std::string();
   std::printf("%s%sresults       %s", format_network_summary(report).c_str(), partition.c_str(),
               out.target().c_str());
   std::printf(" (%zu files)\n", files.size());

@@ -191,7 +191,8 @@ int run_mpi_scenario(MpiRunInputs in, const AppContext& context) {
                              &result.stats,
                              in.window_us,
                              &network_results,
-                             {}};
+                             {},
+                             nullptr};
   const std::vector<std::string> files = write_outputs(in, out.path(), net, results, totals);
   out.commit();
   const auto& topo = model->spec().topology;

@@ -133,6 +133,7 @@ nlohmann::ordered_json results_head_json(const NetworkRunReport& rep) {
   const nlohmann::ordered_json engine_stats = stats_to_json(*rep.stats);
   for (const auto& [key, value] : engine_stats.items()) j[key] = value;
   j["window_us"] = window_json(rep.window_us, *rep.stats);
+  if (rep.rank_memory) j["rank_memory"] = rank_memory_json(*rep.rank_memory);
   j["sample_interval_ps"] = rep.spec->outputs.sample_interval_ps;  // time series; 0: none
   j["flow_completion"] = flow_completion_json(*rep.results);
   return j;

@@ -15,6 +15,7 @@
 #include "netwarp/netmodels/network_results.hpp"
 #include "netwarp/netmodels/network_spec.hpp"
 #include "netwarp/netmodels/results_source.hpp"
+#include "run_report.hpp"
 #include "table_row.hpp"
 
 namespace netwarp::apps {
@@ -26,8 +27,9 @@ struct NetworkRunReport {
   const netmodels::NetworkSpec* spec = nullptr;
   const engine::RunStats* stats = nullptr;
   double window_us = -1;  // the optimism window in force (< 0: unbounded)
-  const netmodels::ResultsSource* results = nullptr;  // every rank's records, in order
-  netmodels::NetworkTotals totals;                    // of `results`
+  const netmodels::ResultsSource* results = nullptr;     // every rank's records, in order
+  netmodels::NetworkTotals totals;                       // of `results`
+  const std::vector<RankMemory>* rank_memory = nullptr;  // every rank's, when measured
 };
 
 // Writes every output file into `dir` (which exists); returns the files written.

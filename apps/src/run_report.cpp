@@ -190,6 +190,23 @@ std::uint64_t process_peak_rss_bytes() {
   return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
 }
 
+std::uint64_t process_rss_bytes() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.starts_with("VmRSS:")) return std::stoull(line.substr(6)) * 1024;  // in kB
+  return 0;
+}
+
+nlohmann::ordered_json rank_memory_json(const std::vector<RankMemory>& ranks) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (std::size_t r = 0; r < ranks.size(); ++r)
+    rows.push_back({{"rank", r},
+                    {"start_rss_bytes", ranks[r].start_bytes},
+                    {"built_peak_rss_bytes", ranks[r].built_bytes},
+                    {"peak_rss_bytes", ranks[r].peak_bytes}});
+  return rows;
+}
+
 namespace {
 
 // `text` (json_text of a value) with every line after the first indented by `spaces`: the value

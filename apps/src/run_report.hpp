@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "netwarp/engine/kernel.hpp"
 #include "table_row.hpp"
@@ -33,6 +34,20 @@ void write_json_file(const std::string& path, const nlohmann::ordered_json& json
 
 // The peak resident memory of this process so far (bytes).
 std::uint64_t process_peak_rss_bytes();
+// The resident memory of this process now (bytes).
+std::uint64_t process_rss_bytes();
+
+// Where one rank's memory went: resident at the start of the run (the program, its libraries,
+// MPI), the peak once the model was built (scenario, topology, workload: what every rank holds
+// whole), and the peak at the end (its own LPs, events and outputs on top).
+struct RankMemory {
+  std::int64_t start_bytes = 0;
+  std::int64_t built_bytes = 0;
+  std::int64_t peak_bytes = 0;
+  std::int64_t own_bytes() const { return peak_bytes - built_bytes; }
+};
+// results.json's `rank_memory`: one object per rank, in rank order.
+nlohmann::ordered_json rank_memory_json(const std::vector<RankMemory>& ranks);
 
 // Writes one JSON object field by field, exactly as json_text would print the whole object, so
 // a table of millions of rows goes to the file row by row instead of into one JSON value.

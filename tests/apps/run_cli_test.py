@@ -142,13 +142,27 @@ class StreamedResults(RunCase):
     def text_without_run_dependent_lines(self, out_dir):
         with open(os.path.join(out_dir, "results.json")) as f:
             lines = f.read().splitlines()
+        # rank_memory: one object per rank, over several lines.
+        start = lines.index('  "rank_memory": [')
+        end = lines.index("  ],", start)
+        lines = lines[:start] + lines[end + 1:]
         return [line for line in lines
                 if not any(line.strip().startswith('"%s":' % key) for key in RUN_DEPENDENT)]
+
+    def assert_rank_memory(self, result, ranks):
+        memory = result["rank_memory"]
+        self.assertEqual([m["rank"] for m in memory], list(range(ranks)))
+        for m in memory:
+            self.assertGreater(m["start_rss_bytes"], 0)
+            self.assertLessEqual(m["start_rss_bytes"], m["built_peak_rss_bytes"])
+            self.assertLessEqual(m["built_peak_rss_bytes"], m["peak_rss_bytes"])
+        self.assertEqual(result["peak_rss_bytes"], max(m["peak_rss_bytes"] for m in memory))
 
     def test_sequential_and_optimistic_on_1_2_4_ranks_write_the_same_files(self):
         args = [os.path.join(LIBRARY, "fat-tree-alltoall.pbtxt"),
                 "--set", "workload.all_to_all.bytes=3000"]
-        _, seq_dir, _ = self.run_ok(args, out="seq")
+        sequential, seq_dir, _ = self.run_ok(args, out="seq")
+        self.assert_rank_memory(sequential, 1)
         expected = self.text_without_run_dependent_lines(seq_dir)
         self.assertIn('  "flows": [', expected)
         for ranks in (0, 2, 4):
@@ -162,7 +176,7 @@ class StreamedResults(RunCase):
                             open(os.path.join(out_dir, table), "rb") as b:
                         self.assertEqual(a.read(), b.read(), table)
                 self.assertEqual(sorted(os.listdir(out_dir)), sorted([*tables, "results.json"]))
-                self.assertGreater(result["peak_rss_bytes"], 0)
+                self.assert_rank_memory(result, max(ranks, 1))
 
     def test_records_spilled_in_small_runs_give_the_same_files(self):
         # The library incast traces its bottleneck queue and samples time series (about 26 KB of
