@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace netwarp::apps {
@@ -14,9 +17,15 @@ std::string scalar_text(const nlohmann::ordered_json& value) {
 }
 
 // Printable ASCII other than the quote and the backslash: JSON text needs no escape then.
+constexpr std::array<bool, 256> kPlain = [] {
+  std::array<bool, 256> plain{};
+  for (int c = 0x20; c <= 0x7e; ++c) plain[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+  return plain;
+}();
+
 bool is_plain(std::string_view text) {
   for (const char c : text)
-    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
+    if (!kPlain[static_cast<unsigned char>(c)]) return false;
   return true;
 }
 
@@ -25,9 +34,12 @@ void append_json_string(std::string& out, std::string_view text) {
     out += scalar_text(nlohmann::ordered_json(std::string(text)));
     return;
   }
-  out += '"';
-  out += text;
-  out += '"';
+  const std::size_t at = out.size();
+  out.resize(at + text.size() + 2);
+  char* p = out.data() + at;
+  p[0] = '"';
+  std::memcpy(p + 1, text.data(), text.size());
+  p[text.size() + 1] = '"';
 }
 
 }  // namespace
@@ -38,25 +50,38 @@ void TableRow::push(const Field& field) {
 }
 
 void TableRow::add(const char* key, double value) {
-  if (size_ < kMaxFields) reals_[size_] = scalar_text(nlohmann::ordered_json(value));
-  push({key, Kind::real, 0, 0, value, {}});
+  Field f{key, Kind::real, 0, {}, 0, 0, value, {}};
+  // As nlohmann's dump prints a double: null when not finite, else its shortest round-trip
+  // text (at most 24 characters: "-1.7976931348623157e+308").
+  if (!std::isfinite(value)) {
+    std::memcpy(f.real_text, "null", 4);
+    f.real_size = 4;
+  } else {
+    char* end = nlohmann::detail::to_chars(f.real_text, f.real_text + sizeof f.real_text, value);
+    f.real_size = static_cast<std::uint8_t>(end - f.real_text);
+  }
+  push(f);
 }
 
 void TableRow::add(const char* key, std::string_view value) {
-  push({key, Kind::text, 0, 0, 0, value});
+  push({key, Kind::text, 0, {}, 0, 0, 0, value});
 }
 
 void TableRow::append_number(std::string& out, std::size_t i) const {
   const Field& f = fields_[i];
   switch (f.kind) {
-    case Kind::signed_integer:
-      fmt::format_to(std::back_inserter(out), "{}", f.signed_value);
+    case Kind::signed_integer: {
+      const fmt::format_int text(f.signed_value);
+      out.append(text.data(), text.size());
       break;
-    case Kind::unsigned_integer:
-      fmt::format_to(std::back_inserter(out), "{}", f.unsigned_value);
+    }
+    case Kind::unsigned_integer: {
+      const fmt::format_int text(f.unsigned_value);
+      out.append(text.data(), text.size());
       break;
+    }
     case Kind::real:
-      out += reals_[i];
+      out.append(f.real_text, f.real_size);
       break;
     case Kind::text:
       break;
@@ -73,11 +98,10 @@ void TableRow::append_json(std::string& out, std::size_t indent) const {
     out += "{}";
     return;
   }
-  const std::string field_indent(indent + 2, ' ');
   out += '{';
   for (std::size_t i = 0; i < size_; ++i) {
     out += i == 0 ? "\n" : ",\n";
-    out += field_indent;
+    out.append(indent + 2, ' ');
     append_json_string(out, fields_[i].key);
     out += ": ";
     append_value_json(out, i);

@@ -18,9 +18,9 @@ class TableRow {
   template <std::integral T>
   void add(const char* key, T value) {
     if constexpr (std::is_signed_v<T>) {
-      push({key, Kind::signed_integer, static_cast<std::int64_t>(value), 0, 0, {}});
+      push({key, Kind::signed_integer, 0, {}, static_cast<std::int64_t>(value), 0, 0, {}});
     } else {
-      push({key, Kind::unsigned_integer, 0, static_cast<std::uint64_t>(value), 0, {}});
+      push({key, Kind::unsigned_integer, 0, {}, 0, static_cast<std::uint64_t>(value), 0, {}});
     }
   }
   void add(const char* key, double value);
@@ -35,9 +35,13 @@ class TableRow {
 
  private:
   enum class Kind : std::uint8_t { signed_integer, unsigned_integer, real, text };
+  // No default member initializers: a row leaves its unused fields unwritten (rows are made by
+  // the million).
   struct Field {
     const char* key;
     Kind kind;
+    std::uint8_t real_size;  // Kind::real: nlohmann's text of the number, in real_text
+    char real_text[30];
     std::int64_t signed_value;
     std::uint64_t unsigned_value;
     double real_value;
@@ -48,8 +52,7 @@ class TableRow {
   void append_value_json(std::string& out, std::size_t i) const;
   void append_number(std::string& out, std::size_t i) const;
 
-  std::array<Field, kMaxFields> fields_{};
-  std::array<std::string, kMaxFields> reals_;  // Kind::real: nlohmann's text of the number
+  std::array<Field, kMaxFields> fields_;
   std::size_t size_ = 0;
 };
 

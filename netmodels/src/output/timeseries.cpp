@@ -1,6 +1,7 @@
 // Time series CSV tables and flow completion times, from committed records.
 #include "netwarp/netmodels/timeseries.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -31,8 +32,9 @@ class CsvBuffer {
   CsvBuffer(const CsvBuffer&) = delete;
   CsvBuffer& operator=(const CsvBuffer&) = delete;
 
-  template <class... Args>
-  void row(fmt::format_string<Args...> format, Args&&... args) {
+  // `format` is FMT_COMPILE(...): parsed once, at compile time, not on every row.
+  template <class Format, class... Args>
+  void row(const Format& format, Args&&... args) {
     fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
     if (buffer_.size() > (1u << 20)) flush();
   }
@@ -49,8 +51,8 @@ class CsvBuffer {
 void write_port_row(const PortSample& s, const NetworkSpec& spec, CsvBuffer& out) {
   const std::int64_t length = spec.outputs.sample_interval_ps;
   const NodeId peer = spec.topology.nodes[s.node].ports[s.port].peer;
-  out.row("{},{},{},{},{},{},{:.6f},{},{}\n", s.interval_start_ps, name_of(spec, s.node), s.port,
-          name_of(spec, peer), s.max_queue_bytes, s.mean_queue_bytes,
+  out.row(FMT_COMPILE("{},{},{},{},{},{},{:.6f},{},{}\n"), s.interval_start_ps,
+          name_of(spec, s.node), s.port, name_of(spec, peer), s.max_queue_bytes, s.mean_queue_bytes,
           static_cast<double>(s.busy_ps) / static_cast<double>(length), s.packets_dropped,
           s.bytes_dropped);
 }
@@ -112,7 +114,7 @@ void write_flows_timeseries_csv(const ResultsSource& results, const NetworkSpec&
     const std::uint64_t timeouts_before = has_previous ? previous.timeouts : 0;
     if (has_previous && shows_no_change(previous, *s)) continue;
     const bool is_known = s->flow < messages.size();
-    buffer.row("{},{},{},{},{},{},{},{},{}\n", s->interval_start_ps, s->flow,
+    buffer.row(FMT_COMPILE("{},{},{},{},{},{},{},{},{}\n"), s->interval_start_ps, s->flow,
                is_known ? name_of(spec, messages[s->flow].src) : "",
                is_known ? name_of(spec, messages[s->flow].dst) : "", s->cwnd,
                ssthresh_field(s->ssthresh), s->acked_bytes - acked_before, s->acked_bytes,
@@ -156,8 +158,9 @@ std::int64_t percentile(const std::vector<std::int64_t>& ascending, double p) {
 void write_fct_cdf_csv(const std::vector<std::int64_t>& ascending, std::ostream& out) {
   out << "fct_ps,fraction\n";
   const double n = static_cast<double>(ascending.size());
+  CsvBuffer buffer(out);
   for (std::size_t i = 0; i < ascending.size(); ++i)
-    out << fmt::format("{},{:.6f}\n", ascending[i], static_cast<double>(i + 1) / n);
+    buffer.row(FMT_COMPILE("{},{:.6f}\n"), ascending[i], static_cast<double>(i + 1) / n);
 }
 
 }  // namespace netwarp::netmodels
