@@ -9,8 +9,10 @@ and runs (issue 15). For each topology it runs
 
 sequentially on 1 rank and with the optimistic kernel on 2 ranks (4 ranks, oversubscribed, for
 the memory each rank holds: with N ranks each rank should hold about 1/N of the model). The
-2- and 4-rank runs print each rank's LPs, hosts and peak RSS (`partition` line); results must
-carry the sequential digest everywhere.
+2- and 4-rank runs print each rank's LPs and hosts (`partition` line) and results.json gives
+every rank's memory (`rank_memory`: at the start, once the model is built, at the peak), so the
+report splits what every rank holds whole from each rank's own part; results must carry the
+sequential digest everywhere.
 
   bench/scale_report.py                  # the short default: minutes
   bench/scale_report.py --full           # adds fat tree k = 64, 40^3 and 128x128 tori and a
@@ -246,7 +248,7 @@ def report(tiny, holding, perm, million, options):
         f"Machine: {machine()}. Links 1 GB/s (8 Gbit/s), 100 ns, credit flow control (64 KiB per"
         " port), lossless transport.",
         "",
-        *(["## Targets (sequential, this machine)", "", *VERDICTS, ""] if VERDICTS else []),
+        *(["## Targets (this machine)", "", *VERDICTS, ""] if VERDICTS else []),
         "## Tiny workload (4 flows of 4000 B): set-up and memory",
         "",
         "Wall time of the whole process (scenario, build, run, outputs); peak RSS of the largest"
@@ -306,7 +308,7 @@ def million_text(with_permutation, rank_counts):
             res = run(name, topology, hosts, workload, kernel, ranks, extra)
             digests.add(res["digest"])
             where = "sequential" if ranks == 1 else f"optimistic on {ranks} ranks"
-            per_rank = f" (per rank: {ranks_text(res)})" if res["ranks"] else ""
+            per_rank = f" (per rank: {ranks_text(res)})" if ranks > 1 else ""
             lines.append(
                 f"- {name} ({hosts:,} hosts, {hosts:,} routers), {label}, {where}:"
                 f" {res['total']:.0f} s wall ({res['engine']:.0f} s in the engine: building the"
@@ -357,8 +359,9 @@ def main():
     ranks = [int(r) for r in args.million_ranks.split(",")]
     million = million_text(args.million_perm, ranks) if wants_million else ""
     text = report(tiny, holding, perm, million, "".join(" " + a for a in sys.argv[1:]))
+    kept = kept_sections()  # read before opening OUT for writing empties it
     with open(OUT, "w") as f:
-        f.write(text + kept_sections())
+        f.write(text + kept)
     print(f"wrote {OUT}", file=sys.stderr)
 
 
