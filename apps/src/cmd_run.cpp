@@ -14,6 +14,7 @@
 #include "cmd_plot.hpp"
 #include "exit_codes.hpp"
 #include "mpi_run.hpp"
+#include "netwarp/engine/process_info.hpp"
 #include "netwarp/netmodels/network_model.hpp"
 #include "netwarp/netmodels/network_results.hpp"
 #include "netwarp/netmodels/results_source.hpp"
@@ -100,10 +101,10 @@ std::vector<RankMemory> share_results(netmodels::SpillingResults& local, const A
                                       std::unique_ptr<netmodels::ResultsSource>& source,
                                       RankMemory mine) {
   const int ranks = context.exchange->size();
-  mine.peak_bytes = static_cast<std::int64_t>(process_peak_rss_bytes());
   if (ranks == 1 && local.runs_spilled() == 0) {
     local.buffer().sort();
     source = std::make_unique<netmodels::ResultsSource>(local.buffer());
+    mine.peak_bytes = static_cast<std::int64_t>(engine::peak_rss_bytes());
     return {mine};
   }
   std::string error;
@@ -116,7 +117,7 @@ std::vector<RankMemory> share_results(netmodels::SpillingResults& local, const A
     throw UsageError(error.empty() ? "another rank could not write its results" : error);
   const std::string& dir = local.dir();
   source = std::make_unique<netmodels::ResultsSource>(dir, ranks);
-  mine.peak_bytes = static_cast<std::int64_t>(process_peak_rss_bytes());
+  mine.peak_bytes = static_cast<std::int64_t>(engine::peak_rss_bytes());
   std::vector<std::byte> bytes(sizeof mine);
   std::memcpy(bytes.data(), &mine, sizeof mine);
   std::vector<RankMemory> memory;
@@ -262,7 +263,7 @@ int run_command(RunOptions& o, const AppContext& context) {
 namespace {
 
 int run_scenario(RunOptions& o, const AppContext& context) {
-  RankMemory memory{.start_bytes = static_cast<std::int64_t>(process_rss_bytes())};
+  RankMemory memory{.start_bytes = static_cast<std::int64_t>(engine::rss_bytes())};
   const scenarios::LoadedScenario loaded = load(o);
   o.out_dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "run");
   if (const int status = check_memory(o, loaded, context); status != exit_code::kSuccess)
@@ -282,7 +283,7 @@ int run_scenario(RunOptions& o, const AppContext& context) {
   context.check_on_root([&] { out.open(); });
 
   const netmodels::NetworkModel model(std::move(spec));
-  memory.built_bytes = static_cast<std::int64_t>(process_peak_rss_bytes());
+  memory.built_bytes = static_cast<std::int64_t>(engine::peak_rss_bytes());
   netmodels::SpillingResults local(parts_dir(out, context), context.exchange->rank(),
                                    settings.record_buffer_bytes != 0
                                        ? settings.record_buffer_bytes
@@ -305,7 +306,7 @@ int run_scenario(RunOptions& o, const AppContext& context) {
                           &ranks_memory};
   std::vector<std::string> files = write_network_tables(report, out.path());
   // Measured after the outputs (results.json is streamed and adds no peak of its own).
-  ranks_memory[0].peak_bytes = static_cast<std::int64_t>(process_peak_rss_bytes());
+  ranks_memory[0].peak_bytes = static_cast<std::int64_t>(engine::peak_rss_bytes());
   stats.peak_rss_bytes = 0;
   for (const RankMemory& m : ranks_memory)
     stats.peak_rss_bytes = std::max(stats.peak_rss_bytes, static_cast<std::uint64_t>(m.peak_bytes));

@@ -2,7 +2,6 @@
 #include "run_report.hpp"
 
 #include <fmt/format.h>
-#include <sys/resource.h>
 
 #include <cerrno>
 #include <cstring>
@@ -176,25 +175,6 @@ void write_file_atomically(const std::string& path,
 
 void write_json_file(const std::string& path, const nlohmann::ordered_json& json) {
   write_file_atomically(path, [&](std::ostream& out) { out << json_text(json) << '\n'; });
-}
-
-// VmHWM, the high-water mark of this program's own memory. Not getrusage's ru_maxrss: Linux
-// carries the parent's peak over fork and exec into it, so a netwarp started by a big process
-// (a Python script that has read a large results.json) would report that process's peak.
-std::uint64_t process_peak_rss_bytes() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.starts_with("VmHWM:")) return std::stoull(line.substr(6)) * 1024;  // in kB
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
-}
-
-std::uint64_t process_rss_bytes() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.starts_with("VmRSS:")) return std::stoull(line.substr(6)) * 1024;  // in kB
-  return 0;
 }
 
 nlohmann::ordered_json rank_memory_json(const std::vector<RankMemory>& ranks) {

@@ -32,11 +32,6 @@ std::string json_text(const nlohmann::ordered_json& json);
 // throws UsageError naming the file when it cannot.
 void write_json_file(const std::string& path, const nlohmann::ordered_json& json);
 
-// The peak resident memory of this process so far (bytes).
-std::uint64_t process_peak_rss_bytes();
-// The resident memory of this process now (bytes).
-std::uint64_t process_rss_bytes();
-
 // Where one rank's memory went: resident at the start of the run (the program, its libraries,
 // MPI), the peak once the model was built (scenario, topology, workload: what every rank holds
 // whole), and the peak at the end (its own LPs, events and outputs on top).

@@ -87,6 +87,15 @@ class PholdResults(unittest.TestCase):
         self.assertRegex(result["digest"], "^[0-9a-f]{16}$")
         self.assertIn(result["digest"], stdout)
 
+    def test_peak_memory_is_the_programs_own_not_its_parents(self):
+        # getrusage's ru_maxrss carries a parent's peak over fork and exec: a netwarp started by
+        # this test while it holds 300 MiB would report at least that. PHOLD here needs ~10 MiB.
+        ballast = b"\x01" * (300 << 20)
+        result, _ = self.run_json(SMALL)
+        self.assertGreater(len(ballast), 0)
+        self.assertGreater(result["peak_rss_bytes"], 0)
+        self.assertLess(result["peak_rss_bytes"], 100 << 20)
+
     def test_tie_order_is_recorded_in_the_json(self):
         fifo, _ = self.run_json(SMALL)
         creator, _ = self.run_json([*SMALL, "--ties", "creator"])

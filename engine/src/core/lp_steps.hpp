@@ -5,6 +5,7 @@
 #include "netwarp/engine/digest.hpp"
 #include "netwarp/engine/event_ctx.hpp"
 #include "netwarp/engine/lp.hpp"
+#include "netwarp/engine/process_info.hpp"
 
 namespace netwarp::engine {
 
@@ -70,9 +71,5 @@ inline LpDigest finish_lp(LpBase& lp, LpId id, CommitTally& tally, SimTime end, 
   commit_loose_records(tally, id, EventKey{end, id, ~std::uint64_t{0}}, records, sink);
   return LpDigest{id, 0, tally.events, tally.hash, state_hash(lp)};
 }
-
-std::uint64_t peak_rss_bytes();
-double wall_seconds_since(std::uint64_t start_ns);
-std::uint64_t wall_clock_ns();
 
 }  // namespace netwarp::engine

@@ -1,16 +1,37 @@
-// Wall clock and peak memory of this process.
+// Wall clock and memory of this process.
+#include "netwarp/engine/process_info.hpp"
+
 #include <sys/resource.h>
 
 #include <chrono>
-
-#include "lp_steps.hpp"
+#include <fstream>
+#include <optional>
+#include <string>
+#include <string_view>
 
 namespace netwarp::engine {
+namespace {
+
+// A "Name:   1234 kB" line of /proc/self/status, in bytes.
+std::optional<std::uint64_t> status_bytes(std::string_view field) {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.starts_with(field) && line.size() > field.size() && line[field.size()] == ':')
+      return std::stoull(line.substr(field.size() + 1)) * 1024;
+  return std::nullopt;
+}
+
+}  // namespace
 
 std::uint64_t peak_rss_bytes() {
+  if (const auto peak = status_bytes("VmHWM")) return *peak;
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+std::uint64_t rss_bytes() {
+  return status_bytes("VmRSS").value_or(0);
 }
 
 std::uint64_t wall_clock_ns() {
