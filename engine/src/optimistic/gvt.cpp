@@ -14,42 +14,16 @@
 // Waiting for a slower rank becomes useful work, and as no pass sends, the second pass finds
 // nothing in transit unless a message is very slow.
 //
-// A rank with nothing to do spins (a wait usually lasts microseconds), and after a millisecond
-// naps: on a machine with more runnable processes than cores, a spinning rank would burn the
-// time slice that the rank it waits for needs. Napping sooner costs more than it saves when
-// only one other process competes for the cores.
-#include <chrono>
-#include <thread>
-
+// A rank with nothing to do waits as IdleWait does, with naps of 20 us at most: napping longer
+// costs more than it saves when only one other process competes for the cores.
+#include "idle_wait.hpp"
 #include "time_warp_pe.hpp"
 
 namespace netwarp::engine {
-namespace {
-
-constexpr std::uint64_t kSpinNs = 1'000'000;  // 1 ms
-constexpr auto kNap = std::chrono::microseconds(20);
-
-class IdleWait {
- public:
-  void busy() { idle_since_ = 0; }
-  void idle() {
-    const std::uint64_t now = wall_clock_ns();
-    if (idle_since_ == 0) {
-      idle_since_ = now;
-    } else if (now - idle_since_ > kSpinNs) {
-      std::this_thread::sleep_for(kNap);
-    }
-  }
-
- private:
-  std::uint64_t idle_since_ = 0;
-};
-
-}  // namespace
 
 SimTime compute_gvt(TimeWarpPe& pe, RankExchange& exchange,
                     const std::function<std::size_t()>& work) {
-  IdleWait wait;
+  IdleWait wait(std::chrono::microseconds(20));
   for (;;) {
     pe.poll_incoming();
     exchange.start_sum_and_min(pe.messages_sent() - pe.messages_received(), pe.local_min().ps());

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <cstring>
 #include <optional>
-#include <thread>
 
+#include "idle_wait.hpp"
 #include "optimism_window.hpp"
 #include "time_warp_pe.hpp"
 
@@ -186,24 +186,14 @@ RunResult combine_result(const RunStats& local, const std::vector<LpDigest>& loc
   return result;
 }
 
-// Returns once every rank has called it. Spins for a millisecond (a short run ends that soon),
-// then naps, each nap twice the last up to a millisecond: a rank spinning in a blocking
-// collective would take the core the working rank needs when ranks outnumber cores, and
-// frequent wake-ups cost it too.
+// Returns once every rank has called it, waiting as IdleWait does with naps of up to a
+// millisecond: the working rank may take seconds, and each wake-up costs it.
 void wait_for_every_rank(RankExchange& exchange) {
-  constexpr std::uint64_t kSpinNs = 1'000'000;
-  constexpr auto kFirstNap = std::chrono::microseconds(20);
-  constexpr auto kLongestNap = std::chrono::microseconds(1000);
+  IdleWait wait(std::chrono::microseconds(1000));
   exchange.start_sum_and_min(0, 0);
   std::int64_t total = 0;
   std::int64_t least = 0;
-  const std::uint64_t start = wall_clock_ns();
-  auto nap = kFirstNap;
-  while (!exchange.try_finish_sum_and_min(total, least)) {
-    if (wall_clock_ns() - start < kSpinNs) continue;
-    std::this_thread::sleep_for(nap);
-    nap = std::min(2 * nap, kLongestNap);
-  }
+  while (!exchange.try_finish_sum_and_min(total, least)) wait.idle();
 }
 
 RunResult run_on_sole_rank(const Model& model, const KernelConfig& config, RankExchange& exchange,

@@ -1,0 +1,44 @@
+// IdleWait: how a rank with nothing to do waits for the other ranks. It spins for a millisecond
+// (a wait usually lasts microseconds), then naps, each nap twice the last up to `longest_nap`:
+// on a machine with more runnable processes than cores, a spinning rank would burn the time
+// slice that the rank it waits for needs, and frequent wake-ups cost that rank too.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <thread>
+
+#include "netwarp/engine/process_info.hpp"
+
+namespace netwarp::engine {
+
+class IdleWait {
+ public:
+  explicit IdleWait(std::chrono::microseconds longest_nap) : longest_nap_(longest_nap) {}
+
+  // The rank did some work: the next idle spell spins first again.
+  void busy() {
+    idle_since_ = 0;
+    nap_ = kFirstNap;
+  }
+  // The rank found nothing to do.
+  void idle() {
+    const std::uint64_t now = wall_clock_ns();
+    if (idle_since_ == 0) {
+      idle_since_ = now;
+    } else if (now - idle_since_ > kSpinNs) {
+      std::this_thread::sleep_for(nap_);
+      nap_ = std::min(2 * nap_, longest_nap_);
+    }
+  }
+
+ private:
+  static constexpr std::uint64_t kSpinNs = 1'000'000;
+  static constexpr std::chrono::microseconds kFirstNap{20};
+  std::chrono::microseconds longest_nap_;
+  std::chrono::microseconds nap_ = kFirstNap;
+  std::uint64_t idle_since_ = 0;
+};
+
+}  // namespace netwarp::engine
