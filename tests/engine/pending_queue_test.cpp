@@ -20,6 +20,8 @@ namespace {
 // A queue with its own event pool: push(key) stores an event with that key.
 class KeyQueue {
  public:
+  KeyQueue() = default;
+  explicit KeyQueue(PendingQueue::Layout layout) : queue_(pool_, layout) {}
   EventId push(const EventKey& key) {
     const EventId id = pool_.allocate();
     pool_[id].key = key;
@@ -31,7 +33,23 @@ class KeyQueue {
     queue_.pop();
     pool_.release(id);
   }
+  // Pops the top lazily, as the kernels do: pushes made before settle() may take its slot.
+  EventId take_top() {
+    const EventId id = queue_.top().id;
+    queue_.take_top();
+    taken_ = id;
+    return id;
+  }
+  void settle() {
+    queue_.settle();
+    pool_.release(taken_);
+  }
+  template <class Drop>
+  void remove_if(Drop&& drop) {
+    queue_.remove_if([&](const PendingQueue::Entry& e) { return drop(pool_[e.id].key); });
+  }
   bool empty() const { return queue_.empty(); }
+  std::uint64_t spreads() const { return queue_.spreads(); }
   std::size_t size() const { return queue_.size(); }
   const PendingQueue::Entry& top() const { return queue_.top(); }
   EventKey top_key() const { return queue_.top_key(); }
@@ -39,6 +57,7 @@ class KeyQueue {
  private:
   EventPool pool_;
   PendingQueue queue_{pool_};
+  EventId taken_ = 0;
 };
 
 std::vector<EventKey> pop_all(KeyQueue& q) {
@@ -207,6 +226,113 @@ TEST(PendingQueue, InterleavedPushesAndPopsAlwaysPopTheSmallestKey) {
       model.erase(model.begin());
     }
     ASSERT_EQ(q.size(), model.size());
+  }
+}
+
+// Small layouts, so that a few thousand entries split the heap, fill the overflow and spread the
+// ring again many times.
+const PendingQueue::Layout kSmallLayouts[] = {
+    {.split_size = 64, .per_bucket = 8, .buckets = 16},
+    {.split_size = 64, .per_bucket = 8, .buckets = 1},
+    {.split_size = 1, .per_bucket = 1, .buckets = 3},
+    {.split_size = 300, .per_bucket = 50, .buckets = 4096},
+};
+
+// Times mostly in a crowd of a few instants, some spread far: ties inside buckets and a ring
+// whose width the crowd would otherwise set.
+EventKey clustered_key(std::mt19937_64& rng, std::int64_t base) {
+  const std::int64_t offset = rng() % 4 == 0 ? static_cast<std::int64_t>(rng() % 1'000'000)
+                                             : static_cast<std::int64_t>(rng() % 3) * 100;
+  return EventKey{ps(base + offset), static_cast<LpId>(rng() % 6), rng() % 20};
+}
+
+TEST(PendingQueue, SplitByTimePopsInKeyOrderLikeOneHeap) {
+  for (const PendingQueue::Layout& layout : kSmallLayouts) {
+    std::mt19937_64 rng(11);
+    KeyQueue q(layout);
+    std::vector<EventKey> keys;
+    for (int i = 0; i < 5000; ++i) keys.push_back(clustered_key(rng, 0));
+    for (const EventKey& k : keys) q.push(k);
+    ASSERT_EQ(q.size(), keys.size());
+    std::sort(keys.begin(), keys.end());
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      ASSERT_FALSE(q.empty()) << "split " << layout.split_size << ", pop " << i;
+      ASSERT_EQ(q.top_key(), keys[i]) << "split " << layout.split_size << ", pop " << i;
+      q.pop();
+      ASSERT_EQ(q.size(), keys.size() - i - 1);
+    }
+    EXPECT_TRUE(q.empty());
+  }
+}
+
+// The kernels' pattern: take the top, push what its handler sends (mostly later, sometimes
+// earlier than the ring's start, as a rollback re-queues events), settle.
+TEST(PendingQueue, SplitByTimeKeepsKeyOrderThroughHandlersAndRollbacks) {
+  for (const PendingQueue::Layout& layout : kSmallLayouts) {
+    std::mt19937_64 rng(5);
+    KeyQueue q(layout);
+    std::multiset<EventKey> model;
+    std::uint64_t counter = 0;
+    for (int i = 0; i < 2000; ++i) {
+      const EventKey k = clustered_key(rng, 0);
+      q.push(EventKey{k.time, k.creator, counter++});
+      model.insert(EventKey{k.time, k.creator, counter - 1});
+    }
+    for (int step = 0; step < 30000 && !model.empty(); ++step) {
+      ASSERT_EQ(q.top_key(), *model.begin()) << "split " << layout.split_size << ", step " << step;
+      const SimTime now = q.top_key().time;
+      q.take_top();
+      model.erase(model.begin());
+      const int sends = static_cast<int>(rng() % 3);  // none, one or two
+      for (int n = 0; n < sends; ++n) {
+        EventKey k = clustered_key(rng, now.ps() + 1);
+        if (rng() % 50 == 0)  // a rollback: an event earlier than most of the queue
+          k = EventKey{ps(std::max<std::int64_t>(0, now.ps() - 500)), k.creator, 0};
+        k.counter = counter++;
+        q.push(k);
+        model.insert(k);
+      }
+      q.settle();
+      ASSERT_EQ(q.size(), model.size()) << "step " << step;
+    }
+  }
+}
+
+TEST(PendingQueue, SplitByTimeRemovesMatchingEntriesWhereverTheyWait) {
+  for (const PendingQueue::Layout& layout : kSmallLayouts) {
+    std::mt19937_64 rng(3);
+    KeyQueue q(layout);
+    std::vector<EventKey> keys;
+    for (int i = 0; i < 3000; ++i) keys.push_back(clustered_key(rng, 0));
+    for (const EventKey& k : keys) q.push(k);
+    std::sort(keys.begin(), keys.end());
+    for (int i = 0; i < 100; ++i) q.pop();  // the split's first bucket is partly used
+    keys.erase(keys.begin(), keys.begin() + 100);
+    const auto odd = [](const EventKey& k) { return k.counter % 2 == 1; };
+    q.remove_if(odd);
+    std::erase_if(keys, odd);
+    ASSERT_EQ(q.size(), keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      ASSERT_EQ(q.top_key(), keys[i]) << "split " << layout.split_size << ", pop " << i;
+      q.pop();
+    }
+    EXPECT_TRUE(q.empty());
+  }
+}
+
+// Every host of a big network starts at time 0: a crowd of one instant fills the first bucket
+// whole. It is split again only as it doubles, not at every push.
+TEST(PendingQueue, ACrowdOfOneInstantIsNotSplitAtEveryPush) {
+  KeyQueue q({.split_size = 64, .per_bucket = 8, .buckets = 16});
+  std::vector<EventKey> keys;
+  for (std::uint64_t i = 0; i < 20000; ++i)
+    keys.push_back(EventKey{ps(0), static_cast<LpId>(i % 7), i});
+  for (const EventKey& k : keys) q.push(k);
+  EXPECT_LE(q.spreads(), 10u);  // at 64, 128, ..., 16384 entries: nine doublings
+  std::sort(keys.begin(), keys.end());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    ASSERT_EQ(q.top_key(), keys[i]) << "pop " << i;
+    q.pop();
   }
 }
 

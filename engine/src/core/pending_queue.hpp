@@ -1,9 +1,20 @@
-// PendingQueue: the future event set, a 4-ary min-heap of event ids ordered by their events'
-// keys (in the event pool). Entries carry the time inline, so the heap's loops compare one word
-// and touch the pool only to break a tie of equal times.
+// PendingQueue: the future event set. Events are ordered by their keys (in the event pool);
+// entries carry the time inline, so ordering compares one word and touches the pool only to break
+// a tie of equal times.
+//
+// A small queue is one 4-ary min-heap. A large one (a million-host network holds millions of
+// pending events) is split by time: a heap of the earliest events, those before `horizon_`, and
+// a ring of unsorted buckets of later times, each a slice of `width_` picoseconds, then an
+// overflow list past the ring's end. A push past the horizon is an append (the buckets' tails stay
+// in cache); when the heap runs dry the next bucket becomes the heap. A heap of millions of
+// entries missed the cache on each of its lowest levels at every push and pop (about 0.5 us per
+// event with 4.5 million entries, against about 30 ns with a thousand). The order is the same
+// exact key order either way: equal times always share a bucket.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "event_pool.hpp"
@@ -24,16 +35,35 @@ class PendingQueue {
 
   // The events named by pushed ids live in `pool`, which outlives the queue; an event's key
   // must not change while it is queued.
-  explicit PendingQueue(const EventPool& pool) : pool_(pool) {}
+  // When a heap is split by time, and how (the defaults suit the kernels; tests use small ones).
+  struct Layout {
+    std::size_t split_size = std::size_t{1} << 16;  // a heap this large is split
+    std::size_t per_bucket = 2048;                  // entries the first bucket aims at
+    std::size_t buckets = 4096;                     // buckets in the ring
+  };
+  explicit PendingQueue(const EventPool& pool) : PendingQueue(pool, Layout{}) {}
+  PendingQueue(const EventPool& pool, Layout layout) : pool_(pool), layout_(layout) {}
 
-  bool empty() const { return heap_.empty(); }
-  std::size_t size() const { return heap_.size(); }
-  std::size_t capacity_bytes() const { return heap_.capacity() * sizeof(Entry); }
+  bool empty() const { return heap_.empty(); }  // the heap is empty only when the rest is
+  std::size_t size() const { return heap_.size() + far_count_; }
+  std::size_t capacity_bytes() const {
+    std::size_t entries = heap_.capacity() + overflow_.capacity() + spare_.capacity();
+    for (const std::vector<Entry>& bucket : ring_) entries += bucket.capacity();
+    for (const std::vector<Entry>& buffer : free_buffers_) entries += buffer.capacity();
+    return entries * sizeof(Entry) +
+           (ring_.capacity() + free_buffers_.capacity()) * sizeof(std::vector<Entry>);
+  }
+  // How many times entries were laid out in time buckets (a split or the ring's renewal).
+  std::uint64_t spreads() const { return spreads_; }
   const Entry& top() const { return heap_.front(); }
   const EventKey& top_key() const { return pool_[heap_.front().id].key; }
 
   void push(EventId id) {
     const Entry entry{pool_[id].key.time.ps(), id, 0};
+    if (entry.time_ps >= horizon_ && horizon_ != kNoHorizon) {
+      push_far(entry);
+      return;
+    }
     if (top_taken_) {
       // The top's slot is free: the new entry takes it, one sift-down for pop and push.
       top_taken_ = false;
@@ -43,6 +73,7 @@ class PendingQueue {
     }
     heap_.push_back(entry);
     sift_up(heap_.size() - 1);
+    if (heap_.size() >= split_at_ && horizon_ == kNoHorizon) split_by_time();
   }
   // Removes the top, lazily: the next push fills its slot (a handler usually sends one event),
   // and settle() completes the pop if none came. Until settle(), only push() may be called.
@@ -56,17 +87,109 @@ class PendingQueue {
   template <class Drop>
   void remove_if(Drop&& drop) {
     std::erase_if(heap_, drop);
-    for (std::size_t i = heap_.size() / kArity + 1; i-- > 0;)
-      if (i < heap_.size()) sift_down(i);
+    make_heap();
+    for (std::vector<Entry>& bucket : ring_) far_count_ -= std::erase_if(bucket, drop);
+    far_count_ -= std::erase_if(overflow_, drop);
+    if (heap_.empty()) refill();
   }
   void pop() {
     heap_.front() = heap_.back();
     heap_.pop_back();
-    if (!heap_.empty()) sift_down(0);
+    if (!heap_.empty()) {
+      sift_down(0);
+    } else if (far_count_ > 0) {
+      refill();
+    }
   }
 
  private:
   static constexpr std::size_t kArity = 4;
+  static constexpr std::int64_t kNoHorizon = std::numeric_limits<std::int64_t>::max();
+
+  void push_far(const Entry& entry) {
+    ++far_count_;
+    const auto slice =
+        static_cast<std::uint64_t>(entry.time_ps - horizon_) / static_cast<std::uint64_t>(width_);
+    if (slice < ring_.size() - next_) {
+      std::vector<Entry>& bucket = ring_[next_ + slice];
+      if (bucket.capacity() == 0 && !free_buffers_.empty()) {
+        bucket.swap(free_buffers_.back());  // a used bucket's buffer: no growing, no new memory
+        free_buffers_.pop_back();
+      }
+      bucket.push_back(entry);
+    } else {
+      overflow_.push_back(entry);
+    }
+  }
+  // Moves the later part of a large heap into the ring and the overflow.
+  void split_by_time() {
+    spare_.swap(heap_);
+    heap_.clear();
+    spread(spare_);
+  }
+  // Lays out a ring from `entries` (none earlier than what the heap holds) and makes its first
+  // bucket the heap. The ring starts at the earliest time. Its width puts about per_bucket
+  // entries in the first bucket, but at least nine in ten of the entries in the ring, so that
+  // what is spread is mostly handled before the next spread (and a crowd of equal times, common
+  // in networks that move in lockstep, cannot leave the rest to be spread again and again).
+  // Empties `entries`.
+  void spread(std::vector<Entry>& entries) {
+    ++spreads_;
+    if (entries.empty()) {
+      horizon_ = kNoHorizon;
+      return;
+    }
+    const auto earlier = [](const Entry& a, const Entry& b) { return a.time_ps < b.time_ps; };
+    const std::size_t buckets = std::max<std::size_t>(1, layout_.buckets);
+    std::int64_t first = kNoHorizon;
+    for (const Entry& e : entries) first = std::min(first, e.time_ps);
+    const std::size_t most = (entries.size() - 1) * 9 / 10;
+    const std::size_t few = std::min(layout_.per_bucket, most);
+    std::nth_element(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(most),
+                     entries.end(), earlier);
+    const std::int64_t most_span = entries[most].time_ps - first;
+    std::nth_element(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(few),
+                     entries.begin() + static_cast<std::ptrdiff_t>(most), earlier);
+    const std::int64_t few_span = entries[few].time_ps - first;
+    width_ =
+        std::max({std::int64_t{1}, few_span, most_span / static_cast<std::int64_t>(buckets) + 1});
+    horizon_ = first;
+    ring_.resize(buckets);
+    next_ = 0;
+    far_count_ = 0;
+    for (const Entry& e : entries) push_far(e);
+    entries.clear();
+    refill();
+  }
+  // Makes the next non-empty bucket the heap (the ring spread anew from the overflow when it is
+  // used up), or returns to one heap when nothing is left beyond it.
+  void refill() {
+    while (heap_.empty() && far_count_ > 0) {
+      if (next_ == ring_.size()) {
+        spare_.swap(overflow_);
+        spread(spare_);
+        return;
+      }
+      std::vector<Entry>& bucket = ring_[next_++];
+      horizon_ += width_;
+      far_count_ -= bucket.size();
+      heap_.swap(bucket);  // the bucket now holds the heap's old, empty buffer
+      // Keeps the buffer for a later bucket unless it grew large (a crowd of one instant).
+      if (bucket.capacity() > 0 && bucket.capacity() <= 4 * layout_.per_bucket)
+        free_buffers_.emplace_back().swap(bucket);
+      std::vector<Entry>().swap(bucket);
+      make_heap();
+    }
+    if (far_count_ == 0) horizon_ = kNoHorizon;
+    // Split again only once the heap has doubled: a heap of one crowded instant (every host
+    // starting at time 0) goes whole into the first bucket, and splitting it at every push
+    // would cost its size each time.
+    split_at_ = std::max(layout_.split_size, 2 * heap_.size());
+  }
+  void make_heap() {
+    for (std::size_t i = heap_.size() / kArity + 1; i-- > 0;)
+      if (i < heap_.size()) sift_down(i);
+  }
 
   // Two tests on the time: GCC then branches on the time alone in the heap's loops.
   bool before(const Entry& a, const Entry& b) const {
@@ -121,8 +244,21 @@ class PendingQueue {
     return best;
   }
   const EventPool& pool_;
+  const Layout layout_;
   std::vector<Entry> heap_;
   bool top_taken_ = false;
+  // Split by time: entries at or after horizon_ wait in ring_[next_..] (bucket next_ + k holds
+  // [horizon_ + k x width_, horizon_ + (k + 1) x width_)) or, past the ring, in overflow_.
+  std::int64_t horizon_ = kNoHorizon;
+  std::int64_t width_ = 1;
+  std::vector<std::vector<Entry>> ring_;
+  std::size_t next_ = 0;
+  std::vector<Entry> overflow_;
+  std::vector<Entry> spare_;                      // scratch for a spread, kept for its capacity
+  std::vector<std::vector<Entry>> free_buffers_;  // empty buffers of used buckets, for new ones
+  std::size_t far_count_ = 0;
+  std::size_t split_at_ = layout_.split_size;  // heap size that splits it next
+  std::uint64_t spreads_ = 0;
 };
 
 }  // namespace netwarp::engine
