@@ -64,7 +64,7 @@ void BM_PendingQueueHold(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
   state.SetLabel("push+pop");
 }
-BENCHMARK(BM_PendingQueueHold)->Arg(1 << 10)->Arg(1 << 16);
+BENCHMARK(BM_PendingQueueHold)->Arg(1 << 10)->Arg(1 << 16)->Arg(1 << 22);
 
 void BM_EventRngNextU64(benchmark::State& state) {
   EventRng rng(1, 7, EventKey{netwarp::engine::us(3), 5, 11});
