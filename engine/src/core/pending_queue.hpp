@@ -158,7 +158,7 @@ class PendingQueue {
     next_ = 0;
     far_count_ = 0;
     for (const Entry& e : entries) push_far(e);
-    entries.clear();
+    std::vector<Entry>().swap(entries);  // spreads are rare: no need to keep millions of slots
     refill();
   }
   // Makes the next non-empty bucket the heap (the ring spread anew from the overflow when it is
@@ -254,7 +254,7 @@ class PendingQueue {
   std::vector<std::vector<Entry>> ring_;
   std::size_t next_ = 0;
   std::vector<Entry> overflow_;
-  std::vector<Entry> spare_;                      // scratch for a spread, kept for its capacity
+  std::vector<Entry> spare_;                      // what a spread lays out
   std::vector<std::vector<Entry>> free_buffers_;  // empty buffers of used buckets, for new ones
   std::size_t far_count_ = 0;
   std::size_t split_at_ = layout_.split_size;  // heap size that splits it next
