@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "event_pool.hpp"
@@ -29,7 +30,7 @@ class PendingQueue {
   struct Entry {
     std::int64_t time_ps;
     EventId id;
-    std::uint32_t reserved;
+    LpId dest;  // the event's, so a kernel can prefetch what the next events will touch
   };
   static_assert(sizeof(Entry) == 16);
 
@@ -56,10 +57,16 @@ class PendingQueue {
   // How many times entries were laid out in time buckets (a split or the ring's renewal).
   std::uint64_t spreads() const { return spreads_; }
   const Entry& top() const { return heap_.front(); }
+  // The entries that may come next once the top is taken (the top's children).
+  std::span<const Entry> next_candidates() const {
+    const std::size_t end = std::min<std::size_t>(heap_.size(), 1 + kArity);
+    return {heap_.data() + std::min<std::size_t>(1, end), heap_.data() + end};
+  }
   const EventKey& top_key() const { return pool_[heap_.front().id].key; }
 
   void push(EventId id) {
-    const Entry entry{pool_[id].key.time.ps(), id, 0};
+    const Event& event = pool_[id];
+    const Entry entry{event.key.time.ps(), id, event.dest};
     if (entry.time_ps >= horizon_ && horizon_ != kNoHorizon) {
       push_far(entry);
       return;

@@ -95,6 +95,10 @@ RunResult SequentialKernel::run() {
     const EventId id = pending_.top().id;
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
     pending_.take_top();
+    for (const PendingQueue::Entry& next : pending_.next_candidates()) {
+      __builtin_prefetch(&pool_[next.id]);
+      __builtin_prefetch(lps_[next.dest].get());
+    }
     handle(id);
     pending_.settle();
     ++handled;
