@@ -181,10 +181,7 @@ TEST(PendingQueue, UnderFifoTiesPopsInFullKeyOrderWithRecomputedDraws) {
     q.push(k);
   }
   std::sort(keys.begin(), keys.end());
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    ASSERT_EQ(q.top_key(), keys[i]) << "pop " << i;
-    q.pop();
-  }
+  EXPECT_EQ(pop_all(q), keys);
 }
 
 TEST(PendingQueue, PopsTenThousandRandomKeysInSortedOrder) {
@@ -255,13 +252,7 @@ TEST(PendingQueue, SplitByTimePopsInKeyOrderLikeOneHeap) {
     for (const EventKey& k : keys) q.push(k);
     ASSERT_EQ(q.size(), keys.size());
     std::sort(keys.begin(), keys.end());
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      ASSERT_FALSE(q.empty()) << "split " << layout.split_size << ", pop " << i;
-      ASSERT_EQ(q.top_key(), keys[i]) << "split " << layout.split_size << ", pop " << i;
-      q.pop();
-      ASSERT_EQ(q.size(), keys.size() - i - 1);
-    }
-    EXPECT_TRUE(q.empty());
+    EXPECT_EQ(pop_all(q), keys) << "split " << layout.split_size;
   }
 }
 
@@ -312,11 +303,7 @@ TEST(PendingQueue, SplitByTimeRemovesMatchingEntriesWhereverTheyWait) {
     q.remove_if(odd);
     std::erase_if(keys, odd);
     ASSERT_EQ(q.size(), keys.size());
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      ASSERT_EQ(q.top_key(), keys[i]) << "split " << layout.split_size << ", pop " << i;
-      q.pop();
-    }
-    EXPECT_TRUE(q.empty());
+    EXPECT_EQ(pop_all(q), keys) << "split " << layout.split_size;
   }
 }
 
@@ -330,10 +317,7 @@ TEST(PendingQueue, ACrowdOfOneInstantIsNotSplitAtEveryPush) {
   for (const EventKey& k : keys) q.push(k);
   EXPECT_LE(q.spreads(), 10u);  // at 64, 128, ..., 16384 entries: nine doublings
   std::sort(keys.begin(), keys.end());
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    ASSERT_EQ(q.top_key(), keys[i]) << "pop " << i;
-    q.pop();
-  }
+  EXPECT_EQ(pop_all(q), keys);
 }
 
 }  // namespace

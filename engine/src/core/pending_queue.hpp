@@ -7,15 +7,17 @@
 // a ring of unsorted buckets of later times, each a slice of `width_` picoseconds, then an
 // overflow list past the ring's end. A push past the horizon is an append (the buckets' tails stay
 // in cache); when the heap runs dry the next bucket becomes the heap. A heap of millions of
-// entries missed the cache on each of its lowest levels at every push and pop (about 0.5 us per
-// event with 4.5 million entries, against about 30 ns with a thousand). The order is the same
-// exact key order either way: equal times always share a bucket.
+// entries missed the cache on each of its lowest levels at every push and pop (a hold model, one
+// pool read per operation: 730-870 ns with 4.5 million entries, 455-481 ns split; about 30 ns
+// with a thousand). The order is the same exact key order either way: equal times always share
+// a bucket.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "event_pool.hpp"
@@ -48,7 +50,7 @@ class PendingQueue {
   bool empty() const { return heap_.empty(); }  // the heap is empty only when the rest is
   std::size_t size() const { return heap_.size() + far_count_; }
   std::size_t capacity_bytes() const {
-    std::size_t entries = heap_.capacity() + overflow_.capacity() + spare_.capacity();
+    std::size_t entries = heap_.capacity() + overflow_.capacity();
     for (const std::vector<Entry>& bucket : ring_) entries += bucket.capacity();
     for (const std::vector<Entry>& buffer : free_buffers_) entries += buffer.capacity();
     return entries * sizeof(Entry) +
@@ -57,6 +59,9 @@ class PendingQueue {
   // How many times entries were laid out in time buckets (a split or the ring's renewal).
   std::uint64_t spreads() const { return spreads_; }
   const Entry& top() const { return heap_.front(); }
+  // Whether the queue is split by time: it holds many events (and so, usually, their LPs' state
+  // is too large for the caches).
+  bool is_split() const { return horizon_ != kNoHorizon; }
   // The entries that may come next once the top is taken (the top's children).
   std::span<const Entry> next_candidates() const {
     const std::size_t end = std::min<std::size_t>(heap_.size(), 1 + kArity);
@@ -130,17 +135,16 @@ class PendingQueue {
   }
   // Moves the later part of a large heap into the ring and the overflow.
   void split_by_time() {
-    spare_.swap(heap_);
-    heap_.clear();
-    spread(spare_);
+    std::vector<Entry> entries;
+    entries.swap(heap_);
+    spread(entries);
   }
   // Lays out a ring from `entries` (none earlier than what the heap holds) and makes its first
   // bucket the heap. The ring starts at the earliest time. Its width puts about per_bucket
   // entries in the first bucket, but at least nine in ten of the entries in the ring, so that
   // what is spread is mostly handled before the next spread (and a crowd of equal times, common
   // in networks that move in lockstep, cannot leave the rest to be spread again and again).
-  // Empties `entries`.
-  void spread(std::vector<Entry>& entries) {
+  void spread(std::vector<Entry> entries) {
     ++spreads_;
     if (entries.empty()) {
       horizon_ = kNoHorizon;
@@ -165,7 +169,6 @@ class PendingQueue {
     next_ = 0;
     far_count_ = 0;
     for (const Entry& e : entries) push_far(e);
-    std::vector<Entry>().swap(entries);  // spreads are rare: no need to keep millions of slots
     refill();
   }
   // Makes the next non-empty bucket the heap (the ring spread anew from the overflow when it is
@@ -173,18 +176,20 @@ class PendingQueue {
   void refill() {
     while (heap_.empty() && far_count_ > 0) {
       if (next_ == ring_.size()) {
-        spare_.swap(overflow_);
-        spread(spare_);
+        std::vector<Entry> entries;
+        entries.swap(overflow_);
+        spread(entries);
         return;
       }
       std::vector<Entry>& bucket = ring_[next_++];
       horizon_ += width_;
       far_count_ -= bucket.size();
-      heap_.swap(bucket);  // the bucket now holds the heap's old, empty buffer
-      // Keeps the buffer for a later bucket unless it grew large (a crowd of one instant).
-      if (bucket.capacity() > 0 && bucket.capacity() <= 4 * layout_.per_bucket)
-        free_buffers_.emplace_back().swap(bucket);
-      std::vector<Entry>().swap(bucket);
+      std::vector<Entry> old_heap = std::exchange(heap_, std::move(bucket));
+      bucket = {};
+      // Keeps the heap's old (empty) buffer for a later bucket unless it grew large (a crowd of
+      // one instant).
+      if (old_heap.capacity() > 0 && old_heap.capacity() <= 4 * layout_.per_bucket)
+        free_buffers_.push_back(std::move(old_heap));
       make_heap();
     }
     if (far_count_ == 0) horizon_ = kNoHorizon;
@@ -261,7 +266,6 @@ class PendingQueue {
   std::vector<std::vector<Entry>> ring_;
   std::size_t next_ = 0;
   std::vector<Entry> overflow_;
-  std::vector<Entry> spare_;                      // what a spread lays out
   std::vector<std::vector<Entry>> free_buffers_;  // empty buffers of used buckets, for new ones
   std::size_t far_count_ = 0;
   std::size_t split_at_ = layout_.split_size;  // heap size that splits it next
