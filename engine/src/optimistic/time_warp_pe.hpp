@@ -123,6 +123,9 @@ class TimeWarpPe final : public EventRouter {
   void receive_positive(const Event& event);
   void receive_anti(const EventKey& key, LpId dest);
   void commit_entry(const ProcessedEntry& entry, LogPosition at, bool with_records);
+  // How far ahead of the entry it commits fossil collection starts loading what commit needs.
+  static constexpr LogPosition kCommitLookahead = 8;
+  void prefetch_for_commit(LogPosition at) const;
   std::uint64_t undo_end(LogPosition at) const;
   std::uint64_t records_end(LogPosition at) const;
   LogPosition previous_of_lp(const ProcessedEntry& e) const;
@@ -148,6 +151,14 @@ class TimeWarpPe final : public EventRouter {
   void purge_cancelled();
   void note_caps_peak();
   void release(EventId id) { pool_.release(id); }
+  // Starts loading the events and LP objects the next event may need while this one runs; only
+  // for a big model (a split queue), as in the sequential kernel.
+  void prefetch_next_candidates() const {
+    for (const PendingQueue::Entry& next : pending_.next_candidates()) {
+      __builtin_prefetch(&pool_[next.id]);
+      __builtin_prefetch(slots_[local_index_[next.dest]].lp.get());
+    }
+  }
   // Pops and frees the top of the future event set while it is a cancelled event.
   void drop_cancelled_top() {
     while (!pending_.empty() && is_cancelled(pool_[pending_.top().id])) {
