@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <span>
 #include <utility>
 #include <vector>
 
@@ -62,10 +61,19 @@ class PendingQueue {
   // Whether the queue is split by time: it holds many events (and so, usually, their LPs' state
   // is too large for the caches).
   bool is_split() const { return horizon_ != kNoHorizon; }
-  // The entries that may come next once the top is taken (the top's children).
-  std::span<const Entry> next_candidates() const {
+  // Called once the top is taken, while its event runs: starts loading the events of the
+  // candidates for the next top (the top's children) and `lp_object(dest)` of each, an address
+  // the kernel keeps its LP at. Only while split: in a big model these miss the caches (50^3
+  // torus, sequential: about 0.8x the time), in a small one the loads cost about 2 %
+  // (sequential PHOLD).
+  template <class LpObject>
+  void prefetch_next(LpObject&& lp_object) const {
+    if (!is_split()) return;
     const std::size_t end = std::min<std::size_t>(heap_.size(), 1 + kArity);
-    return {heap_.data() + std::min<std::size_t>(1, end), heap_.data() + end};
+    for (std::size_t child = 1; child < end; ++child) {
+      __builtin_prefetch(&pool_[heap_[child].id]);
+      __builtin_prefetch(lp_object(heap_[child].dest));
+    }
   }
   const EventKey& top_key() const { return pool_[heap_.front().id].key; }
 
@@ -134,11 +142,7 @@ class PendingQueue {
     }
   }
   // Moves the later part of a large heap into the ring and the overflow.
-  void split_by_time() {
-    std::vector<Entry> entries;
-    entries.swap(heap_);
-    spread(entries);
-  }
+  void split_by_time() { spread(std::exchange(heap_, {})); }
   // Lays out a ring from `entries` (none earlier than what the heap holds) and makes its first
   // bucket the heap. The ring starts at the earliest time. Its width puts about per_bucket
   // entries in the first bucket, but at least nine in ten of the entries in the ring, so that
@@ -176,9 +180,7 @@ class PendingQueue {
   void refill() {
     while (heap_.empty() && far_count_ > 0) {
       if (next_ == ring_.size()) {
-        std::vector<Entry> entries;
-        entries.swap(overflow_);
-        spread(entries);
+        spread(std::exchange(overflow_, {}));  // moved, not copied: it may hold millions
         return;
       }
       std::vector<Entry>& bucket = ring_[next_++];

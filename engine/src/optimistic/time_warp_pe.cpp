@@ -108,7 +108,7 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
       // The handler's first send (or a rollback's first re-queued event) takes the top's slot:
       // one sift-down for pop and push. Handlers and rollbacks only ever push.
       pending_.take_top();
-      if (pending_.is_split()) prefetch_next_candidates();
+      pending_.prefetch_next([&](LpId lp) { return slots_[local_index_[lp]].lp.get(); });
       execute(id, this);
       pending_.settle();
     }

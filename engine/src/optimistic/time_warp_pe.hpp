@@ -151,14 +151,6 @@ class TimeWarpPe final : public EventRouter {
   void purge_cancelled();
   void note_caps_peak();
   void release(EventId id) { pool_.release(id); }
-  // Starts loading the events and LP objects the next event may need while this one runs; only
-  // for a big model (a split queue), as in the sequential kernel.
-  void prefetch_next_candidates() const {
-    for (const PendingQueue::Entry& next : pending_.next_candidates()) {
-      __builtin_prefetch(&pool_[next.id]);
-      __builtin_prefetch(slots_[local_index_[next.dest]].lp.get());
-    }
-  }
   // Pops and frees the top of the future event set while it is a cancelled event.
   void drop_cancelled_top() {
     while (!pending_.empty() && is_cancelled(pool_[pending_.top().id])) {

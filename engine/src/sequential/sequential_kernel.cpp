@@ -25,15 +25,6 @@ class SequentialKernel final : public EventRouter {
 
  private:
   void build_and_init();
-  // Starts loading the events and LP objects the next event may need while this one runs. Only
-  // for a big model (a split queue): its events and LP state miss the caches (50^3 torus: about
-  // 0.8x the time), while in a small one the prefetches cost 2 % (sequential PHOLD).
-  void prefetch_next_candidates() const {
-    for (const PendingQueue::Entry& next : pending_.next_candidates()) {
-      __builtin_prefetch(&pool_[next.id]);
-      __builtin_prefetch(lps_[next.dest].get());
-    }
-  }
   void handle(EventId id);
   void report_progress(std::uint64_t start_ns, SimTime now, double& next_report);
 
@@ -104,7 +95,7 @@ RunResult SequentialKernel::run() {
     const EventId id = pending_.top().id;
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
     pending_.take_top();
-    if (pending_.is_split()) prefetch_next_candidates();
+    pending_.prefetch_next([&](LpId lp) { return lps_[lp].get(); });
     handle(id);
     pending_.settle();
     ++handled;
