@@ -1,9 +1,11 @@
-// Philox4x32-10 against the Random123 known-answer vectors, and the per-event random stream
-// built on it: reproducible from (seed, LP, key), sensitive to each, and correctly distributed.
+// SplitMix64 against its reference output, and the per-event random stream built on it:
+// reproducible from (seed, LP, key), sensitive to each, unrelated between neighbouring events,
+// and correctly distributed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <set>
 #include <vector>
@@ -14,22 +16,14 @@
 namespace netwarp::engine {
 namespace {
 
-// Random123 kat_vectors, "philox4x32 10" lines.
-TEST(Philox, MatchesTheRandom123VectorForZeroCounterAndKey) {
-  EXPECT_EQ(philox4x32_10({0, 0, 0, 0}, {0, 0}),
-            (PhiloxBlock{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}));
-}
-
-TEST(Philox, MatchesTheRandom123VectorForAllOnesCounterAndKey) {
-  EXPECT_EQ(
-      philox4x32_10({0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}, {0xffffffff, 0xffffffff}),
-      (PhiloxBlock{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}));
-}
-
-TEST(Philox, MatchesTheRandom123VectorForPiDigits) {
-  EXPECT_EQ(
-      philox4x32_10({0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, {0xa4093822, 0x299f31d0}),
-      (PhiloxBlock{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}));
+// The first five outputs of Vigna's reference splitmix64.c seeded with 1234567.
+TEST(SplitMix64, MatchesTheReferenceSequence) {
+  const std::array<std::uint64_t, 5> expected = {6457827717110365317ull, 3203168211198807973ull,
+                                                 9817491932198370423ull, 4593380528125082431ull,
+                                                 16408922859458223821ull};
+  for (std::uint64_t n = 0; n < expected.size(); ++n) {
+    EXPECT_EQ(splitmix64_draw(1234567, n), expected[n]) << "draw " << n;
+  }
 }
 
 std::vector<std::uint64_t> draws(EventRng rng, int n) {
@@ -67,6 +61,92 @@ TEST(EventRng, DifferentSeedLpTimeCreatorOrCounterGiveDifferentSequences) {
     for (std::uint64_t x : draws(rng, 16)) all_draws.insert(x);
   }
   EXPECT_EQ(all_draws.size(), variants.size() * 16);  // no sequence shares any draw
+}
+
+// A value moved from one field to another must give another stream: a start that hashed each
+// field alone and combined them symmetrically would give (LP 3, creator 5) and (LP 5, creator 3)
+// the same numbers.
+TEST(EventRng, FieldsAreNotInterchangeable) {
+  const std::vector<EventRng> variants = {
+      EventRng(7, 3, EventKey{ps(9), 5, 11}),
+      EventRng(7, 5, EventKey{ps(9), 3, 11}),  // LP, creator
+      EventRng(7, 3, EventKey{ps(11), 5, 9}),
+      EventRng(7, 3, EventKey{ps(9), 11, 5}),  // time, counter, creator
+      EventRng(3, 7, EventKey{ps(9), 5, 11}),
+      EventRng(9, 3, EventKey{ps(7), 5, 11}),  // seed
+      EventRng(11, 3, EventKey{ps(9), 5, 7}),
+  };
+  std::set<std::uint64_t> first_draws;
+  for (EventRng rng : variants) first_draws.insert(rng.next_u64());
+  EXPECT_EQ(first_draws.size(), variants.size());
+}
+
+TEST(EventRng, IsTheSplitMix64SequenceFromTheEventsStreamStart) {
+  const std::uint64_t start = event_stream_start(99, 5, kKey);
+  const std::vector<std::uint64_t> got = draws(EventRng(99, 5, kKey), 6);
+  for (std::uint64_t n = 0; n < got.size(); ++n) EXPECT_EQ(got[n], splitmix64_draw(start, n));
+}
+
+// Events that differ by one in a single field (consecutive times, send counters, creators, LPs
+// or seeds) must not get overlapping or correlated streams: a stream start that moved by a fixed
+// step per field value would make one event's draw n + 1 another's draw n.
+struct NeighbourStreams {
+  std::vector<std::uint64_t> draws;    // kDrawsPerStream of each stream, stream by stream
+  std::vector<double> first_uniforms;  // each stream's draw 0 as a uniform in [0, 1)
+};
+constexpr int kStreams = 4096;
+constexpr int kDrawsPerStream = 4;
+
+template <class MakeRng>
+NeighbourStreams neighbour_streams(MakeRng make) {
+  NeighbourStreams out;
+  for (int i = 0; i < kStreams; ++i) {
+    EventRng rng = make(static_cast<std::uint32_t>(i));
+    for (int d = 0; d < kDrawsPerStream; ++d) out.draws.push_back(rng.next_u64());
+    out.first_uniforms.push_back(static_cast<double>(out.draws[i * kDrawsPerStream] >> 11) *
+                                 0x1.0p-53);
+  }
+  return out;
+}
+
+void expect_unrelated(const NeighbourStreams& s, const char* field) {
+  const std::set<std::uint64_t> distinct(s.draws.begin(), s.draws.end());
+  EXPECT_EQ(distinct.size(), s.draws.size()) << field << ": streams share draws";
+  const double n = static_cast<double>(s.draws.size());
+  for (int bit = 0; bit < 64; ++bit) {
+    const auto ones = std::count_if(s.draws.begin(), s.draws.end(),
+                                    [&](std::uint64_t x) { return (x >> bit) & 1u; });
+    EXPECT_NEAR(static_cast<double>(ones) / n, 0.5, 4.5 * 0.5 / std::sqrt(n))
+        << field << ": bit " << bit;
+  }
+  double covariance = 0;  // of neighbours' first draws; its sd is 1 / (12 sqrt(kStreams))
+  for (int i = 0; i + 1 < kStreams; ++i)
+    covariance += (s.first_uniforms[i] - 0.5) * (s.first_uniforms[i + 1] - 0.5);
+  covariance /= kStreams - 1;
+  EXPECT_LT(std::abs(covariance), 4.5 / (12 * std::sqrt(double{kStreams}))) << field;
+}
+
+TEST(EventRng, NeighbouringEventsGetUnrelatedStreams) {
+  expect_unrelated(neighbour_streams([](std::uint32_t i) {
+                     return EventRng(7, 3, EventKey{ps(1000 + i), 2, 9});
+                   }),
+                   "time");
+  expect_unrelated(neighbour_streams([](std::uint32_t i) {
+                     return EventRng(7, 3, EventKey{ps(1000), 2, 9 + i});
+                   }),
+                   "counter");
+  expect_unrelated(neighbour_streams([](std::uint32_t i) {
+                     return EventRng(7, 3, EventKey{ps(1000), i, 9});
+                   }),
+                   "creator");
+  expect_unrelated(neighbour_streams([](std::uint32_t i) {
+                     return EventRng(7, i, EventKey{ps(1000), 2, 9});
+                   }),
+                   "lp");
+  expect_unrelated(neighbour_streams([](std::uint32_t i) {
+                     return EventRng(i, 3, EventKey{ps(1000), 2, 9});
+                   }),
+                   "seed");
 }
 
 TEST(EventRng, EventCtxHandsOutTheStreamOfItsSeedLpAndKey) {

@@ -1,50 +1,40 @@
-// Counter-based random numbers (Philox4x32-10, Salmon et al., SC'11). A draw is a pure
-// function of (seed, LP, event key, draw index): nothing to save or undo on rollback, and
-// the same numbers in every kernel and on any number of ranks.
+// Counter-based random numbers. A draw is a pure function of (seed, LP, event key, draw index):
+// nothing to save or undo on rollback, and the same numbers in every kernel and on any number of
+// ranks. Each event's stream is SplitMix64 (Steele, Lea & Flood, OOPSLA'14; passes BigCrush)
+// started at a hash of (seed, LP, key): draw n is the SplitMix64 finaliser of
+// start + (n + 1) * golden gamma. Until 2026-11-28 the draws were Philox4x32-10 blocks, whose ten
+// dependent rounds sat on every event's critical path (bench/PHOLD.md).
 #pragma once
 
-#include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 
 #include "netwarp/engine/event_key.hpp"
+#include "netwarp/engine/splitmix.hpp"
 
 namespace netwarp::engine {
 
-using PhiloxBlock = std::array<std::uint32_t, 4>;
-using PhiloxKey = std::array<std::uint32_t, 2>;
-
-// Inline: a handler's draws then need no call, and the rounds unroll in place.
-inline PhiloxBlock philox4x32_10(PhiloxBlock c, PhiloxKey k) {
-  constexpr std::uint32_t kMul0 = 0xD2511F53u;
-  constexpr std::uint32_t kMul1 = 0xCD9E8D57u;
-  constexpr std::uint32_t kWeyl0 = 0x9E3779B9u;
-  constexpr std::uint32_t kWeyl1 = 0xBB67AE85u;
-  for (int round = 0; round < 10; ++round) {
-    const std::uint64_t p0 = static_cast<std::uint64_t>(kMul0) * c[0];
-    const std::uint64_t p1 = static_cast<std::uint64_t>(kMul1) * c[2];
-    c = {static_cast<std::uint32_t>(p1 >> 32) ^ c[1] ^ k[0], static_cast<std::uint32_t>(p1),
-         static_cast<std::uint32_t>(p0 >> 32) ^ c[3] ^ k[1], static_cast<std::uint32_t>(p0)};
-    k[0] += kWeyl0;
-    k[1] += kWeyl1;
-  }
-  return c;
+// Where the stream of (seed, LP, key) starts. Three independent hashes of disjoint parts of the
+// identity, side by side rather than chained, so the first draw waits for two finalisers, not
+// four; (LP, creator) is packed injectively, so two events of one LP and instant always differ
+// in a hashed word.
+inline std::uint64_t event_stream_start(std::uint64_t seed, LpId lp, const EventKey& key) {
+  const std::uint64_t when = splitmix64_finalize(static_cast<std::uint64_t>(key.time.ps()) ^
+                                                 (seed * 0xD1B54A32D192ED03ull));
+  const std::uint64_t nth = splitmix64_finalize(key.counter * kGoldenGamma + seed);
+  const std::uint64_t where = splitmix64_finalize(
+      (static_cast<std::uint64_t>(lp) << 32 | key.creator) + seed * 0xA0761D6478BD642Full);
+  return when ^ std::rotl(nth, 21) ^ std::rotl(where, 43);
 }
 
 // The random stream of one event handler. Cheap to create; draws are numbered from 0.
 class EventRng {
  public:
-  EventRng(std::uint64_t seed, LpId lp, const EventKey& key);
+  EventRng(std::uint64_t seed, LpId lp, const EventKey& key)
+      : start_(event_stream_start(seed, lp, key)) {}
 
-  std::uint64_t next_u64() {
-    const std::uint32_t half = index_ & 1u;
-    if (half == 0) {
-      counter_[1] = index_ >> 1;
-      block_ = philox4x32_10(counter_, key_);
-    }
-    ++index_;
-    return static_cast<std::uint64_t>(block_[2 * half + 1]) << 32 | block_[2 * half];
-  }
+  std::uint64_t next_u64() { return splitmix64_draw(start_, index_++); }
   // Uniform in [0, 1) with 53 random bits.
   double uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
   // Uniform integer in [0, bound), bound > 0 (Lemire's multiply-shift, unbiased).
@@ -66,9 +56,7 @@ class EventRng {
   // below() when the first draw `x` lands in the low range that may need rejection.
   std::uint64_t below_rejecting(std::uint64_t x, std::uint64_t bound);
 
-  PhiloxKey key_;
-  PhiloxBlock counter_;
-  PhiloxBlock block_{};
+  std::uint64_t start_;
   std::uint32_t index_ = 0;
 };
 
