@@ -16,9 +16,9 @@
 namespace netwarp::engine {
 
 // Where the stream of (seed, LP, key) starts. Three independent hashes of disjoint parts of the
-// identity, side by side rather than chained, so the first draw waits for two finalisers, not
-// four; (LP, creator) is packed injectively, so two events of one LP and instant always differ
-// in a hashed word.
+// identity, side by side rather than chained, so the first draw waits for only two finalisers
+// in a row. Two different events (or LPs, or seeds) always differ in the input of at least one
+// of them: (LP, creator) is packed injectively into one word.
 inline std::uint64_t event_stream_start(std::uint64_t seed, LpId lp, const EventKey& key) {
   const std::uint64_t when = splitmix64_finalize(static_cast<std::uint64_t>(key.time.ps()) ^
                                                  (seed * 0xD1B54A32D192ED03ull));
