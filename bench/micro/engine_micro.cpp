@@ -10,6 +10,7 @@
 #include "netwarp/engine/kernel.hpp"
 #include "netwarp/engine/random.hpp"
 #include "netwarp/engine/reversible.hpp"
+#include "netwarp/engine/splitmix.hpp"
 #include "netwarp/engine/undo_log.hpp"
 #include "netwarp/phold/phold.hpp"
 
@@ -20,16 +21,13 @@ using netwarp::engine::EventRng;
 using netwarp::engine::LpId;
 using netwarp::engine::SimTime;
 
-// splitmix64: a cheap generator for benchmark inputs, so the RNG under test is not the one
-// that drives the workload.
+// A plain SplitMix64 sequence for benchmark inputs, so that no EventRng (under test) drives the
+// workload.
 class InputRng {
  public:
   explicit InputRng(std::uint64_t seed) : state_(seed) {}
   std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    return netwarp::engine::splitmix64_finalize(state_ += netwarp::engine::kGoldenGamma);
   }
 
  private:

@@ -90,38 +90,35 @@ TEST(EventRng, IsTheSplitMix64SequenceFromTheEventsStreamStart) {
 // Events that differ by one in a single field (consecutive times, send counters, creators, LPs
 // or seeds) must not get overlapping or correlated streams: a stream start that moved by a fixed
 // step per field value would make one event's draw n + 1 another's draw n.
-struct NeighbourStreams {
-  std::vector<std::uint64_t> draws;    // kDrawsPerStream of each stream, stream by stream
-  std::vector<double> first_uniforms;  // each stream's draw 0 as a uniform in [0, 1)
-};
 constexpr int kStreams = 4096;
 constexpr int kDrawsPerStream = 4;
 
+// kDrawsPerStream draws of each of kStreams streams, stream by stream.
 template <class MakeRng>
-NeighbourStreams neighbour_streams(MakeRng make) {
-  NeighbourStreams out;
+std::vector<std::uint64_t> neighbour_streams(MakeRng make) {
+  std::vector<std::uint64_t> out;
   for (int i = 0; i < kStreams; ++i) {
     EventRng rng = make(static_cast<std::uint32_t>(i));
-    for (int d = 0; d < kDrawsPerStream; ++d) out.draws.push_back(rng.next_u64());
-    out.first_uniforms.push_back(static_cast<double>(out.draws[i * kDrawsPerStream] >> 11) *
-                                 0x1.0p-53);
+    for (int d = 0; d < kDrawsPerStream; ++d) out.push_back(rng.next_u64());
   }
   return out;
 }
 
-void expect_unrelated(const NeighbourStreams& s, const char* field) {
-  const std::set<std::uint64_t> distinct(s.draws.begin(), s.draws.end());
-  EXPECT_EQ(distinct.size(), s.draws.size()) << field << ": streams share draws";
-  const double n = static_cast<double>(s.draws.size());
+void expect_unrelated(const std::vector<std::uint64_t>& draws, const char* field) {
+  const std::set<std::uint64_t> distinct(draws.begin(), draws.end());
+  EXPECT_EQ(distinct.size(), draws.size()) << field << ": streams share draws";
+  const double n = static_cast<double>(draws.size());
   for (int bit = 0; bit < 64; ++bit) {
-    const auto ones = std::count_if(s.draws.begin(), s.draws.end(),
-                                    [&](std::uint64_t x) { return (x >> bit) & 1u; });
+    const auto ones =
+        std::count_if(draws.begin(), draws.end(), [&](std::uint64_t x) { return (x >> bit) & 1u; });
     EXPECT_NEAR(static_cast<double>(ones) / n, 0.5, 4.5 * 0.5 / std::sqrt(n))
         << field << ": bit " << bit;
   }
+  const auto first = [&](int stream) {  // the stream's draw 0 as a uniform in [0, 1)
+    return static_cast<double>(draws[stream * kDrawsPerStream] >> 11) * 0x1.0p-53;
+  };
   double covariance = 0;  // of neighbours' first draws; its sd is 1 / (12 sqrt(kStreams))
-  for (int i = 0; i + 1 < kStreams; ++i)
-    covariance += (s.first_uniforms[i] - 0.5) * (s.first_uniforms[i + 1] - 0.5);
+  for (int i = 0; i + 1 < kStreams; ++i) covariance += (first(i) - 0.5) * (first(i + 1) - 0.5);
   covariance /= kStreams - 1;
   EXPECT_LT(std::abs(covariance), 4.5 / (12 * std::sqrt(double{kStreams}))) << field;
 }

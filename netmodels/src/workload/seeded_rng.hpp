@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "netwarp/engine/splitmix.hpp"
+
 namespace netwarp::netmodels::workload_detail {
 
 class SeededRng {
@@ -16,10 +18,7 @@ class SeededRng {
   SeededRng(std::uint64_t seed, std::uint64_t stream)
       : state_(mix(seed ^ mix(stream + 0x632be59bd9b4e019ULL))) {}
 
-  std::uint64_t next_u64() {
-    state_ += 0x9e3779b97f4a7c15ULL;
-    return mix(state_);
-  }
+  std::uint64_t next_u64() { return mix(state_ += engine::kGoldenGamma); }
 
   // Uniform in [0, bound), bound > 0: rejects the lowest (2^64 mod bound) values, so unbiased.
   std::uint64_t below(std::uint64_t bound) {
@@ -40,11 +39,7 @@ class SeededRng {
   }
 
  private:
-  static std::uint64_t mix(std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
+  static std::uint64_t mix(std::uint64_t z) { return engine::splitmix64_finalize(z); }
 
   std::uint64_t state_;
 };

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "netwarp/engine/splitmix.hpp"
+
 namespace netwarp::netmodels {
 
 using NodeId = std::uint32_t;
@@ -20,12 +22,9 @@ inline constexpr NodeId kNoNode = ~NodeId{0};
 
 struct Topology;
 
-// SplitMix64's finaliser: spreads route keys over all bits before a modulo picks a path.
+// SplitMix64's first draw from x: spreads route keys over all bits before a modulo picks a path.
 constexpr std::uint64_t route_key_mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
+  return engine::splitmix64_draw(x, 0);
 }
 
 // What a switch knows of a packet when a multipath or adaptive router chooses its port.
