@@ -11,13 +11,17 @@ close sequential PHOLD comes to a bare event loop.
             (remote 0.1, end --phold-end us), committed events/s;
   floor     with --floor FILE (shared/bench/phold_floor.cpp): sequential PHOLD, 1024 LPs, remote
             0.1, end 20000 us, against that bare heap loop compiled with g++ -O2, paired user CPU
-            time (it prints nothing of netwarp's: the ratio is whole-process CPU).
+            time (it prints nothing of netwarp's: the ratio is whole-process CPU);
+  ceiling   with --ceiling: torus-alltoall and PHOLD as interleaved triples (sequential, the
+            optimistic kernel on 1 rank, on 2 ranks), engine wall time. The optimistic kernel's
+            own cost per event (1 rank against sequential) bounds what 2 ranks can reach even
+            if they never waited for each other: 2 x sequential / optimistic on 1 rank.
 
 Every pair must give equal digests. Run it on an otherwise idle machine: a 2-rank run needs both
 cores, and any other process makes one rank wait for the other at every GVT round.
 
   bench/parallel_report.py                      # writes the section into bench/SCALE.md
-  bench/parallel_report.py --pairs 5 --floor ../shared/bench/phold_floor.cpp
+  bench/parallel_report.py --pairs 5 --floor ../shared/bench/phold_floor.cpp --ceiling
 
 Environment: NETWARP (default build/bin/netwarp, a Release build), OUT (default bench/SCALE.md),
 MPIRUN.
@@ -67,13 +71,24 @@ def run_json(cmd, json_path):
         return json.load(f), usage.ru_utime
 
 
+def scenario_run(path, kernel, ranks, out):
+    """`netwarp run` of a scenario file; returns results.json."""
+    cmd = [NETWARP, "run", path, "--kernel", kernel, "--out", out]
+    result, _ = run_json(mpi(ranks, cmd) if ranks > 1 else cmd, os.path.join(out, "results.json"))
+    return result
+
+
+def phold_run(kernel, ranks, lps, end, json_path):
+    """`netwarp bench phold`, remote 0.1; returns its JSON."""
+    cmd = [NETWARP, "bench", "phold", "--remote", "0.1", "--end", str(end), "--kernel", kernel,
+           "--lps", str(lps), "--json", json_path]
+    result, _ = run_json(mpi(ranks, cmd) if ranks > 1 else cmd, json_path)
+    return result
+
+
 def library_pair(path, tmp):
-    seq_out, opt_out = os.path.join(tmp, "seq"), os.path.join(tmp, "opt")
-    seq, _ = run_json([NETWARP, "run", path, "--out", seq_out],
-                      os.path.join(seq_out, "results.json"))
-    opt, _ = run_json(mpi(2, [NETWARP, "run", path, "--kernel", "optimistic", "--out", opt_out]),
-                      os.path.join(opt_out, "results.json"))
-    return seq, opt
+    return (scenario_run(path, "sequential", 1, os.path.join(tmp, "seq")),
+            scenario_run(path, "optimistic", 2, os.path.join(tmp, "opt")))
 
 
 def library_row(path, pairs):
@@ -116,13 +131,8 @@ def walls(values):
 
 
 def phold_pair(end, tmp):
-    common = ["bench", "phold", "--remote", "0.1", "--end", str(end)]
-    seq_json, opt_json = os.path.join(tmp, "seq.json"), os.path.join(tmp, "opt.json")
-    seq, _ = run_json([NETWARP, *common, "--kernel", "sequential", "--lps", "2048", "--json",
-                       seq_json], seq_json)
-    opt, _ = run_json(mpi(2, [NETWARP, *common, "--kernel", "optimistic", "--lps", "1024",
-                              "--json", opt_json]), opt_json)
-    return seq, opt
+    return (phold_run("sequential", 1, 2048, end, os.path.join(tmp, "seq.json")),
+            phold_run("optimistic", 2, 1024, end, os.path.join(tmp, "opt.json")))
 
 
 def phold_rows(pairs, end):
@@ -157,11 +167,53 @@ def floor_ratio(floor_source, pairs):
     return ratios
 
 
+def ceiling_runs(case, phold_end, tmp):
+    """One triple of engine wall times: sequential, optimistic on 1 rank, on 2 ranks (PHOLD:
+    2048 LPs, then 2 x 1024, weak scaling as the PHOLD rows)."""
+    times, digests = [], set()
+    for kernel, ranks in (("sequential", 1), ("optimistic", 1), ("optimistic", 2)):
+        out = os.path.join(tmp, f"{kernel}{ranks}")
+        if case == "phold":
+            result = phold_run(kernel, ranks, 2048 // ranks, phold_end, out + ".json")
+        else:
+            result = scenario_run(os.path.join(ROOT, "scenarios", case + ".pbtxt"), kernel, ranks,
+                                  out)
+        times.append(result["wall_seconds"])
+        digests.add(result["digest"])
+    return times, len(digests) == 1
+
+
+def ceiling_rows(pairs, phold_end):
+    """Per case: the medians of the triples' ratios. Returns (rows, same digests)."""
+    rows, same = [], True
+    for case, target in (("torus-alltoall", TORUS_TARGET), ("phold", PHOLD_TARGET)):
+        triples = []
+        with tempfile.TemporaryDirectory() as tmp:
+            for _ in range(pairs):
+                times, equal = ceiling_runs(case, phold_end, tmp)
+                triples.append(times)
+                same = same and equal
+        cost = statistics.median(o1 / s for s, o1, _ in triples)
+        bound = statistics.median(2 * s / o1 for s, o1, _ in triples)
+        reached = statistics.median(s / o2 for s, _, o2 in triples)
+        print(f"  ceiling {case}: {cost:.2f} per event, bound {bound:.2f}x, {reached:.2f}x",
+              file=sys.stderr)
+        rows.append(f"| {case} | {walls_of(triples, 0)} | {walls_of(triples, 1)} |"
+                    f" {walls_of(triples, 2)} | {cost:.2f} | {bound:.2f}x | {reached:.2f}x"
+                    f" ({100 * reached / bound:.0f} % of it) | {target}x: at most"
+                    f" {2 / target:.2f} |")
+    return rows, same
+
+
+def walls_of(triples, i):
+    return walls([t[i] for t in triples])
+
+
 def verdict(ok, text):
     return f"- {'PASS' if ok else 'FAIL'}: {text}"
 
 
-def section(library, phold, floor, options):
+def section(library, phold, floor, ceiling, options):
     verdicts = []
     torus = next((s for n, s, _, _ in library if n == "torus-alltoall"), None)
     if torus is not None:
@@ -179,7 +231,7 @@ def section(library, phold, floor, options):
                                 f" at least half the bare loop's rate: CPU time ratio"
                                 f" {median:.2f} ({len(floor)} pairs, {min(floor):.2f}-"
                                 f"{max(floor):.2f})."))
-    same = all(s for _, _, s, _ in library) and phold[1]
+    same = all(s for _, _, s, _ in library) and phold[1] and (not ceiling or ceiling[1])
     verdicts.append(verdict(same, "digests equal to sequential in every run."))
     load = os.getloadavg()[0]
     return "\n".join([
@@ -208,7 +260,31 @@ def section(library, phold, floor, options):
         "|---:|---:|---:|---:|---:|---|",
         *phold[2],
         "",
+        *ceiling_text(ceiling),
     ])
+
+
+def ceiling_text(ceiling):
+    if not ceiling:
+        return []
+    return [
+        "What bounds 2 ranks (`--ceiling`): interleaved triples of engine wall times, the"
+        " sequential kernel, the optimistic kernel on 1 rank and on 2 ranks (PHOLD: 2048 LPs,"
+        " then 2 x 1024). On 1 rank the optimistic kernel does all of Time Warp's bookkeeping"
+        " (the log of handled events, the sends kept for cancellation, undo records, commit)"
+        " and none of its waiting, so 2 x sequential / optimistic on 1 rank is about the most 2"
+        " ranks can reach with perfect balance and free synchronisation (about: a rank of two"
+        " holds half the state, which can only help its caches). A target of T x needs the"
+        " optimistic kernel's cost per event within 2 / T of the sequential kernel's, before"
+        " anything is spent on synchronisation.",
+        "",
+        "| case | sequential (s) | optimistic, 1 rank (s) | optimistic, 2 ranks (s) |"
+        " optimistic cost per event (1 rank / sequential) | bound on 2 ranks | reached |"
+        " target: cost per event needed |",
+        "|---|---|---|---|---:|---:|---|---|",
+        *ceiling[0],
+        "",
+    ]
 
 
 def write_section(text):
@@ -232,6 +308,8 @@ def main():
     parser.add_argument("--phold-end", type=int, default=20000, help="PHOLD end time, us")
     parser.add_argument("--floor", help="phold_floor.cpp, to pair sequential PHOLD against")
     parser.add_argument("--only", nargs="*", help="library scenarios to run (default: all)")
+    parser.add_argument("--ceiling", action="store_true",
+                        help="also the bound that the optimistic kernel's own cost sets")
     args = parser.parse_args()
     paths = sorted(glob.glob(os.path.join(ROOT, "scenarios", "*.pbtxt")))
     if args.only:
@@ -239,8 +317,9 @@ def main():
     library = [library_row(p, args.pairs) for p in paths]
     phold = phold_rows(args.pairs, args.phold_end)
     floor = floor_ratio(args.floor, args.pairs) if args.floor else []
+    ceiling = ceiling_rows(args.pairs, args.phold_end) if args.ceiling else None
     options = "".join(" " + a for a in sys.argv[1:])
-    write_section(section(library, phold, floor, options))
+    write_section(section(library, phold, floor, ceiling, options))
     print(f"wrote {OUT}", file=sys.stderr)
 
 
