@@ -78,10 +78,15 @@ def scenario_run(path, kernel, ranks, out):
     return result
 
 
+def phold_command(kernel, lps, end, json_path):
+    """`netwarp bench phold`, remote 0.1, on one rank."""
+    return [NETWARP, "bench", "phold", "--remote", "0.1", "--end", str(end), "--kernel", kernel,
+            "--lps", str(lps), "--json", json_path]
+
+
 def phold_run(kernel, ranks, lps, end, json_path):
-    """`netwarp bench phold`, remote 0.1; returns its JSON."""
-    cmd = [NETWARP, "bench", "phold", "--remote", "0.1", "--end", str(end), "--kernel", kernel,
-           "--lps", str(lps), "--json", json_path]
+    """PHOLD on `ranks` ranks; returns its JSON."""
+    cmd = phold_command(kernel, lps, end, json_path)
     result, _ = run_json(mpi(ranks, cmd) if ranks > 1 else cmd, json_path)
     return result
 
@@ -157,9 +162,7 @@ def floor_ratio(floor_source, pairs):
     with tempfile.TemporaryDirectory() as tmp:
         json_path = os.path.join(tmp, "seq.json")
         for _ in range(pairs):
-            _, cpu = run_json([NETWARP, "bench", "phold", "--kernel", "sequential", "--lps", "1024",
-                               "--remote", "0.1", "--end", "20000", "--json", json_path],
-                              json_path)
+            _, cpu = run_json(phold_command("sequential", 1024, 20000, json_path), json_path)
             proc = subprocess.Popen([floor, "1024", "0.1"], stdout=subprocess.DEVNULL)
             _, _, usage = os.wait4(proc.pid, 0)
             ratios.append(cpu / usage.ru_utime)

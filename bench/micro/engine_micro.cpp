@@ -21,18 +21,9 @@ using netwarp::engine::EventRng;
 using netwarp::engine::LpId;
 using netwarp::engine::SimTime;
 
-// A plain SplitMix64 sequence for benchmark inputs, so that no EventRng (under test) drives the
-// workload.
-class InputRng {
- public:
-  explicit InputRng(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    return netwarp::engine::splitmix64_finalize(state_ += netwarp::engine::kGoldenGamma);
-  }
-
- private:
-  std::uint64_t state_;
-};
+// Benchmark inputs come from a plain SplitMix64 sequence, so that no EventRng (under test) drives
+// the workload.
+using InputRng = netwarp::engine::SplitMix64;
 
 // Hold model: a queue of steady size; each step pops the minimum and pushes a key at its time
 // plus a random increment (up to about 2 us), as a simulator does on every event.

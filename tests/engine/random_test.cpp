@@ -21,8 +21,10 @@ TEST(SplitMix64, MatchesTheReferenceSequence) {
   const std::array<std::uint64_t, 5> expected = {6457827717110365317ull, 3203168211198807973ull,
                                                  9817491932198370423ull, 4593380528125082431ull,
                                                  16408922859458223821ull};
+  SplitMix64 in_order(1234567);
   for (std::uint64_t n = 0; n < expected.size(); ++n) {
     EXPECT_EQ(splitmix64_draw(1234567, n), expected[n]) << "draw " << n;
+    EXPECT_EQ(in_order.next(), expected[n]) << "next() " << n;
   }
 }
 

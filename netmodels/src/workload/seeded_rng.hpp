@@ -16,9 +16,10 @@ namespace netwarp::netmodels::workload_detail {
 class SeededRng {
  public:
   SeededRng(std::uint64_t seed, std::uint64_t stream)
-      : state_(mix(seed ^ mix(stream + 0x632be59bd9b4e019ULL))) {}
+      : sequence_(engine::splitmix64_finalize(
+            seed ^ engine::splitmix64_finalize(stream + 0x632be59bd9b4e019ULL))) {}
 
-  std::uint64_t next_u64() { return mix(state_ += engine::kGoldenGamma); }
+  std::uint64_t next_u64() { return sequence_.next(); }
 
   // Uniform in [0, bound), bound > 0: rejects the lowest (2^64 mod bound) values, so unbiased.
   std::uint64_t below(std::uint64_t bound) {
@@ -39,9 +40,7 @@ class SeededRng {
   }
 
  private:
-  static std::uint64_t mix(std::uint64_t z) { return engine::splitmix64_finalize(z); }
-
-  std::uint64_t state_;
+  engine::SplitMix64 sequence_;
 };
 
 }  // namespace netwarp::netmodels::workload_detail

@@ -69,8 +69,8 @@ inline TieFields tie_fields(TieOrder order, std::uint64_t seed, LpId creator, Si
             static_cast<std::uint32_t>(UINT32_MAX - std::min<std::uint64_t>(gap, UINT32_MAX))};
   }
   const std::uint64_t z =
-      splitmix64_finalize((seed * 0xA0761D6478BD642Full) ^ (creator * kGoldenGamma) ^
-                          (static_cast<std::uint64_t>(sent.ps()) * 0xD1B54A32D192ED03ull));
+      splitmix64_finalize((seed * kWyhashPrime) ^ (creator * kGoldenGamma) ^
+                          (static_cast<std::uint64_t>(sent.ps()) * kR2Multiplier));
   return {sent, static_cast<std::uint32_t>(z >> 32)};
 }
 

@@ -20,11 +20,11 @@ namespace netwarp::engine {
 // in a row. Two different events (or LPs, or seeds) always differ in the input of at least one
 // of them: (LP, creator) is packed injectively into one word.
 inline std::uint64_t event_stream_start(std::uint64_t seed, LpId lp, const EventKey& key) {
-  const std::uint64_t when = splitmix64_finalize(static_cast<std::uint64_t>(key.time.ps()) ^
-                                                 (seed * 0xD1B54A32D192ED03ull));
+  const std::uint64_t when =
+      splitmix64_finalize(static_cast<std::uint64_t>(key.time.ps()) ^ (seed * kR2Multiplier));
   const std::uint64_t nth = splitmix64_finalize(key.counter * kGoldenGamma + seed);
   const std::uint64_t where = splitmix64_finalize(
-      (static_cast<std::uint64_t>(lp) << 32 | key.creator) + seed * 0xA0761D6478BD642Full);
+      (static_cast<std::uint64_t>(lp) << 32 | key.creator) + seed * kWyhashPrime);
   return when ^ std::rotl(nth, 21) ^ std::rotl(where, 43);
 }
 

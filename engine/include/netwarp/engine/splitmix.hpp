@@ -7,6 +7,10 @@
 namespace netwarp::engine {
 
 inline constexpr std::uint64_t kGoldenGamma = 0x9E3779B97F4A7C15ull;
+// Two more odd multipliers (wyhash's first prime; the 2-D golden-ratio constant of the R2
+// sequence) that spread the fields of a hashed identity before they are combined.
+inline constexpr std::uint64_t kWyhashPrime = 0xA0761D6478BD642Full;
+inline constexpr std::uint64_t kR2Multiplier = 0xD1B54A32D192ED03ull;
 
 // SplitMix64's output function (Stafford's "Mix13" finaliser): a bijection of 64-bit words.
 constexpr std::uint64_t splitmix64_finalize(std::uint64_t z) {
@@ -19,5 +23,15 @@ constexpr std::uint64_t splitmix64_finalize(std::uint64_t z) {
 constexpr std::uint64_t splitmix64_draw(std::uint64_t start, std::uint64_t n) {
   return splitmix64_finalize(start + (n + 1) * kGoldenGamma);
 }
+
+// The same sequence drawn in order (splitmix64.c): for generators that keep a state.
+class SplitMix64 {
+ public:
+  explicit constexpr SplitMix64(std::uint64_t seed) : state_(seed) {}
+  constexpr std::uint64_t next() { return splitmix64_finalize(state_ += kGoldenGamma); }
+
+ private:
+  std::uint64_t state_;
+};
 
 }  // namespace netwarp::engine
