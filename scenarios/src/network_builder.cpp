@@ -87,6 +87,7 @@ Topology build_topology(const proto::Topology& t, const LinkLevels& links) {
     }
     case proto::Topology::kGraph:
       return build_explicit(explicit_spec(t.graph()), links, "topology.graph");
+    case proto::Topology::kLeafSpine:
     case proto::Topology::KIND_NOT_SET:
       break;
   }
@@ -195,6 +196,7 @@ Workload make_workload(const proto::Scenario& s, std::uint32_t ranks, const std:
       return make_uniform_random(UniformRandomSpec{u.messages_per_host(), u.bytes(), u.seed()},
                                  ranks, "workload.uniform_random");
     }
+    case proto::Workload::kDatacenter:
     case proto::Workload::KIND_NOT_SET:
       break;
   }

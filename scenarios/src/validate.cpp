@@ -249,6 +249,7 @@ void validate_validation(const proto::Validation& v) {
 }
 
 void validate_scenario(const proto::Scenario& scenario) {
+  refuse_unbuilt_settings(scenario);
   validate_engine(scenario);
   validate_links(scenario.links());
   validate_topology(scenario.topology());

@@ -108,6 +108,7 @@ void validate_sizes(const proto::Topology& topology) {
       return validate_dragonfly(topology.dragonfly());
     case proto::Topology::kGraph:
       return validate_graph(topology.graph());
+    case proto::Topology::kLeafSpine:  // refused before (validate_unbuilt.cpp)
     case proto::Topology::KIND_NOT_SET:
       fail("topology", "not set (set one of dragonfly, fat_tree, graph, star, torus, tree)");
   }
@@ -133,6 +134,7 @@ std::vector<std::string> link_level_names(const proto::Topology& topology) {
       return {"host-router", "local", "global"};
     case proto::Topology::kGraph:
       return {"host links", "between switches"};
+    case proto::Topology::kLeafSpine:
     case proto::Topology::KIND_NOT_SET:
       break;
   }
@@ -168,6 +170,7 @@ std::uint64_t topology_host_count(const proto::Topology& topology) {
         hosts += node.kind() == proto::GraphNode::HOST ? 1 : 0;
       return hosts;
     }
+    case proto::Topology::kLeafSpine:
     case proto::Topology::KIND_NOT_SET:
       break;
   }

@@ -113,6 +113,7 @@ void validate_kind(const proto::Scenario& scenario, std::uint64_t ranks) {
       require_at_least("workload.uniform_random.messages_per_host",
                        workload.uniform_random().messages_per_host(), 1);
       return validate_bytes("workload.uniform_random.bytes", workload.uniform_random().bytes());
+    case proto::Workload::kDatacenter:  // refused before (validate_unbuilt.cpp)
     case proto::Workload::KIND_NOT_SET:
       fail("workload",
            "not set (set one of all_to_all, flows, incast, permutation, uniform_random; or an mpi "

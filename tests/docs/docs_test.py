@@ -274,7 +274,7 @@ def link_failures(path):
 
 
 SCENARIO_ROOTS = ("engine", "topology", "links", "switch", "nic", "transport", "placement",
-                  "workload", "outputs", "mpi", "validation")
+                  "workload", "workloads", "outputs", "mpi", "validation")
 FIELD_NAME = re.compile(r"(?<![\w/.-])((?:%s)\.[a-z_]+(?:\.[a-z_]+)*)(\*?)" % "|".join(SCENARIO_ROOTS))
 
 

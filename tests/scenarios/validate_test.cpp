@@ -51,7 +51,8 @@ const std::vector<BadCase> kBadCases = {
      "switch { bufer_bytes: 100 }\n",
      {},
      "F:3:10: unknown field 'bufer_bytes' in Switch (known: buffer_bytes, buffer_packets, "
-     "count_frame_in_service, ecn_threshold_bytes, flow_control, same_instant)"},
+     "classes, count_frame_in_service, ecn_threshold_bytes, flow_control, mark_at, pfc, red, "
+     "same_instant, scheduler, shared_buffer)"},
     {"wrong_type", "links { mtu_bytes: \"big\" }\n", {}, "F:3:20: Expected integer, got: \"big\""},
     {"unknown_enum",
      "transport { kind: UDP }\n",
@@ -260,14 +261,30 @@ const std::vector<BadCase> kBadCases = {
      "",
      {"switch.bufer_bytes=5"},
      "F: --set switch.bufer_bytes=5: unknown field 'bufer_bytes' (known: buffer_bytes, "
-     "buffer_packets, count_frame_in_service, ecn_threshold_bytes, flow_control, same_instant)"},
+     "buffer_packets, classes, count_frame_in_service, ecn_threshold_bytes, flow_control, "
+     "mark_at, pfc, red, same_instant, scheduler, shared_buffer)"},
     {"set_unknown_top_level",
      "",
      {"swich.buffer_bytes=5"},
      "F: --set swich.buffer_bytes=5: unknown field 'swich' (known: description, emulate, "
      "end_time_ns, engine, links, mpi, name, nic, outputs, placement, seed, switch, topology, "
      "transport, "
-     "validation, workload)"},
+     "validation, workload, workloads)"},
+    // Schema settings not modelled yet are refused by name (validate_unbuilt.cpp).
+    {"unbuilt_pfc",
+     "switch { pfc { xoff_bytes: 1 } }\n",
+     {},
+     "F:3:10: switch.pfc: PFC is not modelled yet: remove it from the scenario"},
+    {"unbuilt_roce",
+     "transport { kind: ROCE }\n",
+     {},
+     "F:3:13: transport.kind: the RoCE transport is not modelled yet: remove it from the scenario"},
+    {"unbuilt_leaf_spine",
+     "!topology { leaf_spine { leaves: 2 spines: 2 hosts_per_leaf: 2 } }\n"
+     "workload { incast { bytes: 1000 } }\n",
+     {},
+     "F:1:12: topology.leaf_spine: the leaf-spine topology is not modelled yet: remove it from "
+     "the scenario"},
     {"set_bad_value",
      "",
      {"switch.buffer_bytes=lots"},

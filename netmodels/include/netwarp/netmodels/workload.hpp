@@ -21,11 +21,19 @@ struct Message {
   std::uint64_t bytes = 0;
   SimTime start;                // earliest start
   bool after_previous = false;  // wait for this host's previous message to be delivered
+  std::uint8_t priority = 0;    // its packets' traffic class on ports, 0 .. 7
+  std::uint16_t class_id = 0;   // index in Workload::classes
+};
+
+// A traffic class: the messages of one named workload (or of the MPI job), reported together.
+struct TrafficClass {
+  std::string name;
 };
 
 struct Workload {
   std::string kind;  // "flows", "incast", "all_to_all", "permutation", "uniform_random"
   std::vector<Message> messages;
+  std::vector<TrafficClass> classes;  // empty: one class, "workload"
   // TCP: the messages from one host to another share one connection, handed to it one after
   // another in list order (a message due before the previous one of its pair waits for it).
   bool persistent_connections = false;
