@@ -269,7 +269,7 @@ const std::vector<BadCase> kBadCases = {
      "F: --set swich.buffer_bytes=5: unknown field 'swich' (known: description, emulate, "
      "end_time_ns, engine, links, mpi, name, nic, outputs, placement, seed, switch, topology, "
      "transport, "
-     "validation, workload, workloads)"},
+     "validation, workload, ... (1 more))"},
     // Schema settings not modelled yet are refused by name (validate_unbuilt.cpp).
     {"unbuilt_pfc",
      "switch { pfc { xoff_bytes: 1 } }\n",
@@ -296,7 +296,7 @@ const std::vector<BadCase> kBadCases = {
     {"set_bad_enum",
      "",
      {"transport.kind=udp"},
-     "F: --set transport.kind=udp: expected one of LOSSLESS, TCP, got 'udp'"},
+     "F: --set transport.kind=udp: expected one of LOSSLESS, ROCE, TCP, got 'udp'"},
     {"set_without_value", "", {"seed"}, "F: --set seed: expected path.to.field=value"},
     {"unknown_pcap_node",
      "outputs { pcap_nodes: \"host9\" }\n",
