@@ -245,15 +245,25 @@ class EmulateNs3(Ns3Case):
 
 
 class Notes(Ns3Case):
-    def test_settings_ns3_cannot_follow_are_noted_not_fatal(self):
+    def test_readings_ns3_follows_instead_are_named_in_the_report(self):
         s = self.write("s.pbtxt", star_scenario(10_000, 0))
-        j, r = self.ns3([s, "--set", "switch.ecn_threshold_bytes=30000", "--verbose"])
-        self.assertEqual(len(j["notes"]), 1, j["notes"])
-        self.assertIn("switch.ecn_threshold_bytes ignored", j["notes"][0])
-        self.assertIn("netwarp-ns3: note: switch.ecn_threshold_bytes ignored", r.stderr)
-        j, r = self.ns3([s], name="plain.json")
+        j, r = self.ns3([s, "--verbose"])
+        noted = [n.split(":")[0] for n in j["notes"]]
+        for field in ("engine.tie_order", "links.frame_overhead_bytes", "transport.tcp.recovery",
+                      "switch.same_instant"):
+            self.assertIn(field, noted)
+        self.assertIn("netwarp-ns3: note: engine.tie_order: netwarp-ns3 runs its own reading, "
+                      "not FIFO:", r.stderr)
+        j, r = self.ns3([s, "--set", "emulate=NS3"], name="ns3.json")
         self.assertEqual(j["notes"], [])
         self.assertEqual(r.stderr, "")
+
+    def test_ecn_marking_ns3_would_not_do_is_refused(self):
+        s = self.write("s.pbtxt", star_scenario(10_000, 0))
+        r = run([s, "--set", "switch.ecn_threshold_bytes=30000", "--out",
+                 os.path.join(self.dir, "x.json")])
+        self.assert_one_line_error(r, "switch.ecn_threshold_bytes: netwarp-ns3 cannot mirror "
+                                   "30000: netwarp-ns3 installs no queue disc")
 
 
 class EndTime(Ns3Case):
@@ -329,7 +339,7 @@ class BadInput(Ns3Case):
         s = self.write("l.pbtxt", star_scenario(1000, 0).replace("kind: TCP", "kind: LOSSLESS")
                        .replace(f"tcp {{ mss_bytes: {MSS} initial_window_segments: 10 }}", ""))
         r = run([s, "--out", self.out()])
-        self.assert_one_line_error(r, "transport is not TCP")
+        self.assert_one_line_error(r, "transport.kind: netwarp-ns3 cannot mirror LOSSLESS")
 
     def test_mpi_scenario_is_refused(self):
         r = run([os.path.join(LIBRARY, "pingpong.pbtxt"), "--out", self.out()])
@@ -339,12 +349,20 @@ class BadInput(Ns3Case):
         s = self.write("c.pbtxt", star_scenario(1000, 0))
         r = run([s, "--set", "switch.flow_control=CREDIT", "--set", "switch.buffer_bytes=65536",
                  "--out", self.out()])
-        self.assert_one_line_error(r, "flow_control CREDIT")
+        self.assert_one_line_error(r, "switch.flow_control: netwarp-ns3 cannot mirror CREDIT")
 
     def test_congestion_control_other_than_new_reno_is_refused(self):
         s = self.write("cc.pbtxt", star_scenario(1000, 0))
         r = run([s, "--set", "transport.tcp.congestion_control=CUBIC", "--out", self.out()])
-        self.assert_one_line_error(r, "cross-checks NEW_RENO only")
+        self.assert_one_line_error(
+            r, "transport.tcp.congestion_control: netwarp-ns3 cannot mirror CUBIC")
+
+    def test_sack_is_refused_not_run_without_it(self):
+        s = self.write("sack.pbtxt", star_scenario(1000, 0))
+        r = run([s, "--set", "transport.tcp.sack=true", "--set", "transport.tcp.recovery=PRR",
+                 "--out", self.out()])
+        self.assert_one_line_error(r, "transport.tcp.sack: netwarp-ns3 cannot mirror true")
+        self.assertFalse(os.path.exists(self.out()))
 
     def test_missing_file_and_bad_override(self):
         r = run([os.path.join(self.dir, "nope.pbtxt"), "--out", self.out()])
@@ -386,6 +404,18 @@ class ValidateWithNs3(Ns3Case):
             md = f.read()
         self.assertIn("## ns-3 cross-check", md)
         self.assertIn("| FCT p99 (us) |", md)
+
+    def test_a_refused_setting_is_named_in_the_ns3_row_and_leaves_no_file(self):
+        r, out = self.validate(NETWARP, ["--models", "ns3,flow", *self.SETS,
+                                         "--set", "transport.tcp.sack=true"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "report.json")) as f:
+            results = json.load(f)["results"]
+        row = results["ns3"][0]
+        self.assertFalse(row["available"])
+        self.assertIn("transport.tcp.sack: netwarp-ns3 cannot mirror true", row["note"])
+        self.assertTrue(results["flow"][0]["available"])
+        self.assertEqual([n for n in os.listdir(out) if n.startswith("ns3-")], [])
 
     def test_without_the_binary_the_cross_check_is_unavailable(self):
         lone = os.path.join(self.dir, "bin")

@@ -23,6 +23,7 @@
 #include "netwarp/scenarios/network_builder.hpp"
 #include "netwarp/scenarios/scenario_error.hpp"
 #include "netwarp/scenarios/scenario_loader.hpp"
+#include "netwarp/validation/field_coverage.hpp"
 #include "ns3_run.hpp"
 #include "result_json.hpp"
 #include "tcp_settings.hpp"
@@ -60,15 +61,29 @@ void add_options(CLI::App& app, CliOptions& o) {
   app.add_flag("--verbose", o.verbose, "Print the settings ns-3 applies differently on stderr");
 }
 
+// Refuses, naming the field, every setting ns-3 cannot run as netwarp would
+// (validation/src/coverage/ns3_fields.cpp), before anything is built.
 netwarp::netmodels::NetworkSpec network_of(const scenarios::LoadedScenario& loaded) {
   if (scenarios::is_mpi_scenario(loaded))
     throw UsageError(fmt::format(
         "{}: an mpi section: netwarp-ns3 runs network workloads (workload {{ ... }}) only",
         loaded.path));
+  namespace nv = netwarp::validation;
+  if (const auto refused = nv::first_refused(nv::ns3_fields(), loaded.scenario))
+    throw loaded.error(refused->field, refused->message);
   netwarp::netmodels::NetworkSpec spec = scenarios::build_network_spec(loaded);
   const std::string reason = nc::unsupported_reason(spec);
   if (!reason.empty()) throw UsageError(fmt::format("{}: {}", loaded.path, reason));
   return spec;
+}
+
+// Each setting ns-3 runs under its own reading: "field: what ns-3 does instead".
+std::vector<std::string> setting_notes(const scenarios::LoadedScenario& loaded) {
+  namespace nv = netwarp::validation;
+  std::vector<std::string> notes;
+  for (const nv::FieldFinding& note : nv::noted_settings(nv::ns3_fields(), loaded.scenario))
+    notes.push_back(note.field + ": " + note.message);
+  return notes;
 }
 
 // The scenario's end_time_ns in ps, -1 when it runs until the workload is done.
@@ -82,8 +97,8 @@ int run(const CliOptions& o) {
   const scenarios::LoadedScenario loaded = scenarios::load_scenario(o.scenario, o.sets);
   const netwarp::netmodels::NetworkSpec spec = network_of(loaded);
   check_writable(o.out);
-  nc::ReportContext context{loaded.path, loaded.scenario.name(), o.pcap_dir,
-                            nc::setting_notes(spec), 0};
+  nc::ReportContext context{loaded.path, loaded.scenario.name(), o.pcap_dir, setting_notes(loaded),
+                            0};
   if (o.verbose)
     for (const auto& note : context.notes)
       std::fprintf(stderr, "netwarp-ns3: note: %s\n", note.c_str());

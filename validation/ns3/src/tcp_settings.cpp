@@ -20,8 +20,6 @@ namespace {
 
 using netmodels::SimTime;
 
-// ns-3 backs the RTO off up to this fixed cap (TcpSocketBase::ReTxTimeout); it has no setting.
-constexpr std::int64_t kNs3MaxBackoffRtoPs = 60'000'000'000'000;
 // "Unlimited" receive buffer: large enough for any window the run can reach, and below the
 // 2^30 a window scale of 14 can advertise.
 constexpr std::uint32_t kLargeReceiveBuffer = 1U << 30;
@@ -43,31 +41,13 @@ std::string largest_message_problem(const netmodels::Workload& workload) {
 }  // namespace
 
 std::string unsupported_reason(const netmodels::NetworkSpec& spec) {
-  if (spec.transport.kind != netmodels::TransportKind::tcp)
-    return "transport is not TCP: netwarp-ns3 cross-checks the TCP transport only "
-           "(set transport.kind: TCP)";
   if (spec.workload.messages.empty()) return "the workload has no messages";
-  if (spec.transport.tcp.congestion_control != netmodels::CongestionControl::new_reno)
-    return "transport.tcp.congestion_control: netwarp-ns3 cross-checks NEW_RENO only";
-  if (spec.switches.flow_control != netmodels::FlowControl::none)
-    return "switch.flow_control CREDIT has no ns-3 counterpart (point-to-point links drop)";
   if (spec.switches.buffer_bytes != 0 && spec.switches.buffer_packets != 0)
     return "switch.buffer_bytes and switch.buffer_packets are both set; ns-3's DropTailQueue "
            "has one limit (bytes or packets)";
-  if (spec.nic.jitter.ps() != 0) return "nic.jitter has no ns-3 counterpart (set it to 0)";
   if (!spec.drops.empty())
     return "fault injection (drops) has no ns-3 counterpart (remove the drops)";
   return largest_message_problem(spec.workload);
-}
-
-std::vector<std::string> setting_notes(const netmodels::NetworkSpec& spec) {
-  std::vector<std::string> notes;
-  if (spec.switches.ecn_threshold_bytes != 0)
-    notes.emplace_back(
-        "switch.ecn_threshold_bytes ignored: without queue discs ns-3 marks no packet CE");
-  if (spec.transport.tcp.max_rto.ps() != kNs3MaxBackoffRtoPs)
-    notes.emplace_back("transport.tcp.max_rto ignored: ns-3 caps only the backed-off RTO, at 60 s");
-  return notes;
 }
 
 std::uint32_t segment_size(const netmodels::NetworkSpec& spec) {

@@ -1,6 +1,6 @@
 // What a netwarp network scenario becomes in ns-3's TCP configuration: the check that the
-// scenario can run under netwarp-ns3 at all, notes on settings ns-3 applies differently, and
-// the process-wide attribute defaults (ns-3's Config) every socket is created with.
+// built network can run under netwarp-ns3 at all (rules that span fields), and the
+// process-wide attribute defaults (ns-3's Config) every socket is created with.
 #pragma once
 
 #include <cstdint>
@@ -17,12 +17,10 @@ struct Ns3Choices {
   bool limited_transmit = false;
 };
 
-// Why the scenario cannot run under netwarp-ns3 (one sentence), or empty when it can.
+// Why the built network cannot run under netwarp-ns3 (one sentence), or empty when it can:
+// the rules that span fields. Each field on its own is judged by the scenario's field table
+// (validation/src/coverage/ns3_fields.cpp) before this.
 std::string unsupported_reason(const netmodels::NetworkSpec& spec);
-
-// Settings ns-3 runs differently from the scenario (reported in the JSON and on stderr with
-// --verbose); never fatal.
-std::vector<std::string> setting_notes(const netmodels::NetworkSpec& spec);
 
 // The TCP segment size: tcp.mss_bytes, else the MTU's payload.
 std::uint32_t segment_size(const netmodels::NetworkSpec& spec);

@@ -23,6 +23,7 @@
 #include "netwarp/scenarios/mpi_builder.hpp"
 #include "netwarp/scenarios/scenario_error.hpp"
 #include "netwarp/scenarios/scenario_loader.hpp"
+#include "netwarp/validation/field_coverage.hpp"
 #include "network_model.hpp"
 #include "result_json.hpp"
 #include "simgrid_run.hpp"
@@ -81,6 +82,11 @@ int run(const CliOptions& o) {
         "{}: no mpi section: netwarp-simgrid runs MPI workloads only (use an MPI scenario, or "
         "--trace with a platform such as {}/cluster.pbtxt)",
         loaded.path, scenarios::scenario_library_dir()));
+  // Every setting SimGrid cannot run as netwarp would is refused by name
+  // (validation/src/coverage/simgrid_fields.cpp).
+  namespace nv = netwarp::validation;
+  if (const auto refused = nv::first_refused(nv::simgrid_fields(), loaded.scenario))
+    throw loaded.error(refused->field, refused->message);
   const scenarios::MpiRunSpec spec = scenarios::build_mpi_run(loaded, o.trace);
   check_writable(o.out);
   if (!o.platform_out.empty()) check_writable(o.platform_out);

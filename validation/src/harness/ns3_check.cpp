@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "cross_check_process.hpp"
 #include "shell_quote.hpp"
 
 namespace netwarp::validation {
@@ -25,7 +26,7 @@ constexpr std::size_t kMarkdownFlowRows = 64;
 std::string command_line(const Ns3CheckRequest& r) {
   std::string command = shell_quote(r.program) + " " + shell_quote(r.scenario);
   for (const auto& s : r.sets) command += " --set " + shell_quote(s);
-  return command + " --out " + shell_quote(r.out_file.string()) + " > /dev/null";
+  return command + " --out " + shell_quote(r.out_file.string());
 }
 
 std::vector<FlowSample> flows_of(const nlohmann::json& j) {
@@ -105,6 +106,17 @@ Json flow_json(const FlowSample& f) {
           {"retransmission_timeouts", f.retransmission_timeouts}};
 }
 
+// The fields ns-3 ran under its own reading (netwarp-ns3's notes), named in the model's row.
+std::string own_readings(const nlohmann::json& j) {
+  std::string fields;
+  for (const auto& note : j.value("notes", nlohmann::json::array())) {
+    const std::string text = note.get<std::string>();
+    fields += (fields.empty() ? "" : ", ") + text.substr(0, text.find(':'));
+  }
+  return fields.empty() ? std::string()
+                        : "; ns-3's own reading of " + fields + " (netwarp-ns3's notes)";
+}
+
 }  // namespace
 
 std::int64_t fct_percentile(const std::vector<FlowSample>& flows, double percentile) {
@@ -128,17 +140,18 @@ ModelResult run_ns3_check(const Ns3CheckRequest& request, std::vector<FlowSample
   }
   const std::string command = command_line(request);
   const auto start = std::chrono::steady_clock::now();
-  if (std::system(command.c_str()) != 0) {
+  const CrossCheckOutcome outcome = run_cross_check(command, request.out_file);
+  if (!outcome.ok) {
     m.available = false;
-    m.note = fmt::format("netwarp-ns3 failed (command: {})", command);
+    m.note = "netwarp-ns3: " + outcome.error;
     return m;
   }
   m.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::ifstream in(request.out_file);
   const nlohmann::json j = nlohmann::json::parse(in);
   m.predicted_ps = j.at("completion_time_ps").get<std::int64_t>();
-  m.note = fmt::format("ns-3 {} packet-level TCP (NewReno, DropTail device queues)",
-                       j.value("ns3_version", "?"));
+  m.note = fmt::format("ns-3 {} packet-level TCP (NewReno, DropTail device queues){}",
+                       j.value("ns3_version", "?"), own_readings(j));
   m.params_file = request.out_file.filename().string();
   point.ns3 = Ns3Comparison{m.predicted_ps, counters_of(j), std::move(packet_flows), flows_of(j)};
   return m;

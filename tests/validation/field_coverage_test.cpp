@@ -1,0 +1,116 @@
+#include "netwarp/validation/field_coverage.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "netwarp/scenarios/scenario_loader.hpp"
+
+namespace netwarp::validation {
+namespace {
+
+const char* const kTcpStar = R"(
+name: "star"
+topology { star { hosts: 3 } }
+transport { kind: TCP }
+workload { incast { bytes: 10000 } }
+)";
+
+const char* const kMpiStar = R"(
+name: "mpi"
+topology { star { hosts: 4 } }
+mpi { collective { kind: "allreduce" bytes: 65536 } }
+)";
+
+scenarios::proto::Scenario effective(const char* text, std::vector<std::string> sets = {}) {
+  return scenarios::load_scenario_text(text, "s.pbtxt", sets).scenario;
+}
+
+std::string refused_field(const CrossCheckFields& fields, const scenarios::proto::Scenario& s) {
+  const auto refused = first_refused(fields, s);
+  return refused ? refused->field : std::string();
+}
+
+TEST(FieldCoverage, EveryCrossCheckClassifiesEveryFieldOfScenarioProto) {
+  for (const CrossCheckFields* fields : all_cross_check_fields())
+    for (const std::string& field : unclassified_fields(*fields))
+      ADD_FAILURE() << fields->tool << " does not classify scenario field '" << field
+                    << "': add {\"" << field << "\", Coverage::refused, ...} (or mirrored, "
+                    << "noted, abstracted, no_effect, if that is what it does) to "
+                    << fields->table;
+}
+
+TEST(FieldCoverage, EveryRuleNamesAFieldAndCanBeApplied) {
+  for (const CrossCheckFields* fields : all_cross_check_fields())
+    for (const std::string& problem : misplaced_rules(*fields))
+      ADD_FAILURE() << fields->table << ": " << problem;
+}
+
+TEST(FieldCoverage, AFieldWithoutARuleIsFoundAndRefused) {
+  CrossCheckFields fields = ns3_fields();
+  std::erase_if(fields.rules, [](const FieldRule& r) { return r.field == "transport.tcp.sack"; });
+  EXPECT_EQ(unclassified_fields(fields), std::vector<std::string>{"transport.tcp.sack"});
+  const auto refused = first_refused(fields, effective(kTcpStar));
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(refused->field, "transport.tcp.sack");
+  EXPECT_NE(refused->message.find("no rule"), std::string::npos) << refused->message;
+}
+
+TEST(FieldCoverage, AMessageRuleCoversFieldsAddedInsideIt) {
+  // netwarp-ns3 refuses the whole mpi section: every field of it is classified by that rule.
+  const CrossCheckFields& fields = ns3_fields();
+  const auto missing = unclassified_fields(fields);
+  EXPECT_TRUE(std::none_of(missing.begin(), missing.end(),
+                           [](const std::string& f) { return f.starts_with("mpi."); }));
+  EXPECT_EQ(refused_field(fields, effective(kMpiStar)), "mpi");
+}
+
+TEST(FieldCoverage, Ns3RefusesWhatItCannotMirrorByName) {
+  const CrossCheckFields& ns3 = ns3_fields();
+  EXPECT_EQ(refused_field(ns3, effective(kTcpStar)), "");
+  EXPECT_EQ(refused_field(ns3, effective(kTcpStar, {"transport.tcp.sack=true"})),
+            "transport.tcp.sack");
+  EXPECT_EQ(refused_field(ns3, effective(kTcpStar, {"transport.tcp.handshake=false"})),
+            "transport.tcp.handshake");
+  EXPECT_EQ(refused_field(ns3, effective(kTcpStar, {"transport.tcp.max_ooo_ranges=4"})),
+            "transport.tcp.max_ooo_ranges");
+  EXPECT_EQ(refused_field(ns3, effective(kTcpStar, {"switch.ecn_threshold_bytes=30000"})),
+            "switch.ecn_threshold_bytes");
+  // Unset, transport.kind is LOSSLESS: judged at its default too.
+  EXPECT_EQ(refused_field(ns3, effective(kTcpStar, {"transport.kind=LOSSLESS"})), "transport.kind");
+  const auto refused = first_refused(ns3, effective(kTcpStar, {"transport.tcp.sack=true"}));
+  EXPECT_EQ(refused->message.find("netwarp-ns3 cannot mirror true: "), 0U) << refused->message;
+}
+
+TEST(FieldCoverage, Ns3RefusesEcmpButMirrorsUpDownRouting) {
+  const char* fat_tree = R"(
+topology { fat_tree { k: 4 } }
+transport { kind: TCP }
+workload { permutation { bytes: 10000 } }
+)";
+  EXPECT_EQ(refused_field(ns3_fields(), effective(fat_tree)), "");
+  EXPECT_EQ(refused_field(ns3_fields(), effective(fat_tree, {"topology.fat_tree.routing=ECMP"})),
+            "topology.fat_tree.routing");
+}
+
+TEST(FieldCoverage, Ns3NotesNativeReadingsAndNoneUnderEmulateNs3) {
+  std::vector<std::string> noted;
+  for (const FieldFinding& f : noted_settings(ns3_fields(), effective(kTcpStar)))
+    noted.push_back(f.field);
+  EXPECT_NE(std::find(noted.begin(), noted.end(), "engine.tie_order"), noted.end());
+  EXPECT_NE(std::find(noted.begin(), noted.end(), "transport.tcp.recovery"), noted.end());
+  EXPECT_NE(std::find(noted.begin(), noted.end(), "links.frame_overhead_bytes"), noted.end());
+  EXPECT_TRUE(noted_settings(ns3_fields(), effective(kTcpStar, {"emulate=NS3"})).empty());
+}
+
+TEST(FieldCoverage, SimgridRefusesNetworkWorkloadsAndUnmirroredMpiSettings) {
+  const CrossCheckFields& simgrid = simgrid_fields();
+  EXPECT_EQ(refused_field(simgrid, effective(kMpiStar)), "");
+  EXPECT_EQ(refused_field(simgrid, effective(kTcpStar)), "workload");
+  EXPECT_EQ(refused_field(simgrid, effective(kMpiStar, {"mpi.protocol.fragment_bytes=65536"})),
+            "mpi.protocol.fragment_bytes");
+  EXPECT_EQ(refused_field(simgrid, effective(kMpiStar, {"end_time_ns=1000000"})), "end_time_ns");
+}
+
+}  // namespace
+}  // namespace netwarp::validation

@@ -1,0 +1,269 @@
+// netwarp-ns3's field table: what ns-3.37, as validation/ns3 configures it, does with every
+// field of scenario.proto (validation/ns3/README.md and SEMANTICS.md say how). A new field of
+// scenario.proto gets a line here: refused, unless ns-3 really runs the same setting.
+#include "netwarp/validation/field_coverage.hpp"
+
+namespace netwarp::validation {
+namespace {
+
+using C = Coverage;
+using scenarios::proto::Scenario;
+
+constexpr const char* kKernelOnly = "results are byte-identical whatever the kernel settings";
+
+std::vector<FieldRule> engine_and_links() {
+  return {
+      {"name", C::no_effect, {}, "", {}},
+      {"description", C::no_effect, {}, "", {}},
+      {"seed", C::mirrored, {}, "netwarp builds the workload and placement ns-3 runs", {}},
+      {"end_time_ns", C::mirrored, {}, "ns-3 stops at the same time", {}},
+      {"emulate", C::no_effect, {}, "it only fills defaults, each judged by its own field", {}},
+      {"engine.kernel", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.gvt_interval", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.batch", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.window_us", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.max_uncommitted", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.max_uncommitted_bytes", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.record_buffer_bytes", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.adaptive_window", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.few_groups", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.tie_order",
+       C::noted,
+       {"FIFO_CREATOR"},
+       "ns-3 runs simultaneous events in scheduling order, ties by node (emulate: NS3 selects it)",
+       {}},
+      {"links.rate_bps", C::mirrored, {}, "", {}},
+      {"links.latency_ns", C::mirrored, {}, "", {}},
+      {"links.mtu_bytes", C::mirrored, {}, "", {}},
+      {"links.header_bytes",
+       C::refused,
+       {"40"},
+       "ns-3's segments carry 20 B IPv4 + 20 B TCP headers (timestamps off)",
+       {}},
+      {"links.frame_overhead_bytes",
+       C::noted,
+       {"2"},
+       "ns-3's point-to-point frame is the IP packet + a 2 B PPP header (emulate: NS3 selects it)",
+       {}},
+      {"links.control_bytes", C::refused, {}, "ns-3's ACKs carry no payload", {}},
+      {"links.levels.level", C::mirrored, {}, "", {}},
+      {"links.levels.rate_bps", C::mirrored, {}, "", {}},
+      {"links.levels.latency_ns", C::mirrored, {}, "", {}},
+  };
+}
+
+std::vector<FieldRule> topology() {
+  return {
+      {"topology.star.hosts", C::mirrored, {}, "", {}},
+      {"topology.tree.leaves", C::mirrored, {}, "", {}},
+      {"topology.tree.hosts_per_leaf", C::mirrored, {}, "", {}},
+      {"topology.tree.uplinks",
+       C::mirrored,
+       {},
+       "static routes: netwarp's port per destination",
+       {}},
+      {"topology.fat_tree.p", C::mirrored, {}, "", {}},
+      {"topology.fat_tree.k", C::mirrored, {}, "", {}},
+      {"topology.fat_tree.routing",
+       C::mirrored,
+       {"D_MOD_K"},
+       "ns-3 gets static routes, one port per destination; ECMP's per-connection hash is not "
+       "mirrored",
+       {}},
+      {"topology.fat_tree.route_seed", C::no_effect, {}, "ECMP only, which is refused", {}},
+      {"topology.torus.dims", C::mirrored, {}, "", {}},
+      {"topology.torus.mesh", C::mirrored, {}, "", {}},
+      {"topology.torus.hosts_per_router", C::mirrored, {}, "", {}},
+      {"topology.dragonfly.routers_per_group", C::mirrored, {}, "", {}},
+      {"topology.dragonfly.hosts_per_router", C::mirrored, {}, "", {}},
+      {"topology.dragonfly.global_per_router", C::mirrored, {}, "", {}},
+      {"topology.dragonfly.groups", C::mirrored, {}, "", {}},
+      {"topology.dragonfly.routing",
+       C::mirrored,
+       {"MINIMAL"},
+       "ns-3 gets static routes; per-packet Valiant and UGAL choices are not mirrored",
+       {}},
+      {"topology.graph.nodes.name", C::mirrored, {}, "", {}},
+      {"topology.graph.nodes.kind", C::mirrored, {}, "", {}},
+      {"topology.graph.links.a", C::mirrored, {}, "", {}},
+      {"topology.graph.links.b", C::mirrored, {}, "", {}},
+      {"topology.graph.links.rate_bps", C::mirrored, {}, "", {}},
+      {"topology.graph.links.latency_ns", C::mirrored, {}, "", {}},
+      {"topology.graph.routes.at", C::mirrored, {}, "", {}},
+      {"topology.graph.routes.host", C::mirrored, {}, "", {}},
+      {"topology.graph.routes.next", C::mirrored, {}, "", {}},
+  };
+}
+
+std::vector<FieldRule> switch_and_nic() {
+  return {
+      {"switch.buffer_bytes", C::mirrored, {}, "the device queue's byte limit", {}},
+      {"switch.buffer_packets", C::mirrored, {}, "the device queue's packet limit", {}},
+      {"switch.ecn_threshold_bytes",
+       C::refused,
+       {},
+       "netwarp-ns3 installs no queue disc, so ns-3 marks no packet CE",
+       {}},
+      {"switch.flow_control",
+       C::refused,
+       {"NONE"},
+       "point-to-point links drop; CREDIT has no ns-3 counterpart",
+       {}},
+      {"switch.count_frame_in_service",
+       C::noted,
+       {"false"},
+       "the frame on the wire has left ns-3's device queue (emulate: NS3 selects it)",
+       {}},
+      {"switch.same_instant",
+       C::noted,
+       {"ARRIVAL_FIRST"},
+       "ns-3 admits an arrival before a departure at the same instant (emulate: NS3 selects it)",
+       {}},
+      {"nic.rate_bps", C::mirrored, {}, "", {}},
+      {"nic.buffer_bytes", C::mirrored, {}, "", {}},
+      {"nic.jitter_ns", C::refused, {}, "ns-3's devices send without a random gap", {}},
+  };
+}
+
+bool syn_timeout_is_min_rto(const Scenario& s) {
+  return s.transport().tcp().syn_timeout_rto_us() <= s.transport().tcp().min_rto_us();
+}
+
+std::vector<FieldRule> tcp_timers_and_windows() {
+  return {
+      {"transport.kind",
+       C::refused,
+       {"TCP"},
+       "netwarp-ns3 cross-checks the TCP transport only",
+       {}},
+      {"transport.tcp.mss_bytes", C::mirrored, {}, "", {}},
+      {"transport.tcp.initial_window_segments", C::mirrored, {}, "", {}},
+      {"transport.tcp.receive_window_bytes", C::mirrored, {}, "", {}},
+      {"transport.tcp.min_rto_us", C::mirrored, {}, "", {}},
+      {"transport.tcp.initial_rto_us", C::mirrored, {}, "", {}},
+      {"transport.tcp.max_rto_us",
+       C::noted,
+       {"60000000"},
+       "ns-3 caps only the backed-off RTO, at 60 s",
+       {}},
+      {"transport.tcp.dupack_threshold", C::mirrored, {}, "", {}},
+      {"transport.tcp.delayed_ack", C::mirrored, {}, "", {}},
+      {"transport.tcp.delayed_ack_timeout_us", C::mirrored, {}, "", {}},
+      {"transport.tcp.ecn", C::mirrored, {}, "", {}},
+      {"transport.tcp.handshake",
+       C::refused,
+       {"true"},
+       "ns-3's sockets always open with a three-way handshake",
+       {}},
+      {"transport.tcp.limited_transmit", C::mirrored, {}, "", {}},
+      {"transport.tcp.syn_timeout_rto_us",
+       C::noted,
+       {},
+       "after a SYN timeout ns-3's data RTO has no 3 s floor (emulate: NS3 sets it to min_rto_us)",
+       syn_timeout_is_min_rto},
+      {"transport.tcp.syn_option_bytes",
+       C::noted,
+       {"4"},
+       "ns-3's SYN carries the window-scale option, 4 B padded (emulate: NS3 selects it)",
+       {}},
+  };
+}
+
+std::vector<FieldRule> tcp_recovery_and_control() {
+  return {
+      {"transport.tcp.ssthresh_on_loss",
+       C::noted,
+       {"BYTES_IN_FLIGHT"},
+       "ns-3.37 halves the bytes in flight (emulate: NS3 selects it)",
+       {}},
+      {"transport.tcp.recovery_exit_cwnd",
+       C::noted,
+       {"SSTHRESH"},
+       "ns-3.37 leaves recovery with cwnd = ssthresh (emulate: NS3 selects it)",
+       {}},
+      {"transport.tcp.rto_backoff_reset",
+       C::noted,
+       {"ON_NEW_ACK"},
+       "ns-3.37 recomputes the RTO at every new ACK (emulate: NS3 selects it)",
+       {}},
+      {"transport.tcp.sack",
+       C::refused,
+       {"false"},
+       "netwarp-ns3 runs ns-3 without SACK (RFC 6675 recovery is not mirrored yet)",
+       {}},
+      {"transport.tcp.recovery",
+       C::noted,
+       {"NS3_CLASSIC"},
+       "ns-3.37 runs TcpClassicRecovery (emulate: NS3 selects NS3_CLASSIC)",
+       {}},
+      {"transport.tcp.prr_conservative_bound",
+       C::refused,
+       {"false"},
+       "PRR is not mirrored (ns-3 runs classic recovery)",
+       {}},
+      {"transport.tcp.max_ooo_ranges",
+       C::refused,
+       {"0"},
+       "ns-3's receive buffer keeps every out-of-order range",
+       {}},
+      {"transport.tcp.congestion_control",
+       C::refused,
+       {"NEW_RENO"},
+       "netwarp-ns3 runs TcpNewReno only (CUBIC and DCTCP are not mirrored yet)",
+       {}},
+      {"transport.tcp.cubic_c", C::refused, {}, "CUBIC is not mirrored", {}},
+      {"transport.tcp.cubic_beta", C::refused, {}, "CUBIC is not mirrored", {}},
+      {"transport.tcp.dctcp_g", C::refused, {}, "DCTCP is not mirrored", {}},
+  };
+}
+
+std::vector<FieldRule> workload_and_rest() {
+  return {
+      {"placement.regular", C::mirrored, {}, "", {}},
+      {"placement.random.seed", C::mirrored, {}, "", {}},
+      {"placement.explicit.hosts", C::mirrored, {}, "", {}},
+      {"workload.flows.flow.src", C::mirrored, {}, "", {}},
+      {"workload.flows.flow.dst", C::mirrored, {}, "", {}},
+      {"workload.flows.flow.bytes", C::mirrored, {}, "", {}},
+      {"workload.flows.flow.start_ns", C::mirrored, {}, "", {}},
+      {"workload.flows.csv_file", C::mirrored, {}, "", {}},
+      {"workload.incast.senders", C::mirrored, {}, "", {}},
+      {"workload.incast.receiver", C::mirrored, {}, "", {}},
+      {"workload.incast.bytes", C::mirrored, {}, "", {}},
+      {"workload.incast.start_ns", C::mirrored, {}, "", {}},
+      {"workload.all_to_all.order", C::mirrored, {}, "", {}},
+      {"workload.all_to_all.bytes", C::mirrored, {}, "", {}},
+      {"workload.all_to_all.ranks", C::mirrored, {}, "", {}},
+      {"workload.all_to_all.seed", C::mirrored, {}, "", {}},
+      {"workload.permutation.bytes", C::mirrored, {}, "", {}},
+      {"workload.permutation.seed", C::mirrored, {}, "", {}},
+      {"workload.uniform_random.messages_per_host", C::mirrored, {}, "", {}},
+      {"workload.uniform_random.bytes", C::mirrored, {}, "", {}},
+      {"workload.uniform_random.seed", C::mirrored, {}, "", {}},
+      {"workload.persistent_connections",
+       C::refused,
+       {"false"},
+       "netwarp-ns3 opens one connection per message",
+       {}},
+      {"mpi", C::refused, {}, "netwarp-ns3 runs network workloads (workload { ... }) only", {}},
+      {"outputs", C::no_effect, {}, "netwarp-ns3 writes its own pcap with --pcap", {}},
+      {"validation", C::no_effect, {}, "what `netwarp validate` compares", {}},
+  };
+}
+
+CrossCheckFields make_table() {
+  CrossCheckFields table{"netwarp-ns3", "validation/src/coverage/ns3_fields.cpp", {}};
+  for (auto part : {engine_and_links, topology, switch_and_nic, tcp_timers_and_windows,
+                    tcp_recovery_and_control, workload_and_rest})
+    for (FieldRule& rule : part()) table.rules.push_back(std::move(rule));
+  return table;
+}
+
+}  // namespace
+
+const CrossCheckFields& ns3_fields() {
+  static const CrossCheckFields table = make_table();
+  return table;
+}
+
+}  // namespace netwarp::validation

@@ -1,0 +1,187 @@
+// netwarp-simgrid's field table: what the SimGrid cross-check (validation/simgrid/README.md)
+// does with every field of scenario.proto. Ranks, programs, host costs and protocol rules are
+// the packet simulation's (mirrored); packets, buffers and TCP are below a flow model's level
+// (abstracted: the comparison measures their effect). A new field of scenario.proto gets a line
+// here: refused, unless netwarp-simgrid really runs the same setting.
+#include "netwarp/validation/field_coverage.hpp"
+
+namespace netwarp::validation {
+namespace {
+
+using C = Coverage;
+
+constexpr const char* kKernelOnly = "results are byte-identical whatever the kernel settings";
+constexpr const char* kNoPackets =
+    "SimGrid's flow model sends message bytes as flows, without packets, headers or frames";
+
+std::vector<FieldRule> engine_and_links() {
+  return {
+      {"name", C::no_effect, {}, "", {}},
+      {"description", C::no_effect, {}, "", {}},
+      {"seed", C::mirrored, {}, "netwarp builds the placement and programs SimGrid runs", {}},
+      {"end_time_ns", C::refused, {}, "netwarp-simgrid runs every program to its end", {}},
+      {"emulate", C::no_effect, {}, "it only fills defaults, each judged by its own field", {}},
+      {"engine.kernel", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.gvt_interval", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.batch", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.window_us", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.max_uncommitted", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.max_uncommitted_bytes", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.record_buffer_bytes", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.adaptive_window", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.few_groups", C::no_effect, {}, kKernelOnly, {}},
+      {"engine.tie_order",
+       C::abstracted,
+       {},
+       "a flow model has no simultaneous packet arrivals",
+       {}},
+      {"links.rate_bps", C::mirrored, {}, "", {}},
+      {"links.latency_ns", C::mirrored, {}, "", {}},
+      {"links.mtu_bytes", C::abstracted, {}, kNoPackets, {}},
+      {"links.header_bytes", C::abstracted, {}, kNoPackets, {}},
+      {"links.frame_overhead_bytes", C::abstracted, {}, kNoPackets, {}},
+      {"links.control_bytes", C::abstracted, {}, kNoPackets, {}},
+      {"links.levels.level", C::mirrored, {}, "", {}},
+      {"links.levels.rate_bps", C::mirrored, {}, "", {}},
+      {"links.levels.latency_ns", C::mirrored, {}, "", {}},
+      {"switch", C::abstracted, {}, "a flow model has no queues, buffers or flow control", {}},
+      {"nic.rate_bps", C::mirrored, {}, "", {}},
+      {"nic.buffer_bytes", C::abstracted, {}, "a flow model has no queues", {}},
+      {"nic.jitter_ns", C::abstracted, {}, kNoPackets, {}},
+      {"transport",
+       C::abstracted,
+       {},
+       "a flow model shares bandwidth max-min, without TCP windows, losses or timeouts",
+       {}},
+  };
+}
+
+std::vector<FieldRule> topology() {
+  return {
+      {"topology.star.hosts", C::mirrored, {}, "", {}},
+      {"topology.tree.leaves", C::mirrored, {}, "", {}},
+      {"topology.tree.hosts_per_leaf", C::mirrored, {}, "", {}},
+      {"topology.tree.uplinks",
+       C::mirrored,
+       {},
+       "routes list the links netwarp's routing takes",
+       {}},
+      {"topology.fat_tree.p", C::mirrored, {}, "", {}},
+      {"topology.fat_tree.k", C::mirrored, {}, "", {}},
+      {"topology.fat_tree.routing",
+       C::mirrored,
+       {"D_MOD_K"},
+       "SimGrid routes are per host pair; ECMP's per-connection hash is not mirrored",
+       {}},
+      {"topology.fat_tree.route_seed", C::no_effect, {}, "ECMP only, which is refused", {}},
+      {"topology.torus.dims", C::mirrored, {}, "", {}},
+      {"topology.torus.mesh", C::mirrored, {}, "", {}},
+      {"topology.torus.hosts_per_router", C::mirrored, {}, "", {}},
+      {"topology.dragonfly.routers_per_group", C::mirrored, {}, "", {}},
+      {"topology.dragonfly.hosts_per_router", C::mirrored, {}, "", {}},
+      {"topology.dragonfly.global_per_router", C::mirrored, {}, "", {}},
+      {"topology.dragonfly.groups", C::mirrored, {}, "", {}},
+      {"topology.dragonfly.routing",
+       C::mirrored,
+       {"MINIMAL"},
+       "SimGrid routes are per host pair; per-packet Valiant and UGAL choices are not mirrored",
+       {}},
+      {"topology.graph.nodes.name", C::mirrored, {}, "", {}},
+      {"topology.graph.nodes.kind", C::mirrored, {}, "", {}},
+      {"topology.graph.links.a", C::mirrored, {}, "", {}},
+      {"topology.graph.links.b", C::mirrored, {}, "", {}},
+      {"topology.graph.links.rate_bps", C::mirrored, {}, "", {}},
+      {"topology.graph.links.latency_ns", C::mirrored, {}, "", {}},
+      {"topology.graph.routes.at", C::mirrored, {}, "", {}},
+      {"topology.graph.routes.host", C::mirrored, {}, "", {}},
+      {"topology.graph.routes.next", C::mirrored, {}, "", {}},
+      {"placement.regular", C::mirrored, {}, "", {}},
+      {"placement.random.seed", C::mirrored, {}, "", {}},
+      {"placement.explicit.hosts", C::mirrored, {}, "", {}},
+  };
+}
+
+std::vector<FieldRule> mpi_host_and_protocol() {
+  constexpr const char* kSharedMemory =
+      "ranks of one host share its SimGrid host and talk through the same shared-memory rules";
+  return {
+      {"mpi.ranks", C::mirrored, {}, "", {}},
+      {"mpi.ranks_per_host", C::mirrored, {}, "several rank actors on one SimGrid host", {}},
+      {"mpi.rank_order", C::mirrored, {}, "", {}},
+      {"mpi.host.o_ns", C::mirrored, {}, "", {}},
+      {"mpi.host.send_eager_ns_per_byte", C::mirrored, {}, "", {}},
+      {"mpi.host.recv_eager_ns_per_byte", C::mirrored, {}, "", {}},
+      {"mpi.host.send_rendezvous_ns_per_byte", C::mirrored, {}, "", {}},
+      {"mpi.host.recv_rendezvous_ns_per_byte", C::mirrored, {}, "", {}},
+      {"mpi.host.copy_gbytes_per_s", C::mirrored, {}, "", {}},
+      {"mpi.host.flops", C::mirrored, {}, "", {}},
+      {"mpi.host.shm_latency_ns", C::mirrored, {}, kSharedMemory, {}},
+      {"mpi.host.shm_gbytes_per_s", C::mirrored, {}, kSharedMemory, {}},
+      {"mpi.host.shm_eager_bytes", C::mirrored, {}, kSharedMemory, {}},
+      {"mpi.host.shm_single_copy_gbytes_per_s", C::mirrored, {}, kSharedMemory, {}},
+      {"mpi.host.shm_single_copy_setup_ns", C::mirrored, {}, kSharedMemory, {}},
+      {"mpi.protocol.short_bytes", C::mirrored, {}, "", {}},
+      {"mpi.protocol.eager_bytes", C::mirrored, {}, "", {}},
+      {"mpi.protocol.rendezvous", C::mirrored, {}, "", {}},
+      {"mpi.protocol.sender_side_matching", C::mirrored, {}, "", {}},
+      {"mpi.protocol.unexpected_buffer_bytes", C::mirrored, {}, "", {}},
+      {"mpi.protocol.envelope_bytes", C::mirrored, {}, "", {}},
+      {"mpi.protocol.fragment_bytes", C::refused, {}, "pipelined rendezvous is not mirrored", {}},
+  };
+}
+
+std::vector<FieldRule> mpi_programs() {
+  constexpr const char* kSameProgram = "the same program, built by netwarp's builder";
+  std::vector<FieldRule> rules;
+  for (const char* field : {"mpi.collectives.bcast",
+                            "mpi.collectives.reduce",
+                            "mpi.collectives.allreduce",
+                            "mpi.collectives.alltoall",
+                            "mpi.collectives.barrier",
+                            "mpi.collectives.gather",
+                            "mpi.collectives.allgather",
+                            "mpi.collectives.selection",
+                            "mpi.pingpong.sizes",
+                            "mpi.pingpong.w_us",
+                            "mpi.pingpong.repetitions",
+                            "mpi.alltoall.algorithm",
+                            "mpi.alltoall.bytes",
+                            "mpi.alltoall.iterations",
+                            "mpi.alltoall.compute_us",
+                            "mpi.ring.bytes",
+                            "mpi.ring.iterations",
+                            "mpi.collective.kind",
+                            "mpi.collective.bytes",
+                            "mpi.collective.root",
+                            "mpi.collective.iterations",
+                            "mpi.collective.compute_us",
+                            "mpi.trace.path",
+                            "mpi.gauss.n",
+                            "mpi.gauss.fragment_bytes",
+                            "mpi.gauss.forward",
+                            "mpi.npb.app",
+                            "mpi.npb.size_class",
+                            "mpi.npb.iterations"})
+    rules.push_back({field, C::mirrored, {}, kSameProgram, {}});
+  rules.push_back(
+      {"workload", C::refused, {}, "netwarp-simgrid runs MPI workloads (mpi { ... }) only", {}});
+  rules.push_back({"outputs", C::no_effect, {}, "", {}});
+  rules.push_back({"validation", C::no_effect, {}, "what `netwarp validate` compares", {}});
+  return rules;
+}
+
+CrossCheckFields make_table() {
+  CrossCheckFields table{"netwarp-simgrid", "validation/src/coverage/simgrid_fields.cpp", {}};
+  for (auto part : {engine_and_links, topology, mpi_host_and_protocol, mpi_programs})
+    for (FieldRule& rule : part()) table.rules.push_back(std::move(rule));
+  return table;
+}
+
+}  // namespace
+
+const CrossCheckFields& simgrid_fields() {
+  static const CrossCheckFields table = make_table();
+  return table;
+}
+
+}  // namespace netwarp::validation
