@@ -211,6 +211,14 @@ class ProtocolMirror(SimgridCase):
                                "mpi.protocol.unexpected_buffer_bytes=1500"], "credit")
         self.assertEqual(packet["ranks"][0]["throttled_sends"], 2)
 
+    def test_several_ranks_per_host_use_the_shared_memory_transport(self):
+        # 8 ranks, 4 per host: intra-node eager (1 KiB), single copy (8 KiB, still eager over
+        # the network) and single copy against network rendezvous (64 KiB).
+        base = [os.path.join(LIBRARY, "alltoall-ab.pbtxt"), "--set", "mpi.ranks=8",
+                "--set", "mpi.ranks_per_host=4"]
+        for size in (1024, 8192, 65536):
+            self.compare(base + ["--set", f"mpi.alltoall.bytes={size}"], f"rph-{size}")
+
     def test_collectives_trace(self):
         self.compare(["--trace", os.path.join(ROOT, "tests", "mpi-emul", "data",
                                               "collectives.tit")], "collectives")

@@ -124,16 +124,13 @@ Protocol MpiRank::protocol_of(TransferKind kind, std::uint64_t bytes) const {
 
 // Intra-node eager: o, and the copy into (sender) or out of (receiver) the shared buffer.
 SimTime MpiRank::local_copy_cost(std::uint64_t bytes) const {
-  return mpi_.costs().o.saturating_add(per_byte(bytes, mpi_.config().shm.copy_fs_per_byte));
+  return mpiemul::local_copy_cost(mpi_.costs(), mpi_.config().shm, bytes);
 }
 
 // Intra-node rendezvous, at the receiver: o for the request, then one copy straight from the
 // sender's buffer.
 SimTime MpiRank::local_single_copy_cost(std::uint64_t bytes) const {
-  const SharedMemoryConfig& shm = mpi_.config().shm;
-  return mpi_.costs()
-      .o.saturating_add(shm.single_copy_setup)
-      .saturating_add(per_byte(bytes, shm.single_copy_fs_per_byte));
+  return mpiemul::local_single_copy_cost(mpi_.costs(), mpi_.config().shm, bytes);
 }
 
 SimTime MpiRank::send_cost(std::uint64_t bytes, bool rendezvous) const {

@@ -6,6 +6,7 @@
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace netwarp::simgrid_check {
@@ -23,7 +24,9 @@ std::int64_t simgrid_now_ps() {
 
 MpiWorld::MpiWorld(const mpiemul::Program& program, const mpiemul::MpiConfig& config,
                    std::vector<sg4::Host*> rank_hosts)
-    : hosts_(std::move(rank_hosts)), ranks_(program.size()) {
+    : hosts_(std::move(rank_hosts)),
+      shm_latency_seconds_(std::max<std::int64_t>(config.shm.latency.ps(), 1) * 1e-12),
+      ranks_(program.size()) {
   for (RankId r = 0; r < program.size(); ++r) {
     ranks_[r].model = std::make_unique<RankModel>(r, program, config, *this);
     ranks_[r].wake = sg4::Semaphore::create(0);
@@ -61,6 +64,13 @@ void MpiWorld::send(const Transfer& t) {
   ++transfers_;
   sg4::Host* from = hosts_[t.src];
   sg4::Host* to = hosts_[t.dst];
+  if (from == to) {
+    sg4::Actor::create("local", from, [this, numbered] {
+      sg4::this_actor::sleep_for(shm_latency_seconds_);
+      deliver(numbered);
+    });
+    return;
+  }
   sg4::Actor::create("transfer", from, [this, numbered, from, to] {
     sg4::Comm::sendto(from, to, numbered.bytes);
     deliver(numbered);

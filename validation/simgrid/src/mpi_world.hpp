@@ -3,7 +3,9 @@
 // semaphore while the rank waits for a message. Each transfer is one SimGrid communication
 // from the sender's host to the receiver's (s4u::Comm::sendto, run by a short-lived actor on
 // the sender's host), so the network model alone decides when it arrives; arrivals are handed
-// to the receiving rank in connection order.
+// to the receiving rank in connection order. Ranks of one host share its links (the NIC) and
+// talk through the shared-memory transport: a transfer between them never enters the network
+// and arrives after mpi.host.shm_latency_ns (at least 1 ps), as in the packet simulation.
 #pragma once
 
 #include <simgrid/s4u/Host.hpp>
@@ -52,6 +54,7 @@ class MpiWorld final : public TransferSink {
   void deliver(const Transfer& t);
 
   std::vector<simgrid::s4u::Host*> hosts_;
+  double shm_latency_seconds_ = 0;  // intra-node transfers: visible to the peer after this
   std::vector<Rank> ranks_;
   ConnectionOrder order_;
   std::uint64_t transfers_ = 0;

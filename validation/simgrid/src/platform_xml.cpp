@@ -64,8 +64,10 @@ std::vector<std::string> route_links(const Topology& topology,
   return links;
 }
 
+// One route per ordered pair of distinct hosts; `routed` may name a host once per rank on it.
 void write_routes(std::string& xml, const Topology& topology, const std::vector<std::string>& names,
-                  const std::vector<NodeId>& hosts) {
+                  const std::vector<NodeId>& routed) {
+  const std::set<NodeId> hosts(routed.begin(), routed.end());
   for (const NodeId src : hosts) {
     for (const NodeId dst : hosts) {
       if (src == dst) continue;

@@ -71,6 +71,11 @@ void RankModel::match_envelope(RankId src, std::uint32_t send_op, TransferKind k
   const Op& send = peer_op(src, send_op);
   const std::uint32_t request = program().ops[recv_op].request;
   const mpiemul::HostCosts& costs = config_.costs;
+  if (kind == TransferKind::rts && same_host(src, rank_)) {
+    work_.push_back(
+        {local_single_copy_cost(send.bytes), WorkKind::single_copy, request, src, send_op});
+    return;
+  }
   if (kind == TransferKind::rts) {
     rendezvous_in_[{src, send_op}] = request;
     work_.push_back({costs.o + costs.o, WorkKind::rts_reply, request, src, send_op});
@@ -80,6 +85,7 @@ void RankModel::match_envelope(RankId src, std::uint32_t send_op, TransferKind k
       kind == TransferKind::direct && send.bytes > config_.protocol.eager_bytes;
   SimTime cost = recv_cost(send.bytes, long_direct);
   if (unexpected) cost = cost + mpiemul::per_byte(send.bytes, costs.copy_fs_per_byte);
+  if (kind == TransferKind::eager && same_host(src, rank_)) cost = local_copy_cost(send.bytes);
   const bool credit = kind == TransferKind::eager && credit_share_ != 0;
   work_.push_back({cost, WorkKind::eager_copy, request, src, send_op, credit});
 }

@@ -8,7 +8,10 @@
 //     copy), rendezvous: sender o (REQ), 2o + k*Osl on clear to send; receiver 2o on the REQ,
 //     o + k*Orl on the data; get mode and sender-side matching as in the packet simulation;
 //     irecv, test and a wait that finds everything done cost o; a blocking receive post is free;
-//   - a bounded unexpected buffer gives each sender eager credit, as there.
+//   - a bounded unexpected buffer gives each sender eager credit, as there;
+//   - ranks of one host talk through the shared-memory transport (SharedMemoryConfig): eager up
+//     to shm.eager_bytes with a copy on each side, above it one copy by the receiver straight
+//     from the sender's buffer, then a FIN.
 // Time is not kept here: the driver asks next(), sleeps for the returned cost, calls
 // activity_done(), and waits for a transfer when the rank is blocked.
 #pragma once
@@ -51,7 +54,14 @@ class RankModel {
  private:
   enum class Activity : std::uint8_t { none, compute, own, work };
   enum class Protocol : std::uint8_t { eager, rendezvous, direct };
-  enum class WorkKind : std::uint8_t { eager_copy, rts_reply, cts_push, rndv_data, fin };
+  enum class WorkKind : std::uint8_t {
+    eager_copy,
+    rts_reply,
+    cts_push,
+    rndv_data,
+    fin,
+    single_copy
+  };
   struct Request {
     bool complete = false;
     Protocol protocol = Protocol::eager;
@@ -109,6 +119,11 @@ class RankModel {
   void work_done(const WorkItem& w);
   SimTime send_cost(std::uint64_t bytes, bool rendezvous) const;
   SimTime recv_cost(std::uint64_t bytes, bool rendezvous) const;
+  // The intra-node transport (mpi-emul's MpiRank::local_copy_cost, local_single_copy_cost).
+  bool same_host(RankId a, RankId b) const;
+  bool is_local(const mpiemul::Op& op) const;
+  SimTime local_copy_cost(std::uint64_t bytes) const;
+  SimTime local_single_copy_cost(std::uint64_t bytes) const;
 
   const RankId rank_;
   const mpiemul::Program& program_;

@@ -18,8 +18,10 @@ void RankModel::start_own_action(const Op& op) {
       Request& r = requests_[op.request];
       r.protocol = choose_protocol(op, direct);
       const bool long_message = op.bytes > config_.protocol.eager_bytes;
-      start_activity(Activity::own,
-                     r.protocol == Protocol::rendezvous ? o : send_cost(op.bytes, long_message));
+      SimTime cost = o;
+      if (r.protocol != Protocol::rendezvous) cost = send_cost(op.bytes, long_message);
+      if (r.protocol != Protocol::rendezvous && is_local(op)) cost = local_copy_cost(op.bytes);
+      start_activity(Activity::own, cost);
       return;
     }
     case OpKind::recv:
@@ -84,7 +86,9 @@ bool RankModel::op_complete(const Op& op) const {
 
 RankModel::Protocol RankModel::choose_protocol(const Op& op, bool direct) const {
   if (direct) return Protocol::direct;
-  if (op.bytes > config_.protocol.eager_bytes) return Protocol::rendezvous;
+  const std::uint64_t eager_limit =
+      is_local(op) ? config_.shm.eager_bytes : config_.protocol.eager_bytes;
+  if (op.bytes > eager_limit) return Protocol::rendezvous;
   // A message larger than the whole eager credit toward one peer could never go eagerly.
   if (credit_share_ != 0 && op.bytes > credit_share_) return Protocol::rendezvous;
   return Protocol::eager;

@@ -62,6 +62,10 @@ void RankModel::work_done(const WorkItem& w) {
     case WorkKind::fin:
       requests_[w.request].complete = true;
       return;
+    case WorkKind::single_copy:
+      requests_[w.request].complete = true;
+      inject(w.peer, TransferKind::fin, w.peer_op, envelope);
+      return;
   }
 }
 
@@ -71,6 +75,22 @@ SimTime RankModel::send_cost(std::uint64_t bytes, bool rendezvous) const {
 
 SimTime RankModel::recv_cost(std::uint64_t bytes, bool rendezvous) const {
   return mpiemul::recv_cost(config_.costs, bytes, rendezvous);
+}
+
+bool RankModel::same_host(RankId a, RankId b) const {
+  return config_.rank_hosts.at(a) == config_.rank_hosts.at(b);
+}
+
+bool RankModel::is_local(const Op& op) const {
+  return op.peer != mpiemul::kAnySource && same_host(static_cast<RankId>(op.peer), rank_);
+}
+
+SimTime RankModel::local_copy_cost(std::uint64_t bytes) const {
+  return mpiemul::local_copy_cost(config_.costs, config_.shm, bytes);
+}
+
+SimTime RankModel::local_single_copy_cost(std::uint64_t bytes) const {
+  return mpiemul::local_single_copy_cost(config_.costs, config_.shm, bytes);
 }
 
 }  // namespace netwarp::simgrid_check

@@ -92,5 +92,16 @@ TEST(NetworkModel, UnknownNameListsTheKnownOnes) {
   }
 }
 
+TEST(PlatformXml, SeveralRanksPerHostGetOneRoutePerHostPair) {
+  LinkLevels links;
+  links.defaults = LinkSpec{10'000'000'000, engine::ns(500)};
+  const auto topology = netmodels::build_star({3}, links, "topology.star");
+  // Ranks 0-1 on host0, 2-3 on host1 (mpi.ranks_per_host: 2): routes host0 <-> host1 only,
+  // none from a host to itself (SimGrid aborts on duplicate routes).
+  const std::string xml = platform_xml(topology, 0, {0, 0, 1, 1}, find_network_model("CM02"));
+  EXPECT_EQ(count(xml, "<route "), 2u);
+  EXPECT_FALSE(contains(xml, "src=\"host0\" dst=\"host0\""));
+}
+
 }  // namespace
 }  // namespace netwarp::simgrid_check

@@ -90,6 +90,19 @@ mpiemul::MpiConfig config() {
   c.costs.copy_fs_per_byte = 500;
   c.protocol.eager_bytes = 500;
   c.protocol.envelope_bytes = 64;
+  c.rank_hosts = {0, 1};
+  return c;
+}
+
+// Both ranks on host 0: shared-memory copies at 1 ps/B up to 500 B, single copy at 0.5 ps/B
+// after a 2000 ps set-up above.
+mpiemul::MpiConfig one_host_config() {
+  mpiemul::MpiConfig c = config();
+  c.rank_hosts = {0, 0};
+  c.shm.copy_fs_per_byte = 1000;
+  c.shm.eager_bytes = 500;
+  c.shm.single_copy_setup = SimTime::from_ps(2000);
+  c.shm.single_copy_fs_per_byte = 500;
   return c;
 }
 
@@ -195,6 +208,29 @@ TEST(RankModel, BoundedUnexpectedBufferHoldsASendUntilCreditReturns) {
   const auto end = EventLoop(program, c).run();
   EXPECT_EQ(end[0], 11814);
   EXPECT_EQ(end[1], 13678);
+}
+
+TEST(RankModel, RanksOfOneHostCopyThroughSharedMemoryInsteadOfPayingNetworkCosts) {
+  const auto program = ping_pong(100);
+  // send: o + 100 * 1 = 1100 (not o + 100 * 2); 164 B arrive at 1764; receive 1100 -> 2864;
+  // back: 3964 out, 4628 in, 5728.
+  const auto end = EventLoop(program, one_host_config()).run();
+  EXPECT_EQ(end[1], 3964);
+  EXPECT_EQ(end[0], 5728);
+}
+
+TEST(RankModel, RanksOfOneHostMoveALongMessageByOneCopyAndAFin) {
+  mpiemul::RankProgramBuilder zero(0, 2), one(1, 2);
+  zero.send(1, 0, 1000);
+  one.recv(0, 0, 1000);
+  mpiemul::Program program;
+  program.ranks.push_back(zero.take());
+  program.ranks.push_back(one.take());
+  // 1000 B > shm eager 500: REQ after o, arrives 1564; the receiver copies at once, o + 2000 +
+  // 1000 * 0.5 = 3500 -> 5064 (no clear to send, no data transfer); FIN arrives 5628; o.
+  const auto end = EventLoop(program, one_host_config()).run();
+  EXPECT_EQ(end[1], 5064);
+  EXPECT_EQ(end[0], 6628);
 }
 
 TEST(RankModel, ReceiveWithoutASenderNeverFinishes) {

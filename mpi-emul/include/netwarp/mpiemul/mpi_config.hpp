@@ -91,4 +91,17 @@ struct MpiConfig {
   std::vector<netmodels::NodeId> rank_hosts;
 };
 
+// Intra-node eager: o, and the copy into (sender) or out of (receiver) the shared buffer.
+inline SimTime local_copy_cost(const HostCosts& c, const SharedMemoryConfig& shm,
+                               std::uint64_t bytes) {
+  return c.o.saturating_add(per_byte(bytes, shm.copy_fs_per_byte));
+}
+// Intra-node rendezvous, at the receiver: o for the request, then one copy straight from the
+// sender's buffer.
+inline SimTime local_single_copy_cost(const HostCosts& c, const SharedMemoryConfig& shm,
+                                      std::uint64_t bytes) {
+  return c.o.saturating_add(shm.single_copy_setup)
+      .saturating_add(per_byte(bytes, shm.single_copy_fs_per_byte));
+}
+
 }  // namespace netwarp::mpiemul
