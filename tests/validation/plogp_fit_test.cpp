@@ -49,9 +49,22 @@ TEST(PlogpFit, PatternGapFromConcurrentPingPongs) {
   // T_Ce = 2(3000 + 10000) = 26000 at m = 1024; with T_C = 39000 the pattern's gap is
   // 1.5 * 13000 - 3000 = 16500.
   const PlogpParams base = fit_plogp(kielmann_samples()).params;
-  const Table g = fit_pattern_gap(base, {{1024, 39000, 26000}});
+  std::vector<std::string> notes;
+  const Table g = fit_pattern_gap(base, {{1024, 39000, 26000}}, "xor1", notes);
   EXPECT_NEAR(g(1024), 16500, kTol);
-  EXPECT_THROW(fit_pattern_gap(base, {}), std::invalid_argument);
+  EXPECT_TRUE(notes.empty());
+  EXPECT_THROW(fit_pattern_gap(base, {}, "xor1", notes), std::invalid_argument);
+}
+
+TEST(PlogpFit, PatternGapIsConstrainedToZeroAndNamedWhenEq3GoesNegative) {
+  // T_C = 2000 << T_Ce = 26000 (pairs sharing a host): eq (3) gives
+  // 2000 / 26000 * 13000 - 3000 = -2000; the constrained fit is 0, with a note.
+  const PlogpParams base = fit_plogp(kielmann_samples()).params;
+  std::vector<std::string> notes;
+  const Table g = fit_pattern_gap(base, {{1024, 2000, 26000}}, "xor2", notes);
+  EXPECT_EQ(g(1024), 0.0);
+  ASSERT_EQ(notes.size(), 1U);
+  EXPECT_NE(notes[0].find("g(m = 1024, xor2) came out -2000.00 ns"), std::string::npos) << notes[0];
 }
 
 }  // namespace

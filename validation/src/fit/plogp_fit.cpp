@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -65,13 +66,21 @@ ModelFit<PlogpParams> fit_plogp(const PlogpSamples& samples) {
   return result;
 }
 
-Table fit_pattern_gap(const PlogpParams& base, const std::vector<ConcurrentPingPong>& points) {
+Table fit_pattern_gap(const PlogpParams& base, const std::vector<ConcurrentPingPong>& points,
+                      const std::string& pattern, std::vector<std::string>& notes) {
   if (points.empty()) throw std::invalid_argument("pattern gap: no measurements");
   std::vector<TablePoint> gaps;
   for (const ConcurrentPingPong& p : points) {
     require_positive(p.t_c_ns, fmt::format("T_C({})", p.m));
     require_positive(p.t_ce_ns, fmt::format("T_Ce({})", p.m));
-    gaps.push_back({p.m, plogp_br::g_pattern(p.t_c_ns, p.t_ce_ns, base.g(p.m), base.L)});
+    const double g = plogp_br::g_pattern(p.t_c_ns, p.t_ce_ns, base.g(p.m), base.L);
+    if (g < 0)
+      notes.push_back(fmt::format(
+          "g(m = {}, {}) came out {:.2f} ns by eq (3) (T_C = {:.2f} ns, T_Ce = {:.2f} ns, L = "
+          "{:.2f} ns): fitted as 0 under the constraint g >= 0; the pattern's pairs finish faster "
+          "than PlogP-BR's L allows (pairs sharing a host, for instance)",
+          p.m, pattern, g, p.t_c_ns, p.t_ce_ns, base.L));
+    gaps.push_back({p.m, std::max(0.0, g)});
   }
   return Table(std::move(gaps));
 }

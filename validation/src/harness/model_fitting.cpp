@@ -102,7 +102,8 @@ ParamsDocument fit_plogp_br(const scenarios::LoadedScenario& loaded,
       if ((r ^ k) < ranks && r < (r ^ k)) pattern.emplace_back(r, r ^ k);
     if (pattern.empty()) continue;
     const double t_c = measure_concurrent_pingpong(spec, ranks, pattern, m);
-    br.g_by_pattern[fmt::format("xor{}", k)] = fit_pattern_gap(br.base, {{m, t_c, t_ce}});
+    const std::string name = fmt::format("xor{}", k);
+    br.g_by_pattern[name] = fit_pattern_gap(br.base, {{m, t_c, t_ce}}, name, base.report.notes);
   }
   const auto& net = spec.network;
   br.flow_control = net.transport.kind == netmodels::TransportKind::lossless ||

@@ -10,8 +10,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cross_check_process.hpp"
 #include "netwarp/mpiemul/mpi_outputs.hpp"
 #include "netwarp/netmodels/csv_line.hpp"
+#include "netwarp/netmodels/input_error.hpp"
 #include "netwarp/scenarios/network_builder.hpp"
 #include "netwarp/validation/flow_report.hpp"
 #include "netwarp/validation/flow_run.hpp"
@@ -82,11 +84,12 @@ ModelResult run_simgrid(const ValidateOptions& o, const std::vector<std::string>
   std::string command = shell_quote(o.simgrid_program) + " " + shell_quote(o.scenario);
   for (const auto& s : sets) command += " --set " + shell_quote(s);
   if (!o.trace.empty()) command += " --trace " + shell_quote(o.trace);
-  command += " --out " + shell_quote(out_file.string()) + " > /dev/null";
+  command += " --out " + shell_quote(out_file.string());
   const auto start = std::chrono::steady_clock::now();
-  if (std::system(command.c_str()) != 0) {
+  const CrossCheckOutcome outcome = run_cross_check(command, out_file);
+  if (!outcome.ok) {
     m.available = false;
-    m.note = fmt::format("netwarp-simgrid failed (command: {})", command);
+    m.note = "netwarp-simgrid: " + outcome.error;
     return m;
   }
   m.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -111,9 +114,10 @@ ModelResult run_model(ModelKind kind, const scenarios::LoadedScenario& loaded,
             ? flow_params(spec, flow_mode_of(kind))
             : fit_model(kind, loaded, spec,
                         {.w_ns = loaded.scenario.validation().fit_w_us() * 1e3});
+    // Predicted before the file is written: parameters the model rejects leave no file.
+    const ModelPrediction p = predict_with(params, params_path.string(), loaded, spec);
     write_json(params_path, params);
     m.params_file = fs::path("params") / params_path.filename();
-    const ModelPrediction p = predict_with(params, params_path.string(), loaded, spec);
     m.predicted_ps = std::llround(p.prediction.run_time_ns * 1000.0);
     for (const auto& r : p.prediction.ranks) m.ranks.push_back(r.split);
     m.note = p.note;
@@ -122,6 +126,9 @@ ModelResult run_model(ModelKind kind, const scenarios::LoadedScenario& loaded,
   } catch (const std::invalid_argument& e) {
     m.available = false;
     m.note = e.what();
+  } catch (const netmodels::InputError& e) {  // the model rejects what was fitted for it
+    m.available = false;
+    m.note = fmt::format("fitted parameters rejected: {}", e.what());
   }
   return m;
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "netwarp/validation/fit_samples.hpp"
@@ -42,7 +43,12 @@ struct ConcurrentPingPong {
   double t_ce_ns = 0;
 };
 
-// g(m, C) at each measured m by eq (3), with g(m, C_e) = base.g(m), L = base.L.
-Table fit_pattern_gap(const PlogpParams& base, const std::vector<ConcurrentPingPong>& points);
+// g(m, C) at each measured m by eq (3), with g(m, C_e) = base.g(m), L = base.L, constrained to
+// g >= 0 (the least-squares solution of the constrained one-point fit: max(0, eq (3))), since
+// PlogP-BR's parameter files reject a negative gap. A pattern whose pairs finish faster than L
+// allows (intra-node pairs with several ranks per host) gets 0 and a note naming `pattern`
+// in `notes`.
+Table fit_pattern_gap(const PlogpParams& base, const std::vector<ConcurrentPingPong>& points,
+                      const std::string& pattern, std::vector<std::string>& notes);
 
 }  // namespace netwarp::validation
