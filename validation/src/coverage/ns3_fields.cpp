@@ -251,10 +251,48 @@ std::vector<FieldRule> workload_and_rest() {
   };
 }
 
+// Traffic classes, datacenter workloads and fabrics (d35cc46): refused until mirrored.
+std::vector<FieldRule> classes_and_fabrics() {
+  constexpr const char* kOneClass = "netwarp-ns3 runs one traffic class over one FIFO per port";
+  return {
+      {"topology.leaf_spine", C::refused, {}, "leaf-spine fabrics are not mirrored yet", {}},
+      {"topology.multipath.mode",
+       C::refused,
+       {"DEFAULT"},
+       "ns-3 gets static routes, one port per destination",
+       {}},
+      {"topology.multipath.seed", C::no_effect, {}, "only with a refused multipath mode", {}},
+      {"topology.multipath.flowlet_gap_ns", C::no_effect, {}, "only with FLOWLET, refused", {}},
+      {"switch.scheduler", C::refused, {"STRICT_PRIORITY"}, kOneClass, {}},
+      {"switch.classes", C::refused, {}, kOneClass, {}},
+      {"switch.shared_buffer",
+       C::refused,
+       {},
+       "netwarp-ns3 gives every device queue its own limit",
+       {}},
+      {"switch.red", C::refused, {}, "netwarp-ns3 installs no queue disc (RED)", {}},
+      {"switch.mark_at", C::no_effect, {}, "only with marking, which is refused", {}},
+      {"switch.pfc", C::refused, {}, "point-to-point links drop; PFC is not mirrored", {}},
+      {"transport.roce", C::refused, {}, "netwarp-ns3 cross-checks TCP only", {}},
+      {"workload.name", C::no_effect, {}, "a label", {}},
+      {"workload.flows.flow.name", C::no_effect, {}, "a label", {}},
+      {"workload.flows.flow.group", C::refused, {}, "flow groups are not mirrored yet", {}},
+      {"workload.flows.flow.after", C::refused, {}, "flow dependencies are not mirrored yet", {}},
+      {"workload.flows.flow.gap_ns", C::refused, {}, "flow dependencies are not mirrored yet", {}},
+      {"workload.flows.flow.class", C::refused, {}, kOneClass, {}},
+      {"workload.datacenter", C::refused, {}, "datacenter workloads are not mirrored yet", {}},
+      {"workload.hosts", C::refused, {}, "host selections are not mirrored yet", {}},
+      {"workload.start_ns", C::refused, {}, "workload start offsets are not mirrored yet", {}},
+      {"workload.priority", C::refused, {}, kOneClass, {}},
+      {"workload.transport", C::refused, {}, "per-workload transports are not mirrored yet", {}},
+      {"workloads", C::refused, {}, "netwarp-ns3 runs the one `workload`", {}},
+  };
+}
+
 CrossCheckFields make_table() {
   CrossCheckFields table{"netwarp-ns3", "validation/src/coverage/ns3_fields.cpp", {}};
   for (auto part : {engine_and_links, topology, switch_and_nic, tcp_timers_and_windows,
-                    tcp_recovery_and_control, workload_and_rest})
+                    tcp_recovery_and_control, workload_and_rest, classes_and_fabrics})
     for (FieldRule& rule : part()) table.rules.push_back(std::move(rule));
   return table;
 }

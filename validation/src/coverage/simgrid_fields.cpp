@@ -170,9 +170,33 @@ std::vector<FieldRule> mpi_programs() {
   return rules;
 }
 
+// Traffic classes, datacenter workloads and fabrics (d35cc46): refused until mirrored; switch
+// and transport settings stay abstracted with the rest of their sections.
+std::vector<FieldRule> classes_and_fabrics() {
+  return {
+      {"topology.leaf_spine", C::refused, {}, "leaf-spine fabrics are not mirrored yet", {}},
+      {"topology.multipath.mode",
+       C::refused,
+       {"DEFAULT"},
+       "SimGrid routes are per host pair, one path each",
+       {}},
+      {"topology.multipath.seed", C::no_effect, {}, "only with a refused multipath mode", {}},
+      {"topology.multipath.flowlet_gap_ns", C::no_effect, {}, "only with FLOWLET, refused", {}},
+      {"mpi.name", C::no_effect, {}, "a label", {}},
+      {"mpi.priority",
+       C::no_effect,
+       {},
+       "the job is the only traffic (other workloads are refused), so its class changes nothing",
+       {}},
+      {"mpi.hosts", C::refused, {}, "host selections are not mirrored yet", {}},
+      {"workloads", C::refused, {}, "netwarp-simgrid runs the MPI job alone", {}},
+  };
+}
+
 CrossCheckFields make_table() {
   CrossCheckFields table{"netwarp-simgrid", "validation/src/coverage/simgrid_fields.cpp", {}};
-  for (auto part : {engine_and_links, topology, mpi_host_and_protocol, mpi_programs})
+  for (auto part :
+       {engine_and_links, topology, mpi_host_and_protocol, mpi_programs, classes_and_fabrics})
     for (FieldRule& rule : part()) table.rules.push_back(std::move(rule));
   return table;
 }
