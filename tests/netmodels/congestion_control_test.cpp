@@ -138,6 +138,9 @@ TEST(CongestionControlIncast, CubicWithSackRecoveryCutsToBetaCubic) {
   NetworkSpec spec = incast(CongestionControl::cubic);
   spec.transport.tcp.sack = true;
   spec.transport.tcp.recovery = TcpRecovery::sack_6675;
+  // Without limited transmit: its two segments join FlightSize (RFC 6675 4.2), which would put
+  // the cut at 0.7 x (cwnd + 2 SMSS) rather than 0.7 x cwnd.
+  spec.transport.tcp.limited_transmit = false;
   const auto run = run_network(spec);
   EXPECT_EQ(run.totals.messages_delivered, kSenders);
   EXPECT_GT(run.totals.fast_retransmits, 0u);

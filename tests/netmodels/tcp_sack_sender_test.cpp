@@ -44,36 +44,69 @@ class SackSenderTest : public ::testing::Test {
 TEST_F(SackSenderTest, Rfc6675WaitsUntilPipeFallsBelowCwnd) {
   open(TcpRecovery::sack_6675);
   const auto sent = sends_per_ack(19);
-  // Recovery on the third duplicate ACK: ssthresh = cwnd = 10 segments, the retransmission
-  // goes at once, then nothing until pipe < cwnd (ACK 11), then one per ACK.
-  const std::vector<std::size_t> expected{0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  // Limited transmit (section 5 step 3) sends a new segment on each of the first two
+  // duplicate ACKs (pipe 19 < cwnd 20). Recovery on the third: ssthresh = cwnd = FlightSize / 2
+  // = 11 segments, the retransmission goes at once, then nothing until pipe < cwnd (ACK 12),
+  // then one per ACK.
+  const std::vector<std::size_t> expected{1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
   EXPECT_EQ(sent, expected);
   EXPECT_EQ(s.in_fast_recovery, 1u);
-  EXPECT_EQ(s.ssthresh, 10u * kMss);
+  EXPECT_EQ(s.ssthresh, 11u * kMss);
+  EXPECT_EQ(s.limited_transmits, 2u);
   EXPECT_EQ(s.scoreboard.sack_recoveries, 1u);
   EXPECT_EQ(s.retransmitted_segments, 1u);
+}
+
+TEST_F(SackSenderTest, WithoutLimitedTransmitTheFirstDuplicateAcksSendNothing) {
+  config.limited_transmit = false;
+  open(TcpRecovery::sack_6675);
+  const auto sent = sends_per_ack(3);
+  EXPECT_EQ(sent, (std::vector<std::size_t>{0, 0, 1}));
+  EXPECT_EQ(s.ssthresh, 10u * kMss);
 }
 
 TEST_F(SackSenderTest, PrrSpreadsTheReductionOverTheRecovery) {
   open(TcpRecovery::prr);
   const auto sent = sends_per_ack(19);
-  // While pipe > ssthresh: sndcnt = ceil(prr_delivered * ssthresh / RecoverFS) - prr_out with
-  // ssthresh / RecoverFS = 1/2: the forced fast retransmit on ACK 3 uses the credit of ACKs
-  // 3-4, then one segment every second ACK. From ACK 14 pipe = ssthresh: the reduction bound
-  // keeps it there, one segment per ACK.
-  const std::vector<std::size_t> expected{0, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1};
+  // RFC 6937 section 6's setting: limited transmit on ACKs 1 and 2, so RecoverFS = FlightSize =
+  // 22 and ssthresh = 11 segments. While pipe > ssthresh, sndcnt = ceil(prr_delivered *
+  // ssthresh / RecoverFS) - prr_out, counted in bytes as ns-3's TcpPrrRecovery does: 500 B after
+  // ACK 5 is no whole segment, so after the forced fast retransmit on ACK 3 a segment goes on
+  // ACKs 6, 8, ..., 14 (the RFC's table, counting whole segments, has 5, 7, ..., 15). On ACK 16
+  // pipe = ssthresh; from ACK 17 the slow-start reduction bound sends one per ACK.
+  const std::vector<std::size_t> expected{1, 1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1};
   EXPECT_EQ(sent, expected);
   EXPECT_EQ(s.scoreboard.prr_delivered, 17u * kMss);
-  EXPECT_EQ(s.scoreboard.prr_out, 10u * kMss);
+  EXPECT_EQ(s.scoreboard.prr_out, 9u * kMss);
   EXPECT_EQ(s.cwnd, s.ssthresh);  // pipe + sndcnt on the last ACK
+}
+
+TEST_F(SackSenderTest, PrrShareOfGigabyteWindowsDoesNotOverflow) {
+  // 1 GiB segments: ssthresh = 11 GiB, so prr_delivered * ssthresh = k x 11 x 2^60 passes 2^63
+  // on the first ACK in recovery. The schedule must be the 1000 B one above, scaled.
+  constexpr std::uint64_t kGiB = 1ULL << 30;
+  config.sack = true;
+  config.recovery = TcpRecovery::prr;
+  config.initial_window_segments = 20;
+  s = tcp_open(config, 100 * kGiB, static_cast<std::uint32_t>(kGiB), SimTime::zero(), out);
+  std::vector<std::size_t> sent;
+  for (std::uint64_t k = 1; k <= 19; ++k) {
+    TcpSackBlocks b;
+    b.block[b.count++] = TcpRange{kGiB, (k + 1) * kGiB};
+    tcp_on_ack(s, config, 0, false, b, &scoreboard, SimTime::from_ps(1000), out);
+    sent.push_back(out.segments.size());
+  }
+  const std::vector<std::size_t> expected{1, 1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1};
+  EXPECT_EQ(sent, expected);
+  EXPECT_EQ(s.ssthresh, 11 * kGiB);
 }
 
 TEST_F(SackSenderTest, RecoveryEndsAtRecoveryPointWithCwndAtSsthresh) {
   open(TcpRecovery::prr);
   sends_per_ack(19);
-  ack(20 * kMss, 0, 0);  // the retransmission arrived: everything up to RecoveryPoint
+  ack(22 * kMss, 0, 0);  // the retransmission arrived: everything up to RecoveryPoint
   EXPECT_EQ(s.in_fast_recovery, 0u);
-  EXPECT_EQ(s.cwnd, 10u * kMss);
+  EXPECT_EQ(s.cwnd, 11u * kMss);
   EXPECT_EQ(s.scoreboard.sacked_bytes, 0u);
 }
 
@@ -82,6 +115,7 @@ class PrrBoundTest : public SackSenderTest {
  protected:
   std::vector<std::size_t> sends(bool conservative) {
     config.prr_conservative = conservative;
+    config.limited_transmit = false;  // the bounds alone
     open(TcpRecovery::prr);
     std::vector<std::size_t> sent;
     for (std::uint32_t k = 1; k <= 6; ++k) sent.push_back(ack(0, 12 * kMss, (12 + k) * kMss));

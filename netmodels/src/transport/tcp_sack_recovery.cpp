@@ -5,6 +5,7 @@
 // recovery the sender behaves as in tcp_sender.cpp (RFC 5681), except that retransmissions
 // after a timeout skip what the receiver has SACKed since (RFC 6675 section 5.1).
 #include <algorithm>
+#include <limits>
 
 #include "transport/congestion_control.hpp"
 #include "transport/tcp_rtt.hpp"
@@ -73,8 +74,14 @@ void set_prr_cwnd(TcpSenderState& s, const TcpConfig& config, std::uint64_t pipe
   const auto mss = static_cast<std::int64_t>(s.mss);
   std::int64_t sndcnt = 0;
   if (static_cast<std::int64_t>(pipe) > ssthresh) {  // proportional rate reduction
-    const auto recover_fs = static_cast<std::int64_t>(std::max<std::uint64_t>(sb.recover_fs, 1));
-    sndcnt = (prr_delivered * ssthresh + recover_fs - 1) / recover_fs - prr_out;
+    // ceil(prr_delivered * ssthresh / RecoverFS) in 128 bits: the product of two windows of a
+    // few GB each does not fit 64.
+    __extension__ using U128 = unsigned __int128;
+    const U128 recover_fs = std::max<std::uint64_t>(sb.recover_fs, 1);
+    const U128 share = (U128{sb.prr_delivered} * s.ssthresh + recover_fs - 1) / recover_fs;
+    const U128 capped =
+        std::min<U128>(share, static_cast<U128>(std::numeric_limits<std::int64_t>::max()));
+    sndcnt = static_cast<std::int64_t>(capped) - prr_out;
   } else {  // reduction bound: PRR-CRB or PRR-SSRB
     const std::int64_t limit =
         config.prr_conservative
@@ -114,6 +121,23 @@ void enter_recovery(TcpSenderState& s, const TcpConfig& config, const TcpRangeSt
   // (4.4) SetPipe() and (4.5) on to (C).
   send_in_recovery(s, config, scoreboard, tcp_set_pipe(view_of(s, config, scoreboard), sb.high_rxt),
                    now, out);
+}
+
+// RFC 6675 section 5 step (3), limited transmit on a duplicate ACK that does not start
+// recovery: (3.1) HighRxt = HighACK, (3.2) SetPipe(), (3.3) while cwnd - pipe >= 1 SMSS and the
+// receive window allows, up to 1 SMSS of new data at HighData + 1, adding it to pipe.
+void limited_transmit_by_pipe(TcpSenderState& s, const TcpConfig& config,
+                              const TcpRangeStore& scoreboard, SimTime now, TcpSenderActions& out) {
+  s.scoreboard.high_rxt = s.snd_una;
+  std::uint64_t pipe = tcp_set_pipe(view_of(s, config, scoreboard), s.scoreboard.high_rxt);
+  while (s.cwnd >= pipe + s.mss && may_send_new(s, config)) {
+    const auto length =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(s.mss, s.total_bytes - s.snd_max));
+    emit_range(s, s.snd_max, length, now, out);
+    s.snd_nxt = s.snd_max = s.snd_max + length;
+    pipe += length;
+    ++s.limited_transmits;
+  }
 }
 
 // Outside recovery: new data as cwnd allows; after a timeout (snd_nxt < snd_max) the
@@ -181,6 +205,9 @@ void on_ack_outside_recovery(TcpSenderState& s, const TcpConfig& config, bool is
                          tcp_is_lost(view_of(s, config, scoreboard), s.snd_una);
   if (is_duplicate && loss_seen && s.snd_una >= s.recover) {
     enter_recovery(s, config, scoreboard, delivered, now, out);
+  } else if (is_duplicate && config.limited_transmit && s.snd_nxt == s.snd_max &&
+             s.snd_una >= s.recover) {
+    limited_transmit_by_pipe(s, config, scoreboard, now, out);
   } else {
     send_outside_recovery(s, config, scoreboard, now, out);
   }
