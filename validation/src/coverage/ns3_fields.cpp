@@ -1,6 +1,7 @@
 // netwarp-ns3's field table: what ns-3.37, as validation/ns3 configures it, does with every
 // field of scenario.proto (validation/ns3/README.md and SEMANTICS.md say how). A new field of
 // scenario.proto gets a line here: refused, unless ns-3 really runs the same setting.
+#include "common_rules.hpp"
 #include "netwarp/validation/field_coverage.hpp"
 
 namespace netwarp::validation {
@@ -9,24 +10,10 @@ namespace {
 using C = Coverage;
 using scenarios::proto::Scenario;
 
-constexpr const char* kKernelOnly = "results are byte-identical whatever the kernel settings";
-
 std::vector<FieldRule> engine_and_links() {
   return {
-      {"name", C::no_effect, {}, "", {}},
-      {"description", C::no_effect, {}, "", {}},
       {"seed", C::mirrored, {}, "netwarp builds the workload and placement ns-3 runs", {}},
       {"end_time_ns", C::mirrored, {}, "ns-3 stops at the same time", {}},
-      {"emulate", C::no_effect, {}, "it only fills defaults, each judged by its own field", {}},
-      {"engine.kernel", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.gvt_interval", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.batch", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.window_us", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.max_uncommitted", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.max_uncommitted_bytes", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.record_buffer_bytes", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.adaptive_window", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.few_groups", C::no_effect, {}, kKernelOnly, {}},
       {"engine.tie_order",
        C::noted,
        {"FIFO_CREATOR"},
@@ -49,49 +36,6 @@ std::vector<FieldRule> engine_and_links() {
       {"links.levels.level", C::mirrored, {}, "", {}},
       {"links.levels.rate_bps", C::mirrored, {}, "", {}},
       {"links.levels.latency_ns", C::mirrored, {}, "", {}},
-  };
-}
-
-std::vector<FieldRule> topology() {
-  return {
-      {"topology.star.hosts", C::mirrored, {}, "", {}},
-      {"topology.tree.leaves", C::mirrored, {}, "", {}},
-      {"topology.tree.hosts_per_leaf", C::mirrored, {}, "", {}},
-      {"topology.tree.uplinks",
-       C::mirrored,
-       {},
-       "static routes: netwarp's port per destination",
-       {}},
-      {"topology.fat_tree.p", C::mirrored, {}, "", {}},
-      {"topology.fat_tree.k", C::mirrored, {}, "", {}},
-      {"topology.fat_tree.routing",
-       C::mirrored,
-       {"D_MOD_K"},
-       "ns-3 gets static routes, one port per destination; ECMP's per-connection hash is not "
-       "mirrored",
-       {}},
-      {"topology.fat_tree.route_seed", C::no_effect, {}, "ECMP only, which is refused", {}},
-      {"topology.torus.dims", C::mirrored, {}, "", {}},
-      {"topology.torus.mesh", C::mirrored, {}, "", {}},
-      {"topology.torus.hosts_per_router", C::mirrored, {}, "", {}},
-      {"topology.dragonfly.routers_per_group", C::mirrored, {}, "", {}},
-      {"topology.dragonfly.hosts_per_router", C::mirrored, {}, "", {}},
-      {"topology.dragonfly.global_per_router", C::mirrored, {}, "", {}},
-      {"topology.dragonfly.groups", C::mirrored, {}, "", {}},
-      {"topology.dragonfly.routing",
-       C::mirrored,
-       {"MINIMAL"},
-       "ns-3 gets static routes; per-packet Valiant and UGAL choices are not mirrored",
-       {}},
-      {"topology.graph.nodes.name", C::mirrored, {}, "", {}},
-      {"topology.graph.nodes.kind", C::mirrored, {}, "", {}},
-      {"topology.graph.links.a", C::mirrored, {}, "", {}},
-      {"topology.graph.links.b", C::mirrored, {}, "", {}},
-      {"topology.graph.links.rate_bps", C::mirrored, {}, "", {}},
-      {"topology.graph.links.latency_ns", C::mirrored, {}, "", {}},
-      {"topology.graph.routes.at", C::mirrored, {}, "", {}},
-      {"topology.graph.routes.host", C::mirrored, {}, "", {}},
-      {"topology.graph.routes.next", C::mirrored, {}, "", {}},
   };
 }
 
@@ -219,9 +163,6 @@ std::vector<FieldRule> tcp_recovery_and_control() {
 
 std::vector<FieldRule> workload_and_rest() {
   return {
-      {"placement.regular", C::mirrored, {}, "", {}},
-      {"placement.random.seed", C::mirrored, {}, "", {}},
-      {"placement.explicit.hosts", C::mirrored, {}, "", {}},
       {"workload.flows.flow.src", C::mirrored, {}, "", {}},
       {"workload.flows.flow.dst", C::mirrored, {}, "", {}},
       {"workload.flows.flow.bytes", C::mirrored, {}, "", {}},
@@ -291,9 +232,13 @@ std::vector<FieldRule> classes_and_fabrics() {
 
 CrossCheckFields make_table() {
   CrossCheckFields table{"netwarp-ns3", "validation/src/coverage/ns3_fields.cpp", {}};
-  for (auto part : {engine_and_links, topology, switch_and_nic, tcp_timers_and_windows,
+  for (auto part : {engine_and_links, switch_and_nic, tcp_timers_and_windows,
                     tcp_recovery_and_control, workload_and_rest, classes_and_fabrics})
     for (FieldRule& rule : part()) table.rules.push_back(std::move(rule));
+  for (auto part :
+       {label_and_kernel_rules(),
+        fixed_route_topology_rules("ns-3 gets static routes, one port per destination")})
+    for (const FieldRule& rule : part) table.rules.push_back(rule);
   return table;
 }
 

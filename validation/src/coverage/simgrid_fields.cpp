@@ -3,6 +3,7 @@
 // the packet simulation's (mirrored); packets, buffers and TCP are below a flow model's level
 // (abstracted: the comparison measures their effect). A new field of scenario.proto gets a line
 // here: refused, unless netwarp-simgrid really runs the same setting.
+#include "common_rules.hpp"
 #include "netwarp/validation/field_coverage.hpp"
 
 namespace netwarp::validation {
@@ -10,26 +11,13 @@ namespace {
 
 using C = Coverage;
 
-constexpr const char* kKernelOnly = "results are byte-identical whatever the kernel settings";
 constexpr const char* kNoPackets =
     "SimGrid's flow model sends message bytes as flows, without packets, headers or frames";
 
 std::vector<FieldRule> engine_and_links() {
   return {
-      {"name", C::no_effect, {}, "", {}},
-      {"description", C::no_effect, {}, "", {}},
       {"seed", C::mirrored, {}, "netwarp builds the placement and programs SimGrid runs", {}},
       {"end_time_ns", C::refused, {}, "netwarp-simgrid runs every program to its end", {}},
-      {"emulate", C::no_effect, {}, "it only fills defaults, each judged by its own field", {}},
-      {"engine.kernel", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.gvt_interval", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.batch", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.window_us", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.max_uncommitted", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.max_uncommitted_bytes", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.record_buffer_bytes", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.adaptive_window", C::no_effect, {}, kKernelOnly, {}},
-      {"engine.few_groups", C::no_effect, {}, kKernelOnly, {}},
       {"engine.tie_order",
        C::abstracted,
        {},
@@ -53,51 +41,6 @@ std::vector<FieldRule> engine_and_links() {
        {},
        "a flow model shares bandwidth max-min, without TCP windows, losses or timeouts",
        {}},
-  };
-}
-
-std::vector<FieldRule> topology() {
-  return {
-      {"topology.star.hosts", C::mirrored, {}, "", {}},
-      {"topology.tree.leaves", C::mirrored, {}, "", {}},
-      {"topology.tree.hosts_per_leaf", C::mirrored, {}, "", {}},
-      {"topology.tree.uplinks",
-       C::mirrored,
-       {},
-       "routes list the links netwarp's routing takes",
-       {}},
-      {"topology.fat_tree.p", C::mirrored, {}, "", {}},
-      {"topology.fat_tree.k", C::mirrored, {}, "", {}},
-      {"topology.fat_tree.routing",
-       C::mirrored,
-       {"D_MOD_K"},
-       "SimGrid routes are per host pair; ECMP's per-connection hash is not mirrored",
-       {}},
-      {"topology.fat_tree.route_seed", C::no_effect, {}, "ECMP only, which is refused", {}},
-      {"topology.torus.dims", C::mirrored, {}, "", {}},
-      {"topology.torus.mesh", C::mirrored, {}, "", {}},
-      {"topology.torus.hosts_per_router", C::mirrored, {}, "", {}},
-      {"topology.dragonfly.routers_per_group", C::mirrored, {}, "", {}},
-      {"topology.dragonfly.hosts_per_router", C::mirrored, {}, "", {}},
-      {"topology.dragonfly.global_per_router", C::mirrored, {}, "", {}},
-      {"topology.dragonfly.groups", C::mirrored, {}, "", {}},
-      {"topology.dragonfly.routing",
-       C::mirrored,
-       {"MINIMAL"},
-       "SimGrid routes are per host pair; per-packet Valiant and UGAL choices are not mirrored",
-       {}},
-      {"topology.graph.nodes.name", C::mirrored, {}, "", {}},
-      {"topology.graph.nodes.kind", C::mirrored, {}, "", {}},
-      {"topology.graph.links.a", C::mirrored, {}, "", {}},
-      {"topology.graph.links.b", C::mirrored, {}, "", {}},
-      {"topology.graph.links.rate_bps", C::mirrored, {}, "", {}},
-      {"topology.graph.links.latency_ns", C::mirrored, {}, "", {}},
-      {"topology.graph.routes.at", C::mirrored, {}, "", {}},
-      {"topology.graph.routes.host", C::mirrored, {}, "", {}},
-      {"topology.graph.routes.next", C::mirrored, {}, "", {}},
-      {"placement.regular", C::mirrored, {}, "", {}},
-      {"placement.random.seed", C::mirrored, {}, "", {}},
-      {"placement.explicit.hosts", C::mirrored, {}, "", {}},
   };
 }
 
@@ -195,9 +138,11 @@ std::vector<FieldRule> classes_and_fabrics() {
 
 CrossCheckFields make_table() {
   CrossCheckFields table{"netwarp-simgrid", "validation/src/coverage/simgrid_fields.cpp", {}};
-  for (auto part :
-       {engine_and_links, topology, mpi_host_and_protocol, mpi_programs, classes_and_fabrics})
+  for (auto part : {engine_and_links, mpi_host_and_protocol, mpi_programs, classes_and_fabrics})
     for (FieldRule& rule : part()) table.rules.push_back(std::move(rule));
+  for (auto part : {label_and_kernel_rules(),
+                    fixed_route_topology_rules("SimGrid routes are per host pair, one path each")})
+    for (const FieldRule& rule : part) table.rules.push_back(rule);
   return table;
 }
 
