@@ -32,6 +32,19 @@ void write_dot(const netmodels::Topology& topology, const std::string& path) {
   if (!out.flush()) throw UsageError(fmt::format("--dot {}: cannot write the file", path));
 }
 
+// The route key of the first message from src to dst, as a run computes it
+// (NetworkContext::flow_route_key); without one, connection 0's.
+FlowKey first_connection(const netmodels::NetworkSpec& spec, netmodels::NodeId src,
+                         netmodels::NodeId dst) {
+  for (const netmodels::Message& m : spec.workload.messages)
+    if (m.src == src && m.dst == dst)
+      return {netmodels::connection_route_key(src, dst, std::uint64_t{m.id} + 1),
+              fmt::format("message {}'s connection", m.id)};
+  return {netmodels::connection_route_key(src, dst, 0),
+          spec.workload.messages.empty() ? "the MPI job's connection"
+                                         : "no message of the workload: connection 0"};
+}
+
 }  // namespace
 
 CLI::App* add_topology_command(CLI::App& app, TopologyOptions& o) {
@@ -57,7 +70,8 @@ int topology_command(const TopologyOptions& o, const AppContext& context) {
     try {
       const auto src = host_named(topology, o.route[0], "--route");
       const auto dst = host_named(topology, o.route[1], "--route");
-      std::fputs(route_text(topology, src, dst).c_str(), stdout);
+      const FlowKey flow = first_connection(spec, src, dst);
+      std::fputs(route_text(topology, src, dst, &flow).c_str(), stdout);
     } catch (const netmodels::InputError& e) {
       throw UsageError(e.field() + ": " + e.message());
     }

@@ -130,13 +130,71 @@ std::string topology_listing(const Topology& topology, bool all) {
                      port_count(topology));
 }
 
-std::vector<RouteHop> route(const Topology& topology, NodeId src, NodeId dst) {
+namespace {
+
+using netmodels::MultipathMode;
+
+// ECMP under topology.multipath, or a fat tree's own per-flow ECMP.
+bool is_per_flow(const Topology& topology) {
+  const netmodels::MultipathRouter* multipath = netmodels::multipath_of(*topology.router);
+  if (multipath != nullptr) return multipath->spec().mode == MultipathMode::ecmp;
+  return topology.kind == "fat_tree" && topology.router->per_packet();
+}
+
+// The port a packet of `flow` leaves `at` by toward `dst`.
+PortIndex flow_port(const Topology& topology, NodeId at, NodeId src, NodeId dst,
+                    const FlowKey* flow) {
+  if (flow == nullptr || topology.is_host(at) || !is_per_flow(topology))
+    return topology.next_port(at, dst);
+  if (const netmodels::MultipathRouter* multipath = netmodels::multipath_of(*topology.router))
+    return netmodels::ecmp_port(*multipath, at, dst, flow->key);
+  struct Idle final : netmodels::PortLoad {
+    std::int64_t backlog_ps(PortIndex) const override { return 0; }
+  } idle;
+  const netmodels::RouteQuery query{src, dst, 0, flow->key, 0, false};
+  return topology.router->choose(at, query, idle).port;
+}
+
+// "4 equal-cost next hops, hash 0x...: number 2" under a multipath router.
+std::string multipath_line(const Topology& topology, const RouteHop& hop, NodeId dst,
+                           const FlowKey& flow) {
+  const netmodels::MultipathRouter* multipath = netmodels::multipath_of(*topology.router);
+  if (multipath == nullptr) return "";
+  const std::uint32_t paths = multipath->paths().path_count(hop.from, dst);
+  if (paths < 2) return "";
+  if (multipath->spec().mode != MultipathMode::ecmp)
+    return fmt::format("      {} equal-cost next hops\n", paths);
+  const std::uint64_t hash = netmodels::multipath_hash(multipath->spec(), hop.from, flow.key);
+  return fmt::format("      {} equal-cost next hops, hash {:#018x}: number {}\n", paths, hash,
+                     hash % paths);
+}
+
+const char* multipath_note(const Topology& topology, bool has_flow) {
+  if (const netmodels::MultipathRouter* multipath = netmodels::multipath_of(*topology.router)) {
+    switch (multipath->spec().mode) {
+      case MultipathMode::ecmp:
+        return has_flow ? nullptr : "(the static route: ECMP hashes each connection in a run)\n";
+      case MultipathMode::spray_random:
+      case MultipathMode::spray_round_robin:
+        return "(the static route: spraying chooses per packet among the equal-cost next hops)\n";
+      case MultipathMode::flowlet:
+        return "(the static route: each flowlet hashes again among the equal-cost next hops)\n";
+    }
+  }
+  if (!topology.router->per_packet() || (has_flow && is_per_flow(topology))) return nullptr;
+  return "(the static route: this topology's ECMP / Valiant / UGAL routing chooses per flow or "
+         "per packet in a run)\n";
+}
+
+}  // namespace
+
+std::vector<RouteHop> route(const Topology& topology, NodeId src, NodeId dst, const FlowKey* flow) {
   std::vector<RouteHop> hops;
   for (NodeId at = src; at != dst;) {
     if (hops.size() > topology.nodes.size())
       throw std::logic_error("routing loop from " + topology.nodes[src].name + " to " +
                              topology.nodes[dst].name);
-    const PortIndex out = topology.next_port(at, dst);
+    const PortIndex out = flow_port(topology, at, src, dst, flow);
     const Port& port = topology.nodes[at].ports.at(out);
     hops.push_back(RouteHop{at, out, port.peer, port.peer_port});
     at = port.peer;
@@ -144,15 +202,18 @@ std::vector<RouteHop> route(const Topology& topology, NodeId src, NodeId dst) {
   return hops;
 }
 
-std::string route_text(const Topology& topology, NodeId src, NodeId dst) {
-  const std::vector<RouteHop> hops = route(topology, src, dst);
+std::string route_text(const Topology& topology, NodeId src, NodeId dst, const FlowKey* flow) {
+  const std::vector<RouteHop> hops = route(topology, src, dst, flow);
   std::string text = fmt::format("route {} -> {}: {} links\n", topology.nodes[src].name,
                                  topology.nodes[dst].name, hops.size());
-  for (const RouteHop& hop : hops) text += hop_line(topology, hop);
-  if (topology.router->per_packet())
-    text +=
-        "(the static route: this topology's ECMP / Valiant / UGAL routing chooses per flow or "
-        "per packet in a run)\n";
+  if (flow != nullptr && is_per_flow(topology))
+    text += fmt::format("  flow key {:#018x} ({})\n", flow->key, flow->about);
+  for (const RouteHop& hop : hops) {
+    text += hop_line(topology, hop);
+    if (flow != nullptr && !topology.is_host(hop.from))
+      text += multipath_line(topology, hop, dst, *flow);
+  }
+  if (const char* note = multipath_note(topology, flow != nullptr)) text += note;
   return text;
 }
 

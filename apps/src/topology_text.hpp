@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "netwarp/netmodels/multipath.hpp"
 #include "netwarp/netmodels/topology.hpp"
 
 namespace netwarp::apps {
@@ -36,12 +37,22 @@ std::string port_table(const netmodels::Topology& topology);
 // `all` is false, with a line saying how to see the rest).
 std::string topology_listing(const netmodels::Topology& topology, bool all);
 
-// The links a packet from host `src` to host `dst` crosses, in order (none when src == dst).
+// A connection's route key (what ECMP hashes: netmodels::connection_route_key) and what it is,
+// for a person ("message 3's connection").
+struct FlowKey {
+  std::uint64_t key = 0;
+  std::string about;
+};
+
+// The links a packet from host `src` to host `dst` crosses, in order (none when src == dst):
+// the static route, or with `flow` the path ECMP (topology.multipath or a fat tree's own)
+// gives that connection.
 std::vector<RouteHop> route(const netmodels::Topology& topology, netmodels::NodeId src,
-                            netmodels::NodeId dst);
-// "route host0 -> host3: 4 links" and one line per hop.
+                            netmodels::NodeId dst, const FlowKey* flow = nullptr);
+// "route host0 -> host3: 4 links" and one line per hop; with `flow`, the flow key and at each
+// switch with equal-cost next hops their count and (ECMP) the hash that chose.
 std::string route_text(const netmodels::Topology& topology, netmodels::NodeId src,
-                       netmodels::NodeId dst);
+                       netmodels::NodeId dst, const FlowKey* flow = nullptr);
 
 // An undirected graph: hosts as ellipses, switches as boxes, one edge per cable labelled with
 // its rate and latency, the port numbers at each end (tail and head labels).

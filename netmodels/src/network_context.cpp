@@ -6,6 +6,8 @@
 #include <tuple>
 #include <utility>
 
+#include "netwarp/netmodels/multipath.hpp"
+
 namespace netwarp::netmodels {
 
 namespace {
@@ -118,7 +120,7 @@ bool NetworkContext::is_injected_drop_slow(NodeId at, const Packet& p) const {
 std::uint64_t NetworkContext::flow_route_key(const Packet& p) const {
   const std::uint64_t connection =
       spec_.workload.messages.empty() ? 0 : std::uint64_t{connection_of_[p.flow]} + 1;
-  return route_key_mix((std::uint64_t{p.src} << 32 | p.dst) ^ route_key_mix(connection));
+  return connection_route_key(p.src, p.dst, connection);
 }
 
 }  // namespace netwarp::netmodels

@@ -58,12 +58,22 @@ void fill_links(proto::Links& links) {
   }
 }
 
+void fill_multipath(proto::Multipath& multipath, std::uint64_t seed) {
+  if (multipath.mode() == proto::Multipath::DEFAULT) return;
+  if (multipath.seed() == 0) multipath.set_seed(seed);
+  if (multipath.mode() == proto::Multipath::FLOWLET && multipath.flowlet_gap_ns() == 0)
+    multipath.set_flowlet_gap_ns(50'000);
+}
+
 void fill_topology(proto::Topology& topology, std::uint64_t seed) {
   if (topology.has_fat_tree() && topology.fat_tree().routing() == proto::FatTree::ECMP &&
       topology.fat_tree().route_seed() == 0)
     topology.mutable_fat_tree()->set_route_seed(seed);
   if (topology.has_tree() && topology.tree().uplinks() == 0)
     topology.mutable_tree()->set_uplinks(1);
+  if (topology.has_leaf_spine() && topology.leaf_spine().links_per_spine() == 0)
+    topology.mutable_leaf_spine()->set_links_per_spine(1);
+  if (topology.has_multipath()) fill_multipath(*topology.mutable_multipath(), seed);
   if (topology.has_torus() && topology.torus().hosts_per_router() == 0)
     topology.mutable_torus()->set_hosts_per_router(1);
   if (!topology.has_dragonfly() || topology.dragonfly().groups() != 0) return;

@@ -59,6 +59,8 @@ std::uint64_t switch_count(const proto::Topology& t) {
       return 1;
     case proto::Topology::kTree:
       return std::uint64_t{t.tree().leaves()} + 1;
+    case proto::Topology::kLeafSpine:
+      return std::uint64_t{t.leaf_spine().leaves()} + t.leaf_spine().spines();
     case proto::Topology::kFatTree: {
       const std::uint64_t k =
           t.fat_tree().k() ? t.fat_tree().k() : 2 * std::uint64_t{t.fat_tree().p()};

@@ -11,6 +11,7 @@
 
 #include "builder_parts.hpp"
 #include "flows_csv.hpp"
+#include "netwarp/netmodels/multipath.hpp"
 #include "netwarp/netmodels/topology_builders.hpp"
 #include "outputs.hpp"
 #include "validate.hpp"
@@ -33,8 +34,9 @@ LinkLevels link_levels(const proto::Links& links) {
   return levels;
 }
 
-ExplicitSpec explicit_spec(const proto::Graph& graph) {
+ExplicitSpec explicit_spec(const proto::Graph& graph, bool equal_cost_paths) {
   ExplicitSpec spec;
+  spec.equal_cost_paths = equal_cost_paths;
   for (const proto::GraphNode& node : graph.nodes())
     spec.nodes.push_back({node.name(), node.kind() == proto::GraphNode::SWITCH});
   for (const proto::GraphLink& link : graph.links()) {
@@ -58,20 +60,48 @@ DragonflyRouting dragonfly_routing(proto::Dragonfly::Routing routing) {
   }
 }
 
-Topology build_topology(const proto::Topology& t, const LinkLevels& links) {
+MultipathSpec multipath_spec(const proto::Multipath& m) {
+  MultipathSpec spec;
+  spec.seed = m.seed();
+  spec.flowlet_gap = engine::ns(static_cast<std::int64_t>(m.flowlet_gap_ns()));
+  switch (m.mode()) {
+    case proto::Multipath::SPRAY_RANDOM:
+      spec.mode = MultipathMode::spray_random;
+      break;
+    case proto::Multipath::SPRAY_ROUND_ROBIN:
+      spec.mode = MultipathMode::spray_round_robin;
+      break;
+    case proto::Multipath::FLOWLET:
+      spec.mode = MultipathMode::flowlet;
+      break;
+    default:
+      break;
+  }
+  return spec;
+}
+
+// A fat tree's own ECMP (FatTree.routing) and multipath ECMP are one setting: the router's.
+Topology build_fat_tree_of(const proto::Topology& t, const LinkLevels& links) {
+  const std::uint32_t k = t.fat_tree().k() ? t.fat_tree().k() : 2 * t.fat_tree().p();
+  const bool multipath_ecmp = t.multipath().mode() == proto::Multipath::ECMP;
+  const bool ecmp = t.fat_tree().routing() == proto::FatTree::ECMP || multipath_ecmp;
+  const std::uint64_t seed = multipath_ecmp ? t.multipath().seed() : t.fat_tree().route_seed();
+  return build_fat_tree(FatTreeSpec{k, ecmp ? FatTreeRouting::ecmp : FatTreeRouting::d_mod_k, seed},
+                        links, "topology.fat_tree");
+}
+
+Topology build_kind(const proto::Topology& t, const LinkLevels& links) {
   switch (t.kind_case()) {
     case proto::Topology::kStar:
       return build_star(StarSpec{t.star().hosts()}, links, "topology.star");
     case proto::Topology::kTree:
       return build_tree(TreeSpec{t.tree().leaves(), t.tree().hosts_per_leaf(), t.tree().uplinks()},
                         links, "topology.tree");
-    case proto::Topology::kFatTree: {
-      const std::uint32_t k = t.fat_tree().k() ? t.fat_tree().k() : 2 * t.fat_tree().p();
-      const FatTreeRouting routing = t.fat_tree().routing() == proto::FatTree::ECMP
-                                         ? FatTreeRouting::ecmp
-                                         : FatTreeRouting::d_mod_k;
-      return build_fat_tree(FatTreeSpec{k, routing, t.fat_tree().route_seed()}, links,
-                            "topology.fat_tree");
+    case proto::Topology::kLeafSpine: {
+      const proto::LeafSpine& ls = t.leaf_spine();
+      return build_leaf_spine(
+          LeafSpineSpec{ls.leaves(), ls.spines(), ls.hosts_per_leaf(), ls.links_per_spine()}, links,
+          "topology.leaf_spine");
     }
     case proto::Topology::kTorus: {
       const proto::Torus& torus = t.torus();
@@ -86,12 +116,24 @@ Topology build_topology(const proto::Topology& t, const LinkLevels& links) {
       return build_dragonfly(spec, links, "topology.dragonfly");
     }
     case proto::Topology::kGraph:
-      return build_explicit(explicit_spec(t.graph()), links, "topology.graph");
-    case proto::Topology::kLeafSpine:
+      return build_explicit(
+          explicit_spec(t.graph(), t.multipath().mode() != proto::Multipath::DEFAULT), links,
+          "topology.graph");
+    case proto::Topology::kFatTree:
     case proto::Topology::KIND_NOT_SET:
       break;
   }
   throw InputError("topology", "not set");
+}
+
+// With multipath (validated: the kind has equal-cost paths), switches choose among them.
+Topology build_topology(const proto::Topology& t, const LinkLevels& links) {
+  Topology topology = t.has_fat_tree() ? build_fat_tree_of(t, links) : build_kind(t, links);
+  const proto::Multipath::Mode mode = t.multipath().mode();
+  const bool is_fat_tree_ecmp = t.has_fat_tree() && mode == proto::Multipath::ECMP;
+  if (mode != proto::Multipath::DEFAULT && !is_fat_tree_ecmp)
+    topology.router = with_multipath(topology.router, multipath_spec(t.multipath()));
+  return topology;
 }
 
 PacketFormat packet_format(const proto::Links& links, const proto::Transport& transport) {

@@ -35,6 +35,7 @@ std::uint64_t hop_bound(const proto::Topology& topology) {
     case proto::Topology::kStar:
       return 2;
     case proto::Topology::kTree:
+    case proto::Topology::kLeafSpine:
       return 4;
     case proto::Topology::kFatTree:
       return 6;

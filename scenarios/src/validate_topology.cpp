@@ -35,6 +35,14 @@ void validate_fat_tree(const proto::FatTree& tree) {
   if (tree.k() != 0) require_at_least(at + ".k", tree.k(), 2);
 }
 
+void validate_leaf_spine(const proto::LeafSpine& ls) {
+  const std::string at = "topology.leaf_spine";
+  require_at_least(at + ".leaves", ls.leaves(), 2);
+  require_at_least(at + ".spines", ls.spines(), 1);
+  require_at_least(at + ".hosts_per_leaf", ls.hosts_per_leaf(), 1);
+  require_at_least(at + ".links_per_spine", ls.links_per_spine(), 1);
+}
+
 void validate_torus(const proto::Torus& torus) {
   const std::string at = "topology.torus";
   if (torus.dims_size() < 2 || torus.dims_size() > 3)
@@ -108,9 +116,11 @@ void validate_sizes(const proto::Topology& topology) {
       return validate_dragonfly(topology.dragonfly());
     case proto::Topology::kGraph:
       return validate_graph(topology.graph());
-    case proto::Topology::kLeafSpine:  // refused before (validate_unbuilt.cpp)
+    case proto::Topology::kLeafSpine:
+      return validate_leaf_spine(topology.leaf_spine());
     case proto::Topology::KIND_NOT_SET:
-      fail("topology", "not set (set one of dragonfly, fat_tree, graph, star, torus, tree)");
+      fail("topology",
+           "not set (set one of dragonfly, fat_tree, graph, leaf_spine, star, torus, tree)");
   }
 }
 
@@ -135,6 +145,7 @@ std::vector<std::string> link_level_names(const proto::Topology& topology) {
     case proto::Topology::kGraph:
       return {"host links", "between switches"};
     case proto::Topology::kLeafSpine:
+      return {"host-leaf", "leaf-spine"};
     case proto::Topology::KIND_NOT_SET:
       break;
   }
@@ -171,6 +182,8 @@ std::uint64_t topology_host_count(const proto::Topology& topology) {
       return hosts;
     }
     case proto::Topology::kLeafSpine:
+      return capped_product(
+          {topology.leaf_spine().leaves(), topology.leaf_spine().hosts_per_leaf()});
     case proto::Topology::KIND_NOT_SET:
       break;
   }
@@ -192,8 +205,43 @@ void validate_link_levels(const proto::Scenario& scenario) {
   }
 }
 
+namespace {
+
+// Multipath needs equal-cost paths of the topology's own family, and one setting per choice.
+void validate_multipath(const proto::Topology& topology) {
+  const std::string at = "topology.multipath";
+  const proto::Multipath& m = topology.multipath();
+  if (m.mode() == proto::Multipath::DEFAULT) {
+    if (m.seed() != 0) fail(at + ".seed", "has no effect with mode DEFAULT");
+    if (m.flowlet_gap_ns() != 0) fail(at + ".flowlet_gap_ns", "has no effect with mode DEFAULT");
+    return;
+  }
+  const std::string mode = proto::Multipath::Mode_Name(m.mode());
+  if (m.mode() != proto::Multipath::FLOWLET && m.flowlet_gap_ns() != 0)
+    fail(at + ".flowlet_gap_ns", "is for mode FLOWLET only, not " + mode);
+  require_at_most(at + ".flowlet_gap_ns", m.flowlet_gap_ns(), kMaxTimeNs);
+  if (topology.has_star() || topology.has_torus() || topology.has_dragonfly())
+    fail(at + ".mode", mode + " needs equal-cost paths: a " + kind_name(topology) +
+                           " has one route per destination (multipath: tree, leaf_spine, "
+                           "fat_tree, graph)");
+  if (topology.has_graph() && topology.graph().routes_size() > 0)
+    fail(at + ".mode", mode +
+                           " takes every shortest path: topology.graph.routes fix one path "
+                           "per destination (remove one or the other)");
+  if (!topology.has_fat_tree() || topology.fat_tree().routing() != proto::FatTree::ECMP) return;
+  if (m.mode() != proto::Multipath::ECMP)
+    fail(at + ".mode", mode + " conflicts with topology.fat_tree.routing ECMP (set one of them)");
+  if (m.seed() != topology.fat_tree().route_seed())
+    fail(at + ".seed", "differs from topology.fat_tree.route_seed (" +
+                           std::to_string(topology.fat_tree().route_seed()) +
+                           "): with both set to ECMP the two are one setting");
+}
+
+}  // namespace
+
 void validate_topology(const proto::Topology& topology) {
   validate_sizes(topology);
+  validate_multipath(topology);
   const std::uint64_t hosts = topology_host_count(topology);
   if (hosts > kMaxHosts)
     fail("topology." + kind_name(topology),

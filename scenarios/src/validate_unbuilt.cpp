@@ -14,8 +14,6 @@ void refuse(const std::string& field, const std::string& what) {
 }
 
 void refuse_unbuilt_fabric(const proto::Scenario& s) {
-  if (s.topology().has_leaf_spine()) refuse("topology.leaf_spine", "the leaf-spine topology");
-  if (s.topology().has_multipath()) refuse("topology.multipath", "multipath routing");
   const proto::Switch& sw = s.switch_();
   if (sw.scheduler() != proto::Switch::STRICT_PRIORITY)
     refuse("switch.scheduler", "a port scheduler");

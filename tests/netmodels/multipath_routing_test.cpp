@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <set>
 #include <vector>
 
+#include "netwarp/netmodels/multipath.hpp"
 #include "netwarp/netmodels/network_model.hpp"
 #include "netwarp/netmodels/workload.hpp"
 #include "network_fixtures.hpp"
@@ -197,6 +199,110 @@ TEST(DragonflyUgal, SpreadsAnAdversarialPatternAndBeatsMinimal) {
   EXPECT_GT(gv, 19 * gm / 10);
   EXPECT_GT(gu, gm);
   EXPECT_LT(gu, gv);
+}
+
+// Leaf-spine multipath in full runs: ECMP's per-spine loads, spraying's reordering.
+Topology leaf_spine(std::uint32_t leaves, std::uint32_t spines, std::uint32_t hosts_per_leaf,
+                    MultipathMode mode) {
+  Topology t = build_leaf_spine(LeafSpineSpec{leaves, spines, hosts_per_leaf, 1},
+                                LinkLevels{LinkSpec{gbps(10), engine::us(1)}, {}}, "t");
+  t.router = with_multipath(t.router, MultipathSpec{mode, 7, engine::us(50)});
+  return t;
+}
+
+TEST(LeafSpineEcmp, OneFlowKeepsOnePathAndFlowsSpreadWithinTheHashsSpread) {
+  const Topology t = leaf_spine(4, 8, 4, MultipathMode::ecmp);
+  const NodeId leaf0 = t.nodes[0].ports[0].peer;
+  const NodeId dst = t.host_count - 1;
+  std::vector<int> per_uplink(8, 0);
+  constexpr int kFlows = 4096;
+  for (int c = 0; c < kFlows; ++c) {
+    const std::uint64_t key = connection_route_key(0, dst, static_cast<std::uint64_t>(c) + 1);
+    const PortIndex port = ecmp_port(*multipath_of(*t.router), leaf0, dst, key);
+    ASSERT_GE(port, 4);
+    ++per_uplink[port - 4];
+  }
+  // Binomial(4096, 1/8): mean 512, sd 21.2; 4 sd either way.
+  for (int count : per_uplink) EXPECT_NEAR(count, 512, 85);
+}
+
+// Bytes each spine received from the leaves (its level-1 ports' peers sent them).
+std::vector<std::uint64_t> bytes_up_to_spines(const Topology& t, const NetworkResults& r,
+                                              std::uint32_t leaves) {
+  const NodeId first_spine = t.host_count + leaves;
+  std::vector<std::uint64_t> bytes(t.switch_count() - leaves, 0);
+  for (const PortRecord& p : r.ports) {
+    if (p.node < t.host_count || p.node >= first_spine) continue;
+    const NodeId peer = t.nodes[p.node].ports[p.port].peer;
+    if (peer >= first_spine) bytes[peer - first_spine] += p.bytes_sent;
+  }
+  return bytes;
+}
+
+TEST(LeafSpineEcmp, APermutationsPerSpineLoadsAreTheHashsAndBalanced) {
+  NetworkSpec spec;
+  spec.topology = leaf_spine(4, 4, 8, MultipathMode::ecmp);
+  spec.format = testing::plain_format(1000);
+  constexpr std::uint64_t kBytes = 20000;
+  spec.workload = make_permutation(PermutationSpec{kBytes, 3}, 32, "workload");
+  const auto run = testing::run_network(spec);
+  ASSERT_EQ(run.totals.messages_delivered, 32u);
+  // Each message's data takes the uplink ECMP hashes its connection to.
+  std::vector<std::uint64_t> flows(4, 0);
+  std::uint64_t crossing = 0;
+  for (const Message& m : spec.workload.messages) {
+    const NodeId leaf = spec.topology.nodes[m.src].ports[0].peer;
+    if (leaf == spec.topology.nodes[m.dst].ports[0].peer) continue;
+    const std::uint64_t key = connection_route_key(m.src, m.dst, std::uint64_t{m.id} + 1);
+    ++flows[ecmp_port(*multipath_of(*spec.topology.router), leaf, m.dst, key) - 8];
+    ++crossing;
+  }
+  const std::vector<std::uint64_t> bytes = bytes_up_to_spines(spec.topology, run.results, 4);
+  const double sd = std::sqrt(static_cast<double>(crossing) * 0.25 * 0.75);
+  for (std::size_t s = 0; s < 4; ++s) {
+    // The data, and at most one 64-byte delivery notice per message besides.
+    EXPECT_GE(bytes[s], flows[s] * kBytes) << "spine " << s;
+    EXPECT_LE(bytes[s], flows[s] * kBytes + 32 * 64) << "spine " << s;
+    EXPECT_LE(std::abs(static_cast<double>(flows[s]) - crossing / 4.0), 3 * sd) << "spine " << s;
+  }
+}
+
+// host0 -> host1 across two spines, spine1's links 20 us longer: a TCP flow sprayed over both
+// arrives out of order and its receiver sends duplicate ACKs; ECMP and flowlets (gap 50 us >
+// 20 us) keep its order.
+NetworkSpec skewed_spines(MultipathMode mode) {
+  NetworkSpec spec;
+  spec.topology = leaf_spine(2, 2, 1, mode);
+  for (NodeId leaf : {NodeId{2}, NodeId{3}}) {
+    Port& up = spec.topology.nodes[leaf].ports[2];  // to spine1
+    up.latency = engine::us(21);
+    spec.topology.nodes[up.peer].ports[up.peer_port].latency = engine::us(21);
+  }
+  spec.transport.kind = TransportKind::tcp;
+  spec.workload = make_flows({FlowSpec{0, 1, 300000, {}, 0}}, 2, "workload");
+  return spec;
+}
+
+TEST(LeafSpineSpraying, ReordersAndTcpCountsDuplicateAcks) {
+  for (MultipathMode mode : {MultipathMode::spray_random, MultipathMode::spray_round_robin}) {
+    const auto run = testing::run_network(skewed_spines(mode));
+    EXPECT_EQ(run.totals.messages_delivered, 1u);
+    EXPECT_GT(run.totals.duplicate_acks, 10u) << static_cast<int>(mode);
+  }
+  for (MultipathMode mode : {MultipathMode::ecmp, MultipathMode::flowlet}) {
+    const auto run = testing::run_network(skewed_spines(mode));
+    EXPECT_EQ(run.totals.messages_delivered, 1u);
+    EXPECT_EQ(run.totals.duplicate_acks, 0u) << static_cast<int>(mode);
+  }
+}
+
+TEST(LeafSpineRoundRobin, AlternatesSpinesPacketByPacket) {
+  NetworkSpec spec = skewed_spines(MultipathMode::spray_round_robin);
+  spec.transport.kind = TransportKind::lossless;
+  const auto run = testing::run_network(spec);
+  const std::vector<std::uint64_t> bytes = bytes_up_to_spines(spec.topology, run.results, 2);
+  EXPECT_NEAR(static_cast<double>(bytes[0]), static_cast<double>(bytes[1]),
+              3200.0);  // a packet and a notice
 }
 
 }  // namespace

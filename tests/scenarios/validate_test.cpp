@@ -114,7 +114,7 @@ const std::vector<BadCase> kBadCases = {
     {"topology_not_set",
      "!workload { permutation { bytes: 1 } }\n",
      {},
-     "F: topology: not set (set one of dragonfly, fat_tree, graph, star, torus, tree)"},
+     "F: topology: not set (set one of dragonfly, fat_tree, graph, leaf_spine, star, torus, tree)"},
     {"mpi_ranks_exceed_hosts",
      "!topology { star { hosts: 4 } }\nmpi { ranks: 8 pingpong { sizes: 1 } }\n",
      {},
@@ -279,12 +279,29 @@ const std::vector<BadCase> kBadCases = {
      "transport { kind: ROCE }\n",
      {},
      "F:3:13: transport.kind: the RoCE transport is not modelled yet: remove it from the scenario"},
-    {"unbuilt_leaf_spine",
-     "!topology { leaf_spine { leaves: 2 spines: 2 hosts_per_leaf: 2 } }\n"
+    {"leaf_spine_one_leaf",
+     "!topology { leaf_spine { leaves: 1 spines: 2 hosts_per_leaf: 2 } }\n"
      "workload { incast { bytes: 1000 } }\n",
      {},
-     "F:1:12: topology.leaf_spine: the leaf-spine topology is not modelled yet: remove it from "
-     "the scenario"},
+     "F:1:25: topology.leaf_spine.leaves: must be >= 2, got 1"},
+    {"multipath_on_a_star",
+     "!topology { star { hosts: 4 } multipath { mode: ECMP } }\n"
+     "workload { incast { bytes: 1000 } }\n",
+     {},
+     "F:1:42: topology.multipath.mode: ECMP needs equal-cost paths: a star has one route per "
+     "destination (multipath: tree, leaf_spine, fat_tree, graph)"},
+    {"multipath_gap_without_flowlets",
+     "!topology { tree { leaves: 2 hosts_per_leaf: 2 uplinks: 2 }\n"
+     "  multipath { mode: SPRAY_RANDOM flowlet_gap_ns: 5 } }\n"
+     "workload { incast { bytes: 1000 } }\n",
+     {},
+     "F:2:34: topology.multipath.flowlet_gap_ns: is for mode FLOWLET only, not SPRAY_RANDOM"},
+    {"multipath_against_fat_tree_ecmp",
+     "!topology { fat_tree { k: 4 routing: ECMP } multipath { mode: FLOWLET } }\n"
+     "workload { incast { bytes: 1000 } }\n",
+     {},
+     "F:1:56: topology.multipath.mode: FLOWLET conflicts with topology.fat_tree.routing ECMP "
+     "(set one of them)"},
     {"set_bad_value",
      "",
      {"switch.buffer_bytes=lots"},

@@ -16,6 +16,17 @@ PortIndex FatTreeRouter::next_port(NodeId switch_node, NodeId dst_host) const {
   return static_cast<PortIndex>(pod == dst_pod ? dst_edge % p : p + dst_edge % p);
 }
 
+std::uint32_t FatTreeRouter::path_count(NodeId switch_node, NodeId dst_host) const {
+  const bool up = next_port(switch_node, dst_host) >= shape_.p &&
+                  (switch_node - shape_.hosts) / (2 * shape_.p) < shape_.k;
+  return up ? shape_.p : 1;
+}
+
+PortIndex FatTreeRouter::path_port(NodeId switch_node, NodeId dst_host, std::uint32_t i) const {
+  if (path_count(switch_node, dst_host) == 1) return next_port(switch_node, dst_host);
+  return static_cast<PortIndex>(shape_.p + i);
+}
+
 RouteChoice FatTreeRouter::choose(NodeId switch_node, const RouteQuery& query,
                                   const PortLoad&) const {
   const PortIndex minimal = next_port(switch_node, query.dst_host);

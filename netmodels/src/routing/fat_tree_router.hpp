@@ -11,6 +11,7 @@
 // reaches h's pod, so any choice is an up-down route of the same length.
 #pragma once
 
+#include "netwarp/netmodels/multipath.hpp"
 #include "routing/computed_router.hpp"
 
 namespace netwarp::netmodels {
@@ -28,7 +29,7 @@ struct FatTreeShape {
   std::uint32_t switches() const { return 2 * k * p + p * p; }
 };
 
-class FatTreeRouter final : public ComputedRouter {
+class FatTreeRouter final : public ComputedRouter, public EqualCostRouter {
  public:
   explicit FatTreeRouter(const FatTreeShape& shape, bool ecmp = false, std::uint64_t route_seed = 1)
       : ComputedRouter(shape.hosts, shape.switches()),
@@ -36,6 +37,9 @@ class FatTreeRouter final : public ComputedRouter {
         ecmp_(ecmp),
         salt_(route_key_mix(route_seed)) {}
   PortIndex next_port(NodeId switch_node, NodeId dst_host) const override;
+  // Multipath: going up, any aggregation (at an edge) or any core (at an aggregation).
+  std::uint32_t path_count(NodeId switch_node, NodeId dst_host) const override;
+  PortIndex path_port(NodeId switch_node, NodeId dst_host, std::uint32_t i) const override;
   bool per_packet() const override { return ecmp_; }
   RouteChoice choose(NodeId switch_node, const RouteQuery& query,
                      const PortLoad& load) const override;

@@ -5,6 +5,7 @@
 // same uplink of h's leaf. At most leaf, root, leaf: no loop.
 #pragma once
 
+#include "netwarp/netmodels/multipath.hpp"
 #include "routing/computed_router.hpp"
 
 namespace netwarp::netmodels {
@@ -16,11 +17,14 @@ struct TreeShape {
   std::uint32_t hosts() const { return leaves * hosts_per_leaf; }
 };
 
-class TreeRouter final : public ComputedRouter {
+class TreeRouter final : public ComputedRouter, public EqualCostRouter {
  public:
   explicit TreeRouter(const TreeShape& shape)
       : ComputedRouter(shape.hosts(), shape.leaves + 1), shape_(shape) {}
   PortIndex next_port(NodeId switch_node, NodeId dst_host) const override;
+  // Multipath: any uplink of the source leaf, and at the root any uplink of h's leaf.
+  std::uint32_t path_count(NodeId switch_node, NodeId dst_host) const override;
+  PortIndex path_port(NodeId switch_node, NodeId dst_host, std::uint32_t i) const override;
 
  private:
   std::size_t port_count(NodeId switch_node) const override;

@@ -12,7 +12,8 @@ SwitchLp::SwitchLp(NodeId self, const NetworkContext& net)
       net_(net),
       returns_credit_(net.spec().switches.flow_control == FlowControl::credit),
       traced_(net.is_pcap_traced(self)),
-      per_packet_routing_(net.topology().router->per_packet()) {
+      per_packet_routing_(net.topology().router->per_packet()),
+      multipath_(net.topology(), self) {
   const auto port_count = net.topology().nodes[self].ports.size();
   ports_.reserve(port_count);
   for (std::size_t p = 0; p < port_count; ++p)
@@ -22,6 +23,11 @@ SwitchLp::SwitchLp(NodeId self, const NetworkContext& net)
 void SwitchLp::on(const PacketArrived& ev, engine::EventCtx& ctx) {
   if (traced_)
     ctx.emit(PacketTrace{ctx.now().ps(), self_, trace_direction::received, ev.packet, 0});
+  if (multipath_.is_active()) {
+    const std::uint64_t flow_key = net_.flow_route_key(ev.packet);
+    const std::uint64_t packet_key = packet_route_key(ev.packet, flow_key);
+    return forward(ev.packet, multipath_.choose(ev.packet.dst, flow_key, packet_key, ctx), ctx);
+  }
   if (!per_packet_routing_)
     return forward(ev.packet, net_.topology().next_port(self_, ev.packet.dst), ctx);
   Packet packet = ev.packet;  // the router may mark it non-minimal
@@ -88,6 +94,7 @@ void SwitchLp::finish(engine::FinishCtx& ctx) {
 
 void SwitchLp::visit_state(engine::StateVisitor& v) const {
   for (std::size_t p = 0; p < ports_.size(); ++p) v(fmt::format("port{}", p), ports_[p]);
+  if (multipath_.is_active()) v("multipath", multipath_);
 }
 
 }  // namespace netwarp::netmodels

@@ -9,6 +9,7 @@
 #include "netwarp/engine/lp.hpp"
 #include "netwarp/netmodels/network_context.hpp"
 #include "netwarp/netmodels/output_port.hpp"
+#include "routing/multipath_selector.hpp"
 
 namespace netwarp::netmodels {
 
@@ -35,6 +36,7 @@ class SwitchLp final : private TransmitObserver {
   const bool traced_;
   const bool per_packet_routing_;
   std::vector<OutputPort> ports_;  // sized at construction, never resized
+  MultipathSelector multipath_;    // topology.multipath's choice among equal-cost next hops
 };
 
 }  // namespace netwarp::netmodels

@@ -1,7 +1,8 @@
 // build_explicit: a topology listed node by node and link by link (see topology_builders.hpp).
 // Hosts get ids in the order listed, switches follow in theirs; ports are numbered in link
 // order. Routes given by name go into the table first; every other (switch, host) entry is
-// filled by a breadth-first search from the host over switches. The finished table is walked
+// filled by a breadth-first search from the host over switches (with equal_cost_paths, every
+// shortest next hop is kept too, for multipath switching). The finished table is walked
 // toward every host (check_topology), so given routes that loop or lead astray are input
 // errors, located at `at`.routes.
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include <stdexcept>
 
 #include "netwarp/netmodels/topology_builders.hpp"
+#include "routing/equal_cost_table_router.hpp"
 #include "topology/topology_building.hpp"
 
 namespace netwarp::netmodels {
@@ -140,18 +142,27 @@ std::vector<int> switch_distances(const Topology& topology, NodeId host) {
   return distance;
 }
 
-// The lowest port of `at` one link closer to `host`.
-PortIndex shortest_port(const Topology& topology, NodeId at, NodeId host,
-                        const std::vector<int>& distance) {
+// Every port of `at` one link closer to `host`, in port order (the first is shortest_port's).
+void add_closer_ports(const Topology& topology, NodeId at, NodeId host,
+                      const std::vector<int>& distance, std::vector<PortIndex>& out) {
   const auto& ports = topology.nodes[at].ports;
   const int closer = distance[at - topology.host_count] - 1;
   for (std::size_t k = 0; k < ports.size(); ++k) {
     const NodeId peer = ports[k].peer;
     const bool is_closer =
         topology.is_host(peer) ? peer == host : distance[peer - topology.host_count] == closer;
-    if (is_closer) return static_cast<PortIndex>(k);
+    if (is_closer) out.push_back(static_cast<PortIndex>(k));
   }
-  throw std::logic_error("build_explicit: no port closer to " + topology.nodes[host].name);
+}
+
+// The lowest port of `at` one link closer to `host`.
+PortIndex shortest_port(const Topology& topology, NodeId at, NodeId host,
+                        const std::vector<int>& distance) {
+  std::vector<PortIndex> closer;
+  add_closer_ports(topology, at, host, distance, closer);
+  if (closer.empty())
+    throw std::logic_error("build_explicit: no port closer to " + topology.nodes[host].name);
+  return closer.front();
 }
 
 void add_shortest_routes(const Topology& topology, RouteTable& table, const std::string& at) {
@@ -167,6 +178,27 @@ void add_shortest_routes(const Topology& topology, RouteTable& table, const std:
       table[s][host] = shortest_port(topology, sw, host, distance);
     }
   }
+}
+
+// The routes with every shortest next hop of every switch toward every host (after
+// add_shortest_routes, so every switch reaches every host).
+std::shared_ptr<const Router> equal_cost_router(const Topology& topology, RouteTable table) {
+  std::vector<std::vector<int>> distances;
+  distances.reserve(topology.host_count);
+  for (NodeId host = 0; host < topology.host_count; ++host)
+    distances.push_back(switch_distances(topology, host));
+  std::vector<std::uint32_t> start;
+  std::vector<PortIndex> ports;
+  start.reserve(std::size_t{topology.switch_count()} * topology.host_count + 1);
+  for (NodeId s = 0; s < topology.switch_count(); ++s)
+    for (NodeId host = 0; host < topology.host_count; ++host) {
+      start.push_back(static_cast<std::uint32_t>(ports.size()));
+      add_closer_ports(topology, topology.host_count + s, host, distances[host], ports);
+    }
+  start.push_back(static_cast<std::uint32_t>(ports.size()));
+  return std::make_shared<EqualCostTableRouter>(TableRouter(topology.host_count, std::move(table)),
+                                                std::move(start), std::move(ports),
+                                                topology.host_count);
 }
 
 std::uint32_t count_hosts(const ExplicitSpec& spec) {
@@ -188,10 +220,18 @@ Topology build_explicit(const ExplicitSpec& spec, const LinkLevels& links, const
   const std::map<std::string, NodeId> ids = number_nodes(spec, topology, at);
   add_links(spec, ids, topology, links, at);
   set_groups(topology);
+  if (spec.equal_cost_paths && !spec.routes.empty())
+    throw InputError(at + ".routes",
+                     "fix one path per destination: multipath routing takes "
+                     "every shortest path, remove the routes or the multipath");
   RouteTable table(topology.switch_count(), std::vector<PortIndex>(hosts, kNoRoute));
   add_given_routes(spec, ids, topology, table, at);
   add_shortest_routes(topology, table, at);
-  topology.router = std::make_shared<TableRouter>(hosts, std::move(table));
+  if (spec.equal_cost_paths) {
+    topology.router = equal_cost_router(topology, std::move(table));
+  } else {
+    topology.router = std::make_shared<TableRouter>(hosts, std::move(table));
+  }
   try {
     check_topology(topology);
   } catch (const std::logic_error& error) {

@@ -27,6 +27,21 @@ struct TreeSpec {
 };
 Topology build_tree(const TreeSpec& spec, const LinkLevels& links, const std::string& at);
 
+// Leaf-spine (two-level Clos): `leaves` leaf switches "leaf<l>" with `hosts_per_leaf` hosts
+// each, every leaf joined to every spine "spine<s>" by `links_per_spine` parallel links.
+// Levels: 0 host-leaf, 1 leaf-spine (oversubscribe by a slower level 1 or fewer spines).
+// Static route toward host h: uplink h % (spines x links_per_spine) of the source leaf and the
+// same link down; topology.multipath spreads over every uplink. Locality groups: leaf l with its
+// hosts is group l, spine s is group s % leaves (spines spread over the leaves' ranks).
+struct LeafSpineSpec {
+  std::uint32_t leaves = 2;
+  std::uint32_t spines = 2;
+  std::uint32_t hosts_per_leaf = 2;
+  std::uint32_t links_per_spine = 1;
+};
+Topology build_leaf_spine(const LeafSpineSpec& spec, const LinkLevels& links,
+                          const std::string& at);
+
 // Full-bisection 3-level fat tree of k-port switches (k even): k pods of k/2 edge and k/2
 // aggregation switches, (k/2)^2 core switches, k^3/4 hosts. MFS's 2p-port form is k = 2p,
 // Nnode = 2 p^3. Up-down routing spreading by destination (d-mod-k): routes are shortest.
@@ -103,6 +118,9 @@ struct ExplicitSpec {
   std::vector<ExplicitNode> nodes;
   std::vector<ExplicitLink> links;
   std::vector<ExplicitRoute> routes;
+  // Keep every shortest next hop per (switch, host) for multipath routing (then `routes` must
+  // be empty: a given route fixes one path).
+  bool equal_cost_paths = false;
 };
 Topology build_explicit(const ExplicitSpec& spec, const LinkLevels& links, const std::string& at);
 
