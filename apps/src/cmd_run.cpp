@@ -312,12 +312,12 @@ int run_scenario(RunOptions& o, const AppContext& context) {
     stats.peak_rss_bytes = std::max(stats.peak_rss_bytes, static_cast<std::uint64_t>(m.peak_bytes));
   files.insert(files.begin(), out.path() + "/results.json");
   write_network_results_json(report, files.front());
+  const std::string summary = format_network_summary(report);  // reads the flows: parts first
   std::filesystem::remove_all(out.path() + "/.parts");
   out.commit();
   const std::string partition =
       stats.ranks > 1 ? format_partition(model, stats.ranks, ranks_memory) : std::string();
-  std::printf("%s%sresults       %s", format_network_summary(report).c_str(), partition.c_str(),
-              out.target().c_str());
+  std::printf("%s%sresults       %s", summary.c_str(), partition.c_str(), out.target().c_str());
   std::printf(" (%zu files)\n", files.size());
   return exit_status(report, !config.end_time.is_max());
 }

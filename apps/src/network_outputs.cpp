@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "app_context.hpp"
+#include "class_results.hpp"
 #include "netwarp/netmodels/pcap_writer.hpp"
 #include "netwarp/netmodels/timeseries.hpp"
 #include "run_report.hpp"
@@ -21,6 +22,11 @@ using netmodels::NetworkSpec;
 
 const std::string& node_name(const NetworkSpec& spec, netmodels::NodeId n) {
   return spec.topology.nodes[n].name;
+}
+
+const std::string& class_name(const netmodels::Workload& w, std::uint16_t class_id) {
+  static const std::string kDefault = "workload";
+  return class_id < w.classes.size() ? w.classes[class_id].name : kDefault;
 }
 
 }  // namespace
@@ -47,6 +53,12 @@ TableRow flow_row(const NetworkRunReport& rep, const netmodels::FlowRows::Row& r
   r.add("start_ps", f.start_ps);
   r.add("delivered_ps", row.delivered_ps);
   r.add("completed_ps", f.completed_ps);
+  r.add("class", std::string_view(class_name(rep.spec->workload, m.class_id)));
+  if (row.delivered_ps >= 0 && f.start_ps >= 0) {
+    r.add("slowdown", flow_slowdown(*rep.spec, m, row.delivered_ps - f.start_ps));
+  } else {
+    r.add_absent("slowdown");
+  }
   add_tcp_counters(r, f);
   return r;
 }
@@ -136,6 +148,7 @@ nlohmann::ordered_json results_head_json(const NetworkRunReport& rep) {
   if (rep.rank_memory) j["rank_memory"] = rank_memory_json(*rep.rank_memory);
   j["sample_interval_ps"] = rep.spec->outputs.sample_interval_ps;  // time series; 0: none
   j["flow_completion"] = flow_completion_json(*rep.results);
+  j["classes"] = classes_json(class_results(rep));
   return j;
 }
 
@@ -288,6 +301,7 @@ std::string format_network_summary(const NetworkRunReport& rep) {
       "{} retransmission timeouts, {} SYN retransmissions\n",
       t.packets_dropped, t.retransmitted_segments, t.fast_retransmits, t.retransmission_timeouts,
       t.syn_retransmissions);
+  out += format_class_summary(class_results(rep));
   if (t.messages_delivered < t.messages)
     out += fmt::format("warning       {} messages were not delivered by the end of the run\n",
                        t.messages - t.messages_delivered);

@@ -67,6 +67,10 @@ void TableRow::add(const char* key, std::string_view value) {
   push({key, Kind::text, 0, {}, 0, 0, 0, value});
 }
 
+void TableRow::add_absent(const char* key) {
+  push({key, Kind::absent, 0, {}, 0, 0, 0, {}});
+}
+
 void TableRow::append_number(std::string& out, std::size_t i) const {
   const Field& f = fields_[i];
   switch (f.kind) {
@@ -84,12 +88,17 @@ void TableRow::append_number(std::string& out, std::size_t i) const {
       out.append(f.real_text, f.real_size);
       break;
     case Kind::text:
+    case Kind::absent:
       break;
   }
 }
 
 void TableRow::append_value_json(std::string& out, std::size_t i) const {
   if (fields_[i].kind == Kind::text) return append_json_string(out, fields_[i].text);
+  if (fields_[i].kind == Kind::absent) {
+    out += "null";
+    return;
+  }
   append_number(out, i);
 }
 
@@ -147,6 +156,9 @@ nlohmann::ordered_json TableRow::to_json() const {
         break;
       case Kind::text:
         j[f.key] = std::string(f.text);
+        break;
+      case Kind::absent:
+        j[f.key] = nullptr;
         break;
     }
   }

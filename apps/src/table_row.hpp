@@ -26,6 +26,8 @@ class TableRow {
   void add(const char* key, double value);
   // `value` must outlive the row (node names live in the topology).
   void add(const char* key, std::string_view value);
+  // A field without a value: null in JSON, empty in CSV.
+  void add_absent(const char* key);
 
   // `{ ... }` as json_text prints the row nested `indent` spaces deep.
   void append_json(std::string& out, std::size_t indent) const;
@@ -34,7 +36,7 @@ class TableRow {
   nlohmann::ordered_json to_json() const;
 
  private:
-  enum class Kind : std::uint8_t { signed_integer, unsigned_integer, real, text };
+  enum class Kind : std::uint8_t { signed_integer, unsigned_integer, real, text, absent };
   // No default member initializers: a row leaves its unused fields unwritten (rows are made by
   // the million).
   struct Field {

@@ -56,13 +56,17 @@ NetworkContext::MessagesByHost NetworkContext::group_messages(const NetworkSpec&
 // Messages in list order; with persistent connections the last message seen of each pair links
 // to the next.
 void NetworkContext::index_connections() {
-  const bool shared = spec_.workload.persistent_connections;
-  std::map<std::pair<NodeId, NodeId>, MessageId> last_of_pair;
-  for (const Message& m : spec_.workload.messages) {
+  const Workload& w = spec_.workload;
+  auto shared = [&](const Message& m) {
+    return w.persistent_connections ||
+           (m.class_id < w.classes.size() && w.classes[m.class_id].persistent_connections);
+  };
+  std::map<std::tuple<NodeId, NodeId, std::uint16_t>, MessageId> last_of_pair;
+  for (const Message& m : w.messages) {
     connection_of_[m.id] = m.id;
     stream_end_[m.id] = m.bytes;
-    if (!shared) continue;
-    const auto [it, is_first] = last_of_pair.try_emplace({m.src, m.dst}, m.id);
+    if (!shared(m)) continue;
+    const auto [it, is_first] = last_of_pair.try_emplace({m.src, m.dst, m.class_id}, m.id);
     if (is_first) continue;
     const MessageId previous = it->second;
     it->second = m.id;

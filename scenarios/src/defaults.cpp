@@ -3,6 +3,8 @@
 // group count from zero sizes) are left alone for the validator to report.
 #include "defaults.hpp"
 
+#include "netwarp/engine/splitmix.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -114,7 +116,19 @@ void fill_placement(proto::Placement& placement, std::uint64_t seed) {
     placement.mutable_random()->set_seed(seed);
 }
 
+// The default seed of an entry of `workloads`: the scenario's mixed with its name, so that two
+// workloads of one kind draw differently (`workload` keeps the scenario's, as before).
+std::uint64_t named_workload_seed(std::uint64_t seed, const std::string& name) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
+  for (unsigned char c : name) h = (h ^ c) * 0x100000001b3ULL;
+  return engine::splitmix64_finalize(seed ^ h);
+}
+
 void fill_workload(proto::Workload& workload, std::uint64_t seed) {
+  if (workload.has_datacenter() && workload.datacenter().seed() == 0)
+    workload.mutable_datacenter()->set_seed(seed);
+  if (workload.hosts().has_random() && workload.hosts().random().seed() == 0)
+    workload.mutable_hosts()->mutable_random()->set_seed(seed);
   if (workload.has_all_to_all() && workload.all_to_all().seed() == 0)
     workload.mutable_all_to_all()->set_seed(seed);
   if (workload.has_permutation() && workload.permutation().seed() == 0)
@@ -194,6 +208,8 @@ void fill_defaults(proto::Scenario& scenario) {
     fill_tcp(*scenario.mutable_transport()->mutable_tcp(), scenario.links());
   fill_placement(*scenario.mutable_placement(), scenario.seed());
   if (scenario.has_workload()) fill_workload(*scenario.mutable_workload(), scenario.seed());
+  for (proto::Workload& w : *scenario.mutable_workloads())
+    fill_workload(w, named_workload_seed(scenario.seed(), w.name()));
   if (scenario.has_mpi()) fill_mpi(*scenario.mutable_mpi(), scenario.links());
 }
 

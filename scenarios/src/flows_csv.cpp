@@ -80,6 +80,11 @@ std::vector<netmodels::FlowSpec> read_scenario_flows_csv(const std::string& csv,
   }
   if (flows.empty()) throw ScenarioError(csv, {}, "", "lists no flows");
   for (const netmodels::FlowSpec& flow : flows) check_row(csv, flow, ranks);
+  try {
+    netmodels::resolve_flow_dependencies(flows, "", csv);
+  } catch (const netmodels::FileInputError& e) {
+    throw ScenarioError(e.file(), SourceLoc{static_cast<int>(e.line()), 0}, "", e.reason());
+  }
   check_budget(csv, flows, scenario);
   return flows;
 }

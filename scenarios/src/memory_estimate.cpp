@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "builder_parts.hpp"
+#include "distributions.hpp"
 #include "netwarp/mpiemul/generators.hpp"
 #include "netwarp/netmodels/lossless_sender.hpp"
 #include "validate.hpp"
@@ -78,11 +79,39 @@ std::uint64_t switch_count(const proto::Topology& t) {
   }
 }
 
-// Messages of the workload, and the bytes all of them carry.
-std::pair<std::uint64_t, std::uint64_t> workload_messages(const proto::Scenario& s) {
-  const proto::Workload& w = s.workload();
-  const std::uint64_t ranks = workload_rank_count(s);
+// A datacenter workload's flows: its cap, or the expected arrivals of every rank over the
+// duration (at the link rate of links.rate_bps, the mean size of its distribution; a file that
+// cannot be read counts nothing here, the builder reports it).
+std::pair<std::uint64_t, std::uint64_t> datacenter_messages(const proto::Scenario& s,
+                                                            const proto::Datacenter& d,
+                                                            std::uint64_t ranks,
+                                                            const std::string& scenario_path) {
+  double mean = 0;
+  try {
+    mean = load_distribution(d.distribution(), "", scenario_path).mean_bytes();
+  } catch (const netmodels::InputError&) {
+    return {d.flows(), 0};
+  }
+  const double per_rank = d.load() * static_cast<double>(s.links().rate_bps()) / 8 *
+                          static_cast<double>(d.duration_ns()) * 1e-9 / std::max(mean, 1.0);
+  double flows = per_rank * static_cast<double>(ranks);
+  if (d.flows() != 0 && (d.duration_ns() == 0 || d.flows() < flows))
+    flows = static_cast<double>(d.flows());
+  const double capped = std::min(flows, 1e18);
+  return {static_cast<std::uint64_t>(capped),
+          static_cast<std::uint64_t>(std::min(capped * mean, 1e18))};
+}
+
+// Messages of one workload, and the bytes all of them carry. A datacenter workload's count is
+// its flow cap, or its expected arrivals over its duration at flows of the mean size (the
+// distribution is read here for its mean; the builder reports a bad file).
+std::pair<std::uint64_t, std::uint64_t> one_workload_messages(const proto::Scenario& s,
+                                                              const proto::Workload& w,
+                                                              const std::string& scenario_path) {
+  const std::uint64_t ranks = workload_rank_count(s, w);
   switch (w.kind_case()) {
+    case proto::Workload::kDatacenter:
+      return datacenter_messages(s, w.datacenter(), ranks, scenario_path);
     case proto::Workload::kFlows: {
       std::uint64_t bytes = 0;
       for (const proto::Flow& f : w.flows().flow())
@@ -106,6 +135,18 @@ std::pair<std::uint64_t, std::uint64_t> workload_messages(const proto::Scenario&
     default:
       return {0, 0};
   }
+}
+
+// Messages of all workloads, and the bytes they carry.
+std::pair<std::uint64_t, std::uint64_t> workload_messages(const proto::Scenario& s,
+                                                          const std::string& scenario_path) {
+  std::uint64_t messages = 0, bytes = 0;
+  for (const ScenarioWorkload& entry : scenario_workloads(s)) {
+    const auto [m, b] = one_workload_messages(s, *entry.workload, scenario_path);
+    messages = m > UINT64_MAX - messages ? UINT64_MAX : messages + m;
+    bytes = b > UINT64_MAX - bytes ? UINT64_MAX : bytes + b;
+  }
+  return {messages, bytes};
 }
 
 // Actions of a generated application's trace (built whole, then made the program), bounded by
@@ -201,10 +242,11 @@ std::uint64_t trace_actions(const fs::path& path) {
 
 void add_files(Tally& tally, const LoadedScenario& loaded, const std::string& trace_path) {
   const proto::Scenario& s = loaded.scenario;
-  if (s.workload().has_flows() && !s.workload().flows().csv_file().empty()) {
-    const std::string csv = beside_scenario(loaded.path, s.workload().flows().csv_file());
-    const std::uint64_t lines = count_in_file(csv, "\n");
-    tally.add(lines, kMessageBytes, "CSV flows");
+  for (const ScenarioWorkload& entry : scenario_workloads(s)) {
+    const proto::Workload& w = *entry.workload;
+    if (!w.has_flows() || w.flows().csv_file().empty()) continue;
+    const std::string csv = beside_scenario(loaded.path, w.flows().csv_file());
+    tally.add(count_in_file(csv, "\n"), kMessageBytes, "CSV flows");
   }
   std::string trace = trace_path;
   if (trace.empty() && s.has_mpi() && s.mpi().has_trace())
@@ -223,7 +265,7 @@ std::uint64_t lossless_queued_packets(const proto::Scenario& s, std::uint64_t ho
   return full > UINT64_MAX - messages ? UINT64_MAX : full + messages;
 }
 
-Tally scenario_tally(const proto::Scenario& s) {
+Tally scenario_tally(const proto::Scenario& s, const std::string& scenario_path) {
   Tally tally;
   const std::uint64_t hosts = topology_host_count(s.topology());
   tally.add(hosts, kHostBytes, "hosts");
@@ -235,7 +277,7 @@ Tally scenario_tally(const proto::Scenario& s) {
               "generated trace actions");
     return tally;
   }
-  const auto [messages, bytes] = workload_messages(s);
+  const auto [messages, bytes] = workload_messages(s, scenario_path);
   tally.add(messages, kMessageBytes, "messages");
   if (s.transport().kind() == proto::Transport::LOSSLESS)
     tally.add(lossless_queued_packets(s, hosts, messages, bytes), kQueuedPacketBytes,
@@ -246,13 +288,13 @@ Tally scenario_tally(const proto::Scenario& s) {
 }  // namespace
 
 MemoryEstimate estimate_memory(const LoadedScenario& loaded, const std::string& trace_path) {
-  Tally tally = scenario_tally(loaded.scenario);
+  Tally tally = scenario_tally(loaded.scenario, loaded.path);
   add_files(tally, loaded, trace_path);
   return tally.result();
 }
 
 MemoryEstimate estimate_memory(const proto::Scenario& s) {
-  return scenario_tally(s).result();
+  return scenario_tally(s, "").result();
 }
 
 }  // namespace netwarp::scenarios

@@ -10,11 +10,13 @@
 #include <utility>
 
 #include "builder_parts.hpp"
+#include "distributions.hpp"
 #include "flows_csv.hpp"
 #include "netwarp/netmodels/multipath.hpp"
 #include "netwarp/netmodels/topology_builders.hpp"
 #include "outputs.hpp"
 #include "validate.hpp"
+#include "validate_time.hpp"
 
 namespace netwarp::scenarios {
 
@@ -202,47 +204,215 @@ TransportConfig transport_config(const proto::Transport& transport) {
   return config;
 }
 
-std::vector<FlowSpec> flow_specs(const proto::Scenario& s, std::uint32_t ranks,
+std::vector<FlowSpec> flow_specs(const proto::Scenario& s, const proto::Workload& w,
+                                 const std::string& at, std::uint32_t ranks,
                                  const std::string& scenario_path) {
-  const proto::Flows& flows = s.workload().flows();
+  const proto::Flows& flows = w.flows();
   if (!flows.csv_file().empty())
     return read_scenario_flows_csv(beside_scenario(scenario_path, flows.csv_file()), s, ranks);
   std::vector<FlowSpec> specs;
-  for (const proto::Flow& f : flows.flow())
-    specs.push_back(
-        FlowSpec{f.src(), f.dst(), f.bytes(), engine::ns(static_cast<std::int64_t>(f.start_ns()))});
+  for (const proto::Flow& f : flows.flow()) {
+    FlowSpec& spec = specs.emplace_back();
+    spec.src = f.src();
+    spec.dst = f.dst();
+    spec.bytes = f.bytes();
+    spec.start = engine::ns(static_cast<std::int64_t>(f.start_ns()));
+    spec.name = f.name();
+    spec.group = f.group();
+    spec.after_name = f.after();
+    spec.gap = engine::ns(static_cast<std::int64_t>(f.gap_ns()));
+    spec.class_name = f.class_();
+  }
+  resolve_flow_dependencies(specs, at + ".flows.flow");
   return specs;
 }
 
-Workload make_workload(const proto::Scenario& s, std::uint32_t ranks, const std::string& path) {
-  const proto::Workload& w = s.workload();
+// What the datacenter generator needs beside the scenario's fields: the distribution (read
+// here, from its file) and the link rate of each rank's host.
+DatacenterSpec datacenter_spec(const proto::Datacenter& d, const std::string& at,
+                               const std::string& scenario_path,
+                               std::vector<std::uint64_t> rank_rate_bps) {
+  DatacenterSpec spec;
+  spec.sizes = load_distribution(d.distribution(), at + ".distribution", scenario_path);
+  spec.load = d.load();
+  spec.duration = engine::ns(static_cast<std::int64_t>(d.duration_ns()));
+  spec.max_flows = d.flows();
+  for (const proto::FlowPair& pair : d.pairs()) spec.pairs.emplace_back(pair.src(), pair.dst());
+  spec.rank_rate_bps = std::move(rank_rate_bps);
+  spec.seed = d.seed();
+  return spec;
+}
+
+// One workload in its rank space; `at` names its fields ("workload", "workloads[1]").
+// Flows may name their own class: `flow_classes` gets each flow's ("" for the workload's).
+Workload make_workload(const proto::Scenario& s, const proto::Workload& w, const std::string& at,
+                       std::uint32_t ranks, const std::string& path,
+                       const std::vector<std::uint64_t>& rank_rate_bps,
+                       std::vector<std::string>& flow_classes) {
   switch (w.kind_case()) {
-    case proto::Workload::kFlows:
-      return make_flows(flow_specs(s, ranks, path), ranks, "workload.flows");
+    case proto::Workload::kFlows: {
+      const std::vector<FlowSpec> specs = flow_specs(s, w, at, ranks, path);
+      for (const FlowSpec& f : specs) flow_classes.push_back(f.class_name);
+      return make_flows(specs, ranks, at + ".flows");
+    }
     case proto::Workload::kIncast: {
       const std::uint32_t senders = w.incast().senders() ? w.incast().senders() : ranks - 1;
       const IncastSpec spec{senders, w.incast().receiver(), w.incast().bytes(),
                             engine::ns(static_cast<std::int64_t>(w.incast().start_ns()))};
-      return make_incast(spec, ranks, "workload.incast");
+      return make_incast(spec, ranks, at + ".incast");
     }
     case proto::Workload::kAllToAll: {
       const auto order = static_cast<AllToAllOrder>(w.all_to_all().order());
       const AllToAllSpec spec{order, w.all_to_all().bytes(), ranks, w.all_to_all().seed()};
-      return make_all_to_all(spec, ranks, "workload.all_to_all");
+      return make_all_to_all(spec, ranks, at + ".all_to_all");
     }
     case proto::Workload::kPermutation:
       return make_permutation(PermutationSpec{w.permutation().bytes(), w.permutation().seed()},
-                              ranks, "workload.permutation");
+                              ranks, at + ".permutation");
     case proto::Workload::kUniformRandom: {
       const proto::UniformRandom& u = w.uniform_random();
       return make_uniform_random(UniformRandomSpec{u.messages_per_host(), u.bytes(), u.seed()},
-                                 ranks, "workload.uniform_random");
+                                 ranks, at + ".uniform_random");
     }
-    case proto::Workload::kDatacenter:
+    case proto::Workload::kDatacenter: {
+      const DatacenterSpec spec =
+          datacenter_spec(w.datacenter(), at + ".datacenter", path, rank_rate_bps);
+      return make_datacenter(spec, ranks, at + ".datacenter");
+    }
     case proto::Workload::KIND_NOT_SET:
       break;
   }
-  throw InputError("workload", "not set");
+  throw InputError(at, "not set");
+}
+
+// The hosts a host set names, in order (random: a seeded draw of distinct hosts).
+std::vector<NodeId> host_set_hosts(const proto::HostSet& set, std::uint32_t host_count,
+                                   const std::string& at) {
+  std::vector<NodeId> hosts;
+  switch (set.kind_case()) {
+    case proto::HostSet::kList:
+      hosts.assign(set.list().hosts().begin(), set.list().hosts().end());
+      break;
+    case proto::HostSet::kRange: {
+      const std::uint32_t stride = set.range().stride() == 0 ? 1 : set.range().stride();
+      for (std::uint32_t i = 0; i < set.range().count(); ++i)
+        hosts.push_back(set.range().first() + i * stride);
+      break;
+    }
+    case proto::HostSet::kRandom: {
+      const PlacementSpec random{PlacementKind::random, set.random().seed(), {}};
+      hosts = place_ranks(random, set.random().count(), host_count, at + ".random");
+      break;
+    }
+    case proto::HostSet::KIND_NOT_SET:
+      break;
+  }
+  return hosts;
+}
+
+// The rate each rank's host injects at: its NIC's, or its link's.
+std::vector<std::uint64_t> rank_rates(const NetworkSpec& spec, const std::vector<NodeId>& hosts) {
+  std::vector<std::uint64_t> rates;
+  rates.reserve(hosts.size());
+  for (NodeId h : hosts)
+    rates.push_back(spec.nic.rate_bps != 0 ? spec.nic.rate_bps
+                                           : spec.topology.nodes[h].ports[0].rate_bps);
+  return rates;
+}
+
+// Appends `part` (one workload, already placed on hosts) to `all` as class `class_id`: ids
+// renumbered, starts shifted by the workload's start. A host's first message of the part never
+// waits for the host's messages of earlier parts: after_previous chains stay in one workload.
+void append_part(Workload& all, const Workload& part, const std::vector<std::uint16_t>& class_ids,
+                 SimTime start, std::uint32_t host_count) {
+  std::vector<char> seen(host_count, 0), had(host_count, 0);
+  for (const Message& m : all.messages) had[m.src] = 1;
+  const auto offset = static_cast<MessageId>(all.messages.size());
+  all.messages.reserve(all.messages.size() + part.messages.size());
+  for (Message m : part.messages) {
+    m.class_id = class_ids[m.id];
+    m.id = static_cast<MessageId>(all.messages.size());
+    m.start = m.start + start;
+    if (!seen[m.src] && had[m.src]) m.after_previous = false;
+    seen[m.src] = 1;
+    all.messages.push_back(m);
+  }
+  if (part.dependent_begin.empty() && all.dependent_begin.empty()) return;
+  // The dependents, shifted; messages without any get empty ranges.
+  if (all.dependent_begin.empty()) all.dependent_begin.assign(offset + 1, 0);
+  const std::uint32_t base = all.dependent_begin.back();
+  for (std::size_t i = 0; i < part.messages.size(); ++i)
+    all.dependent_begin.push_back(base +
+                                  (part.dependent_begin.empty() ? 0 : part.dependent_begin[i + 1]));
+  for (MessageId d : part.dependents) all.dependents.push_back(d + offset);
+}
+
+// The class of each message of a part: the workload's, or a flow's own (`class`), numbered in
+// order of first appearance after the workloads' own classes.
+std::vector<std::uint16_t> part_class_ids(Workload& all, std::size_t messages,
+                                          std::uint16_t workload_class,
+                                          const std::vector<std::string>& flow_classes) {
+  std::vector<std::uint16_t> ids(messages, workload_class);
+  for (std::size_t i = 0; i < flow_classes.size() && i < messages; ++i) {
+    if (flow_classes[i].empty()) continue;
+    std::size_t c = 0;
+    while (c < all.classes.size() && all.classes[c].name != flow_classes[i]) ++c;
+    if (c == all.classes.size()) all.classes.push_back(TrafficClass{flow_classes[i], false});
+    ids[i] = static_cast<std::uint16_t>(c);
+  }
+  return ids;
+}
+
+// A generated workload's time budget (the others are checked before they are built): what its
+// busiest host sends or receives, its largest flow, its latest start.
+void require_generated_within_budget(const proto::Scenario& s, const Workload& part,
+                                     const std::string& at, std::uint32_t ranks) {
+  Demand demand{at + ".datacenter"};
+  std::vector<std::uint64_t> sent(ranks, 0), received(ranks, 0);
+  for (const Message& m : part.messages) {
+    sent[m.src] += m.bytes;
+    received[m.dst] += m.bytes;
+    demand.port_bytes = std::max({demand.port_bytes, sent[m.src], received[m.dst]});
+    demand.largest_message_bytes = std::max(demand.largest_message_bytes, m.bytes);
+    demand.latest_start_ns =
+        std::max(demand.latest_start_ns, static_cast<std::uint64_t>(m.start.ps() / 1000));
+  }
+  PathBound(s).require_within_budget(demand);
+}
+
+// Every workload of the scenario, each in its rank space, placed on its hosts (its own, or the
+// placement over all hosts) and appended as a traffic class of its own.
+Workload build_workloads(const LoadedScenario& loaded, const NetworkSpec& spec) {
+  const proto::Scenario& s = loaded.scenario;
+  const std::uint32_t host_count = spec.topology.host_count;
+  const std::vector<ScenarioWorkload> entries = scenario_workloads(s);
+  Workload all;
+  for (const ScenarioWorkload& entry : entries)  // the workloads' classes come first
+    all.classes.push_back(TrafficClass{entry.class_name, entry.workload->persistent_connections()});
+  for (std::size_t c = 0; c < entries.size(); ++c) {
+    const ScenarioWorkload& entry = entries[c];
+    const proto::Workload& w = *entry.workload;
+    const auto ranks = static_cast<std::uint32_t>(workload_rank_count(s, w));
+    const std::vector<NodeId> hosts =
+        w.has_hosts() ? host_set_hosts(w.hosts(), host_count, entry.at + ".hosts")
+                      : place_ranks(placement_spec(s.placement()), ranks, host_count, "placement");
+    std::vector<std::string> flow_classes;
+    Workload part =
+        make_workload(s, w, entry.at, ranks, loaded.path, rank_rates(spec, hosts), flow_classes);
+    if (w.has_datacenter()) require_generated_within_budget(s, part, entry.at, ranks);
+    apply_placement(part, hosts);
+    if (entries.size() == 1) {  // one workload: its messages as they are
+      all.kind = part.kind;
+      all.persistent_connections = w.persistent_connections();
+    } else {
+      all.kind = "mixed";
+    }
+    const std::vector<std::uint16_t> class_ids =
+        part_class_ids(all, part.messages.size(), static_cast<std::uint16_t>(c), flow_classes);
+    append_part(all, part, class_ids, engine::ns(static_cast<std::int64_t>(w.start_ns())),
+                host_count);
+  }
+  return all;
 }
 
 }  // namespace
@@ -261,6 +431,17 @@ PlacementSpec placement_spec(const proto::Placement& placement) {
 
 namespace {
 
+// outputs.size_buckets_bytes, or one packet's payload, 10 KB, 100 KB, 1 MB.
+std::vector<std::uint64_t> size_buckets(const proto::Scenario& s) {
+  if (s.outputs().size_buckets_bytes_size() > 0)
+    return {s.outputs().size_buckets_bytes().begin(), s.outputs().size_buckets_bytes().end()};
+  const std::uint64_t payload = s.links().mtu_bytes() - s.links().header_bytes();
+  std::vector<std::uint64_t> bounds{payload};
+  for (std::uint64_t decade : {10'000, 100'000, 1'000'000})
+    if (decade > bounds.back()) bounds.push_back(decade);
+  return bounds;
+}
+
 NetworkSpec build(const LoadedScenario& loaded) {
   const proto::Scenario& s = loaded.scenario;
   NetworkSpec spec;
@@ -272,15 +453,9 @@ NetworkSpec build(const LoadedScenario& loaded) {
   spec.nic = NicConfig{static_cast<std::uint64_t>(s.nic().rate_bps()), s.nic().buffer_bytes(),
                        engine::ns(static_cast<std::int64_t>(s.nic().jitter_ns()))};
   spec.transport = transport_config(s.transport());
-  if (s.has_workload()) {
-    const auto ranks = static_cast<std::uint32_t>(workload_rank_count(s));
-    spec.workload = make_workload(s, ranks, loaded.path);
-    spec.workload.persistent_connections = s.workload().persistent_connections();
-    const std::uint32_t hosts = spec.topology.host_count;
-    apply_placement(spec.workload,
-                    place_ranks(placement_spec(s.placement()), ranks, hosts, "placement"));
-  }
+  spec.workload = build_workloads(loaded, spec);
   spec.outputs = resolve_outputs(s.outputs(), spec.topology);
+  spec.outputs.size_buckets_bytes = size_buckets(s);
   return spec;
 }
 

@@ -32,16 +32,44 @@ std::string lower(std::string text) {
   return text;
 }
 
-// Splits "flow[2]" into ("flow", 2); "flow" gives no index.
-std::pair<std::string, std::optional<int>> split_index(const std::string& name) {
+// A path step: "flow[2]" selects entry 2 of the list `flow`; "workloads[incast]" the entry of
+// `workloads` whose `name` is "incast"; "flow" the field itself.
+struct Step {
+  std::string field;
+  std::optional<int> index;
+  std::string key;  // [name]
+  bool selects() const { return index.has_value() || !key.empty(); }
+};
+
+Step split_step(const std::string& name) {
   const auto open = name.find('[');
-  if (open == std::string::npos || name.back() != ']') return {name, std::nullopt};
+  if (open == std::string::npos || name.back() != ']') return {name, std::nullopt, ""};
+  const std::string inside = name.substr(open + 1, name.size() - open - 2);
+  if (inside.empty()) throw Failure{"empty selector in '" + name + "'"};
+  if (!std::isdigit(static_cast<unsigned char>(inside.front())))
+    return {name.substr(0, open), std::nullopt, inside};
   int index = -1;
-  const char* first = name.data() + open + 1;
-  const char* last = name.data() + name.size() - 1;
-  const auto [end, ec] = std::from_chars(first, last, index);
-  if (ec != std::errc{} || end != last || index < 0) throw Failure{"bad index in '" + name + "'"};
-  return {name.substr(0, open), index};
+  const auto [end, ec] = std::from_chars(inside.data(), inside.data() + inside.size(), index);
+  if (ec != std::errc{} || end != inside.data() + inside.size() || index < 0)
+    throw Failure{"bad index in '" + name + "'"};
+  return {name.substr(0, open), index, ""};
+}
+
+// The entry of the repeated message field whose `name` is `key`.
+pb::Message& entry_named(pb::Message& message, const Field& field, const std::string& key) {
+  const pb::Reflection& r = *message.GetReflection();
+  const Field* name = field.message_type()->FindFieldByName("name");
+  if (name == nullptr || name->cpp_type() != Field::CPPTYPE_STRING || name->is_repeated())
+    throw Failure{"'" + field.name() + "' entries have no name: select one by index, [i]"};
+  std::string known;
+  for (int i = 0; i < r.FieldSize(message, &field); ++i) {
+    pb::Message& entry = *r.MutableRepeatedMessage(&message, &field, i);
+    const std::string entry_name = entry.GetReflection()->GetString(entry, name);
+    if (entry_name == key) return entry;
+    known += (known.empty() ? "" : ", ") + entry_name;
+  }
+  throw Failure{"no entry of '" + field.name() + "' is named '" + key +
+                "' (named: " + (known.empty() ? std::string("none") : known) + ")"};
 }
 
 const Field& find_field(const pb::Descriptor& type, const std::string& name) {
@@ -203,23 +231,25 @@ void set_value(pb::Message& message, const Field& field, const std::string& valu
 
 // The message named by `name` inside `message`, created (or selected in its oneof) if needed.
 pb::Message& step_into(pb::Message& message, const std::string& name) {
-  const auto [field_name, index] = split_index(name);
+  const Step step = split_step(name);
+  const std::string& field_name = step.field;
   const Field& field = find_field(*message.GetDescriptor(), field_name);
   const pb::Reflection& r = *message.GetReflection();
   if (field.cpp_type() != Field::CPPTYPE_MESSAGE)
     throw Failure{"'" + field_name + "' is not a message, it has no fields"};
   if (!field.is_repeated()) {
-    if (index) throw Failure{"'" + field_name + "' is not a list"};
+    if (step.selects()) throw Failure{"'" + field_name + "' is not a list"};
     return *r.MutableMessage(&message, &field);
   }
+  if (!step.key.empty()) return entry_named(message, field, step.key);
   const int size = r.FieldSize(message, &field);
-  if (!index)
+  if (!step.index)
     throw Failure{"'" + field_name + "' is a list: give an index, [0.." + std::to_string(size) +
                   ")"};
-  if (*index >= size)
-    throw Failure{"index " + std::to_string(*index) + " out of range: '" + field_name + "' has " +
-                  std::to_string(size) + " entries"};
-  return *r.MutableRepeatedMessage(&message, &field, *index);
+  if (*step.index >= size)
+    throw Failure{"index " + std::to_string(*step.index) + " out of range: '" + field_name +
+                  "' has " + std::to_string(size) + " entries"};
+  return *r.MutableRepeatedMessage(&message, &field, *step.index);
 }
 
 std::string apply(pb::Message& root, const std::string& assignment) {
@@ -234,7 +264,7 @@ std::string apply(pb::Message& root, const std::string& assignment) {
     start = dot + 1;
   }
   const std::string last = path.substr(start);
-  if (split_index(last).second) throw Failure{"an index selects a list element to go into"};
+  if (split_step(last).selects()) throw Failure{"an index selects a list element to go into"};
   set_value(*message, find_field(*message->GetDescriptor(), last), value);
   return path;
 }

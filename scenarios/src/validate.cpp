@@ -217,7 +217,19 @@ void validate_transport(const proto::Scenario& scenario) {
          "dropped and never retransmitted)");
 }
 
+void validate_size_buckets(const proto::Outputs& outputs) {
+  std::uint64_t previous = 0;
+  for (int i = 0; i < outputs.size_buckets_bytes_size(); ++i) {
+    const std::uint64_t bound = outputs.size_buckets_bytes(i);
+    if (bound <= previous)
+      fail(fmt::format("outputs.size_buckets_bytes[{}]", i),
+           fmt::format("must be > {} (increasing bounds, > 0), got {}", previous, bound));
+    previous = bound;
+  }
+}
+
 void validate_outputs(const proto::Outputs& outputs) {
+  validate_size_buckets(outputs);
   for (int i = 0; i < outputs.queue_ports_size(); ++i) {
     const proto::QueuePort& port = outputs.queue_ports(i);
     if (port.node().empty() == port.toward_host().empty())
@@ -257,8 +269,6 @@ void validate_scenario(const proto::Scenario& scenario) {
   validate_switch(scenario);
   validate_nic(scenario);
   validate_transport(scenario);
-  if (scenario.has_mpi() && scenario.has_workload())
-    fail("mpi", "a scenario runs either a workload or mpi ranks, not both");
   if (scenario.has_mpi()) {
     validate_mpi(scenario);
   } else {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "netwarp/netmodels/input_error.hpp"
 #include "netwarp/netmodels/workload.hpp"
@@ -41,8 +42,20 @@ void validate_explicit_placement(const proto::Scenario& scenario, std::uint64_t 
 
 // Hosts of a valid topology.
 std::uint64_t topology_host_count(const proto::Topology& topology);
-// Ranks of the workload (see scenario.proto, Workload) on a valid topology.
-std::uint64_t workload_rank_count(const proto::Scenario& scenario);
+// A workload of the scenario (`workload` or an entry of `workloads`) with the path its fields
+// are named by in errors and its traffic class.
+struct ScenarioWorkload {
+  const proto::Workload* workload = nullptr;
+  std::string at;          // "workload", "workloads[2]"
+  std::string class_name;  // its name; `workload` without one: "workload"
+};
+// `workload` (when set), then the `workloads` entries in order.
+std::vector<ScenarioWorkload> scenario_workloads(const proto::Scenario& scenario);
+// Ranks of one workload (see scenario.proto, Workload) on a valid topology.
+std::uint64_t workload_rank_count(const proto::Scenario& scenario, const proto::Workload& w);
+// Hosts a valid host set names.
+std::uint64_t host_set_count(const proto::HostSet& set);
+void validate_host_set(const proto::HostSet& set, const std::string& at, std::uint64_t hosts);
 // Ranks of an MPI scenario (see scenario.proto, Mpi) on a valid topology.
 std::uint64_t mpi_rank_count(const proto::Scenario& scenario);
 // mpi.ranks_per_host, 0 read as 1.

@@ -117,7 +117,7 @@ void PathBound::require_within_budget(const Demand& demand) const {
 namespace {
 
 // Flows: the bytes each rank sends and receives; the field of the largest flow.
-Demand flows_demand(const proto::Flows& flows) {
+Demand flows_demand(const proto::Flows& flows, const std::string& at) {
   Demand demand;
   std::map<std::uint32_t, std::uint64_t> sent, received;
   for (int i = 0; i < flows.flow_size(); ++i) {
@@ -127,7 +127,7 @@ Demand flows_demand(const proto::Flows& flows) {
     demand.latest_start_ns = std::max(demand.latest_start_ns, flow.start_ns());
     if (flow.bytes() >= demand.largest_message_bytes) {
       demand.largest_message_bytes = flow.bytes();
-      demand.field = fmt::format("workload.flows.flow[{}].bytes", i);
+      demand.field = fmt::format("{}.flows.flow[{}].bytes", at, i);
     }
   }
   for (const auto& [rank, bytes] : sent) demand.port_bytes = std::max(demand.port_bytes, bytes);
@@ -137,23 +137,23 @@ Demand flows_demand(const proto::Flows& flows) {
 
 // The bytes one port carries at worst: a host's sends or receives (uniform random: every
 // message could go to one host).
-Demand workload_demand(const proto::Workload& w, std::uint64_t ranks) {
+Demand workload_demand(const proto::Workload& w, std::uint64_t ranks, const std::string& at) {
   switch (w.kind_case()) {
     case proto::Workload::kFlows:
-      return flows_demand(w.flows());
+      return flows_demand(w.flows(), at);
     case proto::Workload::kIncast: {
       const std::uint64_t senders = w.incast().senders() ? w.incast().senders() : ranks - 1;
-      return {"workload.incast.bytes", saturating_mul(senders, w.incast().bytes()),
-              w.incast().bytes(), w.incast().start_ns()};
+      return {at + ".incast.bytes", saturating_mul(senders, w.incast().bytes()), w.incast().bytes(),
+              w.incast().start_ns()};
     }
     case proto::Workload::kAllToAll:
-      return {"workload.all_to_all.bytes", saturating_mul(ranks - 1, w.all_to_all().bytes()),
+      return {at + ".all_to_all.bytes", saturating_mul(ranks - 1, w.all_to_all().bytes()),
               w.all_to_all().bytes(), 0};
     case proto::Workload::kPermutation:
-      return {"workload.permutation.bytes", w.permutation().bytes(), w.permutation().bytes(), 0};
+      return {at + ".permutation.bytes", w.permutation().bytes(), w.permutation().bytes(), 0};
     case proto::Workload::kUniformRandom: {
       const proto::UniformRandom& u = w.uniform_random();
-      return {"workload.uniform_random.bytes",
+      return {at + ".uniform_random.bytes",
               saturating_mul(saturating_mul(ranks, u.messages_per_host()), u.bytes()), u.bytes(),
               0};
     }
@@ -164,12 +164,30 @@ Demand workload_demand(const proto::Workload& w, std::uint64_t ranks) {
 
 }  // namespace
 
+// Several workloads share the network: at worst all their bytes cross one port, one after
+// another; the error names the workload field with the most bytes.
 void validate_time_budget(const proto::Scenario& scenario) {
   const PathBound path(scenario);
-  if (scenario.has_mpi()) return validate_mpi_time_budget(scenario, path);
-  if (scenario.workload().flows().flow_size() == 0 && scenario.workload().has_flows())
-    return;  // a CSV file: checked when it is read
-  path.require_within_budget(workload_demand(scenario.workload(), workload_rank_count(scenario)));
+  if (scenario.has_mpi()) validate_mpi_time_budget(scenario, path);
+  Demand total;
+  bool any = false;
+  std::uint64_t most = 0;
+  for (const ScenarioWorkload& entry : scenario_workloads(scenario)) {
+    const proto::Workload& w = *entry.workload;
+    // A CSV file is checked when it is read, a datacenter workload once generated.
+    if ((w.has_flows() && w.flows().flow_size() == 0) || w.has_datacenter()) continue;
+    const Demand d = workload_demand(w, workload_rank_count(scenario, w), entry.at);
+    if (!any || d.port_bytes > most) {
+      total.field = d.field;
+      most = d.port_bytes;
+    }
+    any = true;
+    total.port_bytes = saturating_add(total.port_bytes, d.port_bytes);
+    total.largest_message_bytes = std::max(total.largest_message_bytes, d.largest_message_bytes);
+    total.latest_start_ns =
+        std::max(total.latest_start_ns, saturating_add(d.latest_start_ns, w.start_ns()));
+  }
+  if (any) path.require_within_budget(total);
 }
 
 }  // namespace netwarp::scenarios

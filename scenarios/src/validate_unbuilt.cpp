@@ -29,21 +29,7 @@ void refuse_unbuilt_transport(const proto::Transport& t, const std::string& at) 
   if (t.has_roce()) refuse(at + ".roce", "the RoCE transport");
 }
 
-void refuse_unbuilt_flows(const proto::Flows& flows, const std::string& at) {
-  for (int i = 0; i < flows.flow_size(); ++i) {
-    const proto::Flow& f = flows.flow(i);
-    if (!f.name().empty() || !f.group().empty() || !f.after().empty() || f.gap_ns() != 0 ||
-        !f.class_().empty())
-      refuse(at + ".flow[" + std::to_string(i) + "]", "name, group, after, gap_ns and class");
-  }
-}
-
 void refuse_unbuilt_workload(const proto::Workload& w, const std::string& at) {
-  if (!w.name().empty()) refuse(at + ".name", "a named workload");
-  if (w.has_hosts()) refuse(at + ".hosts", "a workload's own hosts");
-  if (w.start_ns() != 0) refuse(at + ".start_ns", "a workload's start");
-  if (w.has_datacenter()) refuse(at + ".datacenter", "the datacenter workload");
-  refuse_unbuilt_flows(w.flows(), at + ".flows");
   if (w.has_transport()) refuse(at + ".transport", "a transport per workload");
   if (w.priority() != 0) refuse(at + ".priority", "a traffic class on ports");
 }
@@ -56,9 +42,8 @@ void refuse_unbuilt_settings(const proto::Scenario& s) {
   if (s.has_workload()) refuse_unbuilt_workload(s.workload(), "workload");
   for (int i = 0; i < s.workloads_size(); ++i)
     refuse_unbuilt_workload(s.workloads(i), "workloads[" + std::to_string(i) + "]");
-  if (s.workloads_size() > 0) refuse("workloads", "several workloads");
-  if (s.outputs().size_buckets_bytes_size() > 0)
-    refuse("outputs.size_buckets_bytes", "slowdown by size bucket");
+  if (s.has_mpi() && (s.has_workload() || s.workloads_size() > 0))
+    refuse("mpi", "an MPI job beside packet workloads");
   if (s.mpi().has_hosts()) refuse("mpi.hosts", "the MPI job's own hosts");
   if (!s.mpi().name().empty()) refuse("mpi.name", "the MPI job's class name");
   if (s.mpi().priority() != 0) refuse("mpi.priority", "a traffic class on ports");

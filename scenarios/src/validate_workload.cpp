@@ -1,7 +1,12 @@
-// Validators of the placement and the workload, which meet at the rank count: ranks must fit
-// on the hosts, every rank named by the workload must exist, and each generator's parameters
+// Validators of the placement and the workloads, which meet at the rank count: ranks must fit
+// on the hosts, every rank named by a workload must exist, and each generator's parameters
 // must be in range. Message sizes: 1 .. netmodels::kMaxMessageBytes with either transport (the
-// time budget, validate_time.cpp, is what limits them in practice).
+// time budget, validate_time.cpp, is what limits them in practice). A scenario's workloads are
+// `workload` and the `workloads` entries; each is checked on its own ranks, its fields named
+// by its path (workload.incast.bytes, workloads[1].incast.bytes).
+#include <fmt/format.h>
+
+#include <cctype>
 #include <set>
 #include <string>
 
@@ -49,32 +54,92 @@ void validate_explicit_placement(const proto::Scenario& scenario, std::uint64_t 
   }
 }
 
-namespace {
+std::uint64_t host_set_count(const proto::HostSet& set) {
+  switch (set.kind_case()) {
+    case proto::HostSet::kList:
+      return static_cast<std::uint64_t>(set.list().hosts_size());
+    case proto::HostSet::kRange:
+      return set.range().count();
+    case proto::HostSet::kRandom:
+      return set.random().count();
+    case proto::HostSet::KIND_NOT_SET:
+      break;
+  }
+  return 0;
+}
 
-void validate_flows(const proto::Scenario& scenario, std::uint64_t ranks) {
-  const proto::Flows& flows = scenario.workload().flows();
-  if (flows.flow_size() > 0 && !flows.csv_file().empty())
-    fail("workload.flows", "give either flow entries or csv_file, not both");
-  if (flows.flow_size() == 0 && flows.csv_file().empty())
-    fail("workload.flows", "give flow entries or a csv_file");
-  for (int i = 0; i < flows.flow_size(); ++i) {
-    const proto::Flow& flow = flows.flow(i);
-    const std::string at = "workload.flows.flow[" + std::to_string(i) + "]";
-    require_rank(at + ".src", flow.src(), ranks);
-    require_rank(at + ".dst", flow.dst(), ranks);
-    if (flow.src() == flow.dst())
-      fail(at + ".dst", "must differ from src (" + std::to_string(flow.src()) + ")");
-    validate_bytes(at + ".bytes", flow.bytes());
-    require_at_most(at + ".start_ns", flow.start_ns(), kMaxTimeNs);
+void validate_host_set(const proto::HostSet& set, const std::string& at, std::uint64_t hosts) {
+  switch (set.kind_case()) {
+    case proto::HostSet::kList: {
+      const auto& list = set.list().hosts();
+      if (list.empty()) fail(at + ".list.hosts", "must list at least one host");
+      std::set<std::uint32_t> used;
+      for (int i = 0; i < list.size(); ++i) {
+        const std::string field = fmt::format("{}.list.hosts[{}]", at, i);
+        if (list[i] >= hosts)
+          fail(field, fmt::format("host {} does not exist ({} hosts)", list[i], hosts));
+        if (!used.insert(list[i]).second)
+          fail(field, fmt::format("host {} is listed twice", list[i]));
+      }
+      return;
+    }
+    case proto::HostSet::kRange: {
+      const proto::HostRange& r = set.range();
+      require_at_least(at + ".range.count", r.count(), 1);
+      const std::uint64_t stride = r.stride() == 0 ? 1 : r.stride();
+      const std::uint64_t last = r.first() + (r.count() - 1) * stride;
+      if (last >= hosts)
+        fail(at + ".range",
+             fmt::format("reaches host {}, past the last host ({})", last, hosts - 1));
+      return;
+    }
+    case proto::HostSet::kRandom:
+      require_at_least(at + ".random.count", set.random().count(), 1);
+      require_at_most(at + ".random.count", set.random().count(), hosts);
+      return;
+    case proto::HostSet::KIND_NOT_SET:
+      fail(at, "set one of list, range, random");
   }
 }
 
-void validate_incast(const proto::Scenario& scenario, std::uint64_t ranks) {
-  const proto::Incast& incast = scenario.workload().incast();
-  require_rank("workload.incast.receiver", incast.receiver(), ranks);
-  require_at_most("workload.incast.senders", incast.senders(), ranks - 1);
-  validate_bytes("workload.incast.bytes", incast.bytes());
-  require_at_most("workload.incast.start_ns", incast.start_ns(), kMaxTimeNs);
+namespace {
+
+bool is_name_character(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+}
+
+void validate_class_name(const std::string& name, const std::string& field) {
+  if (name.empty()) fail(field, "required in workloads (the traffic class)");
+  if (name.size() > 64) fail(field, fmt::format("at most 64 characters, got {}", name.size()));
+  for (char c : name)
+    if (!is_name_character(c)) fail(field, "letters, digits, '_' and '-' only, got '" + name + "'");
+  if (name == "mpi") fail(field, "\"mpi\" names the MPI job's class");
+}
+
+void validate_flows(const proto::Flows& flows, const std::string& at, std::uint64_t ranks) {
+  if (flows.flow_size() > 0 && !flows.csv_file().empty())
+    fail(at, "give either flow entries or csv_file, not both");
+  if (flows.flow_size() == 0 && flows.csv_file().empty())
+    fail(at, "give flow entries or a csv_file");
+  for (int i = 0; i < flows.flow_size(); ++i) {
+    const proto::Flow& flow = flows.flow(i);
+    const std::string field = at + ".flow[" + std::to_string(i) + "]";
+    require_rank(field + ".src", flow.src(), ranks);
+    require_rank(field + ".dst", flow.dst(), ranks);
+    if (flow.src() == flow.dst())
+      fail(field + ".dst", "must differ from src (" + std::to_string(flow.src()) + ")");
+    validate_bytes(field + ".bytes", flow.bytes());
+    require_at_most(field + ".start_ns", flow.start_ns(), kMaxTimeNs);
+    require_at_most(field + ".gap_ns", flow.gap_ns(), kMaxTimeNs);
+    if (!flow.class_().empty()) validate_class_name(flow.class_(), field + ".class");
+  }
+}
+
+void validate_incast(const proto::Incast& incast, const std::string& at, std::uint64_t ranks) {
+  require_rank(at + ".receiver", incast.receiver(), ranks);
+  require_at_most(at + ".senders", incast.senders(), ranks - 1);
+  validate_bytes(at + ".bytes", incast.bytes());
+  require_at_most(at + ".start_ns", incast.start_ns(), kMaxTimeNs);
 }
 
 bool is_power_of_two(std::uint64_t n) {
@@ -87,68 +152,125 @@ bool is_square(std::uint64_t n) {
   return root * root == n;
 }
 
-void validate_all_to_all(const proto::Scenario& scenario, std::uint64_t ranks) {
-  const proto::AllToAll& all = scenario.workload().all_to_all();
+void validate_all_to_all(const proto::AllToAll& all, const std::string& at, std::uint64_t ranks) {
   if (all.order() == proto::AllToAll::PAIRWISE && !is_power_of_two(ranks))
-    fail("workload.all_to_all.order",
+    fail(at + ".order",
          "PAIRWISE needs a power-of-two number of ranks, got " + std::to_string(ranks));
   if (all.order() == proto::AllToAll::SPREAD_2D && !is_square(ranks))
-    fail("workload.all_to_all.order",
+    fail(at + ".order",
          "SPREAD_2D needs a square number of ranks (n x n), got " + std::to_string(ranks));
-  validate_bytes("workload.all_to_all.bytes", all.bytes());
+  validate_bytes(at + ".bytes", all.bytes());
 }
 
-void validate_kind(const proto::Scenario& scenario, std::uint64_t ranks) {
-  const proto::Workload& workload = scenario.workload();
-  switch (workload.kind_case()) {
-    case proto::Workload::kFlows:
-      return validate_flows(scenario, ranks);
-    case proto::Workload::kIncast:
-      return validate_incast(scenario, ranks);
-    case proto::Workload::kAllToAll:
-      return validate_all_to_all(scenario, ranks);
-    case proto::Workload::kPermutation:
-      return validate_bytes("workload.permutation.bytes", workload.permutation().bytes());
-    case proto::Workload::kUniformRandom:
-      require_at_least("workload.uniform_random.messages_per_host",
-                       workload.uniform_random().messages_per_host(), 1);
-      return validate_bytes("workload.uniform_random.bytes", workload.uniform_random().bytes());
-    case proto::Workload::kDatacenter:  // refused before (validate_unbuilt.cpp)
-    case proto::Workload::KIND_NOT_SET:
-      fail("workload",
-           "not set (set one of all_to_all, flows, incast, permutation, uniform_random; or an mpi "
-           "section instead)");
+// The distribution's name and file are checked when the workload is built (they need the
+// scenario's folder); here the numbers.
+void validate_datacenter(const proto::Datacenter& d, const std::string& at, std::uint64_t ranks) {
+  if (d.distribution().empty())
+    fail(at + ".distribution",
+         "required: data_mining, hadoop, web_search, or a file of `bytes probability` lines");
+  if (!(d.load() > 0 && d.load() <= 1))
+    fail(at + ".load",
+         fmt::format("must be in (0, 1] (of each host link's rate), got {}", d.load()));
+  require_at_most(at + ".duration_ns", d.duration_ns(), kMaxTimeNs);
+  if (d.duration_ns() == 0 && d.flows() == 0)
+    fail(at, "give duration_ns, flows or both (when to stop starting flows)");
+  if (!proto::Datacenter::Arrivals_IsValid(d.arrivals()))
+    fail(at + ".arrivals", fmt::format("must be PER_HOST or PER_PAIR, got {}", d.arrivals()));
+  if (d.arrivals() == proto::Datacenter::PER_HOST && d.pairs_size() > 0)
+    fail(at + ".pairs", "only with arrivals: PER_PAIR (PER_HOST draws each destination)");
+  if (d.arrivals() == proto::Datacenter::PER_PAIR && d.pairs_size() == 0)
+    fail(at + ".pairs", "PER_PAIR needs at least one pair");
+  for (int i = 0; i < d.pairs_size(); ++i) {
+    const std::string field = fmt::format("{}.pairs[{}]", at, i);
+    require_rank(field + ".src", d.pairs(i).src(), ranks);
+    require_rank(field + ".dst", d.pairs(i).dst(), ranks);
+    if (d.pairs(i).src() == d.pairs(i).dst())
+      fail(field + ".dst", fmt::format("must differ from src ({})", d.pairs(i).src()));
   }
+}
+
+void validate_kind(const proto::Workload& w, const std::string& at, std::uint64_t ranks) {
+  switch (w.kind_case()) {
+    case proto::Workload::kFlows:
+      return validate_flows(w.flows(), at + ".flows", ranks);
+    case proto::Workload::kIncast:
+      return validate_incast(w.incast(), at + ".incast", ranks);
+    case proto::Workload::kAllToAll:
+      return validate_all_to_all(w.all_to_all(), at + ".all_to_all", ranks);
+    case proto::Workload::kPermutation:
+      return validate_bytes(at + ".permutation.bytes", w.permutation().bytes());
+    case proto::Workload::kUniformRandom:
+      require_at_least(at + ".uniform_random.messages_per_host",
+                       w.uniform_random().messages_per_host(), 1);
+      return validate_bytes(at + ".uniform_random.bytes", w.uniform_random().bytes());
+    case proto::Workload::kDatacenter:
+      return validate_datacenter(w.datacenter(), at + ".datacenter", ranks);
+    case proto::Workload::KIND_NOT_SET:
+      fail(at,
+           "not set (set one of all_to_all, datacenter, flows, incast, permutation, "
+           "uniform_random; or an mpi section instead)");
+  }
+}
+
+void validate_one(const proto::Scenario& s, const ScenarioWorkload& entry) {
+  const proto::Workload& w = *entry.workload;
+  const std::uint64_t hosts = topology_host_count(s.topology());
+  if (w.kind_case() == proto::Workload::KIND_NOT_SET) validate_kind(w, entry.at, 0);
+  if (w.has_hosts()) validate_host_set(w.hosts(), entry.at + ".hosts", hosts);
+  require_at_most(entry.at + ".start_ns", w.start_ns(), kMaxTimeNs);
+  if (w.all_to_all().ranks() > hosts)
+    fail(entry.at + ".all_to_all.ranks", std::to_string(w.all_to_all().ranks()) +
+                                             " ranks do not fit on " + std::to_string(hosts) +
+                                             " hosts");
+  const std::uint64_t ranks = workload_rank_count(s, w);
+  if (ranks < 2) {
+    const bool is_explicit = !w.has_hosts() && s.placement().has_explicit_();
+    fail(w.all_to_all().ranks() != 0 ? entry.at + ".all_to_all.ranks"
+         : w.has_hosts()             ? entry.at + ".hosts"
+         : is_explicit               ? std::string("placement.explicit.hosts")
+                                     : entry.at,
+         "needs at least 2 ranks, got " + std::to_string(ranks));
+  }
+  validate_kind(w, entry.at, ranks);
 }
 
 }  // namespace
 
-std::uint64_t workload_rank_count(const proto::Scenario& scenario) {
-  if (scenario.workload().has_all_to_all() && scenario.workload().all_to_all().ranks() != 0)
-    return scenario.workload().all_to_all().ranks();
-  if (scenario.placement().has_explicit_())
-    return static_cast<std::uint64_t>(scenario.placement().explicit_().hosts_size());
-  return topology_host_count(scenario.topology());
+std::vector<ScenarioWorkload> scenario_workloads(const proto::Scenario& s) {
+  std::vector<ScenarioWorkload> all;
+  if (s.has_workload())
+    all.push_back({&s.workload(), "workload",
+                   s.workload().name().empty() ? std::string("workload") : s.workload().name()});
+  for (int i = 0; i < s.workloads_size(); ++i)
+    all.push_back({&s.workloads(i), fmt::format("workloads[{}]", i), s.workloads(i).name()});
+  return all;
+}
+
+std::uint64_t workload_rank_count(const proto::Scenario& s, const proto::Workload& w) {
+  if (w.has_hosts()) return host_set_count(w.hosts());
+  if (w.has_all_to_all() && w.all_to_all().ranks() != 0) return w.all_to_all().ranks();
+  if (s.placement().has_explicit_())
+    return static_cast<std::uint64_t>(s.placement().explicit_().hosts_size());
+  return topology_host_count(s.topology());
 }
 
 void validate_workload(const proto::Scenario& scenario) {
-  const proto::Workload& workload = scenario.workload();
   const std::uint64_t hosts = topology_host_count(scenario.topology());
-  if (workload.kind_case() == proto::Workload::KIND_NOT_SET) validate_kind(scenario, 0);
-  if (workload.all_to_all().ranks() > hosts)
-    fail("workload.all_to_all.ranks", std::to_string(workload.all_to_all().ranks()) +
-                                          " ranks do not fit on " + std::to_string(hosts) +
-                                          " hosts");
   validate_explicit_placement(scenario, hosts);
-  const std::uint64_t ranks = workload_rank_count(scenario);
-  if (ranks < 2) {
-    const bool is_explicit = scenario.placement().has_explicit_();
-    fail(workload.all_to_all().ranks() != 0 ? "workload.all_to_all.ranks"
-         : is_explicit                      ? "placement.explicit.hosts"
-                                            : "workload",
-         "needs at least 2 ranks, got " + std::to_string(ranks));
+  if (!scenario.has_workload() && scenario.workloads_size() == 0)
+    fail("workload",
+         "not set (set one of all_to_all, datacenter, flows, incast, permutation, "
+         "uniform_random; or workloads, or an mpi section instead)");
+  std::set<std::string> names;
+  if (!scenario.workload().name().empty())
+    validate_class_name(scenario.workload().name(), "workload.name");
+  for (const ScenarioWorkload& entry : scenario_workloads(scenario)) {
+    if (entry.workload != &scenario.workload())
+      validate_class_name(entry.class_name, entry.at + ".name");
+    if (!names.insert(entry.class_name).second)
+      fail(entry.at + ".name", "'" + entry.class_name + "' names another workload too");
+    validate_one(scenario, entry);
   }
-  validate_kind(scenario, ranks);
 }
 
 }  // namespace netwarp::scenarios

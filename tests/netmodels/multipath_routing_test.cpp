@@ -165,7 +165,12 @@ NetworkSpec adversarial(DragonflyRouting routing) {
   spec.format = testing::plain_format(1000);
   const std::uint32_t per_group = 4 * 2;
   std::vector<FlowSpec> flows;
-  for (NodeId i = 0; i < per_group; ++i) flows.push_back(FlowSpec{i, per_group + i, 40000, {}, 0});
+  for (NodeId i = 0; i < per_group; ++i) {
+    FlowSpec& f = flows.emplace_back();
+    f.src = i;
+    f.dst = per_group + i;
+    f.bytes = 40000;
+  }
   spec.workload = make_flows(flows, spec.topology.host_count, "workload");
   return spec;
 }

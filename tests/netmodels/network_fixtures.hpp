@@ -61,7 +61,14 @@ inline Topology star_topology(std::uint32_t hosts, LinkSpec link) {
 
 inline Message message(MessageId id, NodeId src, NodeId dst, std::uint64_t bytes,
                        SimTime start = {}, bool after_previous = false) {
-  return Message{id, src, dst, bytes, start, after_previous};
+  Message m;
+  m.id = id;
+  m.src = src;
+  m.dst = dst;
+  m.bytes = bytes;
+  m.start = start;
+  m.after_previous = after_previous;
+  return m;
 }
 
 struct NetworkRun {

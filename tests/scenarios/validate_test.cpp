@@ -147,7 +147,8 @@ const std::vector<BadCase> kBadCases = {
     {"mpi_and_workload",
      "mpi { ring { bytes: 1 } }\n",
      {},
-     "F:3:1: mpi: a scenario runs either a workload or mpi ranks, not both"},
+     "F:3:1: mpi: an MPI job beside packet workloads is not modelled yet: remove it from the "
+     "scenario"},
     {"mpi_unknown_algorithm",
      "!topology { star { hosts: 4 } }\nmpi { alltoall { algorithm: \"algorithm_c\" bytes: 1 } }\n",
      {},
@@ -183,8 +184,8 @@ const std::vector<BadCase> kBadCases = {
     {"workload_not_set",
      "!topology { star { hosts: 4 } }\n",
      {},
-     "F: workload: not set (set one of all_to_all, flows, incast, permutation, uniform_random; "
-     "or an mpi section instead)"},
+     "F: workload: not set (set one of all_to_all, datacenter, flows, incast, permutation, "
+     "uniform_random; or workloads, or an mpi section instead)"},
     {"more_ranks_than_hosts",
      "placement { explicit { hosts: [0, 1, 2, 3, 3] } }\n",
      {},

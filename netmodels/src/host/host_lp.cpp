@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "netwarp/netmodels/ideal_fct.hpp"
+
 namespace netwarp::netmodels {
 
 using engine::EventCtx;
@@ -18,6 +20,8 @@ HostLp::HostLp(NodeId self, const NetworkContext& net)
       nic_(net.port_settings(self, 0)),
       lossless_(net.spec().format.max_payload(), net.spec().format),
       senders_(net.messages_of(self).size(), SenderFlow{-1, -1, 0, 0}),
+      prerequisites_done_(net.spec().workload.dependents.empty() ? 0 : net.messages_of(self).size(),
+                          0),
       tcp_senders_(is_tcp_ ? net.messages_of(self).size() : 0, TcpSenderState{}),
       tcp_receivers_(is_tcp_ ? net.messages_to(self).size() : 0, TcpReceiverState{}),
       received_bytes_(is_tcp_ ? 0 : net.messages_to(self).size(), 0),
@@ -31,7 +35,7 @@ void HostLp::init(engine::InitCtx& ctx) {
     const Message& m = net_.message(id);
     if (uses_handshake_ && net_.connection_of(id) == id)
       ctx.send_self(SimTime::zero(), MessageDue{id, 1});
-    if (!m.after_previous) ctx.send_self(m.start, MessageDue{id});
+    if (!m.after_previous && m.waits == 0) ctx.send_self(m.start, MessageDue{id});
   }
   // A chain that begins with an after_previous message has nothing to wait for.
   const auto& mine = net_.messages_of(self_);
@@ -40,10 +44,41 @@ void HostLp::init(engine::InitCtx& ctx) {
 }
 
 void HostLp::on(const MessageDue& ev, EventCtx& ctx) {
-  if (ev.opens_connection != 0) {
+  if (ev.opens_connection == MessageDue::kPrerequisiteDone) {
+    prerequisite_done(ev.message, ctx);
+  } else if (ev.opens_connection != 0) {
     open_connection(ev.message, ctx);
   } else {
     start_message(ev.message, ctx);
+  }
+}
+
+void HostLp::prerequisite_done(MessageId id, EventCtx& ctx) {
+  const Message& m = net_.message(id);
+  const std::uint32_t slot = net_.send_slot(id);
+  const std::uint32_t done = prerequisites_done_[slot] + 1;
+  ctx.set(prerequisites_done_, slot, done);
+  if (done != m.waits) return;
+  const SimTime due = std::max(m.start, ctx.now() + m.gap);
+  if (due <= ctx.now()) {
+    start_message(id, ctx);
+  } else {
+    ctx.send_self(due - ctx.now(), MessageDue{id});
+  }
+}
+
+// A waiting message on this host learns at once; one on another host after the propagation
+// delay between the two (as a notice on the network would, without its serialisation), which
+// keeps every event between hosts at least one link latency ahead.
+void HostLp::notify_dependents(MessageId id, EventCtx& ctx) {
+  for (MessageId d : net_.spec().workload.dependents_of(id)) {
+    const NodeId src = net_.message(d).src;
+    if (src == self_) {
+      prerequisite_done(d, ctx);
+    } else {
+      const SimTime delay = std::max(path_latency(net_.spec(), self_, src), engine::ps(1));
+      ctx.send(src, delay, MessageDue{d, MessageDue::kPrerequisiteDone});
+    }
   }
 }
 
@@ -259,6 +294,7 @@ void HostLp::on_lossless_data(const Packet& p, EventCtx& ctx) {
   const Message& m = net_.message(p.flow);
   if (received != m.bytes) return;
   ctx.emit(DeliveryRecord{m.id, self_, ctx.now().ps()});
+  notify_dependents(m.id, ctx);
   send_control(m, PacketKind::control, 0, 0, ctx);
 }
 
@@ -273,7 +309,10 @@ void HostLp::on_tcp_data(const Packet& p, EventCtx& ctx) {
                  (p.flags & packet_flags::ce) != 0, ctx.now(), receiver_actions_);
   for (MessageId id = p.flow; id != kNoMessage && net_.stream_end(id) <= r.rcv_nxt;
        id = net_.next_on_connection(id))
-    if (net_.stream_end(id) > before) ctx.emit(DeliveryRecord{id, self_, ctx.now().ps()});
+    if (net_.stream_end(id) > before) {
+      ctx.emit(DeliveryRecord{id, self_, ctx.now().ps()});
+      notify_dependents(id, ctx);
+    }
   apply_receiver_actions(p.flow, r, ctx);
 }
 
@@ -386,6 +425,7 @@ void HostLp::finish(engine::FinishCtx& ctx) {
 void HostLp::visit_state(engine::StateVisitor& v) const {
   v("nic", nic_);
   v("senders", senders_);
+  v("prerequisites_done", prerequisites_done_);
   v("tcp_senders", tcp_senders_);
   v("tcp_receivers", tcp_receivers_);
   v("received_bytes", received_bytes_);

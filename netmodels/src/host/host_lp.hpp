@@ -45,6 +45,10 @@ class HostLp {
 
   // Sending side.
   void start_message(MessageId id, engine::EventCtx& ctx);
+  // Flows that wait for flows: a prerequisite of `id` was delivered (it starts after the last).
+  void prerequisite_done(MessageId id, engine::EventCtx& ctx);
+  // This host (the receiver) has every byte of `id`: tell the messages waiting for it.
+  void notify_dependents(MessageId id, engine::EventCtx& ctx);
   void hand_over(MessageId id, engine::EventCtx& ctx);
   void open_connection(MessageId id, engine::EventCtx& ctx);
   void complete_acknowledged(MessageId connection, std::uint64_t snd_una, engine::EventCtx& ctx);
@@ -79,11 +83,12 @@ class HostLp {
   const bool uses_handshake_;
   const bool traced_;
   OutputPort nic_;
-  LosslessSender lossless_;                        // lossless only: messages not yet all in the NIC
-  engine::RevVector<SenderFlow> senders_;          // by send slot
-  engine::RevVector<TcpSenderState> tcp_senders_;  // by send slot (TCP only)
-  engine::RevVector<TcpReceiverState> tcp_receivers_;  // by receive slot (TCP only)
-  engine::RevVector<std::uint64_t> received_bytes_;    // by receive slot (lossless only)
+  LosslessSender lossless_;                // lossless only: messages not yet all in the NIC
+  engine::RevVector<SenderFlow> senders_;  // by send slot
+  engine::RevVector<std::uint32_t> prerequisites_done_;  // by send slot, when flows wait
+  engine::RevVector<TcpSenderState> tcp_senders_;        // by send slot (TCP only)
+  engine::RevVector<TcpReceiverState> tcp_receivers_;    // by receive slot (TCP only)
+  engine::RevVector<std::uint64_t> received_bytes_;      // by receive slot (lossless only)
   // By send slot (TCP, sampled runs): the sampling interval of the sender's last change; -1: none.
   engine::RevVector<std::int64_t> flow_intervals_;
   TcpRangeTable tcp_ooo_ranges_;   // receivers' out-of-order data, by (receive slot, begin)

@@ -25,6 +25,8 @@ struct OutputSpec {
   bool cwnd_trace = false;
   // Time series (ports_timeseries.csv, flows_timeseries.csv): the sampling interval; 0: none.
   std::int64_t sample_interval_ps = kDefaultSampleIntervalPs;
+  // Upper bounds of the flow-size buckets FCT slowdown is reported by (a last bucket above).
+  std::vector<std::uint64_t> size_buckets_bytes;
   // 100 us: fine enough for a drop-tail queue at 1 Gbit/s (64 KiB drain in 0.5 ms), and
   // about 1000 rows per active port per 100 ms simulated; at 10 us a 3 s incast's run costs
   // 3.4x the CPU of an unsampled one (records and CSV), at 100 us 1.6x.

@@ -117,6 +117,8 @@ struct CreditReturned {  // the next hop freed `bytes` of virtual channel `vc` f
   std::uint8_t reserved[5] = {};
 };
 struct MessageDue {  // a host's message may start (or, opens_connection: its TCP handshake)
+  // opens_connection: a message it waits for was delivered (Message::waits).
+  static constexpr std::uint32_t kPrerequisiteDone = 2;
   MessageId message = 0;
   std::uint32_t opens_connection = 0;
 };

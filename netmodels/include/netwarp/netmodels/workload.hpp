@@ -5,9 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "netwarp/netmodels/empirical_cdf.hpp"
 #include "netwarp/netmodels/topology.hpp"
 
 namespace netwarp::netmodels {
@@ -23,17 +26,32 @@ struct Message {
   bool after_previous = false;  // wait for this host's previous message to be delivered
   std::uint8_t priority = 0;    // its packets' traffic class on ports, 0 .. 7
   std::uint16_t class_id = 0;   // index in Workload::classes
+  // Flows that wait for flows: it starts once `waits` other messages (Workload::dependents_of)
+  // have been delivered, `gap` after the last of them, and never before `start`.
+  std::uint32_t waits = 0;
+  SimTime gap;
 };
 
 // A traffic class: the messages of one named workload (or of the MPI job), reported together.
 struct TrafficClass {
   std::string name;
+  // TCP: this class's messages between two hosts share one connection (as
+  // Workload::persistent_connections, for this class only).
+  bool persistent_connections = false;
 };
 
 struct Workload {
   std::string kind;  // "flows", "incast", "all_to_all", "permutation", "uniform_random"
   std::vector<Message> messages;
   std::vector<TrafficClass> classes;  // empty: one class, "workload"
+  // The messages that wait for message i are dependents[dependent_begin[i] ..
+  // dependent_begin[i + 1]); both empty when none waits for any.
+  std::vector<std::uint32_t> dependent_begin;
+  std::vector<MessageId> dependents;
+  std::span<const MessageId> dependents_of(MessageId id) const {
+    if (dependent_begin.empty()) return {};
+    return {dependents.data() + dependent_begin[id], dependents.data() + dependent_begin[id + 1]};
+  }
   // TCP: the messages from one host to another share one connection, handed to it one after
   // another in list order (a message due before the previous one of its pair waits for it).
   bool persistent_connections = false;
@@ -55,11 +73,23 @@ struct FlowSpec {
   std::uint64_t bytes = 0;
   SimTime start;
   std::uint32_t line = 0;  // its line in a CSV file; 0: not from a file
+  std::string name;        // unique among the flows; empty: none
+  std::string group;       // flows of one group can be waited for together
+  std::string after_name;  // a flow's name or a group: it starts once they are delivered ...
+  SimTime gap;             // ... and this much later
+  std::string class_name;  // its own traffic class; empty: the workload's
+  std::vector<std::uint32_t> after;  // resolve_flow_dependencies: the indices it waits for
 };
 Workload make_flows(const std::vector<FlowSpec>& flows, std::uint32_t host_count,
                     const std::string& at);
-// Flows from a CSV file with the header `src,dst,bytes,start_ns`; errors are FileInputErrors.
+// Flows from a CSV file with the header `src,dst,bytes,start_ns`, then optionally any of
+// `name,group,after,gap_ns,class`; errors are FileInputErrors.
 std::vector<FlowSpec> read_flows_csv(const std::string& path);
+// Fills each flow's `after` from its after_name: the flow of that name, or every flow of that
+// group. An unknown name, a flow waiting for itself or a cycle is an InputError naming the
+// flow (`at`[i].after) or, for flows from a file, a FileInputError at its line.
+void resolve_flow_dependencies(std::vector<FlowSpec>& flows, const std::string& at,
+                               const std::string& file = "");
 
 // N senders to one receiver, `bytes` each, all starting at `start`. Senders are the lowest
 // numbered hosts other than the receiver.
@@ -102,6 +132,23 @@ struct UniformRandomSpec {
 };
 Workload make_uniform_random(const UniformRandomSpec& spec, std::uint32_t host_count,
                              const std::string& at);
+
+// Datacenter flows (datacenter.cpp): sizes drawn from `sizes`, arrivals a Poisson process per
+// source rank (or per pair in `pairs`) at the rate that makes the offered load of the source's
+// link `load` x rank_rate_bps[src]: lambda = load x rate / (8 x mean size); destinations drawn
+// uniformly from the other ranks; from `start` for `duration` (0: unbounded) or until
+// `max_flows` flows (0: unbounded). Each source draws from its own seeded stream.
+struct DatacenterSpec {
+  EmpiricalCdf sizes;
+  double load = 0.5;
+  SimTime start;
+  SimTime duration;
+  std::uint64_t max_flows = 0;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // PER_PAIR; empty: per rank
+  std::vector<std::uint64_t> rank_rate_bps;                    // the link rate of each rank
+  std::uint64_t seed = 1;
+};
+Workload make_datacenter(const DatacenterSpec& spec, std::uint32_t ranks, const std::string& at);
 
 // Maps workload ranks to hosts: regular (rank i on host i), random (seeded permutation) or
 // explicit. Applied to src/dst of every message after generation.

@@ -1,0 +1,21 @@
+// The ideal completion time of a flow: from its start to the delivery of its last byte (as
+// netwarp's FCT is measured) alone on the empty network, the denominator of FCT slowdown. Its
+// packets (full segments, then the rest) leave the sender back to back and are forwarded
+// store-and-forward along its static path with no other traffic, so the slowest link carries
+// all its wire bytes (headers and framing included) back to back. In words: its wire size at
+// the bottleneck rate plus the base one-way delay of its path (the propagation of every link and
+// one packet's serialisation on every other link). Exact for the lossless transport at line
+// rate; TCP adds its handshake and slow start on top, which is the slowdown TCP causes.
+#pragma once
+
+#include <cstdint>
+
+#include "netwarp/netmodels/network_spec.hpp"
+
+namespace netwarp::netmodels {
+
+SimTime ideal_completion_time(const NetworkSpec& spec, NodeId src, NodeId dst, std::uint64_t bytes);
+// The propagation delay along the static path from host `a` to host `b` (0 when a == b).
+SimTime path_latency(const NetworkSpec& spec, NodeId a, NodeId b);
+
+}  // namespace netwarp::netmodels
