@@ -15,7 +15,15 @@ close sequential PHOLD comes to a bare event loop.
   ceiling   with --ceiling: torus-alltoall and PHOLD as interleaved triples (sequential, the
             optimistic kernel on 1 rank, on 2 ranks), engine wall time. The optimistic kernel's
             own cost per event (1 rank against sequential) bounds what 2 ranks can reach even
-            if they never waited for each other: 2 x sequential / optimistic on 1 rank.
+            if they never waited for each other: 2 x sequential / optimistic on 1 rank. (With
+            --sync optimistic: on one rank the other modes run every event safe.)
+  sync      with --sync-modes (issue 31): writes the section "Sync modes" instead of the above:
+            PHOLD (2048 LPs / RANKS x 2048/RANKS) and the library scenarios (--only narrows
+            them) as interleaved tuples: sequential, then the optimistic kernel on each rank
+            count of --ranks (default 2) in each engine.sync mode; engine wall time, the share
+            of events that ran safe, rollbacks, GVT time. For the 16-core device machine:
+              bench/parallel_report.py --sync-modes --ranks 1 2 4 8 16 --pairs 3 \
+                  --only torus-alltoall fat-tree-alltoall
 
 Every pair must give equal digests. Run it on an otherwise idle machine: a 2-rank run needs both
 cores, and any other process makes one rank wait for the other at every GVT round.
@@ -71,22 +79,26 @@ def run_json(cmd, json_path):
         return json.load(f), usage.ru_utime
 
 
-def scenario_run(path, kernel, ranks, out):
+def sync_args(kernel, sync):
+    return ["--sync", sync] if kernel == "optimistic" and sync else []
+
+
+def scenario_run(path, kernel, ranks, out, sync=None):
     """`netwarp run` of a scenario file; returns results.json."""
-    cmd = [NETWARP, "run", path, "--kernel", kernel, "--out", out]
+    cmd = [NETWARP, "run", path, "--kernel", kernel, "--out", out, *sync_args(kernel, sync)]
     result, _ = run_json(mpi(ranks, cmd) if ranks > 1 else cmd, os.path.join(out, "results.json"))
     return result
 
 
-def phold_command(kernel, lps, end, json_path):
+def phold_command(kernel, lps, end, json_path, sync=None):
     """`netwarp bench phold`, remote 0.1, on one rank."""
     return [NETWARP, "bench", "phold", "--remote", "0.1", "--end", str(end), "--kernel", kernel,
-            "--lps", str(lps), "--json", json_path]
+            "--lps", str(lps), "--json", json_path, *sync_args(kernel, sync)]
 
 
-def phold_run(kernel, ranks, lps, end, json_path):
+def phold_run(kernel, ranks, lps, end, json_path, sync=None):
     """PHOLD on `ranks` ranks; returns its JSON."""
-    cmd = phold_command(kernel, lps, end, json_path)
+    cmd = phold_command(kernel, lps, end, json_path, sync)
     result, _ = run_json(mpi(ranks, cmd) if ranks > 1 else cmd, json_path)
     return result
 
@@ -177,10 +189,11 @@ def ceiling_runs(case, phold_end, tmp):
     for kernel, ranks in (("sequential", 1), ("optimistic", 1), ("optimistic", 2)):
         out = os.path.join(tmp, f"{kernel}{ranks}")
         if case == "phold":
-            result = phold_run(kernel, ranks, 2048 // ranks, phold_end, out + ".json")
+            result = phold_run(kernel, ranks, 2048 // ranks, phold_end, out + ".json",
+                               "optimistic")
         else:
             result = scenario_run(os.path.join(ROOT, "scenarios", case + ".pbtxt"), kernel, ranks,
-                                  out)
+                                  out, "optimistic")
         times.append(result["wall_seconds"])
         digests.add(result["digest"])
     return times, len(digests) == 1
@@ -290,16 +303,88 @@ def ceiling_text(ceiling):
     ]
 
 
-def write_section(text):
+SYNC_HEADING = "## Sync modes (issue 31)"
+SYNC_MODES = ("optimistic", "conservative", "hybrid")
+
+
+def case_run(case, kernel, ranks, phold_end, out, sync):
+    if case == "phold":
+        return phold_run(kernel, ranks, 2048 // ranks, phold_end, out + ".json", sync)
+    return scenario_run(os.path.join(ROOT, "scenarios", case + ".pbtxt"), kernel, ranks, out, sync)
+
+
+def sync_rows(case, rank_counts, pairs, phold_end):
+    """Interleaved tuples (sequential, then every rank count x sync mode); per configuration the
+    median of the tuples' speed-ups over the sequential run of the same tuple."""
+    configs = [(r, m) for r in rank_counts for m in SYNC_MODES]
+    speedups = {c: [] for c in configs}
+    last, seq_walls, same = {}, [], True
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(pairs):
+            seq = case_run(case, "sequential", 1, phold_end, os.path.join(tmp, "seq"), None)
+            seq_walls.append(seq["wall_seconds"])
+            for ranks, mode in configs:
+                out = os.path.join(tmp, f"{mode}{ranks}")
+                result = case_run(case, "optimistic", ranks, phold_end, out, mode)
+                speedups[(ranks, mode)].append(seq["wall_seconds"] /
+                                               max(result["wall_seconds"], 1e-9))
+                last[(ranks, mode)] = result
+                same = same and result["digest"] == seq["digest"]
+    rows = []
+    for ranks, mode in configs:
+        r = last[(ranks, mode)]
+        median = statistics.median(speedups[(ranks, mode)])
+        safe = r.get("events_safe", 0) / max(r["events_committed"], 1) * 100
+        rolled = r["events_rolled_back"] / max(r["events_processed"], 1) * 100
+        print(f"  {case} {ranks} ranks {mode}: {median:.2f}x, {safe:.0f} % safe", file=sys.stderr)
+        rows.append(f"| {case} | {ranks} | {mode} | {statistics.median(seq_walls):.3f} |"
+                    f" {r['wall_seconds']:.3f} | {median:.2f}x"
+                    f" ({min(speedups[(ranks, mode)]):.2f}-{max(speedups[(ranks, mode)]):.2f}) |"
+                    f" {safe:.1f} % | {rolled:.2f} % | {r['gvt_rounds']:,} |"
+                    f" {r['gvt_seconds']:.3f} |")
+    return rows, same
+
+
+def sync_section(cases, rank_counts, pairs, phold_end, options):
+    rows, same = [], True
+    for case in cases:
+        case_rows, case_same = sync_rows(case, rank_counts, pairs, phold_end)
+        rows += case_rows
+        same = same and case_same
+    load = os.getloadavg()[0]
+    return "\n".join([
+        SYNC_HEADING,
+        "",
+        f"Generated by `bench/parallel_report.py{options}`; regenerate it rather than edit it."
+        f" Load average {load:.1f} at the end.",
+        "",
+        verdict(same, "digests equal to sequential in every run."),
+        "",
+        f"Interleaved tuples ({pairs}): the sequential kernel, then the optimistic kernel on each"
+        " rank count in each `engine.sync` mode (PHOLD: 2048 LPs in all, remote 0.1, lookahead"
+        f" 0.1 us, end {phold_end} us). Speed-up: the median (min-max) over the tuples of"
+        " sequential / optimistic engine wall time; the other columns are the last tuple's run"
+        " (safe: events handled below the safe horizon, share of those committed; GVT: the"
+        " largest rank's time in GVT rounds).",
+        "",
+        "| case | ranks | sync | sequential (s, median) | optimistic (s) | speed-up | safe |"
+        " rolled back | GVT rounds | GVT (s) |",
+        "|---|---:|---|---:|---:|---|---:|---:|---:|---:|",
+        *rows,
+        "",
+    ])
+
+
+def write_section(text, heading=HEADING):
     """Puts the section in place of the old one (up to the next "## " heading), or at the end."""
     old = open(OUT).read() if os.path.exists(OUT) else ""
     padded = "\n" + old
-    at = padded.find("\n" + HEADING)
+    at = padded.find("\n" + heading)
     if at < 0:
         head, rest = (old.rstrip("\n") + "\n\n" if old.strip() else ""), ""
     else:
         head = padded[1:at + 1]
-        after = padded.find("\n## ", at + 1 + len(HEADING))
+        after = padded.find("\n## ", at + 1 + len(heading))
         rest = padded[after:] if after >= 0 else ""
     with open(OUT, "w") as f:
         f.write(head + text + rest)
@@ -313,15 +398,27 @@ def main():
     parser.add_argument("--only", nargs="*", help="library scenarios to run (default: all)")
     parser.add_argument("--ceiling", action="store_true",
                         help="also the bound that the optimistic kernel's own cost sets")
+    parser.add_argument("--sync-modes", action="store_true",
+                        help="write the sync-modes section instead (issue 31)")
+    parser.add_argument("--ranks", type=int, nargs="*", default=[2],
+                        help="rank counts of --sync-modes (default 2)")
+    parser.add_argument("--no-phold", action="store_true", help="--sync-modes without PHOLD")
     args = parser.parse_args()
     paths = sorted(glob.glob(os.path.join(ROOT, "scenarios", "*.pbtxt")))
     if args.only:
         paths = [p for p in paths if os.path.splitext(os.path.basename(p))[0] in args.only]
+    options = "".join(" " + a for a in sys.argv[1:])
+    if args.sync_modes:
+        cases = ([] if args.no_phold else ["phold"]) + [
+            os.path.splitext(os.path.basename(p))[0] for p in paths]
+        write_section(sync_section(cases, args.ranks, args.pairs, args.phold_end, options),
+                      SYNC_HEADING)
+        print(f"wrote {OUT}", file=sys.stderr)
+        return
     library = [library_row(p, args.pairs) for p in paths]
     phold = phold_rows(args.pairs, args.phold_end)
     floor = floor_ratio(args.floor, args.pairs) if args.floor else []
     ceiling = ceiling_rows(args.pairs, args.phold_end) if args.ceiling else None
-    options = "".join(" " + a for a in sys.argv[1:])
     write_section(section(library, phold, floor, ceiling, options))
     print(f"wrote {OUT}", file=sys.stderr)
 

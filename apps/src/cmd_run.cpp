@@ -53,6 +53,7 @@ KernelOptions merged_kernel_options(const RunOptions& o, const scenarios::Engine
   k.adaptive_window = s.adaptive_window;
   k.max_uncommitted = s.max_uncommitted;
   k.max_uncommitted_bytes = s.max_uncommitted_bytes;
+  if (!s.sync.empty()) k.sync = s.sync;
   const CLI::App& c = *o.command;
   if (c.count("--kernel") > 0) k.kernel = o.kernel.kernel;
   if (c.count("--gvt-interval") > 0) k.gvt_interval = o.kernel.gvt_interval;
@@ -60,6 +61,7 @@ KernelOptions merged_kernel_options(const RunOptions& o, const scenarios::Engine
   if (c.count("--window") > 0) k.window_us = o.kernel.window_us;
   if (c.count("--adaptive-window") > 0) k.adaptive_window = o.kernel.adaptive_window;
   if (c.count("--max-uncommitted") > 0) k.max_uncommitted = o.kernel.max_uncommitted;
+  if (c.count("--sync") > 0) k.sync = o.kernel.sync;
   if (c.count("--max-uncommitted-bytes") > 0)
     k.max_uncommitted_bytes = o.kernel.max_uncommitted_bytes;
   k.check_reverse = o.kernel.check_reverse;

@@ -43,6 +43,15 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
                   "which a rank stops handling events past GVT (default: 64 x 112 B per "
                   "uncommitted event allowed, at least 16 MiB)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 50));
+  command
+      .add_option("--sync", o.sync,
+                  "Optimistic: how ranks keep in step: hybrid (events that cannot be rolled back, "
+                  "below every rank's earliest event plus the model's lookahead, run without "
+                  "Time Warp's bookkeeping; Time Warp past them), conservative (only those, in "
+                  "windows of the lookahead: no rollback), optimistic (Time Warp for every "
+                  "event) (run: the scenario's engine.sync, default hybrid)")
+      ->check(CLI::IsMember({"optimistic", "conservative", "hybrid"}))
+      ->capture_default_str();
   command.add_flag("--check-reverse", o.check_reverse,
                    "Optimistic: handle every event forward, roll it back and handle it again, "
                    "failing if state, sends or records differ");
@@ -65,6 +74,9 @@ engine::KernelConfig make_kernel_config(const KernelOptions& o, const AppContext
   config.max_uncommitted = o.max_uncommitted;
   config.max_uncommitted_bytes = o.max_uncommitted_bytes;
   config.check_reverse = o.check_reverse;
+  config.sync = o.sync == "optimistic"     ? engine::SyncMode::optimistic
+                : o.sync == "conservative" ? engine::SyncMode::conservative
+                                           : engine::SyncMode::hybrid;
   config.on_progress = make_progress_line(context);
   return config;
 }

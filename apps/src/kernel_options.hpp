@@ -19,6 +19,7 @@ struct KernelOptions {
   std::uint64_t max_uncommitted = 0;        // 0: 2 x gvt-interval x batch
   std::uint64_t max_uncommitted_bytes = 0;  // 0: engine::effective_max_uncommitted_bytes
   bool check_reverse = false;
+  std::string sync = "hybrid";  // engine::SyncMode by name
 };
 
 void add_kernel_options(CLI::App& command, KernelOptions& options);

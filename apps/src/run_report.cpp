@@ -54,9 +54,11 @@ std::string window_text(const engine::RunStats& s) {
 nlohmann::ordered_json stats_to_json(const engine::RunStats& s) {
   nlohmann::ordered_json j;
   j["kernel"] = s.kernel;
+  j["sync"] = s.sync.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.sync);
   j["ranks"] = s.ranks;
   j["events_processed"] = s.events_processed;
   j["events_committed"] = s.events_committed;
+  j["events_safe"] = s.events_safe;
   j["events_rolled_back"] = s.events_rolled_back;
   j["rolled_back_primary"] = s.rolled_back_primary;
   j["rolled_back_secondary"] = s.rolled_back_secondary;
@@ -91,13 +93,15 @@ nlohmann::ordered_json stats_to_json(const engine::RunStats& s) {
 
 std::string format_summary(const engine::RunStats& s) {
   std::string out;
-  out += fmt::format("kernel        {}, {} rank{}\n", s.kernel, s.ranks, s.ranks == 1 ? "" : "s");
+  out +=
+      fmt::format("kernel        {}{}, {} rank{}\n", s.kernel,
+                  s.sync.empty() ? "" : " (sync " + s.sync + ")", s.ranks, s.ranks == 1 ? "" : "s");
   out += fmt::format(
       "events        {} committed, {} processed, {} rolled back ({} primary, {} "
-      "secondary, {} for the memory cap, {} rollbacks)\n",
+      "secondary, {} for the memory cap, {} rollbacks), {} safe (no Time Warp bookkeeping)\n",
       grouped(s.events_committed), grouped(s.events_processed), grouped(s.events_rolled_back),
       grouped(s.rolled_back_primary), grouped(s.rolled_back_secondary),
-      grouped(s.rolled_back_for_memory), grouped(s.rollbacks));
+      grouped(s.rolled_back_for_memory), grouped(s.rollbacks), grouped(s.events_safe));
   if (s.ranks > 1)
     out += fmt::format("messages      {} remote events, {} anti-messages, {} GVT rounds\n",
                        grouped(s.remote_events_sent), grouped(s.anti_messages_sent),

@@ -13,7 +13,11 @@ NetworkModel::NetworkModel(NetworkSpec spec, HostFactory host_factory)
     : spec_(std::move(spec)), host_factory_(std::move(host_factory)) {
   check_topology(spec_.topology);
   context_ = std::make_unique<NetworkContext>(spec_);
-  for (const Node& n : spec_.topology.nodes) group_count_ = std::max(group_count_, n.group + 1);
+  for (const Node& n : spec_.topology.nodes) {
+    group_count_ = std::max(group_count_, n.group + 1);
+    for (const auto& port : n.ports) lookahead_ = std::min(lookahead_, port.latency);
+  }
+  if (lookahead_.is_max()) lookahead_ = engine::SimTime::zero();  // no link at all
 }
 
 NetworkModel::~NetworkModel() = default;

@@ -2,6 +2,8 @@
 // TCP congestion-control settings as the sender's config.
 #include <google/protobuf/text_format.h>
 
+#include <cctype>
+
 #include "builder_parts.hpp"
 #include "netwarp/scenarios/network_builder.hpp"
 
@@ -58,6 +60,11 @@ EngineSettings engine_settings(const LoadedScenario& loaded) {
     settings.end_time = engine::ns(static_cast<std::int64_t>(s.end_time_ns()));
   settings.seed = s.seed();
   settings.tie_order = tie_order(s.engine().tie_order());
+  if (s.engine().has_sync()) {
+    std::string name = proto::Engine::Sync::Mode_Name(s.engine().sync());
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    settings.sync = name;
+  }
   return settings;
 }
 

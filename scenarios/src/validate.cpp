@@ -30,6 +30,9 @@ void validate_engine(const proto::Scenario& scenario) {
                   std::uint64_t{1} << 50);
   require_at_most("engine.record_buffer_bytes", engine.record_buffer_bytes(),
                   std::uint64_t{1} << 40);
+  if (!proto::Engine::Sync::Mode_IsValid(engine.sync()))
+    fail("engine.sync",
+         "must be OPTIMISTIC, CONSERVATIVE or HYBRID, got " + std::to_string(engine.sync()));
   if (!proto::Engine::FewGroups_IsValid(engine.few_groups()))
     fail("engine.few_groups",
          "must be TOGETHER or SPREAD, got " + std::to_string(engine.few_groups()));

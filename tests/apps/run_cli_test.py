@@ -124,7 +124,8 @@ class RunResults(RunCase):
 
 
 # results.json fields that depend on the kernel, the rank count or the machine.
-RUN_DEPENDENT = ("kernel", "ranks", "events_processed", "events_rolled_back",
+RUN_DEPENDENT = ("kernel", "sync", "ranks", "events_processed", "events_safe",
+                 "events_rolled_back",
                  "rolled_back_primary", "rolled_back_secondary", "rolled_back_for_memory",
                  "rollbacks", "remote_events_sent", "anti_messages_sent", "gvt_rounds", "sole_rank",
                  "efficiency", "event_rate", "wall_seconds", "handling_seconds",

@@ -104,6 +104,92 @@ TEST(PholdCheckReverse, PassesOnEveryRankWithTheSequentialDigest) {
   }
 }
 
+// Every sync mode gives the sequential digest on every rank count. Conservative runs roll
+// nothing back and run every event safe; hybrid runs some events safe (on one rank, all).
+class PholdSyncModes : public ::testing::TestWithParam<SyncMode> {};
+
+TEST_P(PholdSyncModes, MatchSequentialAndRunSafeEventsWithoutRollback) {
+  auto exchange = make_mpi_exchange();
+  const int ranks = exchange->size();
+  const SyncMode mode = GetParam();
+  for (const double remote : {0.1, 0.5}) {
+    phold::PholdConfig c;
+    c.lps_per_rank = 128 / static_cast<std::uint32_t>(ranks);
+    c.ranks = ranks;
+    c.remote = remote;
+    c.lookahead = 0.2;
+    c.end = 200;
+    const phold::PholdModel model(c);
+    KernelConfig config;
+    config.end_time = SimTime::from_us(c.end);
+    RunResult reference;
+    if (exchange->rank() == 0) reference = run_sequential(model, config);
+    config.kind = KernelKind::optimistic;
+    config.sync = mode;
+    for (const Tuning& t : {kTunings[0], kTunings[1], kTunings[7]}) {
+      config.batch_size = t.batch;
+      config.gvt_interval = t.gvt_interval;
+      config.window = t.window;
+      config.max_uncommitted = t.max_uncommitted;
+      config.max_uncommitted_bytes = t.max_uncommitted_bytes;
+      const RunResult run = run_optimistic(model, config, *exchange);
+      EXPECT_EQ(run.stats.sync, sync_name(mode));
+      if (exchange->rank() != 0) continue;
+      EXPECT_EQ(run.stats.digest, reference.stats.digest) << t.name << " remote " << remote;
+      EXPECT_EQ(run.stats.events_committed, reference.stats.events_committed) << t.name;
+      EXPECT_LE(run.stats.events_safe, run.stats.events_committed) << t.name;
+      if (mode == SyncMode::conservative) {
+        EXPECT_EQ(run.stats.events_rolled_back, 0u) << t.name;
+        EXPECT_EQ(run.stats.events_safe, run.stats.events_committed) << t.name;
+        EXPECT_EQ(run.stats.peak_uncommitted, 0u) << t.name;
+      } else if (mode == SyncMode::hybrid) {
+        EXPECT_GT(run.stats.events_safe, 0u) << t.name;
+      } else {
+        EXPECT_EQ(run.stats.events_safe, 0u) << t.name;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, PholdSyncModes,
+                         ::testing::Values(SyncMode::optimistic, SyncMode::conservative,
+                                           SyncMode::hybrid),
+                         [](const auto& info) { return std::string(sync_name(info.param)); });
+
+// The byte cap is hard: with GVT rounds so rare that a rank would run through its whole share of
+// the run before committing anything (megabytes of logs, over 4 times the cap), the engine
+// memory in use stays within the cap plus the stated slack. The cap is checked before each batch,
+// so a batch may pass it by its own events' logs (16 x under 512 B each), and messages that
+// arrive after it add pending events (PHOLD holds 128 events in all, 128 B each with their queue
+// entry): 8 + 16 KiB, rounded up to 32 KiB.
+TEST(PholdByteCap, PeakEngineBytesStayWithinTheCap) {
+  auto exchange = make_mpi_exchange();
+  const int ranks = exchange->size();
+  phold::PholdConfig c;
+  c.lps_per_rank = 128 / static_cast<std::uint32_t>(ranks);
+  c.ranks = ranks;
+  c.remote = 0.1;
+  c.end = 400;
+  const phold::PholdModel model(c);
+  KernelConfig config;
+  config.kind = KernelKind::optimistic;
+  config.sync = SyncMode::optimistic;
+  config.end_time = SimTime::from_us(c.end);
+  config.gvt_interval = 1u << 20;  // GVT rounds only when a rank has nothing left to do
+  config.max_uncommitted = std::uint64_t{1} << 40;
+  const RunResult free_run = run_optimistic(model, config, *exchange);
+  constexpr std::uint64_t kCap = 256 * 1024;
+  constexpr std::uint64_t kSlack = 32 * 1024;
+  EXPECT_GT(free_run.stats.peak_engine_bytes_in_use, 4 * kCap);
+  config.max_uncommitted_bytes = kCap;
+  const RunResult capped = run_optimistic(model, config, *exchange);
+  EXPECT_LE(capped.stats.peak_engine_bytes_in_use, kCap + kSlack);
+  EXPECT_GT(capped.stats.peak_engine_bytes_in_use, kCap / 2);  // the cap, not the model, bound it
+  if (exchange->rank() == 0) {
+    EXPECT_EQ(capped.stats.digest, free_run.stats.digest);
+  }
+}
+
 // Every rank's kept records at rank 0 (empty elsewhere).
 std::vector<testing::KeptRecord> gather_kept(const testing::KeepingSink& local,
                                              RankExchange& exchange) {
@@ -141,7 +227,9 @@ class ChainAcrossRanks : public ::testing::TestWithParam<std::uint64_t> {};
 
 TEST_P(ChainAcrossRanks, CommittedRecordsMatchSequential) {
   auto exchange = make_mpi_exchange();
-  const testing::ChainModel model(24, 3);
+  // Every ping goes at least 500 ns ahead: hybrid and conservative runs have events to run safe,
+  // and their records must commit as the Time Warp ones do.
+  const testing::ChainModel model(24, 3, -1, ns(500));
   KernelConfig config;
   config.end_time = us(30);
   testing::KeepingSink reference;
@@ -149,11 +237,14 @@ TEST_P(ChainAcrossRanks, CommittedRecordsMatchSequential) {
   config.kind = KernelKind::optimistic;
   config.gvt_interval = 2;
   config.max_uncommitted = GetParam();
-  testing::KeepingSink local;
-  const RunResult run = run_optimistic(model, config, *exchange, &local);
-  EXPECT_EQ(run.stats.sole_rank, -1);
-  const std::vector<testing::KeptRecord> all = gather_kept(local, *exchange);
-  if (exchange->rank() == 0) expect_same_records(all, reference.kept);
+  for (const SyncMode mode : {SyncMode::optimistic, SyncMode::conservative, SyncMode::hybrid}) {
+    config.sync = mode;
+    testing::KeepingSink local;
+    const RunResult run = run_optimistic(model, config, *exchange, &local);
+    EXPECT_EQ(run.stats.sole_rank, -1);
+    const std::vector<testing::KeptRecord> all = gather_kept(local, *exchange);
+    if (exchange->rank() == 0) expect_same_records(all, reference.kept);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(EventCaps, ChainAcrossRanks, ::testing::Values(0, 1, 3, 16));

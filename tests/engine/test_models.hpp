@@ -55,8 +55,11 @@ class ChainLp {
 // the LPs are cut into blocks.
 class ChainModel final : public Model {
  public:
-  ChainModel(LpId lps, std::uint32_t initial_pings, int on_rank = -1)
-      : lps_(lps), initial_(initial_pings), on_rank_(on_rank) {}
+  // `lookahead`: what lookahead() declares (every ping goes at least 500 ns ahead); zero, the
+  // default, lets no event run below a safe horizon.
+  ChainModel(LpId lps, std::uint32_t initial_pings, int on_rank = -1,
+             SimTime lookahead = SimTime::zero())
+      : lps_(lps), initial_(initial_pings), on_rank_(on_rank), lookahead_(lookahead) {}
   LpId lp_count() const override { return lps_; }
   std::unique_ptr<LpBase> create_lp(LpId) const override {
     return make_lp<ChainLp>(lps_, initial_);
@@ -64,11 +67,13 @@ class ChainModel final : public Model {
   int rank_of(LpId id, int ranks) const override {
     return on_rank_ < 0 ? block_rank(id, lps_, ranks) : std::min(on_rank_, ranks - 1);
   }
+  SimTime lookahead() const override { return lookahead_; }
 
  private:
   LpId lps_;
   std::uint32_t initial_;
   int on_rank_;
+  SimTime lookahead_;
 };
 
 struct KeptRecord {
@@ -104,11 +109,12 @@ class FakeExchange final : public RankExchange {
   void sum(std::span<std::int64_t> v) override { alone_->sum(v); }
   void min(std::span<std::int64_t> v) override { alone_->min(v); }
   void max(std::span<std::int64_t> v) override { alone_->max(v); }
-  void start_sum_and_min(std::int64_t total, std::int64_t least) override {
-    alone_->start_sum_and_min(total, least);
+  void start_sum_and_min(std::int64_t total, std::int64_t least, std::int64_t horizon) override {
+    alone_->start_sum_and_min(total, least, horizon);
   }
-  bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least) override {
-    return alone_->try_finish_sum_and_min(total, least);
+  bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least,
+                              std::int64_t& horizon) override {
+    return alone_->try_finish_sum_and_min(total, least, horizon);
   }
   std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) override {
     return alone_->gather(std::move(bytes));

@@ -16,13 +16,16 @@ class LocalExchange final : public RankExchange {
   void sum(std::span<std::int64_t>) override {}
   void min(std::span<std::int64_t>) override {}
   void max(std::span<std::int64_t>) override {}
-  void start_sum_and_min(std::int64_t total, std::int64_t least) override {
+  void start_sum_and_min(std::int64_t total, std::int64_t least, std::int64_t horizon) override {
     reduced_[0] = total;
     reduced_[1] = least;
+    reduced_[2] = horizon;
   }
-  bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least) override {
+  bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least,
+                              std::int64_t& horizon) override {
     total = reduced_[0];
     least = reduced_[1];
+    horizon = reduced_[2];
     return true;
   }
   std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) override {
@@ -34,7 +37,7 @@ class LocalExchange final : public RankExchange {
   void complete_sends() override {}
 
  private:
-  std::int64_t reduced_[2] = {};
+  std::int64_t reduced_[3] = {};
 };
 
 }  // namespace

@@ -13,4 +13,16 @@ std::string_view kernel_name(KernelKind kind) {
   return kind == KernelKind::sequential ? "sequential" : "optimistic";
 }
 
+std::string_view sync_name(SyncMode mode) {
+  switch (mode) {
+    case SyncMode::optimistic:
+      return "optimistic";
+    case SyncMode::conservative:
+      return "conservative";
+    case SyncMode::hybrid:
+      break;
+  }
+  return "hybrid";
+}
+
 }  // namespace netwarp::engine

@@ -78,19 +78,24 @@ class MpiExchange final : public RankExchange {
   void min(std::span<std::int64_t> v) override { reduce(v, mpi::minimum<std::int64_t>()); }
   void max(std::span<std::int64_t> v) override { reduce(v, mpi::maximum<std::int64_t>()); }
 
-  void start_sum_and_min(std::int64_t total, std::int64_t least) override {
+  // Two (sum, min) pairs: (total, least) and (0, horizon).
+  void start_sum_and_min(std::int64_t total, std::int64_t least, std::int64_t horizon) override {
     NW_CHECK(reduction_ == MPI_REQUEST_NULL, "a GVT reduction is already running");
     reduce_in_[0] = total;
     reduce_in_[1] = least;
-    MPI_Iallreduce(reduce_in_, reduce_out_, 2, MPI_INT64_T, sum_and_min_, MPI_Comm(comm_),
+    reduce_in_[2] = 0;
+    reduce_in_[3] = horizon;
+    MPI_Iallreduce(reduce_in_, reduce_out_, 4, MPI_INT64_T, sum_and_min_, MPI_Comm(comm_),
                    &reduction_);
   }
-  bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least) override {
+  bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least,
+                              std::int64_t& horizon) override {
     int done = 0;
     MPI_Test(&reduction_, &done, MPI_STATUS_IGNORE);
     if (!done) return false;
     total = reduce_out_[0];
     least = reduce_out_[1];
+    horizon = reduce_out_[3];
     return true;
   }
 
@@ -166,8 +171,8 @@ class MpiExchange final : public RankExchange {
   std::deque<Posted> posted_;  // in posting order
   MPI_Op sum_and_min_ = MPI_OP_NULL;
   MPI_Request reduction_ = MPI_REQUEST_NULL;
-  std::int64_t reduce_in_[2] = {};
-  std::int64_t reduce_out_[2] = {};
+  std::int64_t reduce_in_[4] = {};
+  std::int64_t reduce_out_[4] = {};
 };
 
 }  // namespace

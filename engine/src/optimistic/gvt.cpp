@@ -14,6 +14,13 @@
 // Waiting for a slower rank becomes useful work, and as no pass sends, the second pass finds
 // nothing in transit unless a message is very slow.
 //
+// The safe horizon rides on the same reduction. Once nothing is in transit, a message can reach
+// a rank only from what some rank still holds: an unsent entry of an outgoing batch (its own
+// time), or a send of an event yet to run, or to run again after a rollback. Such an event is no
+// earlier than the earliest pending event (a rollback is set off by a pending event or a
+// message, and redoes only later ones), so its sends to another rank are at least the lookahead
+// later. Below the least of these, nothing a rank has handled can be rolled back.
+//
 // A rank with nothing to do waits as IdleWait does, with naps of 20 us at most: napping longer
 // costs more than it saves when only one other process competes for the cores.
 #include "idle_wait.hpp"
@@ -21,16 +28,18 @@
 
 namespace netwarp::engine {
 
-SimTime compute_gvt(TimeWarpPe& pe, RankExchange& exchange,
-                    const std::function<std::size_t()>& work) {
+GvtResult compute_gvt(TimeWarpPe& pe, RankExchange& exchange,
+                      const std::function<std::size_t()>& work) {
   IdleWait wait(std::chrono::microseconds(20));
   for (;;) {
     pe.poll_incoming();
-    exchange.start_sum_and_min(pe.messages_sent() - pe.messages_received(), pe.local_min().ps());
+    exchange.start_sum_and_min(pe.messages_sent() - pe.messages_received(), pe.local_min().ps(),
+                               pe.local_horizon().ps());
     std::int64_t in_transit = 0;
     std::int64_t earliest = 0;
+    std::int64_t horizon = 0;
     pe.hold_sends(true);
-    while (!exchange.try_finish_sum_and_min(in_transit, earliest)) {
+    while (!exchange.try_finish_sum_and_min(in_transit, earliest, horizon)) {
       if (work() > 0) {
         wait.busy();
       } else {
@@ -39,7 +48,7 @@ SimTime compute_gvt(TimeWarpPe& pe, RankExchange& exchange,
     }
     pe.hold_sends(false);
     NW_CHECK(in_transit >= 0, "more messages received than sent ({})", in_transit);
-    if (in_transit == 0) return SimTime::from_ps(earliest);
+    if (in_transit == 0) return {SimTime::from_ps(earliest), SimTime::from_ps(horizon)};
   }
 }
 

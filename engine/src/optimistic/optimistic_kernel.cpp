@@ -58,6 +58,7 @@ RunStats combine_stats(RunStats local, RankExchange& exchange, double wall,
                        const PhaseClock& clock) {
   std::int64_t sums[] = {static_cast<std::int64_t>(local.events_processed),
                          static_cast<std::int64_t>(local.events_committed),
+                         static_cast<std::int64_t>(local.events_safe),
                          static_cast<std::int64_t>(local.events_rolled_back),
                          static_cast<std::int64_t>(local.rolled_back_primary),
                          static_cast<std::int64_t>(local.rolled_back_secondary),
@@ -81,6 +82,7 @@ RunStats combine_stats(RunStats local, RankExchange& exchange, double wall,
   RunStats s = local;
   std::uint64_t* fields[] = {&s.events_processed,
                              &s.events_committed,
+                             &s.events_safe,
                              &s.events_rolled_back,
                              &s.rolled_back_primary,
                              &s.rolled_back_secondary,
@@ -120,8 +122,16 @@ void report_progress(const KernelConfig& config, RankExchange& exchange, const T
 }
 
 // One GVT interval of scheduler iterations: exchange every few, handle a batch in each. Ends
-// early once the rank has been idle for kIdleIterations.
+// early once the rank has been idle for kIdleIterations; conservative, at once when it is (only
+// the next GVT round can move the horizon), after sending what it holds.
 void run_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime limit, PhaseClock& clock) {
+  if (config.sync == SyncMode::conservative) {
+    while (pe.process_batch(config.batch_size, limit) > 0) clock.lap(clock.handling);
+    clock.lap(clock.handling);
+    pe.flush_outgoing();
+    clock.lap(clock.communication);
+    return;
+  }
   std::uint32_t idle = 0;
   for (std::uint32_t i = 0; i < config.gvt_interval; ++i) {
     std::size_t received = 0;
@@ -174,6 +184,7 @@ RunResult combine_result(const RunStats& local, const std::vector<LpDigest>& loc
   RunResult result;
   result.stats = combine_stats(local, exchange, wall, clock);
   result.stats.kernel = std::string(kernel_name(KernelKind::optimistic));
+  result.stats.sync = local.sync;
   result.lp_digests = gather_digests(local_digests, exchange);
   std::vector<std::byte> digest;
   if (exchange.rank() == 0) {
@@ -190,10 +201,11 @@ RunResult combine_result(const RunStats& local, const std::vector<LpDigest>& loc
 // millisecond: the working rank may take seconds, and each wake-up costs it.
 void wait_for_every_rank(RankExchange& exchange) {
   IdleWait wait(std::chrono::microseconds(1000));
-  exchange.start_sum_and_min(0, 0);
+  exchange.start_sum_and_min(0, 0, 0);
   std::int64_t total = 0;
   std::int64_t least = 0;
-  while (!exchange.try_finish_sum_and_min(total, least)) wait.idle();
+  std::int64_t horizon = 0;
+  while (!exchange.try_finish_sum_and_min(total, least, horizon)) wait.idle();
 }
 
 RunResult run_on_sole_rank(const Model& model, const KernelConfig& config, RankExchange& exchange,
@@ -214,6 +226,7 @@ RunResult run_on_sole_rank(const Model& model, const KernelConfig& config, RankE
   const double wall = exchange.rank() == sole ? wall_seconds_since(start_ns) : 0.0;
   RunStats local = own.stats;
   local.sole_rank = sole;
+  local.sync = std::string(sync_name(config.sync));
   RunResult result = combine_result(local, own.lp_digests, exchange, wall, clock);
   result.stats.end_time = config.end_time;
   return result;
@@ -223,6 +236,11 @@ RunResult run_on_sole_rank(const Model& model, const KernelConfig& config, RankE
 
 RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExchange& exchange,
                          RecordSink* sink) {
+  if (config.sync == SyncMode::conservative && exchange.size() > 1 &&
+      model.lookahead() <= SimTime::zero())
+    throw ModelError(
+        "engine.sync: CONSERVATIVE needs a lookahead > 0, and this model declares none (a link "
+        "of zero latency?); use HYBRID or OPTIMISTIC");
   if (const std::optional<int> sole = sole_rank_with_lps(model, config, exchange.size()))
     return run_on_sole_rank(model, config, exchange, sink, *sole);
   // Ranks arrive here after building their parts of the model, which can take unequal times:
@@ -232,6 +250,10 @@ RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExc
   TimeWarpPe pe(model, config, exchange, sink);
   pe.init_lps();
   exchange.barrier();  // creating and initialising LPs may take unequal times too
+  // The first horizon, so the first interval runs safe events too (a GVT round: init may have
+  // sent messages).
+  if (config.sync != SyncMode::optimistic)
+    pe.set_safe_horizon(compute_gvt(pe, exchange, [] { return std::size_t{0}; }).horizon);
   SimTime gvt = SimTime::zero();
   std::uint64_t rounds = 0;
   double next_report = 0.5;
@@ -240,8 +262,10 @@ RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExc
   RoundCounter round(pe);
   for (;;) {
     run_interval(pe, config, window.limit(gvt), clock);
-    gvt = compute_gvt(pe, exchange,
-                      [&] { return pe.process_batch(config.batch_size, window.limit(gvt)); });
+    const GvtResult round_result = compute_gvt(
+        pe, exchange, [&] { return pe.process_batch(config.batch_size, window.limit(gvt)); });
+    gvt = round_result.gvt;
+    pe.set_safe_horizon(round_result.horizon);
     clock.lap(clock.gvt);
     pe.fossil_collect(std::min(gvt, config.end_time));
     clock.lap(clock.fossil);

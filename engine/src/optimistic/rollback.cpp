@@ -9,6 +9,8 @@ void TimeWarpPe::receive(const std::vector<std::byte>& bytes) {
   WireBatch::for_each(bytes, [&](WireKind kind, const Event& event) {
     if (kind == WireKind::positive) {
       receive_positive(event);
+    } else if (kind == WireKind::promise) {
+      receive_promise(event.key.time, static_cast<int>(event.dest));
     } else {
       receive_anti(event.key, event.dest);
     }

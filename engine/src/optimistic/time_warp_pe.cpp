@@ -18,7 +18,14 @@ TimeWarpPe::TimeWarpPe(const Model& model, const KernelConfig& config, RankExcha
       rank_(exchange.rank()),
       max_uncommitted_(effective_max_uncommitted(config)),
       max_uncommitted_bytes_(effective_max_uncommitted_bytes(config)),
-      outgoing_(static_cast<std::size_t>(exchange.size())) {
+      safe_enabled_(config.sync != SyncMode::optimistic && !config.check_reverse),
+      optimism_(!safe_enabled_ || config.sync != SyncMode::conservative),
+      lookahead_(safe_enabled_ ? model.lookahead() : SimTime::zero()),
+      outgoing_(static_cast<std::size_t>(exchange.size())),
+      channel_promises_(safe_enabled_ && optimism_ && lookahead_ > SimTime::zero() &&
+                        exchange.size() > 1),
+      promised_(static_cast<std::size_t>(exchange.size()), SimTime::zero()),
+      promise_from_(static_cast<std::size_t>(exchange.size()), SimTime::zero()) {
   const LpId n = model.lp_count();
   rank_of_.resize(n);
   local_index_.assign(n, ~std::uint32_t{0});
@@ -37,11 +44,13 @@ TimeWarpPe::TimeWarpPe(const Model& model, const KernelConfig& config, RankExcha
   newest_time_.assign(local, SimTime::from_ps(-1));
   compacted_newest_.resize(local);
   stats_.kernel = std::string(kernel_name(KernelKind::optimistic));
+  stats_.sync = std::string(sync_name(config.sync));
   check_context().rank = rank_;
 }
 
 void TimeWarpPe::init_lps() {
   in_init_ = true;
+  logging_sends_ = false;
   for (LpId id = 0; id < rank_of_.size(); ++id) {
     if (rank_of_[id] != rank_) continue;
     LpSlot& slot = slot_of(id);
@@ -60,6 +69,7 @@ void TimeWarpPe::init_lps() {
     commit_loose_records(slot.committed, id, scope.key, init_records, sink_);
   }
   in_init_ = false;
+  logging_sends_ = true;
 }
 
 EventScope TimeWarpPe::scope_for(LpSlot& slot, const Event& event, EventRouter* router) {
@@ -87,6 +97,15 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
     const EventId id = pending_.top().id;
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
     if (time >= config_.end_time) break;
+    if (time < safe_until_ && runs_safe(pending_.top().dest)) {
+      pending_.take_top();
+      pending_.prefetch_next([&](LpId lp) { return slots_[local_index_[lp]].lp.get(); });
+      execute_safe(id);
+      pending_.settle();
+      ++handled;
+      continue;
+    }
+    if (!optimism_) break;  // conservative: the next GVT round moves the horizon
     if (time > limit) {
       held_by_window_ = true;
       break;
@@ -202,9 +221,31 @@ void TimeWarpPe::execute(EventId id, EventRouter* router) {
   newest_time_[slot_index] = event.key.time;
   if (frontier_ < event.key) frontier_ = event.key;
   peak_uncommitted_ = std::max(peak_uncommitted_, uncommitted());
+  handling_time_ = event.key.time;
   run_handler(*slot.lp, event, scope_for(slot, event, router));
   current_ = kNoPosition;
   ++stats_.events_processed;
+}
+
+// As the sequential kernel handles an event: no undo records, no log entry, no sent-event
+// records; its records commit as it returns. Nothing can arrive from another rank before it,
+// and its LP has nothing uncommitted, so it can never be rolled back.
+void TimeWarpPe::execute_safe(EventId id) {
+  const Event& event = pool_[id];
+  LpSlot& slot = slot_of(event.dest);
+  EventScope scope = scope_for(slot, event, this);
+  scope.undo = nullptr;
+  scope.records = &safe_records_;
+  handling_time_ = event.key.time;
+  logging_sends_ = false;
+  run_handler(*slot.lp, event, scope);
+  logging_sends_ = true;
+  commit_event(slot.committed, event.dest, event.key, event_hash(event), safe_records_,
+               safe_records_.mark(), sink_);
+  release(id);
+  ++stats_.events_processed;
+  ++stats_.events_committed;
+  ++stats_.events_safe;
 }
 
 void TimeWarpPe::route(const Event& event) {
@@ -222,13 +263,16 @@ void TimeWarpPe::route(const Event& event) {
     record.is_local = true;
     pool_[record.target] = event;
   } else {
+    NW_CHECK(in_init_ || event.key.time.ps() - handling_time_.ps() >= lookahead_.ps(),
+             "an event to LP {} on rank {} is {} ps ahead, under the model's lookahead of {} ps",
+             event.dest, dest_rank, event.key.time.ps() - handling_time_.ps(), lookahead_.ps());
     WireBatch& batch = outgoing_[static_cast<std::size_t>(dest_rank)];
     batch.add_positive(event);
     ++stats_.remote_events_sent;
     // A batch held through a GVT reduction may have outgrown one message: send_batch splits.
     if (batch.count() >= kFlushEntries && !hold_sends_) send_batch(dest_rank, batch.take());
   }
-  if (!in_init_) {
+  if (logging_sends_) {
     sent_.push_back(record);
     ++processed_[current_].sends;
   }
@@ -248,10 +292,40 @@ void TimeWarpPe::deliver_local(EventId id, Cause cause) {
   pending_.push(id);
 }
 
+// Every batch goes out, so a promise made now, with no handler running, holds for all that this
+// rank sends later.
 void TimeWarpPe::flush_outgoing() {
   NW_CHECK(!hold_sends_, "flush while sends are held");
-  for (std::size_t r = 0; r < outgoing_.size(); ++r)
+  const SimTime promise = channel_promises_ ? promise_to_others() : SimTime::zero();
+  for (std::size_t r = 0; r < outgoing_.size(); ++r) {
+    if (channel_promises_ && static_cast<int>(r) != rank_ && promised_[r] < promise) {
+      outgoing_[r].add_promise(promise, rank_);
+      promised_[r] = promise;
+    }
     if (!outgoing_[r].empty()) send_batch(static_cast<int>(r), outgoing_[r].take());
+  }
+}
+
+// Anything this rank sends later comes from an event it has yet to handle (or to handle again
+// after a rollback, which redoes only events later than what set it off: a pending event or an
+// arrival), so no earlier than its earliest pending event or the earliest arrival possible (the
+// safe horizon: the GVT round's, or the least promise received), plus the lookahead.
+SimTime TimeWarpPe::promise_to_others() {
+  drop_cancelled_top();
+  const SimTime pending =
+      pending_.empty() ? SimTime::max() : SimTime::from_ps(pending_.top().time_ps);
+  return std::min(pending, safe_until_).saturating_add(lookahead_);
+}
+
+void TimeWarpPe::receive_promise(SimTime promise, int sender) {
+  NW_CHECK(channel_promises_ && sender >= 0 && sender < exchange_.size() && sender != rank_,
+           "a promise from rank {} that rank {} cannot use", sender, rank_);
+  promise_from_[static_cast<std::size_t>(sender)] =
+      std::max(promise_from_[static_cast<std::size_t>(sender)], promise);
+  SimTime least = SimTime::max();
+  for (std::size_t r = 0; r < promise_from_.size(); ++r)
+    if (static_cast<int>(r) != rank_) least = std::min(least, promise_from_[r]);
+  set_safe_horizon(least);
 }
 
 // Sends a batch in messages of at most kMaxMessageBytes (batches held during a GVT reduction
@@ -281,6 +355,17 @@ std::size_t TimeWarpPe::poll_incoming() {
     ++n;
   }
   return n;
+}
+
+SimTime TimeWarpPe::local_horizon() {
+  if (!safe_enabled_) return SimTime::zero();
+  if (exchange_.size() == 1) return SimTime::max();
+  drop_cancelled_top();
+  SimTime least = pending_.empty()
+                      ? SimTime::max()
+                      : SimTime::from_ps(pending_.top().time_ps).saturating_add(lookahead_);
+  for (const WireBatch& batch : outgoing_) least = std::min(least, batch.min_time());
+  return least;
 }
 
 SimTime TimeWarpPe::local_min() {

@@ -4,7 +4,9 @@
 // that are appended as events run and reclaimed from the front as they commit (and compacted
 // when what is reclaimable sits behind an entry that cannot commit yet). Stragglers and
 // anti-messages roll LPs back; GVT lets fossil collection commit. Optimism is capped per rank
-// in handled-but-uncommitted events and in bytes of engine memory in use.
+// in handled-but-uncommitted events and in bytes of engine memory in use. Events earlier than the
+// safe horizon (set after each GVT round; KernelConfig::sync) run as in the sequential kernel:
+// nothing logged, committed at once.
 #pragma once
 
 #include <algorithm>
@@ -31,8 +33,20 @@ class TimeWarpPe final : public EventRouter {
              RecordSink* sink);
 
   void init_lps();
-  // Handles up to `max_events` events with time <= limit (and < end). Returns how many.
+  // Handles up to `max_events` events with time <= limit (and < end). Returns how many. With
+  // SyncMode::conservative only events below the safe horizon run, whatever the limit.
   std::size_t process_batch(std::size_t max_events, SimTime limit);
+  // What this rank contributes to the safe horizon of the next GVT round: no event can reach
+  // another rank earlier than its earliest pending event plus the lookahead, or than what waits
+  // in its outgoing batches. max() on a single rank; zero when events never run safe.
+  SimTime local_horizon();
+  // Events earlier than `horizon` can no longer be rolled back (the least of every rank's
+  // local_horizon in one GVT round): they run without bookkeeping from now on.
+  // (Ignored when events never run safe.)
+  void set_safe_horizon(SimTime horizon) {
+    if (safe_enabled_) safe_until_ = std::max(safe_until_, horizon);
+  }
+  SimTime safe_horizon() const { return safe_until_; }
   // Whether a batch stopped at an event past its limit since the last call (and forgets it).
   bool take_held_by_window() { return std::exchange(held_by_window_, false); }
   // Takes every message that has arrived; returns how many.
@@ -114,6 +128,13 @@ class TimeWarpPe final : public EventRouter {
   LpSlot& slot_of(LpId lp) { return slots_[local_index_[lp]]; }
   EventScope scope_for(LpSlot& slot, const Event& event, EventRouter* router);
   void execute(EventId id, EventRouter* router);
+  // Whether the top event, below the safe horizon, may run without bookkeeping: its LP holds no
+  // uncommitted handled event (it would commit out of order before them). Always true when
+  // nothing is logged.
+  bool runs_safe(LpId lp) {
+    return processed_.empty() || !processed_.contains(slots_[local_index_[lp]].newest);
+  }
+  void execute_safe(EventId id);
   void execute_checked(EventId id);
   void deliver_local(EventId id, Cause cause);
   void rollback(LpSlot& slot, const EventKey& key, Cause cause);
@@ -122,6 +143,12 @@ class TimeWarpPe final : public EventRouter {
   void cancel(const SentRecord& sent, LpId creator);
   void receive_positive(const Event& event);
   void receive_anti(const EventKey& key, LpId dest);
+  // Per-channel promises (hybrid, with a lookahead): what this rank tells every other one as it
+  // flushes, the earliest time it may still send anything (its earliest pending event, or the
+  // earliest that may still arrive here, whichever is earlier, plus the lookahead), and what it
+  // is told: no message earlier than the least promise of the others can arrive any more.
+  SimTime promise_to_others();
+  void receive_promise(SimTime promise, int sender);
   void commit_entry(const ProcessedEntry& entry, LogPosition at, bool with_records);
   // How far ahead of the entry it commits fossil collection starts loading what commit needs.
   static constexpr LogPosition kCommitLookahead = 8;
@@ -174,6 +201,11 @@ class TimeWarpPe final : public EventRouter {
   const int rank_;
   const std::uint64_t max_uncommitted_;
   const std::uint64_t max_uncommitted_bytes_;
+  const bool safe_enabled_;  // sync is conservative or hybrid (and no reverse check)
+  // Events past the safe horizon may run: sync is not conservative (or events never run safe:
+  // the reverse check keeps the Time Warp path, whose checks need the undo logs).
+  const bool optimism_;
+  const SimTime lookahead_;  // the model's, when events may run safe; zero otherwise
 
   std::vector<std::int32_t> rank_of_;       // by LP id
   std::vector<std::uint32_t> local_index_;  // by LP id, valid for local LPs
@@ -203,6 +235,13 @@ class TimeWarpPe final : public EventRouter {
 
   LogPosition current_ = kNoPosition;  // entry of the handler running now
   bool in_init_ = false;
+  bool logging_sends_ = true;  // false in init and safe events: nothing to cancel later
+  SimTime safe_until_ = SimTime::zero();
+  SimTime handling_time_ = SimTime::zero();  // of the event whose handler runs
+  RecordBuffer safe_records_;                // a safe event's records, committed as it returns
+  const bool channel_promises_;
+  std::vector<SimTime> promised_;      // by rank: the latest promise sent to it
+  std::vector<SimTime> promise_from_;  // by rank: the latest promise received from it
   bool hold_sends_ = false;
   bool held_by_window_ = false;
   SimTime gvt_ = SimTime::zero();
@@ -244,10 +283,16 @@ inline std::uint64_t expand32(std::uint32_t low, std::uint64_t reference) {
   return reference - static_cast<std::uint32_t>(static_cast<std::uint32_t>(reference) - low);
 }
 
+// What a GVT round finds: GVT, and the safe horizon (the least local_horizon of every rank).
+struct GvtResult {
+  SimTime gvt;
+  SimTime horizon;
+};
+
 // Runs GVT passes (drain, reduce) until no message is in transit and returns the global minimum
-// of pending and unsent event times; calls `work` (handle local events with sends held, return
-// how many) while a reduction runs.
-SimTime compute_gvt(TimeWarpPe& pe, RankExchange& exchange,
-                    const std::function<std::size_t()>& work);
+// of pending and unsent event times with the safe horizon of the same pass; calls `work` (handle
+// local events with sends held, return how many) while a reduction runs.
+GvtResult compute_gvt(TimeWarpPe& pe, RankExchange& exchange,
+                      const std::function<std::size_t()>& work);
 
 }  // namespace netwarp::engine

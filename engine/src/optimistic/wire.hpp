@@ -1,6 +1,7 @@
-// The bytes of one rank-to-rank message: a batch of entries, each a whole event (positive) or
-// an anti-message (the key and destination of an event to cancel). Events travel as they are
-// in memory; the entry kind rides in Event::state.
+// The bytes of one rank-to-rank message: a batch of entries, each a whole event (positive), an
+// anti-message (the key and destination of an event to cancel) or, last, a promise (the sender
+// will send nothing earlier than the key's time from now on; the sending rank rides in dest).
+// Events travel as they are in memory; the entry kind rides in Event::state.
 #pragma once
 
 #include <algorithm>
@@ -12,7 +13,7 @@
 
 namespace netwarp::engine {
 
-enum class WireKind : std::uint8_t { positive = 0, anti = 1 };
+enum class WireKind : std::uint8_t { positive = 0, anti = 1, promise = 2 };
 
 class WireBatch {
  public:
@@ -24,6 +25,17 @@ class WireBatch {
     e.size = 0;
     std::memset(e.payload, 0, sizeof e.payload);
     add(e, WireKind::anti);
+  }
+  // Added last, just before take(): it does not count in min_time.
+  void add_promise(SimTime time, int sender) {
+    Event e;
+    e.key = EventKey{time, kNoLp, 0};
+    e.dest = static_cast<LpId>(sender);
+    e.size = 0;
+    std::memset(e.payload, 0, sizeof e.payload);
+    const SimTime least = min_time_;
+    add(e, WireKind::promise);
+    min_time_ = least;
   }
   std::size_t count() const { return bytes_.size() / sizeof(Event); }
   bool empty() const { return bytes_.empty(); }

@@ -111,7 +111,7 @@ RunResult SequentialKernel::run() {
   RunResult result;
   RunStats& s = result.stats;
   s.kernel = std::string(kernel_name(KernelKind::sequential));
-  s.events_processed = s.events_committed = handled;
+  s.events_processed = s.events_committed = s.events_safe = handled;
   s.wall_seconds = wall_seconds_since(start_ns);
   s.event_rate = s.wall_seconds > 0 ? static_cast<double>(handled) / s.wall_seconds : 0;
   s.peak_rss_bytes = peak_rss_bytes();

@@ -21,6 +21,19 @@ namespace netwarp::engine {
 enum class KernelKind { sequential, optimistic };
 std::string_view kernel_name(KernelKind kind);
 
+// How the optimistic kernel synchronises its ranks. Events earlier than a rank's safe horizon
+// (the least of every rank's earliest pending event plus the model's lookahead and of every
+// unsent message, found by the GVT round) can never be rolled back: with `conservative` and
+// `hybrid` the kernel handles them as the sequential kernel does (no undo records, handled-event
+// log entry or sent-event record; committed at once).
+//  optimistic:   Time Warp only (every event logged, as before 2026-11-28).
+//  conservative: YAWNS: each rank handles the events below the horizon, then a GVT round sets the
+//                next horizon; nothing is ever handled past it, so nothing rolls back. Needs a
+//                model with a lookahead > 0.
+//  hybrid:       safe events without bookkeeping, Time Warp past the horizon.
+enum class SyncMode { optimistic, conservative, hybrid };
+std::string_view sync_name(SyncMode mode);
+
 struct Progress {
   SimTime now;  // GVT for the optimistic kernel
   SimTime end;
@@ -34,6 +47,7 @@ struct KernelConfig {
   std::uint64_t seed = 1;
   TieOrder tie_order = TieOrder::fifo;  // order of events at one instant (event_key.hpp)
   // Optimistic kernel only.
+  SyncMode sync = SyncMode::hybrid;
   std::uint32_t batch_size = 16;    // events per scheduler iteration between message polls
   std::uint32_t gvt_interval = 64;  // scheduler iterations between GVT rounds
   SimTime window = SimTime::max();  // never process events later than GVT + window
@@ -75,9 +89,13 @@ inline std::uint64_t effective_max_uncommitted_bytes(const KernelConfig& c) {
 
 struct RunStats {
   std::string kernel;
+  std::string sync;  // the optimistic kernel's SyncMode (sync_name); empty for the sequential one
   int ranks = 1;
   std::uint64_t events_processed = 0;  // handler executions, re-executions included
   std::uint64_t events_committed = 0;
+  // Handled with no Time Warp bookkeeping (below the safe horizon, or by the sequential kernel
+  // or a sole rank, which keep none).
+  std::uint64_t events_safe = 0;
   std::uint64_t events_rolled_back = 0;
   std::uint64_t rolled_back_primary = 0;     // undone by a remote straggler or anti-message
   std::uint64_t rolled_back_secondary = 0;   // undone by a cascade on the same rank

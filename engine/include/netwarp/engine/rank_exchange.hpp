@@ -28,10 +28,11 @@ class RankExchange {
   virtual void sum(std::span<std::int64_t> values) = 0;
   virtual void min(std::span<std::int64_t> values) = 0;
   virtual void max(std::span<std::int64_t> values) = 0;
-  // GVT's reduction, non-blocking: starts summing `total` and minimising `least` over all
-  // ranks; try_finish_sum_and_min returns true (with the results) once it has completed.
-  virtual void start_sum_and_min(std::int64_t total, std::int64_t least) = 0;
-  virtual bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least) = 0;
+  // GVT's reduction, non-blocking: starts summing `total` and minimising `least` and `horizon`
+  // over all ranks; try_finish_sum_and_min returns true (with the results) once it has completed.
+  virtual void start_sum_and_min(std::int64_t total, std::int64_t least, std::int64_t horizon) = 0;
+  virtual bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least,
+                                      std::int64_t& horizon) = 0;
   // Every rank's bytes at rank 0, in rank order (empty elsewhere).
   virtual std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) = 0;
   // Rank 0's bytes everywhere.

@@ -26,6 +26,9 @@ class NetworkModel final : public engine::Model {
   engine::LpId lp_count() const override;
   std::unique_ptr<engine::LpBase> create_lp(engine::LpId id) const override;
   int rank_of(engine::LpId id, int ranks) const override;
+  // The smallest link latency: a packet arrives, and a credit returns, no sooner (zero when a
+  // link has none).
+  engine::SimTime lookahead() const override { return lookahead_; }
   const NetworkSpec& spec() const { return spec_; }
 
  private:
@@ -33,6 +36,7 @@ class NetworkModel final : public engine::Model {
   std::unique_ptr<NetworkContext> context_;
   HostFactory host_factory_;
   std::uint32_t group_count_ = 1;
+  engine::SimTime lookahead_ = engine::SimTime::max();
 };
 
 }  // namespace netwarp::netmodels

@@ -29,6 +29,8 @@ struct EngineSettings {
   netmodels::SimTime end_time = netmodels::SimTime::max();  // max: until the workload is done
   std::uint64_t seed = 1;
   engine::TieOrder tie_order = engine::TieOrder::fifo;
+  std::string
+      sync;  // engine.sync in lower case ("hybrid" ...); empty: unset (the kernel's default)
 };
 EngineSettings engine_settings(const LoadedScenario& loaded);
 

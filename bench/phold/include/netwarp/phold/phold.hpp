@@ -52,6 +52,8 @@ class PholdModel final : public engine::Model {
   explicit PholdModel(const PholdConfig& config) : config_(config) {}
   engine::LpId lp_count() const override { return config_.lps_per_rank * config_.ranks; }
   std::unique_ptr<engine::LpBase> create_lp(engine::LpId id) const override;
+  // Every event goes at least `lookahead` ahead (draw_delay).
+  engine::SimTime lookahead() const override { return engine::SimTime::from_us(config_.lookahead); }
 
  private:
   PholdConfig config_;

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Every engine.sync mode gives the sequential kernel's digest on every library scenario, on 2
+and 4 MPI ranks (shrunk by --set to run in about a second each; stars spread over the ranks with
+engine.few_groups=SPREAD, so every packet crosses ranks and safe events meet Time Warp ones).
+Conservative runs roll nothing back and run every event safe."""
+import glob
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "apps"))
+import netwarp_cli  # noqa: E402
+
+LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scenarios")
+SHRINK = {
+    "alltoall-ab": ["mpi.ranks=8", "mpi.alltoall.bytes=2048"],
+    "cluster": ["mpi.collective.iterations=2"],
+    "fat-tree-alltoall": ["workload.all_to_all.bytes=3000"],
+    "incast": ["workload.incast.senders=4", "workload.incast.bytes=65536",
+               "switch.buffer_bytes=16384"],
+    "pingpong": ["mpi.pingpong.repetitions=1"],
+    "torus-alltoall": ["workload.all_to_all.bytes=200"],
+    "two-flows": ["workload.flows.flow[0].bytes=200000", "workload.flows.flow[1].bytes=200000",
+                  "workload.flows.flow[1].start_ns=20000"],
+}
+MODES = ("optimistic", "conservative", "hybrid")
+
+
+class LibraryDigests(netwarp_cli.ScratchCase):
+    def test_every_sync_mode_and_rank_count_gives_the_sequential_digest(self):
+        names = sorted(os.path.splitext(os.path.basename(p))[0]
+                       for p in glob.glob(os.path.join(LIBRARY, "*.pbtxt")))
+        self.assertEqual(names, sorted(SHRINK), "a library scenario without its shrink settings")
+        for name in names:
+            args = [os.path.join(LIBRARY, name + ".pbtxt"), "--set", "engine.few_groups=SPREAD"]
+            for setting in SHRINK[name]:
+                args += ["--set", setting]
+            sequential, _, _ = self.run_scenario(args, out=name)
+            self.assertEqual(sequential["events_safe"], sequential["events_committed"])
+            for ranks in (2, 4):
+                for mode in MODES:
+                    with self.subTest(scenario=name, ranks=ranks, sync=mode):
+                        result, _, _ = self.run_scenario(
+                            [*args, "--kernel", "optimistic", "--sync", mode], mpi_ranks=ranks,
+                            out=f"{name}-{mode}{ranks}")
+                        self.assertEqual(result["digest"], sequential["digest"])
+                        self.assertEqual(result["sync"], mode)
+                        if mode == "conservative":
+                            self.assertEqual(result["events_rolled_back"], 0)
+                            self.assertEqual(result["events_safe"], result["events_committed"])
+                        elif mode == "optimistic":
+                            self.assertEqual(result["events_safe"], 0)
+
+
+if __name__ == "__main__":
+    netwarp_cli.NETWARP = os.path.abspath(sys.argv.pop(1))
+    unittest.main()
