@@ -19,7 +19,7 @@ SHRINK = {
     "incast": ["workload.incast.senders=4", "workload.incast.bytes=65536",
                "switch.buffer_bytes=16384"],
     "pingpong": ["mpi.pingpong.repetitions=1"],
-    "torus-alltoall": ["workload.all_to_all.bytes=200"],
+    "torus-alltoall": ["topology.torus.dims=6,6", "workload.all_to_all.bytes=2000"],
     "two-flows": ["workload.flows.flow[0].bytes=200000", "workload.flows.flow[1].bytes=200000",
                   "workload.flows.flow[1].start_ns=20000"],
 }
