@@ -15,7 +15,7 @@ std::vector<FieldRule> label_and_kernel_rules() {
   for (const char* field :
        {"engine.kernel", "engine.gvt_interval", "engine.batch", "engine.window_us",
         "engine.max_uncommitted", "engine.max_uncommitted_bytes", "engine.record_buffer_bytes",
-        "engine.adaptive_window", "engine.few_groups"})
+        "engine.adaptive_window", "engine.few_groups", "engine.sync"})
     rules.push_back({field, C::no_effect, {}, kKernelOnly, {}});
   return rules;
 }
