@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "run_report.hpp"
+#include "unit_options.hpp"
 
 namespace netwarp::apps {
 
@@ -21,12 +22,15 @@ CLI::App* add_bench_command(CLI::App& app, PholdOptions& o) {
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   phold->add_option("--lookahead", o.model.lookahead, "Minimum delay (us)")
+      ->transform(time_with_unit("us"))
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   phold->add_option("--mean", o.model.mean, "Mean delay, lookahead included (us)")
+      ->transform(time_with_unit("us"))
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   phold->add_option("--end", o.model.end, "End of simulated time (us)")
+      ->transform(time_with_unit("us"))
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   phold->add_option("--seed", o.model.seed, "Random seed")->capture_default_str();

@@ -8,6 +8,7 @@
 #include "netwarp/scenarios/scenario_loader.hpp"
 #include "netwarp/validation/model_fitting.hpp"
 #include "run_report.hpp"
+#include "unit_options.hpp"
 
 namespace netwarp::apps {
 
@@ -25,7 +26,8 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
       ->allow_extra_args(false);
   fit->add_option("--w-us", o.w_us,
                   "LogGPS: the dummy loop W in us (default: the scenario's validation.fit_w_us, "
-                  "else 4 x the largest RTT at w = 0)");
+                  "else 4 x the largest RTT at w = 0); a unit may follow (500ns, 2ms)")
+      ->transform(time_with_unit("us"));
   return fit;
 }
 

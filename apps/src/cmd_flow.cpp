@@ -16,6 +16,7 @@
 #include "network_outputs.hpp"
 #include "run_report.hpp"
 #include "staged_folder.hpp"
+#include "unit_options.hpp"
 
 namespace netwarp::apps {
 namespace {
@@ -115,7 +116,9 @@ CLI::App* add_flow_command(CLI::App& app, FlowOptions& o) {
   flow->add_option("--out", o.out_dir, "Folder for flow.json and flow_messages.csv")
       ->default_str("out/<scenario name>");
   flow->add_option("--resolution", o.resolution_ns,
-                   "Least cycle length in ns while flows are active (MFS's Resolu; 0: exact)")
+                   "Least cycle length in ns while flows are active (MFS's Resolu; 0: exact); a "
+                   "unit may follow (10us)")
+      ->transform(time_with_unit("ns"))
       ->default_str("0");
   flow->add_flag("--sync", o.synchronised_sends,
                  "Synchronised sends: a host sends its message of order k only after receiving "

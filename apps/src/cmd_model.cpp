@@ -13,6 +13,7 @@
 
 #include "netwarp/validation/loggps.hpp"
 #include "netwarp/validation/params_json.hpp"
+#include "unit_options.hpp"
 
 namespace netwarp::apps {
 
@@ -95,17 +96,14 @@ CLI::App* add_model_command(CLI::App& app, ModelOptions& o) {
   model->add_option("--preset", o.preset,
                     "LogGPS parameters of Table 5: myrinet, fast-ethernet, cenju4");
   model->add_option("--params", o.params_file, "Parameter file (JSON, as `netwarp fit` writes)");
-  model->add_option("--size", o.size, "Message size K in bytes")
+  model->add_option("--size", o.size, "Message size K in bytes (64KiB, 1MiB)")
       ->required()
-      ->check(CLI::Validator(
-          [](std::string& in) -> std::string {
-            if (!in.empty() && in.find_first_not_of("0123456789") == std::string::npos) return "";
-            return fmt::format("must be a whole number of bytes, got {}", in);
-          },
-          "BYTES"));
-  model->add_option("--w", o.w_ns,
-                    "loggps rtt: dummy loop W on one side of the ping-pong, in ns like the "
-                    "parameters (default 0)");
+      ->transform(bytes_with_unit());
+  model
+      ->add_option("--w", o.w_ns,
+                   "loggps rtt: dummy loop W on one side of the ping-pong, in ns like the "
+                   "parameters, or with a unit (20us) (default 0)")
+      ->transform(time_with_unit("ns"));
   return model;
 }
 

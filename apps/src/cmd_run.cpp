@@ -26,6 +26,7 @@
 #include "network_outputs.hpp"
 #include "run_report.hpp"
 #include "staged_folder.hpp"
+#include "unit_options.hpp"
 
 namespace netwarp::apps {
 namespace {
@@ -204,7 +205,7 @@ int check_memory(const RunOptions& o, const scenarios::LoadedScenario& loaded,
     std::fprintf(stderr,
                  "netwarp: error: out of memory: %s needs an estimated %.3g GiB (largest part: "
                  "%s), more than the %.3g GiB limit; reduce the scenario or raise --max-memory "
-                 "BYTES (default: the physical memory)\n",
+                 "SIZE (default: the physical memory)\n",
                  loaded.path.c_str(), static_cast<double>(need.bytes) / (1ull << 30),
                  need.largest_part.c_str(), static_cast<double>(limit) / (1ull << 30));
   return exit_code::kOutOfMemory;
@@ -231,7 +232,8 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& o) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   run->add_option("--max-memory", o.max_memory_bytes,
-                  "Refuse (exit 5) a run whose estimated memory passes BYTES")
+                  "Refuse (exit 5) a run whose estimated memory passes SIZE (bytes; 2GiB, 512MiB)")
+      ->transform(bytes_with_unit())
       ->default_str("the physical memory");
   run->add_flag("--plot", o.plot,
                 "Afterwards draw the figures into OUT/plots, as `netwarp plot OUT` does");
@@ -250,7 +252,7 @@ int plot_after_run(const RunOptions& o, const std::string& dir, int status,
   const bool has_results = status == exit_code::kSuccess || status == exit_code::kDeadlock ||
                            status == exit_code::kIncomplete;
   if (!o.plot || !has_results || !context.is_root()) return status;
-  const std::vector<std::string> images = plot_run_folder(dir, PlotOptions{}.top);
+  const std::vector<std::string> images = plot_run_folder(dir, PlotOptions{});
   std::printf("plots         %zu files in %s/plots\n", images.size(), dir.c_str());
   return status;
 }

@@ -1,4 +1,5 @@
-// `netwarp topology`: builds the scenario's topology as a run would and prints it.
+// `netwarp topology`: builds the scenario's topology as a run would (its workload is not built)
+// and prints it.
 #include "cmd_topology.hpp"
 
 #include <fmt/format.h>
@@ -64,8 +65,7 @@ CLI::App* add_topology_command(CLI::App& app, TopologyOptions& o) {
 int topology_command(const TopologyOptions& o, const AppContext& context) {
   const scenarios::LoadedScenario loaded = scenarios::load_scenario(o.scenario, o.sets);
   if (!context.is_root()) return exit_code::kSuccess;
-  const netmodels::NetworkSpec spec = scenarios::build_network_spec(loaded);
-  const netmodels::Topology& topology = spec.topology;
+  const netmodels::Topology topology = scenarios::build_scenario_topology(loaded);
   if (!o.route.empty()) {
     try {
       const auto src = host_named(topology, o.route[0], "--route");

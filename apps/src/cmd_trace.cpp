@@ -8,6 +8,7 @@
 
 #include "netwarp/mpiemul/generators.hpp"
 #include "netwarp/mpiemul/trace.hpp"
+#include "unit_options.hpp"
 
 namespace netwarp::apps {
 
@@ -98,7 +99,9 @@ void add_generate_command(CLI::App& trace, TraceOptions& options) {
   g->add_option("--out", o.out, "Output trace: .tit or .txt (TIT), .pb or .pbtxt")->required();
   g->add_option("--n", o.n, "gauss: matrix order, >= ranks")->capture_default_str();
   g->add_option("--fragment", o.fragment_bytes,
-                "gauss: send every message in pieces of at most this many bytes; 0: whole")
+                "gauss: send every message in pieces of at most this many bytes (64KiB); 0: "
+                "whole")
+      ->transform(bytes_with_unit())
       ->capture_default_str();
   g->add_option("--forward", o.forward, "gauss: blocking (MPI_Send) or isend")
       ->capture_default_str()

@@ -10,6 +10,7 @@
 #include "netwarp/validation/validate_run.hpp"
 #include "progress_line.hpp"
 #include "run_report.hpp"
+#include "staged_folder.hpp"
 
 namespace netwarp::apps {
 namespace {
@@ -68,6 +69,15 @@ CLI::App* add_validate_command(CLI::App& app, ValidateOptions& o) {
                    "topology.torus.dims=10,10;12,12); several --sweep make a grid of every "
                    "combination")
       ->allow_extra_args(false);
+  validate->add_flag("--no-sweep", o.no_sweep,
+                     "One point: leave out the scenario's validation.sweep (as --trace needs when "
+                     "that sweeps a field of the MPI program it replaces)");
+  validate
+      ->add_option("--timelines", o.timelines,
+                   "timeline_compare.json: none; summary (16 ranks, their first 4096 calls: "
+                   "small enough for ui.perfetto.dev); full (every call of every rank)")
+      ->check(CLI::IsMember({"none", "summary", "full"}))
+      ->capture_default_str();
   validate->add_flag("--keep-runs", o.keep_runs,
                      "Keep each point's packet outputs (calls.csv, timeline.json, results.json; "
                      "flows.csv for a workload) in runs/<point>/ of the report folder");
@@ -82,6 +92,10 @@ int validate_command(const ValidateOptions& o, const AppContext& context) {
   v.trace = o.trace;
   v.sweeps = o.sweeps;
   v.keep_runs = o.keep_runs;
+  v.no_sweep = o.no_sweep;
+  v.timelines = o.timelines;
+  if (o.no_sweep && !o.sweeps.empty())
+    throw UsageError("--no-sweep: leaves the sweep out, --sweep gives one: pass one of them");
   std::vector<std::string> fields;
   for (const std::string& sweep : v.sweeps) {
     try {
@@ -99,8 +113,10 @@ int validate_command(const ValidateOptions& o, const AppContext& context) {
       throw UsageError(fmt::format("--models: {}", e.what()));
     }
   }
-  v.out_dir = o.out.empty() ? "out/validate-" + fs::path(o.scenario).stem().string() : o.out;
-  create_out_dir(v.out_dir);
+  // Written through a staging folder: a validation that fails leaves the folder as it was.
+  StagedFolder out(o.out.empty() ? "out/validate-" + fs::path(o.scenario).stem().string() : o.out);
+  out.open();
+  v.out_dir = out.path();
   v.simgrid_program = sibling_program("netwarp-simgrid");
   v.ns3_program = sibling_program("netwarp-ns3");
   const bool quiet = !progress_wanted();
@@ -109,6 +125,7 @@ int validate_command(const ValidateOptions& o, const AppContext& context) {
   };
   const validation::ValidationReport report = validation::run_validation(v);
   write_json_file(v.out_dir + "/report.json", validation::report_json(report));
+  validation::write_rank_tables(report, v.out_dir);
   std::string plot_note;
   const auto plots = validation::write_plots(report, v.out_dir, plot_note);
   {
@@ -116,6 +133,7 @@ int validate_command(const ValidateOptions& o, const AppContext& context) {
     md << validation::report_markdown(report);
     if (!plot_note.empty()) md << "\nNote: " << plot_note << "\n";
   }
+  out.commit();
   std::printf("netwarp validate: %s (%s), %s\n", report.scenario.c_str(),
               report.scenario_file.c_str(), report.program.c_str());
   print_table(report);
@@ -123,7 +141,7 @@ int validate_command(const ValidateOptions& o, const AppContext& context) {
     for (const auto& m : p.models)
       if (!m.available) std::printf("%s: %s\n", m.model.c_str(), m.note.c_str());
   if (!plot_note.empty()) std::printf("note: %s\n", plot_note.c_str());
-  std::printf("report        %s/report.md, report.json (%zu plot files)\n", v.out_dir.c_str(),
+  std::printf("report        %s/report.md, report.json (%zu plot files)\n", out.target().c_str(),
               plots.size());
   return 0;
 }

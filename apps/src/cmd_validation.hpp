@@ -42,6 +42,8 @@ struct ValidateOptions {
   std::string trace;
   std::vector<std::string> sets;
   std::vector<std::string> sweeps;
+  bool no_sweep = false;
+  std::string timelines = "summary";
   bool keep_runs = false;
 };
 CLI::App* add_validate_command(CLI::App& app, ValidateOptions& options);

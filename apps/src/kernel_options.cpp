@@ -2,6 +2,7 @@
 #include "kernel_options.hpp"
 
 #include "progress_line.hpp"
+#include "unit_options.hpp"
 
 namespace netwarp::apps {
 
@@ -22,7 +23,9 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
           "--window", o.window_us,
           "Optimistic: never run more than W us of simulated time past GVT; 0: unbounded, as "
           "engine.window_us: 0 in a scenario (bench: unbounded by default; run: the "
-          "scenario's engine.window_us, else 10 x the smallest link latency)")
+          "scenario's engine.window_us, else 10 x the smallest link latency); a unit may "
+          "follow (500ns, 2ms)")
+      ->transform(time_with_unit("us"))
       ->check(CLI::Range(0.0, 1e12));
   command
       .add_option(
@@ -41,7 +44,8 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
       .add_option("--max-uncommitted-bytes", o.max_uncommitted_bytes,
                   "Optimistic: engine memory in use per rank (pending events, rollback logs) at "
                   "which a rank stops handling events past GVT (default: 64 x 112 B per "
-                  "uncommitted event allowed, at least 16 MiB)")
+                  "uncommitted event allowed, at least 16 MiB); a size such as 64MiB")
+      ->transform(bytes_with_unit())
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 50));
   command
       .add_option("--sync", o.sync,

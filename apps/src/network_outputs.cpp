@@ -302,6 +302,9 @@ std::string format_network_summary(const NetworkRunReport& rep) {
       t.packets_dropped, t.retransmitted_segments, t.fast_retransmits, t.retransmission_timeouts,
       t.syn_retransmissions);
   out += format_class_summary(class_results(rep));
+  if (t.ecn_marked > 0 || rep.spec->switches.ecn_threshold_bytes > 0)
+    out += fmt::format("marks         {} packets ECN-marked (CE) at switch ports above {} B\n",
+                       t.ecn_marked, rep.spec->switches.ecn_threshold_bytes);
   if (t.messages_delivered < t.messages)
     out += fmt::format("warning       {} messages were not delivered by the end of the run\n",
                        t.messages - t.messages_delivered);

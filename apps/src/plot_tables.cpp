@@ -45,8 +45,10 @@ CsvTable read_csv(const std::string& path) {
   if (!in) return table;
   std::string line;
   if (!std::getline(in, line)) return table;
+  if (line.ends_with('\r')) line.pop_back();
   table.columns = split_fields(line);
   for (std::size_t number = 2; std::getline(in, line); ++number) {
+    if (line.ends_with('\r')) line.pop_back();  // CRLF, as spreadsheets write
     if (line.empty()) continue;
     table.rows.push_back(split_fields(line));
     if (table.rows.back().size() != table.columns.size())

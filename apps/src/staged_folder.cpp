@@ -31,10 +31,24 @@ fs::path folder_path(const std::string& given) {
 bool is_owned_by_a_run(const fs::path& file) {
   static const char* const kNames[] = {"results.json", "timeline.json", "flow.json", "report.json",
                                        "report.md"};
+  // validate's figures (report.png, report-<field>.svg ...), compared timelines, cross-checks.
+  static const char* const kPrefixes[] = {"report.", "report-", "timeline_compare", "simgrid-",
+                                          "ns3-"};
   const std::string name = file.filename().string();
   const std::string ext = file.extension().string();
   return ext == ".csv" || ext == ".pcap" ||
          std::any_of(std::begin(kNames), std::end(kNames),
+                     [&](const char* n) { return name == n; }) ||
+         std::any_of(std::begin(kPrefixes), std::end(kPrefixes),
+                     [&](const char* p) { return name.starts_with(p); });
+}
+
+// Folders a run or a validation fills (figures, fitted parameters, kept runs, per-rank tables):
+// everything in them belongs to the run, so they go whole.
+bool is_folder_of_a_run(const fs::path& folder) {
+  static const char* const kNames[] = {"plots", "params", "runs", "ranks"};
+  const std::string name = folder.filename().string();
+  return std::any_of(std::begin(kNames), std::end(kNames),
                      [&](const char* n) { return name == n; });
 }
 
@@ -97,8 +111,12 @@ void StagedFolder::replace_owned_files() {
   const fs::path target = folder_path(target_);
   std::error_code ec;
   fs::remove(target / kResults, ec);  // first: no results.json beside a mix of two runs' files
+  std::vector<fs::path> owned;
   for (const auto& entry : fs::directory_iterator(target, ec))
-    if (entry.is_regular_file() && is_owned_by_a_run(entry.path())) fs::remove(entry.path(), ec);
+    if ((entry.is_regular_file() && is_owned_by_a_run(entry.path())) ||
+        (entry.is_directory() && is_folder_of_a_run(entry.path())))
+      owned.push_back(entry.path());
+  for (const fs::path& path : owned) fs::remove_all(path, ec);
   bool has_results = false;
   for (const auto& entry : fs::directory_iterator(staging_)) {
     if (entry.path().filename() == kResults)

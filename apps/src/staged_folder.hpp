@@ -26,9 +26,11 @@ class StagedFolder {
   const std::string& path() const { return staging_; }  // where the run writes, once open
   const std::string& target() const { return target_; }
   // Moves the staged files into the target. A new target is the renamed staging folder; in an
-  // existing one the files a run owns (results.json, timeline.json, flow.json, report.json,
-  // report.md, *.csv, *.pcap) are removed first and results.json is moved in last, so it is
-  // present only beside the files of its own run. UsageError when a move fails.
+  // existing one the files a run owns (results.json, timeline.json, flow.json, report.*,
+  // report-*, timeline_compare*, simgrid-*, ns3-*, *.csv, *.pcap, and the folders plots/, params/,
+  // runs/, ranks/ whole) are removed first and results.json is moved in last, so it is present only
+  // beside the files of its own run: an earlier run's figures never sit beside new results.
+  // UsageError when a move fails.
   void commit();
 
  private:

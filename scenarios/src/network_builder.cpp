@@ -459,16 +459,28 @@ NetworkSpec build(const LoadedScenario& loaded) {
   return spec;
 }
 
-}  // namespace
-
-NetworkSpec build_network_spec(const LoadedScenario& loaded) {
+// `make` with netmodels::InputError located in the scenario file.
+template <typename Make>
+auto located(const LoadedScenario& loaded, Make make) {
   try {
-    return build(loaded);
+    return make();
   } catch (const ScenarioError&) {
     throw;
   } catch (const InputError& e) {
     throw loaded.error(e.field(), e.message());
   }
+}
+
+}  // namespace
+
+NetworkSpec build_network_spec(const LoadedScenario& loaded) {
+  return located(loaded, [&] { return build(loaded); });
+}
+
+Topology build_scenario_topology(const LoadedScenario& loaded) {
+  return located(loaded, [&] {
+    return build_topology(loaded.scenario.topology(), link_levels(loaded.scenario.links()));
+  });
 }
 
 }  // namespace netwarp::scenarios

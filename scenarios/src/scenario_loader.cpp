@@ -177,14 +177,18 @@ void parse(const std::string& text, LoadedScenario& loaded) {
   record_locations(loaded.scenario, tree, "", loaded.locations);
 }
 
-void apply_overrides(const std::vector<std::string>& overrides, LoadedScenario& loaded) {
+// Returns the notes of overrides that switched a oneof to another member.
+std::vector<std::string> apply_overrides(const std::vector<std::string>& overrides,
+                                         LoadedScenario& loaded) {
+  std::vector<std::string> notes;
   for (const std::string& assignment : overrides) {
     try {
-      forget_locations(loaded.locations, apply_override(loaded.scenario, assignment));
+      forget_locations(loaded.locations, apply_override(loaded.scenario, assignment, notes));
     } catch (const netmodels::InputError& e) {
       throw ScenarioError(loaded.path, {}, e.field(), e.message());
     }
   }
+  return notes;
 }
 
 void print_once_on_stderr(const std::string& line) {
@@ -216,7 +220,7 @@ LoadedScenario load_scenario_text(const std::string& text, const std::string& na
   LoadedScenario loaded;
   loaded.path = name;
   parse(text, loaded);
-  apply_overrides(overrides, loaded);
+  const std::vector<std::string> switched = apply_overrides(overrides, loaded);
   const std::vector<UnusedSetting> unused = unused_settings(loaded.scenario);
   fill_defaults(loaded.scenario);
   try {
@@ -226,6 +230,7 @@ LoadedScenario load_scenario_text(const std::string& text, const std::string& na
     throw loaded.error(e.field(), e.message());
   }
   loaded.warnings = located_warnings(loaded, unused);
+  loaded.warnings.insert(loaded.warnings.begin(), switched.begin(), switched.end());
   for (const std::string& line : loaded.warnings) warning_printer()(line);
   return loaded;
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <vector>
 
 #include "name_list.hpp"
 #include "netwarp/netmodels/input_error.hpp"
@@ -252,7 +253,21 @@ pb::Message& step_into(pb::Message& message, const std::string& name) {
   return *r.MutableRepeatedMessage(&message, &field, *step.index);
 }
 
-std::string apply(pb::Message& root, const std::string& assignment) {
+// A note when setting `name` inside `message` (at `prefix`) switches its oneof away from another
+// member, whose settings are then dropped.
+void note_oneof_switch(const pb::Message& message, const std::string& prefix,
+                       const std::string& name, std::vector<std::string>& notes) {
+  const Field* field = message.GetDescriptor()->FindFieldByName(split_step(name).field);
+  if (field == nullptr || field->containing_oneof() == nullptr) return;
+  const pb::OneofDescriptor& oneof = *field->containing_oneof();
+  const Field* current = message.GetReflection()->GetOneofFieldDescriptor(message, &oneof);
+  if (current == nullptr || current == field) return;
+  notes.push_back(prefix + field->name() + " replaces " + prefix + current->name() + " (one of " +
+                  prefix + oneof.name() + "; the settings of " + current->name() + " are dropped)");
+}
+
+std::string apply(pb::Message& root, const std::string& assignment,
+                  std::vector<std::string>& notes) {
   const auto equals = assignment.find('=');
   if (equals == std::string::npos || equals == 0) throw Failure{"expected path.to.field=value"};
   const std::string path = assignment.substr(0, equals);
@@ -260,10 +275,12 @@ std::string apply(pb::Message& root, const std::string& assignment) {
   pb::Message* message = &root;
   std::size_t start = 0;
   for (auto dot = path.find('.'); dot != std::string::npos; dot = path.find('.', start)) {
+    note_oneof_switch(*message, path.substr(0, start), path.substr(start, dot - start), notes);
     message = &step_into(*message, path.substr(start, dot - start));
     start = dot + 1;
   }
   const std::string last = path.substr(start);
+  note_oneof_switch(*message, path.substr(0, start), last, notes);
   if (split_step(last).selects()) throw Failure{"an index selects a list element to go into"};
   set_value(*message, find_field(*message->GetDescriptor(), last), value);
   return path;
@@ -272,8 +289,17 @@ std::string apply(pb::Message& root, const std::string& assignment) {
 }  // namespace
 
 std::string apply_override(pb::Message& root, const std::string& assignment) {
+  std::vector<std::string> notes;
+  return apply_override(root, assignment, notes);
+}
+
+std::string apply_override(pb::Message& root, const std::string& assignment,
+                           std::vector<std::string>& notes) {
   try {
-    return apply(root, assignment);
+    std::vector<std::string> found;
+    const std::string path = apply(root, assignment, found);
+    for (const std::string& note : found) notes.push_back("--set " + assignment + ": " + note);
+    return path;
   } catch (const Failure& failure) {
     throw netmodels::InputError("--set " + assignment, failure.reason);
   }

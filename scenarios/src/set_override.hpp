@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "netwarp/scenarios/units.hpp"
 
 namespace netwarp::scenarios {
 
@@ -19,8 +22,9 @@ namespace netwarp::scenarios {
 // Throws netmodels::InputError("--set <assignment>", reason) naming the known fields on an
 // unknown name and the expected kind of value on a bad one.
 std::string apply_override(google::protobuf::Message& root, const std::string& assignment);
-
-// "128KiB" -> 131072, as --set reads an integer with a unit; nullopt if it is not one.
-std::optional<std::uint64_t> unsigned_with_unit(const std::string& text);
+// The same, adding a note to `notes` for each oneof it switches away from another member ("--set
+// mpi.all_to_all.bytes=1KiB: mpi.all_to_all replaces mpi.allreduce (...)").
+std::string apply_override(google::protobuf::Message& root, const std::string& assignment,
+                           std::vector<std::string>& notes);
 
 }  // namespace netwarp::scenarios

@@ -33,6 +33,8 @@ void validate_scenario(const proto::Scenario& scenario);
 // Schema settings not modelled yet, each refused by name (validate_unbuilt.cpp).
 void refuse_unbuilt_settings(const proto::Scenario& scenario);
 void validate_topology(const proto::Topology& topology);
+// The link levels a topology kind has (scenario.proto lists them with the kind).
+std::uint32_t link_level_count(const proto::Topology& topology);
 // Every links.levels entry names a level the topology has (an unknown one would be ignored).
 void validate_link_levels(const proto::Scenario& scenario);
 void validate_workload(const proto::Scenario& scenario);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "netwarp/netmodels/time_budget.hpp"
 #include "validate.hpp"
@@ -49,24 +50,70 @@ std::uint64_t hop_bound(const proto::Topology& topology) {
   }
 }
 
+struct LinkSetting {
+  std::uint64_t value;
+  std::string field;
+};
+
+enum class Quantity { rate, latency };
+
+// The rate or latency of links at `level`: its links.levels entry, else the links default.
+LinkSetting level_setting(const proto::Links& links, std::uint32_t level, Quantity q) {
+  const char* name = q == Quantity::rate ? "rate_bps" : "latency_ns";
+  for (int i = 0; i < links.levels_size(); ++i) {
+    const proto::LinkLevel& l = links.levels(i);
+    if (l.level() == level)
+      return {static_cast<std::uint64_t>(q == Quantity::rate ? l.rate_bps() : l.latency_ns()),
+              fmt::format("links.levels[{}].{}", i, name)};
+  }
+  return {static_cast<std::uint64_t>(q == Quantity::rate ? links.rate_bps() : links.latency_ns()),
+          fmt::format("links.{}", name)};
+}
+
+// The effective value of every link of the platform, each level's override in force (a default
+// that every level overrides reaches no link), a graph link's own value before its level's.
+std::vector<LinkSetting> effective_settings(const proto::Scenario& s, Quantity q) {
+  std::vector<LinkSetting> all;
+  if (!s.topology().has_graph()) {
+    for (std::uint32_t level = 0; level < link_level_count(s.topology()); ++level)
+      all.push_back(level_setting(s.links(), level, q));
+    return all;
+  }
+  const proto::Graph& graph = s.topology().graph();
+  std::map<std::string, bool> is_host;
+  for (const proto::GraphNode& node : graph.nodes())
+    is_host[node.name()] = node.kind() == proto::GraphNode::HOST;
+  for (int i = 0; i < graph.links_size(); ++i) {
+    const proto::GraphLink& link = graph.links(i);
+    const bool own = q == Quantity::rate ? link.has_rate_bps() : link.has_latency_ns();
+    if (own) {
+      all.push_back(
+          {static_cast<std::uint64_t>(q == Quantity::rate ? link.rate_bps() : link.latency_ns()),
+           fmt::format("topology.graph.links[{}].{}", i,
+                       q == Quantity::rate ? "rate_bps" : "latency_ns")});
+      continue;
+    }
+    all.push_back(level_setting(s.links(), is_host[link.a()] || is_host[link.b()] ? 0 : 1, q));
+  }
+  if (all.empty()) all.push_back(level_setting(s.links(), 0, q));
+  return all;
+}
+
 }  // namespace
 
 PathBound::PathBound(const proto::Scenario& s)
-    : slowest_{static_cast<std::uint64_t>(s.links().rate_bps()), "links.rate_bps"},
-      longest_{static_cast<std::uint64_t>(s.links().latency_ns()), "links.latency_ns"},
+    : slowest_{UINT64_MAX, "links.rate_bps"},
+      longest_{0, ""},
       hops_(hop_bound(s.topology())),
       payload_bytes_(std::max<std::uint64_t>(1, s.links().mtu_bytes() - s.links().header_bytes())),
       packet_overhead_bytes_(std::uint64_t{s.links().header_bytes()} +
                              s.links().frame_overhead_bytes()),
       is_tcp_(s.transport().kind() == proto::Transport::TCP) {
-  for (int i = 0; i < s.links().levels_size(); ++i) {
-    const proto::LinkLevel& level = s.links().levels(i);
-    const std::string at = fmt::format("links.levels[{}]", i);
-    if (static_cast<std::uint64_t>(level.rate_bps()) < slowest_.value)
-      slowest_ = {static_cast<std::uint64_t>(level.rate_bps()), at + ".rate_bps"};
-    if (static_cast<std::uint64_t>(level.latency_ns()) > longest_.value)
-      longest_ = {static_cast<std::uint64_t>(level.latency_ns()), at + ".latency_ns"};
-  }
+  for (LinkSetting& rate : effective_settings(s, Quantity::rate))
+    if (rate.value < slowest_.value) slowest_ = {rate.value, std::move(rate.field)};
+  for (LinkSetting& latency : effective_settings(s, Quantity::latency))
+    if (latency.value > longest_.value || longest_.field.empty())
+      longest_ = {latency.value, std::move(latency.field)};
   if (s.nic().rate_bps() > 0 && static_cast<std::uint64_t>(s.nic().rate_bps()) < slowest_.value)
     slowest_ = {static_cast<std::uint64_t>(s.nic().rate_bps()), "nic.rate_bps"};
 }

@@ -154,6 +154,10 @@ std::vector<std::string> link_level_names(const proto::Topology& topology) {
 
 }  // namespace
 
+std::uint32_t link_level_count(const proto::Topology& topology) {
+  return static_cast<std::uint32_t>(link_level_names(topology).size());
+}
+
 std::uint64_t topology_host_count(const proto::Topology& topology) {
   switch (topology.kind_case()) {
     case proto::Topology::kStar:

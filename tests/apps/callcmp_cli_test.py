@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """End-to-end tests of the call-by-call comparison and sweep grids: `predict --calls`,
 validate's calls_compare.csv, timeline_compare.json and error tables, `--sweep` grids,
-`--keep-runs` folders and the plots' kinds."""
+`--keep-runs` folders and the plots' kinds; the error of collectives per step (round k of a
+recursive doubling), per-rank tables in CSV, the report's length, `--trace` with a sweep over the
+program it replaces, `--no-sweep` and `--timelines`."""
 import csv
 import json
 import os
@@ -22,6 +24,12 @@ run = netwarp_cli.run
 LOGGPS = {"model": "loggps", "params": {"L": 1000, "o": 2000, "Oss": 1, "Ors": 2, "Osl": 0.5,
                                         "Orl": 0.25, "Gs": 4, "Gl": 0.125, "s": 1024,
                                         "S": 4096}}
+
+ALLREDUCE = """name: "ar"
+topology { star { hosts: 8 } }
+mpi { collectives { allreduce: "recursive_doubling" }
+      collective { kind: "allreduce" bytes: 65536 iterations: 2 } }
+"""
 
 TRACE = """0 init
 1 init
@@ -142,6 +150,90 @@ class CallCompareCase(netwarp_cli.ScratchCase):
                  "mpi.alltoall.bytes=2", "--out", os.path.join(self.dir, "x")])
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("mpi.alltoall.bytes is swept twice", r.stderr)
+
+
+class StepsAndReport(netwarp_cli.ScratchCase):
+    def validate(self, args, out="report"):
+        out_dir = os.path.join(self.dir, out)
+        r = run(["validate", *args, "--out", out_dir])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out_dir, "report.md")) as f:
+            return out_dir, f.read()
+
+    def test_recursive_doubling_allreduce_error_is_attributed_per_round(self):
+        out_dir, md = self.validate([self.write("ar.pbtxt", ALLREDUCE), "--models", "loggps",
+                                     "--keep-runs"])
+        steps = read_csv(os.path.join(out_dir, "steps_compare.csv"))
+        calls = {(int(c["rank"]), int(c["call"])): c
+                 for c in read_csv(os.path.join(out_dir, "runs", "run", "calls.csv"))}
+        self.assertEqual(len(steps), 8 * 3 * 2)  # 8 ranks x log2(8) rounds x 2 iterations
+        previous = None  # ((rank, call), the last match in that call)
+        for row in steps:
+            key = (int(row["rank"]), int(row["call"]))
+            self.assertEqual(row["kind"], "allreduce")
+            start = previous[1] if previous and previous[0] == key else int(calls[key]["start_ps"])
+            self.assertEqual(int(row["packet_step_ps"]), int(row["packet_matched_ps"]) - start)
+            self.assertEqual(int(row["loggps_error_ps"]),
+                             int(row["loggps_step_ps"]) - int(row["packet_step_ps"]))
+            previous = (key, int(row["packet_matched_ps"]))
+        rounds = [row["step"] for row in steps
+                  if row["rank"] == "0" and row["call"] == steps[0]["call"]]
+        self.assertEqual(rounds, ["round 1", "round 2", "round 3"])
+        for k in (1, 2, 3):
+            self.assertIn(f"| allreduce | round {k} | 16 |", md)
+        self.assertIn("where the error is inside collectives", md)
+
+    def test_report_of_five_points_on_64_ranks_is_short_and_ranks_go_to_csv(self):
+        scenario = self.write("a64.pbtxt", """name: "a64"
+topology { star { hosts: 64 } }
+mpi { collective { kind: "allreduce" bytes: 1024 } }
+""")
+        out_dir, md = self.validate([scenario, "--models", "loggps,plogp",
+                                     "--sweep", "mpi.collective.bytes=1024,2048,4096,8192,16384"])
+        self.assertLess(len(md.splitlines()), 150)
+        for i in range(5):
+            rows = read_csv(os.path.join(out_dir, "ranks", f"p{i}.csv"))
+            self.assertEqual(len(rows), 64 * 3)  # packet and two models per rank
+            self.assertIn(f"(ranks/p{i}.csv)", md)
+        self.assertTrue(md.index("| mpi.collective.bytes | packet (simulated) |")
+                        < md.index("## Call by call"))
+
+    def test_trace_refuses_a_sweep_over_the_program_it_replaces(self):
+        trace = self.write("pp.tit", TRACE)
+        out = os.path.join(self.dir, "x")
+        r = run(["validate", ALLTOALL, "--trace", trace, "--models", "loggps", "--out", out])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("validation.sweep.field: mpi.alltoall.bytes is a field of the MPI program, "
+                      "which --trace replaces", r.stderr)
+        self.assertIn("--no-sweep", r.stderr)
+        self.assertFalse(os.path.exists(out))
+        r = run(["validate", PINGPONG, "--trace", trace, "--sweep", "mpi.pingpong.sizes=1,2",
+                 "--out", out])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("--sweep: mpi.pingpong.sizes is a field of the MPI program", r.stderr)
+        out_dir, md = self.validate([ALLTOALL, "--trace", trace, "--models", "loggps",
+                                     "--set", "mpi.ranks=2", "--no-sweep", "--timelines",
+                                     "none"])
+        self.assertIn("| - |", md)  # one point
+        self.assertFalse(os.path.exists(os.path.join(out_dir, "timeline_compare.json")))
+
+    def test_summary_timeline_keeps_16_ranks_and_says_so(self):
+        scenario = self.write("a32.pbtxt", """name: "a32"
+topology { star { hosts: 32 } }
+mpi { collective { kind: "allreduce" bytes: 1024 } }
+""")
+        out_dir, md = self.validate([scenario, "--models", "loggps"])
+        with open(os.path.join(out_dir, "timeline_compare.json")) as f:
+            events = json.load(f)["traceEvents"]
+        tracks = {(e["pid"], e["tid"]) for e in events if e["ph"] == "X"}
+        self.assertEqual(max(tid for _, tid in tracks), 15)
+        self.assertIn("(ranks 0-15 of 32 only)", md)
+        out_dir, md = self.validate([scenario, "--models", "loggps", "--timelines", "full"],
+                                    out="full")
+        with open(os.path.join(out_dir, "timeline_compare.json")) as f:
+            events = json.load(f)["traceEvents"]
+        self.assertEqual(max(e["tid"] for e in events if e["ph"] == "X"), 31)
+        self.assertNotIn("only)", md)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 """End-to-end tests of the time series outputs and `netwarp plot`: the CSV tables beside
 results.json, the same tables from the optimistic kernel on 2 MPI ranks, the FCT summary,
 `run --plot` and `plot DIR` drawing non-empty PNG and SVG files (packet and MPI runs), and a
-folder without results refused in one line."""
+folder without results refused in one line; the zoom on the busiest interval when RTO gaps
+stretch a run, --from/--to, the log-x FCT CDF, its curves per traffic class, overlays of
+several runs, and no stale plot after a re-run."""
 import csv
 import os
 import sys
@@ -74,6 +76,78 @@ class Plot(netwarp_cli.ScratchCase):
         r = netwarp_cli.run(["plot", out, "--top", "4"])
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assert_images(out, ["rank_breakdown", "queue_occupancy", "utilisation"])
+
+    def test_rerun_into_a_used_folder_leaves_no_stale_plot(self):
+        _, out, _ = self.run_scenario(SMALL_INCAST + ["--plot"])
+        self.assert_images(out, FIGURES)
+        _, out, _ = self.run_scenario(SMALL_INCAST + ["--set", "switch.buffer_bytes=32768"])
+        self.assertFalse(os.path.exists(os.path.join(out, "plots")))
+        self.assertEqual(sorted(os.listdir(self.dir)), ["out"])  # no staging folder left
+
+    def test_rto_gaps_get_a_zoom_on_the_busiest_interval(self):
+        _, out, _ = self.run_scenario([os.path.join(LIBRARY, "studies", "incast-rto.pbtxt"),
+                                       "--plot"])
+        self.assert_images(out, [f + "_busy" for f in ["queue_occupancy", "utilisation", "cwnd"]])
+        script = read(os.path.join(out, "plots", "utilisation_busy.gp"))
+        self.assertIn("zoom on the busiest interval, 0 us to 36.44 ms, of a run that idle gaps "
+                      "stretch to 205.1 ms", script)
+        self.assertIn("set xrange [0:36.435]", script)
+        self.assertIn("set logscale x", read(os.path.join(out, "plots", "fct_cdf.gp")))
+        # No gaps: no zoom.
+        _, out, _ = self.run_scenario(SMALL_INCAST + ["--set", "switch.buffer_bytes=0", "--plot"],
+                                      out="unlimited")
+        self.assertFalse(any("_busy" in n for n in os.listdir(os.path.join(out, "plots"))))
+
+    def test_time_window_keeps_the_rows_inside_it(self):
+        _, out, _ = self.run_scenario(SMALL_INCAST)
+        # Active 0-0.9 ms, then after each retransmission timeout (200 ms, 600 ms).
+        r = netwarp_cli.run(["plot", out, "--from", "200ms", "--to", "202ms"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        script = read(os.path.join(out, "plots", "queue_occupancy.gp"))
+        self.assertIn("set xrange [200:202]", script)
+        times = [float(line.split()[0]) for line in script.splitlines()
+                 if line[:1].isdigit() and len(line.split()) == 2]
+        self.assertTrue(times and all(200 <= t <= 202 for t in times), times[:5])
+        self.assertFalse(os.path.exists(os.path.join(out, "plots", "queue_occupancy_busy.gp")))
+        r = netwarp_cli.run(["plot", out, "--from", "3ms", "--to", "1ms"])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("--from, --to", r.stderr)
+
+    def test_fct_cdf_has_a_curve_per_traffic_class(self):
+        _, out, _ = self.run_scenario(SMALL_INCAST)
+        flows = rows(os.path.join(out, "flows.csv"))  # a class column, as traffic classes write
+        with open(os.path.join(out, "flows.csv"), "w") as f:
+            writer = csv.DictWriter(f, fieldnames=list(flows[0]) + ["class"], lineterminator="\n")
+            writer.writeheader()
+            for i, row in enumerate(flows):
+                writer.writerow(dict(row, **{"class": "bulk" if i % 2 else "mice"}))
+        r = netwarp_cli.run(["plot", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        script = read(os.path.join(out, "plots", "fct_cdf.gp"))
+        self.assertIn("class bulk (2 flows)", script)
+        self.assertIn("class mice (2 flows)", script)
+        netwarp_cli.run(["plot", out, "--classes", "mice"])
+        script = read(os.path.join(out, "plots", "fct_cdf.gp"))
+        self.assertNotIn("class bulk", script)
+
+    def test_several_folders_are_overlaid_with_their_labels(self):
+        _, a, _ = self.run_scenario(SMALL_INCAST, out="a")
+        _, b, _ = self.run_scenario(SMALL_INCAST + ["--set", "switch.buffer_bytes=65536"], out="b")
+        overlay = os.path.join(self.dir, "ab")
+        r = netwarp_cli.run(["plot", a, b, "--label", "16 KiB", "--label", "64 KiB", "--out",
+                             overlay])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for name in ["fct_cdf", "queue_occupancy", "utilisation"]:
+            self.assertTrue(os.path.getsize(os.path.join(overlay, f"{name}.png")) > 1000, name)
+        script = read(os.path.join(overlay, "fct_cdf.gp"))
+        self.assertIn("16 KiB (4 flows)", script)
+        self.assertIn("64 KiB (4 flows)", script)
+        r = netwarp_cli.run(["plot", a, b, "--out", overlay])  # labels: the folders' names
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("b: sw0 port 0 -> host0", read(os.path.join(overlay, "queue_occupancy.gp")))
+        r = netwarp_cli.run(["plot", a, b, "--label", "one"])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("--label: 1 labels for 2 folders", r.stderr)
 
     def test_folder_without_results_is_refused_in_one_line(self):
         r = netwarp_cli.run(["plot", self.dir])

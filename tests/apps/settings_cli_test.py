@@ -1,7 +1,9 @@
 """End-to-end: no setting is ignored silently. A link level the topology lacks is an error
 naming it; fields of the transport not in use are warnings on stderr, one line each, once, and
 only from rank 0 under mpirun; a unit suffix in a file says which plain number to write; a
-parameter file used on another platform than the one it was fitted on is said by predict."""
+parameter file used on another platform than the one it was fitted on is said by predict. Size
+and time flags take units, `topology` builds no workload, a --set that switches a oneof says so,
+and the run summary prints ECN marks."""
 import json
 import os
 import sys
@@ -80,6 +82,75 @@ class NoSilentSettings(netwarp_cli.ScratchCase):
             rows = [line.rstrip("\n").split(",") for line in f][1:]
         self.assertEqual(rows[0][3], "", "no threshold before the first loss")
         self.assertTrue(any(row[3].isdigit() for row in rows), "a loss sets one")
+
+
+DCTCP_INCAST = """name: "marks"
+topology { star { hosts: 5 } }
+switch { buffer_bytes: 131072 ecn_threshold_bytes: 20000 }
+transport { kind: TCP tcp { congestion_control: DCTCP } }
+workload { incast { bytes: 200000 } }
+"""
+
+
+class ConsistentFlags(netwarp_cli.ScratchCase):
+    """Issue 32: sizes and times take units in every flag; `topology` builds no workload; a
+    --set that switches a oneof says what it replaced; the summary prints ECN marks."""
+
+    def test_size_flags_take_unit_suffixes(self):
+        path = self.write("t.pbtxt", TREE)
+        out = os.path.join(self.dir, "out")
+        self.assertEqual(run(["run", path, "--max-memory", "2GiB", "--out", out]).returncode, 0)
+        r = run(["run", path, "--max-memory", "1KiB", "--out", out])
+        self.assertEqual(r.returncode, 5, r.stderr)
+        self.assertIn("more than the 9.54e-07 GiB limit", r.stderr)
+        r = run(["run", path, "--max-memory", "2GB!", "--out", out])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("expected a size in bytes such as 1500, 64KiB or 2GiB, got '2GB!'", r.stderr)
+        plain = run(["model", "loggps", "--preset", "myrinet", "--size", "65536"])
+        suffixed = run(["model", "loggps", "--preset", "myrinet", "--size", "64KiB"])
+        self.assertEqual(plain.returncode, 0, plain.stderr)
+        self.assertEqual(suffixed.stdout, plain.stdout)
+
+    def test_time_flags_take_units(self):
+        plain = run(["model", "loggps", "--preset", "myrinet", "--size", "1000", "--w", "20000"])
+        timed = run(["model", "loggps", "--preset", "myrinet", "--size", "1000", "--w", "20us"])
+        self.assertEqual(plain.returncode, 0, plain.stderr)
+        self.assertEqual(timed.stdout, plain.stdout)
+        r = run(["model", "loggps", "--preset", "myrinet", "--size", "1000", "--w", "20 days"])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("unknown time unit ' days'", r.stderr)
+        r = run(["bench", "phold", "--lps", "4", "--end", "0.5ms"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("end 500 us", r.stdout)
+
+    def test_topology_builds_the_network_only(self):
+        # The workload's CSV file is missing: a run fails reading it, `topology` never does.
+        path = self.write("t.pbtxt", 'topology { star { hosts: 3 } }\n'
+                                     'workload { flows { csv_file: "absent.csv" } }\n')
+        r = run(["topology", path])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("sw0", r.stdout)
+        r = run(["run", path, "--out", os.path.join(self.dir, "out")])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("absent.csv", r.stderr)
+
+    def test_set_switching_a_oneof_names_what_it_replaced(self):
+        path = self.write("t.pbtxt", TREE)
+        r = run(["topology", path, "--set", "workload.permutation.bytes=4096"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr, "netwarp: warning: --set workload.permutation.bytes=4096: "
+                                   "workload.permutation replaces workload.incast (one of "
+                                   "workload.kind; the settings of incast are dropped)\n")
+        r = run(["topology", path, "--set", "workload.incast.bytes=4096"])
+        self.assertEqual(r.stderr, "")
+
+    def test_run_summary_prints_ecn_marks(self):
+        results, _, r = self.run_scenario([self.write("m.pbtxt", DCTCP_INCAST)])
+        self.assertGreater(results["ecn_marked"], 0)
+        self.assertIn(f"marks         {results['ecn_marked']} packets ECN-marked (CE) at switch "
+                      "ports above 20000 B", r.stdout)
+        _, _, r = self.run_scenario([self.write("t.pbtxt", TREE)])
+        self.assertNotIn("ECN", r.stdout)
 
 
 if __name__ == "__main__":

@@ -190,6 +190,24 @@ class ValidateCase(netwarp_cli.ScratchCase):
             self.assertEqual(r.returncode, 2, (args, r.stdout, r.stderr))
             self.assertIn(message, r.stderr, args)
             self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+            # A failed validate writes nothing: no report folder, no params/, no staging folder.
+            self.assertEqual(sorted(os.listdir(self.dir)), ["bad.json"], args)
+
+    def test_rerun_into_a_used_folder_leaves_none_of_the_earlier_files(self):
+        sets = ["--models", "loggps", "--set", "mpi.pingpong.sizes=1024"]
+        _, out_dir, _ = self.validate([PINGPONG, *sets, "--sweep", "mpi.pingpong.sizes=1024,2048",
+                                       "--keep-runs"])
+        self.assertIn("calls_compare-p1.csv", os.listdir(out_dir))
+        self.assertIn("runs", os.listdir(out_dir))
+        mine = os.path.join(out_dir, "notes.txt")
+        with open(mine, "w") as f:
+            f.write("mine")
+        _, out_dir, _ = self.validate([PINGPONG, *sets, "--sweep", "mpi.pingpong.sizes=1024"])
+        names = os.listdir(out_dir)
+        self.assertNotIn("calls_compare-p1.csv", names)
+        self.assertNotIn("runs", names)
+        self.assertIn("notes.txt", names)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["report"])
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 // --set overrides: every scalar kind, unit suffixes, enums in any case, lists, list elements,
-// nested messages created on the way, and a oneof switched to another member.
+// nested messages created on the way, and a oneof switched to another member (with a note).
 #include <gtest/gtest.h>
 
 #include "netwarp/scenarios/scenario_loader.hpp"
@@ -61,9 +61,16 @@ TEST(SetOverride, SetsAFieldOfAListElement) {
 TEST(SetOverride, SwitchesAOneofToAnotherMember) {
   proto::Scenario s;
   s.mutable_topology()->mutable_star()->set_hosts(65);
-  apply_override(s, "topology.fat_tree.p=3");
+  std::vector<std::string> notes;
+  apply_override(s, "topology.fat_tree.p=3", notes);
   EXPECT_FALSE(s.topology().has_star());
   EXPECT_EQ(s.topology().fat_tree().p(), 3u);
+  EXPECT_EQ(notes, std::vector<std::string>{
+                       "--set topology.fat_tree.p=3: topology.fat_tree replaces topology.star (one "
+                       "of topology.kind; the settings of star are dropped)"});
+  apply_override(s, "topology.fat_tree.k=4", notes);  // the member already chosen: no note
+  apply_override(s, "name=x", notes);
+  EXPECT_EQ(notes.size(), 1u);
 }
 
 TEST(SetOverride, TakesAMessageInTextFormat) {
@@ -100,6 +107,10 @@ TEST(SetOverride, AppliesThroughTheLoaderAndSwitchesTheWorkload) {
   EXPECT_TRUE(loaded.scenario.workload().has_permutation());
   EXPECT_EQ(loaded.scenario.workload().permutation().seed(), 1u);  // default filled
   EXPECT_EQ(loaded.scenario.switch_().buffer_bytes(), 0u);
+  ASSERT_FALSE(loaded.warnings.empty());
+  EXPECT_EQ(loaded.warnings.front(),
+            "--set workload.permutation.bytes=4096: workload.permutation replaces "
+            "workload.incast (one of workload.kind; the settings of incast are dropped)");
 }
 
 }  // namespace

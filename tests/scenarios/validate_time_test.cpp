@@ -109,5 +109,35 @@ TEST(TimeBudget, AcceptsASlowLinkWithinTheBudget) {
   EXPECT_NO_THROW(load_scenario(path, {}));
 }
 
+TEST(TimeBudget, ReadsTheRateOfEveryLevelNotTheDefaultTheyAllOverride) {
+  // links.rate_bps reaches no link here: both levels of the tree set their own rate.
+  const std::string path =
+      testing::write_scenario("levels_override_the_default",
+                              "topology { tree { leaves: 2 hosts_per_leaf: 2 } }\n"
+                              "links { rate_bps: 1 levels { level: 0 rate_bps: 1000000000 }\n"
+                              "        levels { level: 1 rate_bps: 1000000000 } }\n"
+                              "workload { incast { bytes: 1000000 } }\n");
+  EXPECT_NO_THROW(load_scenario(path, {}));
+  // With one level left to the default, the default is that level's rate and is refused.
+  const std::string one =
+      testing::write_scenario("one_level_keeps_the_default",
+                              "topology { tree { leaves: 2 hosts_per_leaf: 2 } }\n"
+                              "links { rate_bps: 1 levels { level: 0 rate_bps: 1000000000 } }\n"
+                              "workload { incast { bytes: 1000000 } }\n");
+  EXPECT_THROW(load_scenario(one, {}), ScenarioError);
+}
+
+TEST(TimeBudget, ReadsAGraphLinksOwnRate) {
+  const std::string path = testing::write_scenario(
+      "graph_links_set_their_rate",
+      "topology { graph {\n"
+      "  nodes { name: \"a\" } nodes { name: \"b\" } nodes { name: \"s\" kind: SWITCH }\n"
+      "  links { a: \"a\" b: \"s\" rate_bps: 1000000000 }\n"
+      "  links { a: \"b\" b: \"s\" rate_bps: 1000000000 } } }\n"
+      "links { rate_bps: 1 }\n"
+      "workload { flows { flow { src: 0 dst: 1 bytes: 2000000 } } }\n");
+  EXPECT_NO_THROW(load_scenario(path, {}));
+}
+
 }  // namespace
 }  // namespace netwarp::scenarios

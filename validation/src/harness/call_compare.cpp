@@ -203,12 +203,22 @@ TimeSplit split_of(const CallRecord& c) {
 
 }  // namespace
 
-void write_compare_timeline(const mpiemul::MpiResults& packet, const mpiemul::Program& program,
-                            const std::vector<ModelCalls>& models, std::ostream& out) {
+std::string write_compare_timeline(const mpiemul::MpiResults& packet,
+                                   const mpiemul::Program& program,
+                                   const std::vector<ModelCalls>& models, std::ostream& out,
+                                   const TimelineLimit& limit) {
+  const RankId ranks = std::min<RankId>(program.size(), limit.ranks);
+  std::uint32_t most_calls = 0;
+  for (const mpiemul::RankProgram& p : program.ranks)
+    most_calls = std::max(most_calls, static_cast<std::uint32_t>(p.calls.size()));
+  const auto shown = [&](RankId rank, std::uint32_t call) {
+    return rank < ranks && call < limit.calls_per_rank;
+  };
   fmt::memory_buffer b;
   fmt::format_to(std::back_inserter(b), "{{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
-  append_process(b, 0, "packet", program.size());
+  append_process(b, 0, "packet", ranks);
   for (const CallRecord& c : packet.calls) {
+    if (!shown(c.rank, c.call)) continue;
     append_slice(b, 0, c.rank, mpiemul::call_kind_name(c.kind), c.call, c.start_ps, c.end_ps,
                  split_of(c));
     flush_if_full(b, out);
@@ -216,8 +226,9 @@ void write_compare_timeline(const mpiemul::MpiResults& packet, const mpiemul::Pr
   int pid = 0;
   for (const ModelCalls& m : models) {
     if (m.prediction->calls.empty()) continue;
-    append_process(b, ++pid, m.model, program.size());
+    append_process(b, ++pid, m.model, ranks);
     for (const CallPrediction& c : m.prediction->calls) {
+      if (!shown(c.rank, c.call)) continue;
       append_slice(b, pid, c.rank,
                    mpiemul::call_kind_name(program.ranks[c.rank].calls[c.call].kind), c.call,
                    ps(c.start_ns), ps(c.end_ns), c.split);
@@ -226,6 +237,12 @@ void write_compare_timeline(const mpiemul::MpiResults& packet, const mpiemul::Pr
   }
   fmt::format_to(std::back_inserter(b), "\n]}}\n");
   flush_if_full(b, out, true);
+  std::string left_out;
+  if (ranks < program.size()) left_out = fmt::format("ranks 0-{} of {}", ranks - 1, program.size());
+  if (most_calls > limit.calls_per_rank)
+    left_out += fmt::format("{}the first {} calls of each rank (of up to {})",
+                            left_out.empty() ? "" : ", ", limit.calls_per_rank, most_calls);
+  return left_out;
 }
 
 std::string call_error_markdown(const std::vector<CallErrorTable>& tables,

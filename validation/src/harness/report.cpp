@@ -1,4 +1,4 @@
-// report.json, report.md and the gnuplot plot of a validation run.
+// report.json, report.md and the per-rank tables of a validation run (the plots: report_plots.cpp).
 #include "netwarp/validation/report.hpp"
 
 #include "netwarp/validation/ns3_check.hpp"
@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <stdexcept>
 
 namespace netwarp::validation {
@@ -61,40 +62,10 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   if (!out) throw std::runtime_error(fmt::format("{}: cannot write", path.string()));
 }
 
-// The sweep value as a plot coordinate: the number itself, else the point's index.
-bool numeric_axis(const ValidationReport& r) {
-  for (const auto& p : r.points) {
-    char* end = nullptr;
-    std::strtod(p.value.c_str(), &end);
-    if (p.value.empty() || *end != '\0') return false;
-  }
-  return true;
-}
-
-// Per rank, side by side: busy (compute + overhead) / waiting (send, receive, sync), in us.
-std::string per_rank_markdown(const SweepPointResult& p) {
-  constexpr std::size_t kMaxRanks = 64;
-  if (p.simulated_ranks.size() > kMaxRanks) return {};
-  const auto cell = [](const TimeSplit& s) {
-    return fmt::format("{} / {}", us((s.compute + s.overhead) * 1e3),
-                       us((s.send_wait + s.recv_wait + s.sync) * 1e3));
-  };
-  std::string md = "\nPer rank, busy / waiting (us):\n\n| rank | packet |";
-  std::string rule = "|---|---:|";
-  std::vector<const ModelResult*> shown;
-  for (const auto& m : p.models)
-    if (m.available && m.ranks.size() == p.simulated_ranks.size()) {
-      shown.push_back(&m);
-      md += fmt::format(" {} |", m.model);
-      rule += "---:|";
-    }
-  md += "\n" + rule + "\n";
-  for (std::size_t r = 0; r < p.simulated_ranks.size(); ++r) {
-    md += fmt::format("| {} | {} |", r, cell(p.simulated_ranks[r]));
-    for (const ModelResult* m : shown) md += fmt::format(" {} |", cell(m->ranks[r]));
-    md += "\n";
-  }
-  return md;
+// ranks/<point>.csv: ranks/run.csv without a sweep, ranks/pN.csv for point N.
+std::string rank_table_file(const ValidationReport& r, std::size_t point) {
+  if (r.sweep_fields.empty()) return "ranks/run.csv";
+  return fmt::format("ranks/p{}.csv", point);
 }
 
 // Each model's notes once, with the points they concern when not all of them.
@@ -116,23 +87,6 @@ std::string notes_markdown(const ValidationReport& r) {
               ? fmt::format("- {}\n", text)
               : fmt::format("- {} ({} = {})\n", text, r.sweep_field, fmt::join(values, ", "));
   return md;
-}
-
-// Times over two decades or more read better on a log scale.
-bool spans_decades(const ValidationReport& r) {
-  double least = 0, most = 0;
-  const auto see = [&](std::int64_t ps) {
-    if (ps <= 0) return;
-    const auto v = static_cast<double>(ps);
-    least = least == 0 ? v : std::min(least, v);
-    most = std::max(most, v);
-  };
-  for (const auto& p : r.points) {
-    see(p.simulated_ps);
-    for (const auto& m : p.models)
-      if (m.available) see(m.predicted_ps);
-  }
-  return least > 0 && most / least >= 100;
 }
 
 std::string point_label(const SweepPointResult& p) {
@@ -196,21 +150,134 @@ std::string point_cells(const SweepPointResult& p) {
   return cells;
 }
 
-// Per point: the call kinds and sources that carry each model's call-time error.
-std::string call_errors_markdown(const ValidationReport& r) {
+// Shares of a model's summed |error| by key (call kind, source, step), a cell per point.
+class AcrossPoints {
+ public:
+  explicit AcrossPoints(std::size_t points) : points_(points) {}
+  void add(const std::string& key, std::size_t point, double abs_error_ns, double share) {
+    auto [it, is_new] = rows_.try_emplace(key, Row{key, std::vector<double>(points_, -1), 0});
+    it->second.shares[point] = share;
+    it->second.total += abs_error_ns;
+  }
+  bool empty() const { return rows_.empty(); }
+  // The `max_rows` keys with the largest |error| over all points, a share per point.
+  std::string table(const ValidationReport& r, const std::string& header,
+                    std::size_t max_rows) const {
+    std::vector<Row> rows;
+    for (const auto& [key, row] : rows_) rows.push_back(row);
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row& a, const Row& b) { return a.total > b.total; });
+    std::string md = fmt::format("\n| {} |", header);
+    std::string rule = "|---|";
+    for (const auto& p : r.points) {
+      md += fmt::format(" {} |", point_label(p));
+      rule += "---:|";
+    }
+    md += "\n" + rule + "\n";
+    for (std::size_t i = 0; i < rows.size() && i < max_rows; ++i) {
+      md += fmt::format("| {} |", rows[i].key);
+      for (double share : rows[i].shares)
+        md += share < 0 ? std::string(" - |") : fmt::format(" {:.1f} % |", 100 * share);
+      md += "\n";
+    }
+    if (rows.size() > max_rows) md += fmt::format("| ({} more) |\n", rows.size() - max_rows);
+    return md;
+  }
+
+ private:
+  struct Row {
+    std::string key;
+    std::vector<double> shares;  // per point; < 0: absent there
+    double total = 0;
+  };
+  std::size_t points_;
+  std::map<std::string, Row> rows_;
+};
+
+// Several points: per model one table of call kinds, one of the top sources and one of the top
+// collective steps, each point's shares side by side.
+std::string call_errors_across_points(const ValidationReport& r) {
   std::string md;
-  for (const auto& p : r.points) {
-    if (p.calls_file.empty()) continue;
-    if (md.empty())
-      md = "\n## Call by call: where the error is\n\nError of a call = predicted duration - "
-           "simulated duration; the tables rank call kinds and call sources (trace file:line, "
-           "or the kernel's call) by their sum of |error|.\n";
-    md += fmt::format("\n### {} (`{}`; timelines side by side in `{}`, open in ui.perfetto.dev)\n",
-                      point_title(r, p), p.calls_file, p.timeline_file);
-    md += p.call_errors.empty() ? std::string("\nNo model predicts per call.\n")
-                                : call_error_markdown(p.call_errors);
+  for (const std::string& model : r.models) {
+    AcrossPoints kinds(r.points.size()), sources(r.points.size()), steps(r.points.size());
+    for (std::size_t i = 0; i < r.points.size(); ++i) {
+      for (const CallErrorTable& t : r.points[i].call_errors) {
+        if (t.model != model) continue;
+        for (const CallErrorRow& row : t.kinds) kinds.add(row.key, i, row.abs_error_ns, row.share);
+        for (const CallErrorRow& row : t.sources)
+          sources.add(row.key, i, row.abs_error_ns, row.share);
+      }
+      for (const StepErrorTable& t : r.points[i].step_errors) {
+        if (t.model != model) continue;
+        for (const StepErrorRow& row : t.steps)
+          steps.add(row.kind + " " + row.step, i, row.abs_error_ns, row.share);
+      }
+    }
+    if (kinds.empty()) continue;
+    md += fmt::format("\n### {}: share of the summed |error| of each point\n", model);
+    md += kinds.table(r, "call kind", 12);
+    md += sources.table(r, "call source", 6);
+    if (!steps.empty()) md += steps.table(r, "collective step", 6);
   }
   return md;
+}
+
+// The files of each point, for the reader who wants every call or message.
+std::string point_files_markdown(const ValidationReport& r) {
+  std::string md;
+  for (std::size_t i = 0; i < r.points.size(); ++i) {
+    const SweepPointResult& p = r.points[i];
+    if (p.calls_file.empty()) continue;
+    md += fmt::format("- {}: `{}`", point_title(r, p), p.calls_file);
+    if (!p.steps_file.empty()) md += fmt::format(", `{}`", p.steps_file);
+    if (!p.timeline_file.empty()) md += fmt::format(", `{}`", p.timeline_file);
+    if (!p.timeline_note.empty()) md += fmt::format(" ({} only)", p.timeline_note);
+    md += "\n";
+  }
+  return md;
+}
+
+// Per point (one point: in full; several: side by side): the call kinds, sources and steps of
+// collectives that carry each model's call-time error.
+std::string call_errors_markdown(const ValidationReport& r) {
+  const bool any = std::any_of(r.points.begin(), r.points.end(),
+                               [](const SweepPointResult& p) { return !p.calls_file.empty(); });
+  if (!any) return {};
+  std::string md =
+      "\n## Call by call: where the error is\n\nError of a call = predicted duration - "
+      "simulated duration; the tables rank call kinds, call sources (trace file:line, or the "
+      "kernel's call) and the steps of collectives (the messages a rank receives inside one, "
+      "in order: round k of a recursive doubling, the k-th exchange of an all-to-all) by their "
+      "sum of |error|. Every call is in calls_compare, every message inside a collective in "
+      "steps_compare, and both timelines side by side in timeline_compare (ui.perfetto.dev):\n\n";
+  md += point_files_markdown(r);
+  if (r.points.size() > 1) return md + call_errors_across_points(r);
+  const SweepPointResult& p = r.points.front();
+  if (p.call_errors.empty()) return md + "\nNo model predicts per call.\n";
+  return md + call_error_markdown(p.call_errors) + step_error_markdown(p.step_errors);
+}
+
+// Mean over ranks per point and source; the per-rank tables are in ranks/*.csv.
+std::string time_split_markdown(const ValidationReport& r) {
+  std::string md;
+  std::string files;
+  for (std::size_t i = 0; i < r.points.size(); ++i) {
+    const SweepPointResult& p = r.points[i];
+    if (p.simulated_ranks.empty()) continue;
+    if (md.empty())
+      md = fmt::format(
+          "\n## Where the time goes (mean over ranks, us)\n\n| {} | source | compute | overhead "
+          "| send wait | receive wait | sync |\n|---|---|---:|---:|---:|---:|---:|\n",
+          r.sweep_field.empty() ? "point" : r.sweep_field);
+    md += split_row(point_label(p) + " | packet", mean_split(p.simulated_ranks));
+    for (const auto& m : p.models)
+      if (m.available && !m.ranks.empty())
+        md += split_row(point_label(p) + " | " + m.model, mean_split(m.ranks));
+    files += fmt::format("{}[{}]({})", files.empty() ? "" : ", ", rank_table_file(r, i),
+                         rank_table_file(r, i));
+  }
+  if (md.empty()) return md;
+  return md + "\nPer rank: " + files + ".\n";
 }
 
 }  // namespace
@@ -239,7 +306,8 @@ nlohmann::ordered_json report_json(const ValidationReport& r) {
   if (r.sweep_fields.size() > 1) j["sweep_fields"] = r.sweep_fields;
   j["models"] = r.models;
   nlohmann::ordered_json points = nlohmann::ordered_json::array();
-  for (const auto& p : r.points) {
+  for (std::size_t i = 0; i < r.points.size(); ++i) {
+    const SweepPointResult& p = r.points[i];
     nlohmann::ordered_json pj;
     pj["value"] = p.value;
     pj["simulated_ps"] = p.simulated_ps;
@@ -255,6 +323,8 @@ nlohmann::ordered_json report_json(const ValidationReport& r) {
     if (!p.run_dir.empty()) pj["run_dir"] = p.run_dir;
     if (!p.calls_file.empty()) pj["calls_file"] = p.calls_file;
     if (!p.timeline_file.empty()) pj["timeline_file"] = p.timeline_file;
+    if (!p.steps_file.empty()) pj["steps_file"] = p.steps_file;
+    if (!p.simulated_ranks.empty()) pj["ranks_file"] = rank_table_file(r, i);
     points.push_back(pj);
   }
   j["points"] = points;
@@ -302,218 +372,39 @@ std::string report_markdown(const ValidationReport& r) {
     md += "\n";
   }
   md += notes_markdown(r);
-  md += counters_markdown(r);
-  md += ns3_comparison_markdown(r);
-  md += run_times_markdown(r);
-  if (std::any_of(r.points.begin(), r.points.end(),
-                  [](const SweepPointResult& p) { return !p.simulated_ranks.empty(); }))
-    md += "\n## Where the time goes (mean over ranks, us)\n";
-  for (const auto& p : r.points) {
-    if (p.simulated_ranks.empty()) continue;
-    md += fmt::format(
-        "\n### {}\n\n| source | compute | overhead | send wait | receive wait | "
-        "sync |\n|---|---:|---:|---:|---:|---:|\n",
-        point_title(r, p));
-    md += split_row("packet", mean_split(p.simulated_ranks));
-    for (const auto& m : p.models)
-      if (m.available && !m.ranks.empty()) md += split_row(m.model, mean_split(m.ranks));
-    md += per_rank_markdown(p);
-  }
-  md += call_errors_markdown(r);
   for (const auto& image : plot_images(r))
     md += fmt::format("\n![predicted vs simulated]({})\n", image);
+  md += call_errors_markdown(r);
+  md += counters_markdown(r);
+  md += ns3_comparison_markdown(r);
+  md += time_split_markdown(r);
+  md += run_times_markdown(r);
   return md;
 }
 
-namespace {
-
-struct PlotFile {
-  std::string stem;  // report, report-<field>: stem.dat, stem.gp, stem.png, stem.svg
-  std::string data;
-  std::string script;  // without terminal and output: drawn once for PNG, once for SVG
-};
-
-bool is_number(const std::string& text) {
-  char* end = nullptr;
-  std::strtod(text.c_str(), &end);
-  return !text.empty() && *end == '\0';
-}
-
-std::string us_value(std::int64_t ps) {
-  return fmt::format("{}", static_cast<double>(ps) / 1e6);
-}
-
-// Times of one point: simulated, then each model (NaN when unavailable).
-std::string times_columns(const SweepPointResult& p) {
-  std::string row = us_value(p.simulated_ps);
-  for (const auto& m : p.models) row += m.available ? " " + us_value(m.predicted_ps) : " NaN";
-  return row;
-}
-
-std::string file_safe(const std::string& field) {
-  std::string out;
-  for (char c : field) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
-  return out;
-}
-
-// No sweep: one bar per source (packet, each model), not a point on a meaningless axis.
-PlotFile bar_chart(const ValidationReport& r) {
-  const SweepPointResult& p = r.points.front();
-  PlotFile f{"report", "# source run_time_us\n\"packet\" " + us_value(p.simulated_ps) + "\n", ""};
-  for (const auto& m : p.models)
-    if (m.available)
-      f.data +=
-          fmt::format("\"{} ({:+.1f} %)\" {}\n", m.model, m.error_pct, us_value(m.predicted_ps));
-  f.script = fmt::format(
-      "set title \"{}: predicted vs simulated run time\" noenhanced\nset ylabel \"run time (us)\"\n"
-      "set style fill solid 0.6 border -1\nset boxwidth 0.6\nset yrange [0:*]\nset grid ytics\n"
-      "set xtics noenhanced\nset offsets 0.5, 0.5, 0, 0\n"
-      "plot 'report.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:(sprintf(\"%.3f "
-      "us\", $2)) with labels offset 0,1 notitle\n",
-      r.scenario);
-  return f;
-}
-
-std::string times_plot(const ValidationReport& r, const std::string& dat) {
-  std::string plot = fmt::format("'{}' using 1:2 with linespoints lw 2 title 'packet'", dat);
-  for (std::size_t m = 0; m < r.models.size(); ++m)
-    plot += fmt::format(", '' using 1:{} with linespoints title '{}'", m + 3, r.models[m]);
-  return plot;
-}
-
-// One sweep field: run times over it, and below them each model's error in %.
-PlotFile line_plot_with_errors(const ValidationReport& r) {
-  const bool numeric = numeric_axis(r);
-  PlotFile f{"report", "# x simulated_us", ""};
-  for (const auto& m : r.models) f.data += " " + m + "_us";
-  f.data += "\n";
-  std::string xtics;
+std::vector<std::string> write_rank_tables(const ValidationReport& r,
+                                           const std::filesystem::path& dir) {
+  std::vector<std::string> files;
+  const auto row = [](std::size_t rank, const std::string& source, const TimeSplit& s) {
+    const auto ps = [](double ns) { return std::llround(ns * 1000.0); };
+    return fmt::format("{},{},{},{},{},{},{},{}\n", rank, source, ps(s.compute), ps(s.overhead),
+                       ps(s.send_wait), ps(s.recv_wait), ps(s.sync), ps(s.total()));
+  };
   for (std::size_t i = 0; i < r.points.size(); ++i) {
-    const auto& p = r.points[i];
-    f.data += fmt::format("{} {}\n", numeric ? p.value : std::to_string(i), times_columns(p));
-    xtics += fmt::format("{}\"{}\" {}", xtics.empty() ? "" : ", ", p.value, i);
-  }
-  const std::string label = r.sweep_label.empty() ? r.sweep_field : r.sweep_label;
-  std::string& sc = f.script;
-  sc = fmt::format(
-      "set multiplot layout 2,1\nset grid\nset key top left\nset xlabel \"{}\" noenhanced\n",
-      label);
-  if (numeric && r.points.size() >= 2) sc += "set logscale x 2\n";
-  if (!numeric) sc += fmt::format("set xtics ({}) noenhanced\nset offsets 0.3, 0.3, 0, 0\n", xtics);
-  sc += fmt::format(
-      "set title \"{}: predicted vs simulated\" noenhanced\nset ylabel \"run time (us)\"\n",
-      r.scenario);
-  if (spans_decades(r)) sc += "set logscale y\n";
-  sc += "plot " + times_plot(r, "report.dat") + "\n";
-  sc +=
-      "unset logscale y\nset title \"model error\"\nset ylabel \"(model - packet) / packet (%)\"\n";
-  std::string errors = "0 with lines lc rgb 'gray' notitle";
-  for (std::size_t m = 0; m < r.models.size(); ++m)
-    errors +=
-        fmt::format(", 'report.dat' using 1:(100*(${}-$2)/$2) with linespoints lc {} title '{}'",
-                    m + 3, m + 2, r.models[m]);
-  sc += "plot " + errors + "\nunset multiplot\n";
-  return f;
-}
-
-// A grid, one plot per field: run times over that field, one line per combination of the
-// other fields' values.
-PlotFile grid_field_plot(const ValidationReport& r, std::size_t field) {
-  std::vector<std::string> axis;  // the field's values, first-seen order
-  std::vector<std::pair<std::string, std::vector<const SweepPointResult*>>> groups;
-  for (const auto& p : r.points) {
-    if (std::find(axis.begin(), axis.end(), p.values[field]) == axis.end())
-      axis.push_back(p.values[field]);
-    std::string others;
-    for (std::size_t g = 0; g < p.values.size(); ++g)
-      if (g != field)
-        others +=
-            fmt::format("{}{}={}", others.empty() ? "" : ", ", r.sweep_labels[g], p.values[g]);
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const auto& e) { return e.first == others; });
-    if (it == groups.end()) it = groups.insert(groups.end(), {others, {}});
-    it->second.push_back(&p);
-  }
-  const bool numeric = std::all_of(axis.begin(), axis.end(), is_number);
-  PlotFile f{"report-" + file_safe(r.sweep_fields[field]), "", ""};
-  const std::string dat = f.stem + ".dat";
-  std::string plot;
-  for (std::size_t b = 0; b < groups.size(); ++b) {
-    f.data += fmt::format("{}# {}\n", b == 0 ? "" : "\n\n", groups[b].first);
-    for (const SweepPointResult* p : groups[b].second) {
-      const auto x = std::find(axis.begin(), axis.end(), p->values[field]) - axis.begin();
-      f.data +=
-          fmt::format("{} {}\n", numeric ? p->values[field] : std::to_string(x), times_columns(*p));
+    const SweepPointResult& p = r.points[i];
+    if (p.simulated_ranks.empty()) continue;
+    std::string text =
+        "rank,source,compute_ps,overhead_ps,send_wait_ps,recv_wait_ps,sync_ps,total_ps\n";
+    for (std::size_t rank = 0; rank < p.simulated_ranks.size(); ++rank) {
+      text += row(rank, "packet", p.simulated_ranks[rank]);
+      for (const auto& m : p.models)
+        if (m.available && m.ranks.size() == p.simulated_ranks.size())
+          text += row(rank, m.model, m.ranks[rank]);
     }
-    plot += fmt::format(
-        "{}'{}' index {} using 1:2 with linespoints lw 2 lc {} pt 7 title 'packet ({})' noenhanced",
-        b == 0 ? "" : ", ", dat, b, b + 1, groups[b].first);
-    for (std::size_t m = 0; m < r.models.size(); ++m)
-      plot += fmt::format(
-          ", '' index {} using 1:{} with linespoints dt 2 lc {} pt {} title '{} ({})' noenhanced",
-          b, m + 3, b + 1, m + 4, r.models[m], groups[b].first);
+    std::filesystem::create_directories(dir / "ranks");
+    write_text(dir / rank_table_file(r, i), text);
+    files.push_back(rank_table_file(r, i));
   }
-  std::string xtics;
-  for (std::size_t i = 0; i < axis.size(); ++i)
-    xtics += fmt::format("{}\"{}\" {}", i == 0 ? "" : ", ", axis[i], i);
-  f.script = fmt::format(
-      "set title \"{}: predicted vs simulated over {}\" noenhanced\nset xlabel \"{}\" noenhanced\n"
-      "set ylabel \"run time (us)\"\nset key outside right top\nset grid\n",
-      r.scenario, r.sweep_labels[field], r.sweep_labels[field]);
-  if (numeric && axis.size() >= 2) f.script += "set logscale x 2\n";
-  if (!numeric)
-    f.script += fmt::format("set xtics ({}) noenhanced\nset offsets 0.3, 0.3, 0, 0\n", xtics);
-  if (spans_decades(r)) f.script += "set logscale y\n";
-  f.script += "plot " + plot + "\n";
-  return f;
-}
-
-// Writes stem.dat and stem.gp (PNG then SVG); false when gnuplot is missing or fails.
-bool draw(const PlotFile& f, const std::filesystem::path& dir, const std::string& size,
-          std::vector<std::filesystem::path>& files) {
-  const std::string script = fmt::format(
-      "set terminal png size {0}\nset output '{1}.png'\n{2}"
-      "set terminal svg size {0}\nset output '{1}.svg'\n{2}",
-      size, f.stem, f.script);
-  write_text(dir / (f.stem + ".dat"), f.data);
-  write_text(dir / (f.stem + ".gp"), script);
-  files.push_back(dir / (f.stem + ".dat"));
-  files.push_back(dir / (f.stem + ".gp"));
-  const std::string command =
-      fmt::format("cd '{}' && gnuplot '{}.gp' > /dev/null 2>&1", dir.string(), f.stem);
-  if (std::system(command.c_str()) != 0) return false;
-  files.push_back(dir / (f.stem + ".png"));
-  files.push_back(dir / (f.stem + ".svg"));
-  return true;
-}
-
-}  // namespace
-
-std::vector<std::string> plot_images(const ValidationReport& r) {
-  if (r.sweep_fields.size() <= 1) return {"report.png"};
-  std::vector<std::string> images;
-  for (const auto& field : r.sweep_fields) images.push_back("report-" + file_safe(field) + ".png");
-  return images;
-}
-
-std::vector<std::filesystem::path> write_plots(const ValidationReport& r,
-                                               const std::filesystem::path& dir,
-                                               std::string& note) {
-  std::vector<std::filesystem::path> files;
-  if (r.points.empty()) return files;
-  bool drawn = true;
-  if (r.sweep_fields.empty() || r.points.front().values.empty()) {
-    drawn = draw(bar_chart(r), dir, "900,600", files);
-  } else if (r.sweep_fields.size() == 1) {
-    drawn = draw(line_plot_with_errors(r), dir, "900,900", files);
-  } else {
-    for (std::size_t field = 0; field < r.sweep_fields.size(); ++field)
-      drawn = draw(grid_field_plot(r, field), dir, "1100,600", files) && drawn;
-  }
-  if (!drawn)
-    note =
-        "gnuplot is not installed or failed: the PNG/SVG plots were not drawn (run `gnuplot "
-        "report*.gp` in the report folder)";
   return files;
 }
 

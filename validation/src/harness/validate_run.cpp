@@ -21,6 +21,7 @@
 #include "netwarp/validation/model_prediction.hpp"
 #include "netwarp/validation/ns3_check.hpp"
 #include "netwarp/validation/packet_bench.hpp"
+#include "netwarp/validation/step_compare.hpp"
 #include "shell_quote.hpp"
 
 namespace netwarp::validation {
@@ -136,6 +137,7 @@ ModelResult run_model(ModelKind kind, const scenarios::LoadedScenario& loaded,
     m.note = p.note;
     m.wall_seconds = p.wall_seconds;
     calls.calls = p.prediction.calls;
+    calls.matched = p.prediction.matched;
   } catch (const std::invalid_argument& e) {
     m.available = false;
     m.note = e.what();
@@ -171,16 +173,38 @@ PacketCounters counters_of(const netmodels::NetworkTotals& t) {
           t.fast_retransmits};
 }
 
+// Whether `field` lies inside the MPI program (mpi.<a member of its program oneof>...), which
+// --trace replaces.
+bool is_program_field(const std::string& field) {
+  if (!field.starts_with("mpi.")) return false;
+  const std::string member = field.substr(4, field.find_first_of(".[", 4) - 4);
+  const auto* f = scenarios::proto::Mpi::descriptor()->FindFieldByName(member);
+  return f != nullptr && f->containing_oneof() != nullptr &&
+         f->containing_oneof()->name() == "program";
+}
+
+std::string program_sweep_problem(const std::string& field) {
+  return fmt::format(
+      "{} is a field of the MPI program, which --trace replaces: every point would replay the "
+      "same trace; pass --no-sweep, or --sweep a platform field (FIELD=V1,V2,...)",
+      field);
+}
+
 std::vector<proto_sweep> chosen_sweeps(const ValidateOptions& o,
                                        const scenarios::LoadedScenario& base) {
+  if (o.no_sweep) return {};
   if (o.sweeps.empty()) {
     const proto_sweep& own = base.scenario.validation().sweep();
     if (own.field().empty()) return {};
+    if (!o.trace.empty() && is_program_field(own.field()))
+      throw base.error("validation.sweep.field", program_sweep_problem(own.field()));
     return {own};
   }
   std::vector<proto_sweep> sweeps;
   for (const std::string& text : o.sweeps) {
     const auto [field, values] = parse_sweep_option(text);
+    if (!o.trace.empty() && is_program_field(field))
+      throw netmodels::InputError("--sweep", program_sweep_problem(field));
     proto_sweep sweep;
     sweep.set_field(field);
     for (const auto& v : values) sweep.add_values(v);
@@ -241,7 +265,26 @@ fs::path params_path(const ValidateOptions& o, ModelKind kind, const std::string
   return fs::path(o.out_dir) / "params" / fmt::format("{}-{}.json", model_name(kind), tag);
 }
 
-// calls_compare.csv (calls_compare-TAG.csv in a sweep) and the per-call error tables.
+// steps_compare.csv (-TAG in a sweep) and the per-step error tables of the messages inside
+// collectives; no file when no model predicts them.
+void compare_point_steps(const ValidateOptions& o, const std::string& tag, const PacketRun& truth,
+                         const scenarios::MpiRunSpec& spec, const std::vector<ModelCalls>& models,
+                         SweepPointResult& point) {
+  const std::string name =
+      tag == "run" ? "steps_compare.csv" : fmt::format("steps_compare-{}.csv", tag);
+  const fs::path path = fs::path(o.out_dir) / name;
+  std::ofstream steps(path);
+  point.step_errors = compare_steps(truth.results, *spec.program, models, steps);
+  steps.close();
+  if (!steps) throw std::runtime_error(fmt::format("{}: cannot write", path.string()));
+  if (point.step_errors.empty())
+    fs::remove(path);
+  else
+    point.steps_file = name;
+}
+
+// calls_compare.csv (calls_compare-TAG.csv in a sweep), the per-call error tables, the
+// per-step ones and timeline_compare.json (-TAG) as --timelines asks.
 void compare_point_calls(const ValidateOptions& o, const std::string& tag, const PacketRun& truth,
                          const scenarios::MpiRunSpec& spec, const std::vector<ModelKind>& models,
                          const std::vector<Prediction>& predicted, SweepPointResult& point) {
@@ -255,10 +298,14 @@ void compare_point_calls(const ValidateOptions& o, const std::string& tag, const
       compare_calls(truth.results, *spec.program, spec.program_name, with_calls, csv);
   if (!csv)
     throw std::runtime_error(fmt::format("{}/{}: cannot write", o.out_dir, point.calls_file));
+  compare_point_steps(o, tag, truth, spec, with_calls, point);
+  if (o.timelines == "none") return;
   point.timeline_file =
       tag == "run" ? "timeline_compare.json" : fmt::format("timeline_compare-{}.json", tag);
+  const TimelineLimit limit = o.timelines == "full" ? TimelineLimit{} : TimelineLimit::summary();
   std::ofstream timeline(fs::path(o.out_dir) / point.timeline_file);
-  write_compare_timeline(truth.results, *spec.program, with_calls, timeline);
+  point.timeline_note =
+      write_compare_timeline(truth.results, *spec.program, with_calls, timeline, limit);
   if (!timeline)
     throw std::runtime_error(fmt::format("{}/{}: cannot write", o.out_dir, point.timeline_file));
 }

@@ -69,6 +69,9 @@ struct Message {
   std::uint64_t bytes = 0;
   std::uint32_t send_request = 0;
   std::uint32_t recv_request = 0;
+  std::uint32_t send_op = 0;
+  std::uint32_t recv_op = 0;
+  double matched_at = 0;  // MessagePrediction::matched_ns
   bool rendezvous = false;
   bool local = false;  // both ranks on one host: the intra-node path
   bool matched = false;
@@ -87,6 +90,7 @@ struct PostedRecv {
   std::uint16_t comm = 0;
   std::uint32_t request = 0;
   double tr = 0;
+  std::uint32_t op = 0;
 };
 
 enum class RankState : std::uint8_t { running, blocked, finished };
@@ -293,6 +297,7 @@ class Replay {
     m.comm = op.comm;
     m.bytes = op.bytes;
     m.send_request = op.request;
+    m.send_op = ranks_[r].pc - 1;
     m.ts = t;
     const std::uint64_t id = messages_.size();
     Profile& profile = ranks_[r].requests[op.request].profile;
@@ -309,7 +314,7 @@ class Replay {
     if (it != receiver.posted.end()) {
       const PostedRecv p = *it;
       receiver.posted.erase(it);
-      match(id, p.request, p.tr);
+      match(id, p.request, p.tr, p.op);
     } else {
       receiver.unmatched_sends.push_back(id);
     }
@@ -378,24 +383,28 @@ class Replay {
   void post_recv(RankId r, const Op& op, double t) {
     Rank& rank = ranks_[r];
     rank.requests[op.request].profile.start = t;
-    const PostedRecv p{op.peer, op.tag, op.comm, op.request, t};
+    const PostedRecv p{op.peer, op.tag, op.comm, op.request, t, rank.pc - 1};
     auto it = std::find_if(rank.unmatched_sends.begin(), rank.unmatched_sends.end(),
                            [&](std::uint64_t id) { return fits(p, messages_[id]); });
     if (it != rank.unmatched_sends.end()) {
       const std::uint64_t id = *it;
       rank.unmatched_sends.erase(it);
-      match(id, op.request, t);
+      match(id, op.request, t, p.op);
     } else {
       rank.posted.push_back(p);
     }
     after_post(r, op, t);
   }
 
-  void match(std::uint64_t id, std::uint32_t recv_request, double tr) {
+  void match(std::uint64_t id, std::uint32_t recv_request, double tr, std::uint32_t recv_op) {
     Message& m = messages_[id];
     m.matched = true;
     m.recv_request = recv_request;
+    m.recv_op = recv_op;
     m.tr = tr;
+    // An eager message not yet in is matched when it arrives (arrive()).
+    if (m.rendezvous) m.matched_at = std::max(m.req_arrival, tr);
+    if (!m.rendezvous && m.arrived) m.matched_at = std::max(m.arrival, tr);
     if (m.rendezvous) return m.local ? start_single_copy(id) : start_rendezvous_data(id);
     if (m.arrived) complete_recv(id);
   }
@@ -442,6 +451,7 @@ class Replay {
     Message& m = messages_[id];
     m.arrived = true;
     m.arrival = t;
+    if (m.matched && !m.rendezvous) m.matched_at = t;
     if (!m.local) {
       --inflight_to_[hosts_[m.dst]];
       --inflight_from_[hosts_[m.src]];
@@ -526,6 +536,9 @@ class Replay {
         calls_.begin(), calls_.end(),
         [](const CallPrediction& a, const CallPrediction& b) { return a.rank < b.rank; });
     p.calls = std::move(calls_);
+    p.matched.reserve(messages_.size());
+    for (const Message& m : messages_)
+      p.matched.push_back({m.src, m.dst, m.send_op, m.recv_op, m.matched_at});
     return p;
   }
 

@@ -14,6 +14,9 @@
 namespace netwarp::scenarios {
 
 netmodels::NetworkSpec build_network_spec(const LoadedScenario& loaded);
+// The topology alone, as build_network_spec makes it, without the workload (`netwarp topology`:
+// an all-to-all of a large fat tree needs far more memory than its network).
+netmodels::Topology build_scenario_topology(const LoadedScenario& loaded);
 
 // The scenario's engine block with defaults filled; command-line flags may override it.
 struct EngineSettings {

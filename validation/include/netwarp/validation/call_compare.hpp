@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -61,11 +62,24 @@ std::vector<CallErrorTable> compare_calls(const mpiemul::MpiResults& packet,
                                           const std::string& program_name,
                                           const std::vector<ModelCalls>& models, std::ostream& csv);
 
+// How much of the runs the compared timeline shows; the default is everything.
+struct TimelineLimit {
+  mpiemul::RankId ranks = std::numeric_limits<mpiemul::RankId>::max();  // tracks of ranks < this
+  std::uint32_t calls_per_rank = std::numeric_limits<std::uint32_t>::max();  // each rank's first
+  // validate --timelines summary: 16 ranks and their first 4096 calls, at most about 65,000
+  // slices per source, which the Perfetto UI opens at once (a full timeline of a long trace on
+  // many ranks runs to hundreds of MB).
+  static TimelineLimit summary() { return {16, 4096}; }
+};
+
 // A Chrome/Perfetto trace with the packet run (process "packet", pid 0) and each model with
 // per-call predictions (process "<model>", pid 1, 2, ...) side by side: one track per rank, one
-// slice per call with its breakdown.
-void write_compare_timeline(const mpiemul::MpiResults& packet, const mpiemul::Program& program,
-                            const std::vector<ModelCalls>& models, std::ostream& out);
+// slice per call with its breakdown, within `limit`. Returns what the limit left out ("ranks 0-15
+// of 64 ..."), empty when nothing.
+std::string write_compare_timeline(const mpiemul::MpiResults& packet,
+                                   const mpiemul::Program& program,
+                                   const std::vector<ModelCalls>& models, std::ostream& out,
+                                   const TimelineLimit& limit = {});
 
 // report.md's section: per model, the kinds and the top `max_sources` sources.
 std::string call_error_markdown(const std::vector<CallErrorTable>& tables,

@@ -139,6 +139,17 @@ struct CallPrediction {
   TimeSplit split;  // sums to end_ns - start_ns
 };
 
+// When a message met its receive, as the packet run's MessageRecord::matched_ps counts it: an
+// eager message when its data is in and the receive is posted, a rendezvous one when its
+// request is in and the receive is posted.
+struct MessagePrediction {
+  mpiemul::RankId src = 0;
+  mpiemul::RankId dst = 0;
+  std::uint32_t send_op = 0;  // op index in the sender's program
+  std::uint32_t recv_op = 0;  // op index in the receiver's program
+  double matched_ns = 0;
+};
+
 struct Prediction {
   std::string model;
   double run_time_ns = 0;  // latest rank end
@@ -148,6 +159,8 @@ struct Prediction {
   // Every call of every rank, rank by rank in call order; empty for a model without a replay
   // (plogp-br's closed form).
   std::vector<CallPrediction> calls;
+  // Every message, in the order they were sent; empty with `calls`.
+  std::vector<MessagePrediction> matched;
 };
 
 // Throws std::runtime_error naming the stuck ranks when the program cannot finish (a receive

@@ -13,6 +13,7 @@
 
 #include "netwarp/validation/call_compare.hpp"
 #include "netwarp/validation/replay.hpp"
+#include "netwarp/validation/step_compare.hpp"
 
 namespace netwarp::validation {
 
@@ -73,7 +74,12 @@ struct SweepPointResult {
   // with per-call predictions, where the call-time error is.
   std::string calls_file;
   std::string timeline_file;  // the packet run's and the models' calls side by side (Perfetto)
+  std::string timeline_note;  // what --timelines summary left out of it; empty: nothing
   std::vector<CallErrorTable> call_errors;
+  // steps_compare.csv of this point (empty: no model predicts messages inside collectives) and
+  // per model where the error is among the steps of its collectives.
+  std::string steps_file;
+  std::vector<StepErrorTable> step_errors;
 };
 
 struct ValidationReport {
@@ -94,7 +100,14 @@ double error_pct(std::int64_t predicted_ps, std::int64_t simulated_ps);
 nlohmann::ordered_json time_split_json(const TimeSplit& split);
 
 nlohmann::ordered_json report_json(const ValidationReport& report);
+// A summary table first (point, packet, each model and its error), then the error by call kind,
+// call source and collective step, losses, run times and where the time goes; the per-rank
+// breakdowns are in the CSV files of write_rank_tables, which it links.
 std::string report_markdown(const ValidationReport& report);
+// ranks/<point>.csv (ranks/run.csv without a sweep): per rank and source (packet, each model
+// with a breakdown) the time split in ps. Returns the files written, relative to `dir`.
+std::vector<std::string> write_rank_tables(const ValidationReport& report,
+                                           const std::filesystem::path& dir);
 // Writes the plots' data and gnuplot scripts into `dir` and runs gnuplot for PNG and SVG:
 // without a sweep a bar chart of the run times (report.*); one sweep field, the run times over
 // it above each model's error in % (report.*); a grid, one plot per field (report-<field>.*),

@@ -20,8 +20,12 @@ struct ValidateOptions {
   // Each "field=v1,v2,...": together a grid (every combination of the values) that replaces
   // the scenario's validation.sweep; empty: keep that.
   std::vector<std::string> sweeps;
+  bool no_sweep = false;   // one point: neither the scenario's sweep nor any --sweep
   bool keep_runs = false;  // each point's packet outputs in out_dir/runs/<point>/
-  std::string trace;       // replaces the scenario's program
+  // timeline_compare.json: none, summary (TimelineLimit::summary(): small enough for the
+  // Perfetto UI) or full (every call of every rank).
+  std::string timelines = "summary";
+  std::string trace;                                 // replaces the scenario's program
   std::optional<std::vector<ModelKind>> models;      // default: the scenario's, else loggps
   std::string out_dir;                               // parameter files go to out_dir/params/
   std::string simgrid_program;                       // netwarp-simgrid; empty: not built
