@@ -135,7 +135,7 @@ std::string axis_commands(const Axis& a, const std::string& field, const std::st
 // Plot area left, legend in the right margin: nothing covers the data; both panels of a
 // multiplot share the same margins, so their x axes line up.
 constexpr const char* kLayout =
-    "set lmargin at screen 0.10\nset rmargin at screen 0.70\nset grid\n"
+    "set lmargin at screen 0.10\nset rmargin at screen 0.66\nset grid\nset format y '%g'\n"
     "set key outside right top Left reverse noenhanced\n";
 
 // Times over two decades or more read better on a log scale.
@@ -185,7 +185,7 @@ PlotFile bar_chart(const ValidationReport& r) {
   f.script = fmt::format(
       "set title \"{}: predicted vs simulated run time\" noenhanced\nset ylabel \"run time (us)\"\n"
       "set style fill solid 0.6 border -1\nset boxwidth 0.6\nset yrange [0:*]\nset grid ytics\n"
-      "set xtics noenhanced\nset offsets 0.5, 0.5, 0, 0\n"
+      "set xtics noenhanced\nset offsets 0.5, 0.5, graph 0.08, 0\n"
       "plot 'report.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:(sprintf(\"%.3f "
       "us\", $2)) with labels offset 0,1 notitle\n",
       r.scenario);
@@ -198,6 +198,13 @@ struct Group {
   std::vector<const SweepPointResult*> points;
 };
 
+// A legend's name for a field: its label, else the last part of its path (buffer_bytes).
+std::string short_name(const ValidationReport& r, std::size_t field) {
+  const std::string& f = r.sweep_fields[field];
+  if (r.sweep_labels[field] != f) return r.sweep_labels[field];
+  return f.substr(f.rfind('.') + 1);
+}
+
 // The points grouped by the values of every field but `field`, first-seen order.
 std::vector<Group> groups_over(const ValidationReport& r, std::size_t field) {
   std::vector<Group> groups;
@@ -205,8 +212,8 @@ std::vector<Group> groups_over(const ValidationReport& r, std::size_t field) {
     std::string others;
     for (std::size_t g = 0; g < p.values.size(); ++g)
       if (g != field)
-        others +=
-            fmt::format("{}{}={}", others.empty() ? "" : ", ", r.sweep_labels[g], p.values[g]);
+        others += fmt::format("{}{} {}", others.empty() ? "" : ", ", short_name(r, g),
+                              tick_label(p.values[g], unit_of(r.sweep_fields[g])));
     auto it = std::find_if(groups.begin(), groups.end(),
                            [&](const Group& e) { return e.title == others; });
     if (it == groups.end()) it = groups.insert(groups.end(), {others, {}});
