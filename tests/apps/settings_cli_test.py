@@ -144,6 +144,13 @@ class ConsistentFlags(netwarp_cli.ScratchCase):
         r = run(["topology", path, "--set", "workload.incast.bytes=4096"])
         self.assertEqual(r.stderr, "")
 
+    def test_schema_headline_of_tcp_names_every_variant(self):
+        with open(os.path.join(LIBRARY, "..", "docs", "reference", "scenario.md")) as f:
+            page = f.read()
+        headline = page.split("### `transport.tcp` (Tcp)\n\n", 1)[1].split("\n", 1)[0]
+        for variant in ("NEW_RENO", "CUBIC", "DCTCP", "SACK", "PRR", "RFC 6298"):
+            self.assertIn(variant, headline)
+
     def test_run_summary_prints_ecn_marks(self):
         results, _, r = self.run_scenario([self.write("m.pbtxt", DCTCP_INCAST)])
         self.assertGreater(results["ecn_marked"], 0)
