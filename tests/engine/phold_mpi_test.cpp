@@ -126,7 +126,7 @@ TEST_P(PholdSyncModes, MatchSequentialAndRunSafeEventsWithoutRollback) {
     if (exchange->rank() == 0) reference = run_sequential(model, config);
     config.kind = KernelKind::optimistic;
     config.sync = mode;
-    for (const Tuning& t : {kTunings[0], kTunings[1], kTunings[7]}) {
+    for (const Tuning& t : {kTunings[0], kTunings[7]}) {
       config.batch_size = t.batch;
       config.gvt_interval = t.gvt_interval;
       config.window = t.window;
