@@ -117,6 +117,7 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
   j["window_us"] = window_json(in.window_us, *net.stats);
   j["connections"] = connections_json(*net.spec, r.network);
   j["ports"] = ports_json(net, busy_span(r.network));
+  if (!net.spec->switches.classes.empty()) j["port_classes"] = port_classes_json(net);
   j["sample_interval_ps"] = net.spec->outputs.sample_interval_ps;  // time series; 0: none
   j["effective_scenario"] = net.effective_scenario;
   return j;

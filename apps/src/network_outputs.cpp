@@ -104,7 +104,39 @@ void for_each_port_row(const NetworkRunReport& rep, std::int64_t span, Fn&& fn) 
     if (p->packets_sent != 0 || p->packets_dropped != 0) fn(port_row(rep, *p, span));
 }
 
+TableRow port_class_row(const NetworkRunReport& rep, const netmodels::PortClassRecord& c) {
+  TableRow r;
+  r.add("node", std::string_view(node_name(*rep.spec, c.node)));
+  r.add("port", c.port);
+  r.add("priority", c.priority);
+  r.add("packets_sent", c.packets_sent);
+  r.add("bytes_sent", c.bytes_sent);
+  r.add("packets_dropped", c.packets_dropped);
+  r.add("bytes_dropped", c.bytes_dropped);
+  r.add("ecn_marked", c.ecn_marked);
+  r.add("max_queue_bytes", c.max_queue_bytes);
+  return r;
+}
+
+// The traffic classes of every port that has them (SwitchConfig::classes), by port and priority.
+template <class Fn>
+void for_each_port_class_row(const NetworkRunReport& rep, Fn&& fn) {
+  auto classes = rep.results->open<netmodels::PortClassRecord>();
+  for (; const netmodels::PortClassRecord* c = classes.peek(); classes.pop())
+    fn(port_class_row(rep, *c));
+}
+
+bool has_port_classes(const NetworkRunReport& rep) {
+  return !rep.spec->switches.classes.empty();
+}
+
 }  // namespace
+
+nlohmann::ordered_json port_classes_json(const NetworkRunReport& rep) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for_each_port_class_row(rep, [&](const TableRow& row) { rows.push_back(row.to_json()); });
+  return rows;
+}
 
 nlohmann::ordered_json ports_json(const NetworkRunReport& rep, std::int64_t span) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
@@ -250,6 +282,11 @@ std::vector<std::string> write_network_tables(const NetworkRunReport& rep, const
     CsvTableStream ports(files[1]);
     for_each_port_row(rep, rep.results->busy_span(), [&](const TableRow& row) { ports.row(row); });
   }
+  if (has_port_classes(rep)) {
+    files.push_back(dir + "/port_classes.csv");
+    CsvTableStream classes(files.back());
+    for_each_port_class_row(rep, [&](const TableRow& row) { classes.row(row); });
+  }
   if (!rep.spec->outputs.queue_ports.empty()) {
     files.push_back(dir + "/queues.csv");
     write_queue_csv(rep, files.back());
@@ -274,6 +311,11 @@ void write_network_results_json(const NetworkRunReport& rep, const std::string& 
     j.begin_array("ports");
     for_each_port_row(rep, rep.results->busy_span(), [&](const TableRow& row) { j.row(row); });
     j.end_array();
+    if (has_port_classes(rep)) {
+      j.begin_array("port_classes");
+      for_each_port_class_row(rep, [&](const TableRow& row) { j.row(row); });
+      j.end_array();
+    }
     j.field("effective_scenario", rep.effective_scenario);
     j.close();
   });

@@ -47,6 +47,8 @@ nlohmann::json window_json(double window_us, const engine::RunStats& stats);
 
 // Pieces shared with the MPI run's outputs.
 nlohmann::ordered_json ports_json(const NetworkRunReport& report, std::int64_t span);
+// Per port and traffic class (SwitchConfig::classes): port_classes.csv and results.json.
+nlohmann::ordered_json port_classes_json(const NetworkRunReport& report);
 // Appends a TCP sender's counters (segments_sent .. ooo_discarded_segments) to a table row.
 void add_tcp_counters(nlohmann::ordered_json& row, const netmodels::FlowRecord& f);
 void add_tcp_counters(TableRow& row, const netmodels::FlowRecord& f);

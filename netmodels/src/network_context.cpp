@@ -102,6 +102,11 @@ PortSettings NetworkContext::port_settings(NodeId node, PortIndex port) const {
     s.buffer_bytes = spec_.switches.buffer_bytes;
     s.buffer_packets = spec_.switches.buffer_packets;
     s.ecn_threshold_bytes = spec_.switches.ecn_threshold_bytes;
+    if (!spec_.switches.classes.empty()) {
+      s.classes = &spec_.switches.classes;
+      s.scheduler = spec_.switches.scheduler;
+      s.quantum_bytes = spec_.format.mtu_bytes + spec_.format.frame_overhead_bytes;
+    }
   } else {
     s.ecn_threshold_bytes = spec_.switches.ecn_threshold_bytes;
   }

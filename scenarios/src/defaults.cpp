@@ -46,6 +46,8 @@ void fill_engine(proto::Engine& engine) {
 void fill_switch(proto::Switch& sw) {
   if (!sw.has_count_frame_in_service()) sw.set_count_frame_in_service(true);
   if (!sw.has_same_instant()) sw.set_same_instant(proto::Switch::DEPARTURE_FIRST);
+  for (proto::PortClass& c : *sw.mutable_classes())
+    if (c.weight() == 0) c.set_weight(1);
 }
 
 void fill_links(proto::Links& links) {

@@ -146,13 +146,20 @@ PacketFormat packet_format(const proto::Links& links, const proto::Transport& tr
 }
 
 SwitchConfig switch_config(const proto::Switch& sw) {
-  return SwitchConfig{
-      sw.buffer_bytes(),
-      sw.buffer_packets(),
-      sw.ecn_threshold_bytes(),
-      sw.flow_control() == proto::Switch::CREDIT ? FlowControl::credit : FlowControl::none,
-      sw.count_frame_in_service(),
-      sw.same_instant() == proto::Switch::ARRIVAL_FIRST};
+  SwitchConfig config;
+  config.buffer_bytes = sw.buffer_bytes();
+  config.buffer_packets = sw.buffer_packets();
+  config.ecn_threshold_bytes = sw.ecn_threshold_bytes();
+  config.flow_control =
+      sw.flow_control() == proto::Switch::CREDIT ? FlowControl::credit : FlowControl::none;
+  config.count_frame_in_service = sw.count_frame_in_service();
+  config.arrival_first = sw.same_instant() == proto::Switch::ARRIVAL_FIRST;
+  for (const proto::PortClass& c : sw.classes())
+    config.classes.push_back(PortClassConfig{static_cast<std::uint8_t>(c.priority()), c.weight(),
+                                             c.buffer_bytes(), c.ecn_threshold_bytes()});
+  config.scheduler =
+      sw.scheduler() == proto::Switch::DRR ? PortScheduler::drr : PortScheduler::strict_priority;
+  return config;
 }
 
 TcpRecovery tcp_recovery(proto::Tcp::Recovery recovery) {

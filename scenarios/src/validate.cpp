@@ -77,6 +77,50 @@ void require_packet_fits(const std::string& field, std::uint64_t buffer_bytes,
                     std::to_string(buffer_bytes));
 }
 
+// One traffic class: its limit holds a packet and fits the port's, its threshold is below it.
+void validate_port_class(const proto::PortClass& c, const std::string& at,
+                         const proto::Scenario& scenario) {
+  const proto::Switch& sw = scenario.switch_();
+  if (c.priority() > 7)
+    fail(at + ".priority", "must be 0 .. 7, got " + std::to_string(c.priority()));
+  require_at_most(at + ".weight", c.weight(), 1'000'000);
+  require_at_most(at + ".buffer_bytes", c.buffer_bytes(), kMaxBufferBytes);
+  require_at_most(at + ".ecn_threshold_bytes", c.ecn_threshold_bytes(), kMaxBufferBytes);
+  require_packet_fits(at + ".buffer_bytes", c.buffer_bytes(), scenario.links());
+  if (sw.buffer_bytes() != 0 && c.buffer_bytes() > sw.buffer_bytes())
+    fail(at + ".buffer_bytes", "must be <= switch.buffer_bytes (" +
+                                   std::to_string(sw.buffer_bytes()) + "), got " +
+                                   std::to_string(c.buffer_bytes()));
+  const std::uint64_t limit = c.buffer_bytes() != 0 ? c.buffer_bytes() : sw.buffer_bytes();
+  if (limit != 0 && c.ecn_threshold_bytes() >= limit)
+    fail(at + ".ecn_threshold_bytes", "must be < the class's buffer (" + std::to_string(limit) +
+                                          "), got " + std::to_string(c.ecn_threshold_bytes()));
+}
+
+void validate_port_classes(const proto::Scenario& scenario) {
+  const proto::Switch& sw = scenario.switch_();
+  if (sw.classes_size() == 0) {
+    if (sw.scheduler() != proto::Switch::STRICT_PRIORITY)
+      fail("switch.scheduler",
+           "a scheduler needs switch.classes (without them a port is one FIFO)");
+    return;
+  }
+  if (sw.classes_size() > 8)
+    fail("switch.classes",
+         "at most 8 (priorities 0 .. 7), got " + std::to_string(sw.classes_size()));
+  if (sw.flow_control() == proto::Switch::CREDIT)
+    fail("switch.classes", "traffic classes are not modelled with CREDIT flow control");
+  std::uint32_t seen = 0;
+  for (int i = 0; i < sw.classes_size(); ++i) {
+    const std::string at = "switch.classes[" + std::to_string(i) + "]";
+    const proto::PortClass& c = sw.classes(i);
+    validate_port_class(c, at, scenario);
+    if ((seen >> c.priority() & 1) != 0)
+      fail(at + ".priority", "priority " + std::to_string(c.priority()) + " has two classes");
+    seen |= 1u << c.priority();
+  }
+}
+
 void validate_switch(const proto::Scenario& scenario) {
   const proto::Switch& sw = scenario.switch_();
   require_at_most("switch.buffer_bytes", sw.buffer_bytes(), kMaxBufferBytes);
@@ -89,6 +133,7 @@ void validate_switch(const proto::Scenario& scenario) {
   if (sw.flow_control() == proto::Switch::CREDIT && sw.buffer_bytes() == 0)
     fail("switch.flow_control",
          "CREDIT needs switch.buffer_bytes (the credit of each port), got unlimited (0)");
+  validate_port_classes(scenario);
 }
 
 void validate_nic(const proto::Scenario& scenario) {

@@ -15,9 +15,11 @@ void refuse(const std::string& field, const std::string& what) {
 
 void refuse_unbuilt_fabric(const proto::Scenario& s) {
   const proto::Switch& sw = s.switch_();
-  if (sw.scheduler() != proto::Switch::STRICT_PRIORITY)
-    refuse("switch.scheduler", "a port scheduler");
-  if (sw.classes_size() > 0) refuse("switch.classes", "traffic classes on ports");
+  for (int i = 0; i < sw.classes_size(); ++i) {
+    const std::string at = "switch.classes[" + std::to_string(i) + "]";
+    if (sw.classes(i).has_red()) refuse(at + ".red", "RED marking");
+    if (sw.classes(i).lossless()) refuse(at + ".lossless", "PFC");
+  }
   if (sw.has_shared_buffer()) refuse("switch.shared_buffer", "a shared buffer");
   if (sw.has_red()) refuse("switch.red", "RED marking");
   if (sw.mark_at() != proto::Switch::ENQUEUE) refuse("switch.mark_at", "marking at dequeue");

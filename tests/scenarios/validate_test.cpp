@@ -272,6 +272,38 @@ const std::vector<BadCase> kBadCases = {
      "transport, "
      "validation, workload, ... (1 more))"},
     // Schema settings not modelled yet are refused by name (validate_unbuilt.cpp).
+    {"scheduler_without_classes",
+     "switch { scheduler: DRR }\n",
+     {},
+     "F:3:10: switch.scheduler: a scheduler needs switch.classes (without them a port is one "
+     "FIFO)"},
+    {"class_priority_out_of_range",
+     "switch { classes { priority: 8 } }\n",
+     {},
+     "F:3:20: switch.classes[0].priority: must be 0 .. 7, got 8"},
+    {"class_priority_twice",
+     "switch { classes { priority: 1 } classes { priority: 1 } }\n",
+     {},
+     "F:3:44: switch.classes[1].priority: priority 1 has two classes"},
+    {"class_buffer_above_port",
+     "transport { kind: TCP }\n"
+     "switch { buffer_bytes: 65536 classes { priority: 1 buffer_bytes: 70000 } }\n",
+     {},
+     "F:4:52: switch.classes[0].buffer_bytes: must be <= switch.buffer_bytes (65536), got 70000"},
+    {"class_ecn_above_class_buffer",
+     "transport { kind: TCP }\n"
+     "switch { classes { priority: 1 buffer_bytes: 9000 ecn_threshold_bytes: 9000 } }\n",
+     {},
+     "F:4:51: switch.classes[0].ecn_threshold_bytes: must be < the class's buffer (9000), got "
+     "9000"},
+    {"classes_with_credit",
+     "switch { buffer_bytes: 65536 flow_control: CREDIT classes { priority: 1 } }\n",
+     {},
+     "F:3:51: switch.classes: traffic classes are not modelled with CREDIT flow control"},
+    {"unbuilt_class_lossless",
+     "switch { classes { priority: 3 lossless: true } }\n",
+     {},
+     "F:3:32: switch.classes[0].lossless: PFC is not modelled yet: remove it from the scenario"},
     {"unbuilt_pfc",
      "switch { pfc { xoff_bytes: 1 } }\n",
      {},

@@ -276,6 +276,7 @@ void HostLp::send_data(const Message& m, std::uint32_t seq, std::uint32_t length
   p.dst = m.dst;
   p.kind = PacketKind::data;
   p.flags = flags;
+  set_priority(p, m.priority);
   p.retransmission = retransmission ? 1 : 0;
   send_packet(p, ctx);
 }
@@ -334,6 +335,7 @@ void HostLp::send_control(const Message& m, PacketKind kind, std::uint32_t ack, 
   p.flow = m.id;
   p.ack = ack;
   p.flags = flags;
+  set_priority(p, m.priority);
   set_sack_blocks(p, sack);
   send_packet(p, ctx);
 }
@@ -343,6 +345,7 @@ void HostLp::send_handshake(const Message& m, PacketKind kind, bool retransmissi
   Packet p =
       control_packet(net_.spec().format, self_, kind == PacketKind::syn_ack ? m.src : m.dst, kind);
   p.flow = m.id;
+  set_priority(p, m.priority);
   p.retransmission = retransmission ? 1 : 0;
   send_packet(p, ctx);
 }

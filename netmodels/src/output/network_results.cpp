@@ -50,13 +50,15 @@ void NetworkResults::write(const engine::CommittedRecord& record) {
   if (record.holds<ReceiverRecord>()) return keep(record, receivers);
   if (record.holds<PortSample>()) return keep(record, port_samples);
   if (record.holds<FlowSample>()) return keep(record, flow_samples);
+  if (record.holds<PortClassRecord>()) return keep(record, port_classes);
 }
 
 std::vector<std::byte> NetworkResults::to_bytes() const {
   std::vector<std::byte> out(table_bytes(deliveries) + table_bytes(flows) + table_bytes(ports) +
                              table_bytes(queue_samples) + table_bytes(packet_traces) +
                              table_bytes(cwnd_samples) + table_bytes(receivers) +
-                             table_bytes(port_samples) + table_bytes(flow_samples));
+                             table_bytes(port_samples) + table_bytes(flow_samples) +
+                             table_bytes(port_classes));
   std::byte* at = put_table(out.data(), deliveries);
   at = put_table(at, flows);
   at = put_table(at, ports);
@@ -65,7 +67,8 @@ std::vector<std::byte> NetworkResults::to_bytes() const {
   at = put_table(at, cwnd_samples);
   at = put_table(at, receivers);
   at = put_table(at, port_samples);
-  put_table(at, flow_samples);
+  at = put_table(at, flow_samples);
+  put_table(at, port_classes);
   return out;
 }
 
@@ -78,7 +81,8 @@ void NetworkResults::append_bytes(std::span<const std::byte> bytes) {
   bytes = take_table(bytes, cwnd_samples);
   bytes = take_table(bytes, receivers);
   bytes = take_table(bytes, port_samples);
-  take_table(bytes, flow_samples);
+  bytes = take_table(bytes, flow_samples);
+  take_table(bytes, port_classes);
 }
 
 std::size_t NetworkResults::bytes_held() const {
@@ -97,6 +101,7 @@ void NetworkResults::sort() {
   sort_table(receivers);
   sort_table(port_samples);
   sort_table(flow_samples);
+  sort_table(port_classes);
   join_receivers();
 }
 

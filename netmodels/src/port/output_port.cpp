@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "netwarp/netmodels/units.hpp"
+#include "port/class_queues.hpp"
 
 namespace netwarp::netmodels {
 
@@ -51,11 +52,22 @@ OutputPort::OutputPort(const PortSettings& settings)
       traced_(settings.traced),
       mirrored_(settings.mirrored),
       policy_(PortPolicy::intern(settings)),
-      credits_(full_credits(settings.credit_bytes)) {}
+      credits_(full_credits(settings.credit_bytes)) {
+  if (settings.classes == nullptr) return;
+  NW_CHECK(settings.credit_bytes == 0, "traffic classes with credit flow control at node {}",
+           settings.node);
+  classes_ =
+      std::make_unique<ClassQueues>(*settings.classes, settings.scheduler, settings.quantum_bytes,
+                                    settings.buffer_bytes, settings.ecn_threshold_bytes);
+}
+
+OutputPort::OutputPort(OutputPort&&) noexcept = default;
+OutputPort::~OutputPort() = default;
 
 std::uint64_t OutputPort::buffered_packets() const {
   std::uint64_t n = in_flight_.size();
   for (const auto& w : waiting_) n += w.size();
+  if (classes_) n += classes_->queued_packets();
   return n;
 }
 
@@ -86,6 +98,7 @@ bool OutputPort::offer(Packet packet, EventCtx& ctx, TransmitObserver* observer)
   PortInterval interval = interval_.get();
   expire(ctx, !policy_->arrival_first, interval);
   advance_interval(interval, ctx.now().ps(), ctx);
+  if (classes_) return offer_to_class(packet, interval, ctx, observer);
   if (!fits(packet.wire_bytes, ctx.now())) {
     drop(packet, interval, ctx);
     return false;
@@ -132,6 +145,43 @@ void OutputPort::on_credit(std::uint64_t bytes, std::uint8_t vc, EventCtx& ctx,
   }
 }
 
+// With classes: the port's limits and the class's, step ECN on the class's queue; the packet
+// waits in its class unless the line is free.
+bool OutputPort::offer_to_class(Packet& packet, PortInterval& interval, EventCtx& ctx,
+                                TransmitObserver* observer) {
+  const std::size_t c = classes_->class_of(packet);
+  if (!fits(packet.wire_bytes, ctx.now()) || !classes_->fits(c, packet.wire_bytes)) {
+    classes_->count_drop(c, packet, ctx);
+    drop(packet, interval, ctx);
+    return false;
+  }
+  if (classes_->mark(c, packet, ctx)) ctx.add(ecn_marked_, 1);
+  account_admitted(packet, ctx);
+  note_level(interval, buffered_bytes());
+  store_interval(interval, ctx);
+  classes_->push(c, packet, ctx);
+  if (free_at_.get() <= ctx.now()) serve_classes(ctx, observer);
+  sample(ctx, ctx.now(), queue_event::admitted);
+  return true;
+}
+
+void OutputPort::on_ready(EventCtx& ctx, TransmitObserver* observer) {
+  PortInterval interval = interval_.get();
+  expire(ctx, true, interval);
+  store_interval(interval, ctx);
+  if (free_at_.get() <= ctx.now() && !classes_->empty()) serve_classes(ctx, observer);
+}
+
+// The scheduler's packet goes on the wire; the line calls again when its last bit has left.
+void OutputPort::serve_classes(EventCtx& ctx, TransmitObserver* observer) {
+  const Packet packet = classes_->pop_next(ctx);
+  const auto vc = static_cast<std::uint8_t>(packet.vc + link_.vc_step);
+  NW_CHECK(vc < kVirtualChannels, "packet of flow {} needs virtual channel {} of {}", packet.flow,
+           vc, kVirtualChannels);
+  transmit(packet, vc, ctx, observer);
+  ctx.send_self(std::max(free_at_.get() - ctx.now(), engine::ps(1)), PortReady{index_, 0});
+}
+
 // Departures before now leave the buffer, and those at now too unless an arrival at the same
 // instant is to be admitted first (PortSettings::arrival_first).
 void OutputPort::expire(EventCtx& ctx, bool include_now, PortInterval& interval) {
@@ -151,6 +201,10 @@ void OutputPort::admit(Packet& packet, EventCtx& ctx) {
     packet.flags |= packet_flags::ce;
     ctx.add(ecn_marked_, 1);
   }
+  account_admitted(packet, ctx);
+}
+
+void OutputPort::account_admitted(const Packet& packet, EventCtx& ctx) {
   ctx.add(buffered_bytes_, packet.wire_bytes);
   if (buffered_bytes() > max_bytes_.get()) ctx.set(max_bytes_, buffered_bytes());
   if (buffered_packets() + 1 > max_packets_.get()) ctx.set(max_packets_, buffered_packets() + 1);
@@ -253,6 +307,7 @@ PortRecord OutputPort::totals() const {
 
 void OutputPort::finish(engine::FinishCtx& ctx) const {
   finish_intervals(ctx);
+  if (classes_) classes_->emit_totals(node_, index_, ctx);
   if (!traced_) return;
   std::uint64_t bytes = buffered_bytes();
   std::uint64_t packets = buffered_packets();
@@ -281,6 +336,7 @@ void OutputPort::visit_bytes(engine::StateVisitor& v) const {
   engine::visit_value(v, max_packets_);
   engine::visit_value(v, first_sent_ps_);
   engine::visit_value(v, interval_);
+  if (classes_) classes_->visit_bytes(v);
 }
 
 std::uint64_t OutputPort::queued_bytes(SimTime now) const {
@@ -296,6 +352,7 @@ SimTime OutputPort::backlog(SimTime now) const {
   std::uint64_t waiting_bytes = 0;
   for (const auto& channel : waiting_)
     for (const Packet& packet : channel) waiting_bytes += packet.wire_bytes;
+  if (classes_) waiting_bytes += classes_->queued_bytes();
   const SimTime line = free_at_.get() > now ? free_at_.get() - now : SimTime{};
   return line.saturating_add(serialisation_time(waiting_bytes, link_.rate_bps));
 }

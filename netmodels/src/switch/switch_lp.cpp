@@ -75,6 +75,10 @@ void SwitchLp::on(const CreditReturned& ev, engine::EventCtx& ctx) {
   ports_[ev.port].on_credit(ev.bytes, ev.vc, ctx, this);
 }
 
+void SwitchLp::on(const PortReady& ev, engine::EventCtx& ctx) {
+  ports_[ev.port].on_ready(ctx, this);
+}
+
 // The packet's bytes leave this switch's input buffer at `done`; the credit travels back.
 void SwitchLp::transmitted(const Packet& packet, SimTime done, engine::EventCtx& ctx) {
   if (!returns_credit_) return;

@@ -15,12 +15,13 @@ namespace netwarp::netmodels {
 
 class SwitchLp final : private TransmitObserver {
  public:
-  using Handles = engine::EventSet<PacketArrived, CreditReturned>;
+  using Handles = engine::EventSet<PacketArrived, CreditReturned, PortReady>;
   SwitchLp(NodeId self, const NetworkContext& net);
 
   void init(engine::InitCtx&) {}
   void on(const PacketArrived& ev, engine::EventCtx& ctx);
   void on(const CreditReturned& ev, engine::EventCtx& ctx);
+  void on(const PortReady& ev, engine::EventCtx& ctx);
   void finish(engine::FinishCtx& ctx);
   void visit_state(engine::StateVisitor& v) const;
 

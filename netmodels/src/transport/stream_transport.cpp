@@ -268,7 +268,9 @@ void StreamTransport::send_data(NodeId to, const TransferTag& tag, std::uint32_t
   send_packet(p, ctx);
 }
 
-void StreamTransport::send_packet(const Packet& p, EventCtx& ctx) {
+// Every packet of the job carries its traffic class (NetworkSpec::stream_priority).
+void StreamTransport::send_packet(Packet p, EventCtx& ctx) {
+  set_priority(p, net_.spec().stream_priority);
   if (traced_) ctx.emit(PacketTrace{ctx.now().ps(), self_, trace_direction::sent, p, 0});
   nic_.offer(p, ctx);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "netwarp/netmodels/units.hpp"
 
@@ -27,6 +28,20 @@ struct PacketFormat {
 
 enum class FlowControl : std::uint8_t { none, credit };
 
+// How an output port with traffic classes picks the next packet: the highest non-empty
+// priority first, or deficit round robin (Shreedhar and Varghese 1995) with a quantum of
+// weight x one maximum frame per class and round.
+enum class PortScheduler : std::uint8_t { strict_priority, drr };
+
+// One traffic class of every switch output port (SwitchConfig::classes).
+struct PortClassConfig {
+  std::uint8_t priority = 0;              // 0 .. 7 (7 highest under strict priority)
+  std::uint32_t weight = 1;               // DRR weight, >= 1
+  std::uint64_t buffer_bytes = 0;         // this class's limit per port; 0: the port's
+  std::uint64_t ecn_threshold_bytes = 0;  // step mark on the class's queue; 0: the switch's
+  bool operator==(const PortClassConfig&) const = default;
+};
+
 // Output-queued switch ports. A port's buffer holds the packets admitted and not yet fully
 // serialised (the one on the wire included). 0 means unlimited.
 struct SwitchConfig {
@@ -41,6 +56,12 @@ struct SwitchConfig {
   // departure of the same picosecond frees its space.
   bool count_frame_in_service = true;
   bool arrival_first = false;
+  // Traffic classes on every switch output port (host NICs keep one FIFO): a packet goes to
+  // the class of its priority (a priority no class names: the lowest class), the port's
+  // scheduler picks what goes on the wire each time the line frees. Empty: one FIFO per port
+  // whose departures are fixed on admission (one event per hop). Not with credit flow control.
+  std::vector<PortClassConfig> classes;  // at most 8, distinct priorities
+  PortScheduler scheduler = PortScheduler::strict_priority;
 };
 
 // Host NIC: injection at rate_bps (0: its link's rate) from a send queue of buffer_bytes

@@ -57,6 +57,7 @@ struct NetworkSpec {
   NicConfig nic;
   TransportConfig transport;
   Workload workload;
+  std::uint8_t stream_priority = 0;  // the traffic class of StreamTransport's packets (MPI)
   OutputSpec outputs;
   std::vector<PacketDrop> drops;
 };

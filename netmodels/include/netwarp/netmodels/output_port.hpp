@@ -9,10 +9,17 @@
 // a packet leaves only with credit for its size on the channel it will occupy there (its
 // channel plus the link's vc_step), otherwise it waits here (back-pressure) until
 // CreditReturned. Channels wait independently, so a blocked one never holds up another.
+//
+// With traffic classes (PortSettings::classes, switch ports only) the departure order depends on
+// later arrivals, so admitted packets wait in their class queue (ClassQueues) and the line takes
+// one packet at a time: each transmission schedules a PortReady at its last bit, when the
+// scheduler picks the next (two events per hop instead of one).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "netwarp/engine/event_ctx.hpp"
 #include "netwarp/engine/lp.hpp"
@@ -37,7 +44,13 @@ struct PortSettings {
   bool traced = false;                  // emit QueueSample records
   bool mirrored = false;                // emit a PacketTrace for every departure (pcap)
   std::int64_t sample_interval_ps = 0;  // emit PortSample records per interval; 0: none
+  // Traffic classes (SwitchConfig::classes); null: one FIFO. Not with credit_bytes.
+  const std::vector<PortClassConfig>* classes = nullptr;
+  PortScheduler scheduler = PortScheduler::strict_priority;
+  std::uint64_t quantum_bytes = 0;  // DRR quantum of weight 1: the largest frame
 };
+
+class ClassQueues;
 
 // Told about every packet the port puts on the wire (the switch returns credit upstream).
 class TransmitObserver {
@@ -51,6 +64,8 @@ class TransmitObserver {
 class OutputPort {
  public:
   explicit OutputPort(const PortSettings& settings);
+  OutputPort(OutputPort&&) noexcept;
+  ~OutputPort();
 
   // A packet for this port at ctx.now(): sent, queued, or dropped (returns false).
   bool offer(Packet packet, engine::EventCtx& ctx, TransmitObserver* observer = nullptr);
@@ -58,6 +73,9 @@ class OutputPort {
                  TransmitObserver* observer = nullptr);
   // A packet for this port removed by fault injection (NetworkSpec::drops): counted as a drop.
   void count_injected_drop(const Packet& packet, engine::EventCtx& ctx);
+  // With classes: the line finished a packet (PortReady); the scheduler sends the next.
+  void on_ready(engine::EventCtx& ctx, TransmitObserver* observer = nullptr);
+  bool has_classes() const { return classes_ != nullptr; }
 
   // The link it sends on: peer, the peer's port, rate (the NIC's for a host), latency.
   const Port& link() const { return link_; }
@@ -83,6 +101,10 @@ class OutputPort {
   std::uint64_t in_service_bytes(SimTime now) const;
   void expire(engine::EventCtx& ctx, bool include_now, PortInterval& interval);
   void admit(Packet& packet, engine::EventCtx& ctx);
+  void account_admitted(const Packet& packet, engine::EventCtx& ctx);
+  bool offer_to_class(Packet& packet, PortInterval& interval, engine::EventCtx& ctx,
+                      TransmitObserver* observer);
+  void serve_classes(engine::EventCtx& ctx, TransmitObserver* observer);
   void drop(const Packet& packet, PortInterval& interval, engine::EventCtx& ctx);
   void transmit(const Packet& packet, std::uint8_t vc, engine::EventCtx& ctx,
                 TransmitObserver* observer);
@@ -132,7 +154,14 @@ class OutputPort {
   engine::Rev<std::uint64_t> max_bytes_;
   engine::Rev<std::uint64_t> max_packets_;
   engine::Rev<std::int64_t> first_sent_ps_{-1};
-  engine::Rev<PortInterval> interval_;  // the current sampling interval's sums
+  engine::Rev<PortInterval> interval_;    // the current sampling interval's sums
+  std::unique_ptr<ClassQueues> classes_;  // null: one FIFO (the default)
+};
+
+// The line of a port with classes is free: PortReady{port} at the last bit of each packet.
+struct PortReady {
+  std::uint32_t port = 0;
+  std::uint32_t reserved = 0;
 };
 
 }  // namespace netwarp::netmodels

@@ -21,6 +21,11 @@ inline constexpr std::uint8_t ce = 2;           // congestion experienced (set b
 inline constexpr std::uint8_t ece = 4;          // ECN echo (on ACKs)
 inline constexpr std::uint8_t last = 8;         // lossless: last packet of its message
 inline constexpr std::uint8_t nonminimal = 16;  // adaptive routing sent it via an intermediate
+// Bits 5-7: the packet's traffic class (priority 0 .. 7, Message::priority), which selects its
+// class queue on switch ports. Kept in `flags` because the packet has no spare byte (64 bytes);
+// priority 0 leaves the bits clear, so packets without classes are the bytes they always were.
+inline constexpr int priority_shift = 5;
+inline constexpr std::uint8_t priority_mask = 0xe0;
 }  // namespace packet_flags
 
 // One packet. `flow` is the message it belongs to; data packets go src -> dst, ACKs back.
@@ -48,6 +53,17 @@ struct Packet {
 };
 static_assert(std::is_trivially_copyable_v<Packet> &&
               std::has_unique_object_representations_v<Packet> && sizeof(Packet) == 64);
+
+inline constexpr std::uint8_t kMaxPriority = 7;
+inline std::uint8_t priority_of(const Packet& p) {
+  return static_cast<std::uint8_t>((p.flags & packet_flags::priority_mask) >>
+                                   packet_flags::priority_shift);
+}
+inline void set_priority(Packet& p, std::uint8_t priority) {
+  p.flags = static_cast<std::uint8_t>(
+      (p.flags & ~packet_flags::priority_mask) |
+      ((priority << packet_flags::priority_shift) & packet_flags::priority_mask));
+}
 
 // A key that differs between the packets of one flow (from fields no switch changes), for
 // routers that spread packets, such as Valiant's choice of an intermediate group.

@@ -65,6 +65,21 @@ struct PortRecord {
   std::int64_t first_sent_ps = -1;  // first bit of the first packet sent; -1: none
 };
 
+// One traffic class of an output port with classes (SwitchConfig::classes) at the end of the
+// run: emitted for classes that sent or dropped anything.
+struct PortClassRecord {
+  NodeId node = 0;
+  PortIndex port = 0;
+  std::uint8_t priority = 0;
+  std::uint8_t reserved = 0;
+  std::uint64_t packets_sent = 0;
+  std::uint64_t bytes_sent = 0;  // wire bytes
+  std::uint64_t packets_dropped = 0;
+  std::uint64_t bytes_dropped = 0;
+  std::uint64_t ecn_marked = 0;
+  std::uint64_t max_queue_bytes = 0;  // the class's queue (waiting, not on the wire)
+};
+
 // Queue occupancy after a change (admission, departure, drop) of a traced port.
 struct QueueSample {
   std::int64_t time_ps = 0;
@@ -132,6 +147,6 @@ inline constexpr bool kIsRecord =
     std::is_trivially_copyable_v<R>&& std::has_unique_object_representations_v<R>;
 static_assert(kIsRecord<DeliveryRecord> && kIsRecord<FlowRecord> && kIsRecord<PortRecord> &&
               kIsRecord<QueueSample> && kIsRecord<PacketTrace> && kIsRecord<CwndSample> &&
-              kIsRecord<PortSample> && kIsRecord<FlowSample>);
+              kIsRecord<PortSample> && kIsRecord<FlowSample> && kIsRecord<PortClassRecord>);
 
 }  // namespace netwarp::netmodels

@@ -95,6 +95,14 @@ struct RecordOrder<FlowSample> {
   }
 };
 
+template <>
+struct RecordOrder<PortClassRecord> {
+  static constexpr const char* kName = "port_classes";
+  static bool less(const PortClassRecord& a, const PortClassRecord& b) {
+    return std::tie(a.node, a.port, a.priority) < std::tie(b.node, b.port, b.priority);
+  }
+};
+
 // The file rank `rank` writes table `R` to.
 template <class R>
 std::string part_path(const std::string& dir, int rank) {

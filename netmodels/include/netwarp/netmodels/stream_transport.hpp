@@ -85,7 +85,7 @@ class StreamTransport {
 
   void send_data(NodeId to, const TransferTag& tag, std::uint32_t seq, std::uint32_t length,
                  bool last, bool retransmission, engine::EventCtx& ctx);
-  void send_packet(const Packet& p, engine::EventCtx& ctx);
+  void send_packet(Packet p, engine::EventCtx& ctx);
 
   const NodeId self_;
   const NetworkContext& net_;
