@@ -214,6 +214,7 @@ MpiRunSpec build(const LoadedScenario& loaded, const std::string& trace_path,
   auto ranks = static_cast<RankId>(mpi_rank_count(s));
   MpiRunSpec run;
   run.network = build_network_spec(loaded);
+  run.network.stream_priority = static_cast<std::uint8_t>(s.mpi().priority());
   if (!trace_path.empty()) {
     run.program =
         std::make_shared<const Program>(trace_program(trace_path, s, ranks, compute_scale));

@@ -331,7 +331,7 @@ std::vector<std::uint64_t> rank_rates(const NetworkSpec& spec, const std::vector
 // renumbered, starts shifted by the workload's start. A host's first message of the part never
 // waits for the host's messages of earlier parts: after_previous chains stay in one workload.
 void append_part(Workload& all, const Workload& part, const std::vector<std::uint16_t>& class_ids,
-                 SimTime start, std::uint32_t host_count) {
+                 std::uint8_t priority, SimTime start, std::uint32_t host_count) {
   std::vector<char> seen(host_count, 0), had(host_count, 0);
   for (const Message& m : all.messages) had[m.src] = 1;
   const auto offset = static_cast<MessageId>(all.messages.size());
@@ -340,6 +340,7 @@ void append_part(Workload& all, const Workload& part, const std::vector<std::uin
     m.class_id = class_ids[m.id];
     m.id = static_cast<MessageId>(all.messages.size());
     m.start = m.start + start;
+    m.priority = priority;
     if (!seen[m.src] && had[m.src]) m.after_previous = false;
     seen[m.src] = 1;
     all.messages.push_back(m);
@@ -416,8 +417,8 @@ Workload build_workloads(const LoadedScenario& loaded, const NetworkSpec& spec) 
     }
     const std::vector<std::uint16_t> class_ids =
         part_class_ids(all, part.messages.size(), static_cast<std::uint16_t>(c), flow_classes);
-    append_part(all, part, class_ids, engine::ns(static_cast<std::int64_t>(w.start_ns())),
-                host_count);
+    append_part(all, part, class_ids, static_cast<std::uint8_t>(w.priority()),
+                engine::ns(static_cast<std::int64_t>(w.start_ns())), host_count);
   }
   return all;
 }

@@ -216,6 +216,7 @@ void validate_mpi(const proto::Scenario& scenario) {
   const std::uint64_t hosts = topology_host_count(scenario.topology());
   const proto::Mpi& mpi = scenario.mpi();
   require_at_most("mpi.ranks_per_host", mpi.ranks_per_host(), mpiemul::kMaxRanksPerHost);
+  require_at_most("mpi.priority", mpi.priority(), 7);
   const std::uint32_t per_host = mpi_ranks_per_host(mpi);
   if (mpi.ranks() > hosts * per_host)
     fail("mpi.ranks", fmt::format("{} ranks do not fit on {} hosts ({} rank(s) per host, "

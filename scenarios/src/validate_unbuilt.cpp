@@ -33,7 +33,6 @@ void refuse_unbuilt_transport(const proto::Transport& t, const std::string& at) 
 
 void refuse_unbuilt_workload(const proto::Workload& w, const std::string& at) {
   if (w.has_transport()) refuse(at + ".transport", "a transport per workload");
-  if (w.priority() != 0) refuse(at + ".priority", "a traffic class on ports");
 }
 
 }  // namespace
@@ -48,7 +47,6 @@ void refuse_unbuilt_settings(const proto::Scenario& s) {
     refuse("mpi", "an MPI job beside packet workloads");
   if (s.mpi().has_hosts()) refuse("mpi.hosts", "the MPI job's own hosts");
   if (!s.mpi().name().empty()) refuse("mpi.name", "the MPI job's class name");
-  if (s.mpi().priority() != 0) refuse("mpi.priority", "a traffic class on ports");
 }
 
 }  // namespace netwarp::scenarios

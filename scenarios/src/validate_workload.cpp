@@ -218,6 +218,7 @@ void validate_one(const proto::Scenario& s, const ScenarioWorkload& entry) {
   if (w.kind_case() == proto::Workload::KIND_NOT_SET) validate_kind(w, entry.at, 0);
   if (w.has_hosts()) validate_host_set(w.hosts(), entry.at + ".hosts", hosts);
   require_at_most(entry.at + ".start_ns", w.start_ns(), kMaxTimeNs);
+  require_at_most(entry.at + ".priority", w.priority(), 7);
   if (w.all_to_all().ranks() > hosts)
     fail(entry.at + ".all_to_all.ranks", std::to_string(w.all_to_all().ranks()) +
                                              " ranks do not fit on " + std::to_string(hosts) +

@@ -28,6 +28,7 @@ constexpr const char* kTwoClasses =
     "workloads { name: \"incast\" hosts { range { first: 0 count: 4 } }\n"
     "            incast { bytes: 30000 } }\n"
     "workloads { name: \"background\" hosts { list { hosts: [4, 5, 6, 7] } } start_ns: 5000\n"
+    "            priority: 3\n"
     "            permutation { bytes: 20000 } }\n";
 
 TEST(Workloads, EachIsAClassOnItsOwnHosts) {
@@ -47,6 +48,7 @@ TEST(Workloads, EachIsAClassOnItsOwnHosts) {
       EXPECT_GE(m.src, 4u);
       EXPECT_GE(m.dst, 4u);
       EXPECT_EQ(m.start.ps(), 5'000'000);  // the workload's start_ns
+      EXPECT_EQ(m.priority, 3u);           // its packets' class on ports
     }
   }
 }
