@@ -70,6 +70,9 @@ int topology_command(const TopologyOptions& o, const AppContext& context) {
     try {
       const auto src = host_named(topology, o.route[0], "--route");
       const auto dst = host_named(topology, o.route[1], "--route");
+      // The route's hash follows the workload's first message between the two (ECMP keys
+      // connections), so --route builds the workload too; the listing needs only the topology.
+      const netmodels::NetworkSpec spec = scenarios::build_network_spec(loaded);
       const FlowKey flow = first_connection(spec, src, dst);
       std::fputs(route_text(topology, src, dst, &flow).c_str(), stdout);
     } catch (const netmodels::InputError& e) {
