@@ -88,7 +88,8 @@ class ModelCliTest(netwarp_cli.ScratchCase):
         self.assert_one_line_error(["loggps", "--params", missing, "--size", "1"],
                                    f"{missing}: cannot open")
         self.assert_one_line_error(["loggps", "--preset", "myrinet", "--size", "-3"],
-                                   "--size: must be a whole number of bytes, got -3")
+                                   "--size: expected a size in bytes such as 1500, 64KiB or 2GiB, "
+                                   "got '-3'")
         self.assert_one_line_error(["loggps", "--preset", "myrinet", "--size", "1", "--w", "-1"],
                                    "--w: must be >= 0 ns")
 
