@@ -45,6 +45,8 @@ int fit_command(const FitOptions& o, const AppContext& context) {
         fmt::format("{}: fit measures MPI benchmarks: the scenario needs an mpi "
                     "section (see scenarios/pingpong.pbtxt)",
                     loaded.path));
+  if (scenarios::has_workloads_beside_job(loaded))
+    throw scenarios::job_alone_refusal(loaded, "fit measures");
   const scenarios::MpiRunSpec spec = scenarios::build_mpi_run(loaded);
   const double w_us = o.w_us > 0 ? o.w_us : loaded.scenario.validation().fit_w_us();
   if (!o.out.empty()) check_writable(o.out);

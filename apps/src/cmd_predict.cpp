@@ -178,6 +178,8 @@ int predict_command(const PredictOptions& o, const AppContext& context) {
   if (!scenarios::is_mpi_scenario(loaded))
     throw UsageError(
         fmt::format("{}: predict needs an MPI scenario (an mpi section)", loaded.path));
+  if (scenarios::has_workloads_beside_job(loaded))
+    throw scenarios::job_alone_refusal(loaded, "predict models");
   const scenarios::MpiRunSpec spec = scenarios::build_mpi_run(loaded, o.trace, o.compute_scale);
   nlohmann::ordered_json params;
   if (!o.params.empty()) {

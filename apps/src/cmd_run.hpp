@@ -22,6 +22,7 @@ struct RunOptions {
   KernelOptions kernel;  // flags given on the command line override the scenario's engine block
   std::uint64_t max_memory_bytes = 0;  // --max-memory; 0: the machine's physical memory
   bool plot = false;                   // --plot: draw the figures into OUT/plots afterwards
+  bool baseline = false;  // --baseline: also run the MPI job alone, report its slowdown
   CLI::App* command = nullptr;
 };
 

@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <fstream>
 
+#include "class_results.hpp"
 #include "exit_codes.hpp"
+#include "job_class.hpp"
 #include "kernel_options.hpp"
 #include "netwarp/mpiemul/mpi_model.hpp"
 #include "netwarp/mpiemul/mpi_outputs.hpp"
@@ -73,11 +75,21 @@ nlohmann::ordered_json pingpong_json(const scenarios::MpiRunSpec& spec, const Mp
   return rows;
 }
 
+// What the outputs read besides the MPI records: the network's totals (every packet of the run),
+// the job's connections, and with workloads beside the job every class's results.
+struct RunTables {
+  netmodels::NetworkTotals network;
+  std::vector<netmodels::FlowRecord> connections;
+  std::vector<ClassResults> classes;  // the workloads' (empty without workloads)
+  JobClass job;
+  bool mixed = false;
+};
+
 // One row per TCP connection that carried MPI traffic.
 nlohmann::ordered_json connections_json(const netmodels::NetworkSpec& spec,
-                                        const netmodels::NetworkResults& r) {
+                                        const std::vector<netmodels::FlowRecord>& connections) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const auto& f : r.flows) {
+  for (const auto& f : connections) {
     nlohmann::ordered_json row = {{"src", spec.topology.nodes[f.src].name},
                                   {"dst", spec.topology.nodes[f.flow].name},
                                   {"bytes", f.bytes}};
@@ -88,7 +100,8 @@ nlohmann::ordered_json connections_json(const netmodels::NetworkSpec& spec,
 }
 
 nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunReport& net,
-                                    const MpiResults& r, const MpiTotals& t) {
+                                    const MpiResults& r, const MpiTotals& t,
+                                    const RunTables& tables) {
   const scenarios::MpiRunSpec& spec = *in.spec;
   nlohmann::ordered_json j;
   j["scenario"] = in.loaded->scenario.name();
@@ -100,7 +113,7 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
   const nlohmann::ordered_json mpi = mpiemul::mpi_results_json(r, t, *spec.program);
   for (const auto& [key, value] : mpi.items()) j[key] = value;
   if (!spec.pingpong_sizes.empty()) j["pingpong"] = pingpong_json(spec, r);
-  const netmodels::NetworkTotals n = r.network.totals(net.spec->workload);
+  const netmodels::NetworkTotals& n = tables.network;
   j["network"] = {{"packets_dropped", n.packets_dropped},
                   {"retransmission_timeouts", n.retransmission_timeouts},
                   {"retransmitted_segments", n.retransmitted_segments},
@@ -115,7 +128,12 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
   for (const auto& [key, value] : engine_stats.items())
     j[key == "ranks" ? "kernel_ranks" : key] = value;
   j["window_us"] = window_json(in.window_us, *net.stats);
-  j["connections"] = connections_json(*net.spec, r.network);
+  j["connections"] = connections_json(*net.spec, tables.connections);
+  if (tables.mixed) {
+    nlohmann::ordered_json classes = classes_json(tables.classes);
+    classes.push_back(job_class_json(tables.job));
+    j["classes"] = std::move(classes);
+  }
   j["ports"] = ports_json(net, busy_span(r.network));
   if (!net.spec->switches.classes.empty()) j["port_classes"] = port_classes_json(net);
   j["sample_interval_ps"] = net.spec->outputs.sample_interval_ps;  // time series; 0: none
@@ -125,10 +143,10 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
 
 std::vector<std::string> write_outputs(const MpiRunInputs& in, const std::string& dir,
                                        const NetworkRunReport& net, const MpiResults& r,
-                                       const MpiTotals& t) {
+                                       const MpiTotals& t, const RunTables& tables) {
   std::vector<std::string> files{dir + "/results.json", dir + "/timeline.json", dir + "/calls.csv",
                                  dir + "/ports.csv"};
-  const nlohmann::ordered_json results = results_json(in, net, r, t);
+  const nlohmann::ordered_json results = results_json(in, net, r, t, tables);
   write_json_file(files[0], results);
   {
     auto out = open_for_writing(files[1]);
@@ -143,9 +161,32 @@ std::vector<std::string> write_outputs(const MpiRunInputs& in, const std::string
     files.push_back(dir + "/connections.csv");
     write_table_csv(results["connections"], files.back());
   }
+  if (tables.mixed) {
+    files.push_back(dir + "/flows.csv");
+    write_flows_csv(net, files.back());
+  }
   for (std::string& f : write_pcaps(net, dir)) files.push_back(std::move(f));
   write_timeseries_files(net, dir, false, files);
   return files;
+}
+
+// The job's class entry from its program's totals (mixed runs).
+JobClass job_class(const MpiRunInputs& in, const MpiTotals& t,
+                   const std::vector<netmodels::FlowRecord>& connections) {
+  JobClass job;
+  job.name = in.job_name;
+  job.ranks = in.spec->program->size();
+  std::vector<netmodels::NodeId> hosts = in.spec->config.rank_hosts;
+  std::sort(hosts.begin(), hosts.end());
+  job.hosts = static_cast<std::uint32_t>(std::unique(hosts.begin(), hosts.end()) - hosts.begin());
+  for (const mpiemul::MessageTotals& m : t.messages) {
+    job.messages += m.count;
+    job.bytes += m.bytes;
+  }
+  job.run_time_ps = t.finished ? t.run_time_ps : -1;
+  job.baseline_run_time_ps = in.baseline_run_time_ps;
+  add_connection_counters(job, connections);
+  return job;
 }
 
 // 0 when every rank finished and every message was received. A send never received: incomplete.
@@ -173,6 +214,22 @@ int report_unfinished(const MpiTotals& totals, engine::SimTime end_time) {
 
 }  // namespace
 
+std::int64_t run_job_alone(const scenarios::LoadedScenario& loaded, const std::string& trace,
+                           double compute_scale, const engine::KernelConfig& config,
+                           const AppContext& context) {
+  scenarios::LoadedScenario alone = loaded;
+  alone.scenario.clear_workload();
+  alone.scenario.clear_workloads();
+  scenarios::MpiRunSpec spec = scenarios::build_mpi_run(alone, trace, compute_scale);
+  const auto model = mpiemul::make_mpi_model(std::move(spec.network), spec.program, spec.config);
+  MpiResults local;
+  run_kernel(*model, config, context, &local);
+  const MpiResults results = gather_results(local, context);
+  if (!context.is_root()) return -1;
+  const MpiTotals t = results.totals(*spec.program);
+  return t.finished ? t.run_time_ps : -1;
+}
+
 int run_mpi_scenario(MpiRunInputs in, const AppContext& context) {
   const auto model =
       mpiemul::make_mpi_model(std::move(in.spec->network), in.spec->program, in.spec->config);
@@ -181,9 +238,17 @@ int run_mpi_scenario(MpiRunInputs in, const AppContext& context) {
   MpiResults local;
   reserve_message_records(*in.spec->program, context, local);
   const engine::RunResult result = run_kernel(*model, in.config, context, &local);
-  const MpiResults results = gather_results(local, context);
+  MpiResults results = gather_results(local, context);
   if (!context.is_root()) return 0;
   const MpiTotals totals = results.totals(*in.spec->program);
+  RunTables tables;
+  tables.network = results.network.totals(model->spec().workload);
+  tables.mixed = !model->spec().workload.messages.empty();
+  if (tables.mixed) {
+    tables.connections = take_connections(results.network);
+  } else {
+    tables.connections = results.network.flows;
+  }
   const netmodels::ResultsSource network_results(results.network);
   const NetworkRunReport net{in.loaded->path,
                              in.loaded->scenario.name(),
@@ -194,15 +259,24 @@ int run_mpi_scenario(MpiRunInputs in, const AppContext& context) {
                              &network_results,
                              {},
                              nullptr};
-  const std::vector<std::string> files = write_outputs(in, out.path(), net, results, totals);
+  if (tables.mixed) {
+    tables.classes = class_results(net);
+    tables.job = job_class(in, totals, tables.connections);
+  }
+  const std::vector<std::string> files =
+      write_outputs(in, out.path(), net, results, totals, tables);
   out.commit();
   const auto& topo = model->spec().topology;
   std::printf("netwarp run: %s (%s): %u hosts, %zu switches, %s; MPI %s on %u ranks\n",
               net.scenario_name.c_str(), net.scenario_path.c_str(), topo.host_count,
               static_cast<std::size_t>(topo.switch_count()), topo.kind.c_str(),
               in.spec->program_name.c_str(), in.spec->program->size());
-  std::printf("%s%sresults       %s (%zu files)\n", mpiemul::format_mpi_summary(totals).c_str(),
-              format_summary(result.stats).c_str(), in.out_dir.c_str(), files.size());
+  std::string classes;
+  if (tables.mixed)
+    classes = format_class_summary(tables.classes) + format_job_class_summary(tables.job);
+  std::printf("%s%s%sresults       %s (%zu files)\n", mpiemul::format_mpi_summary(totals).c_str(),
+              classes.c_str(), format_summary(result.stats).c_str(), in.out_dir.c_str(),
+              files.size());
   return report_unfinished(totals, in.config.end_time);
 }
 

@@ -17,7 +17,15 @@ struct MpiRunInputs {
   engine::KernelConfig config;
   double window_us = -1;  // the optimism window in force, for the report
   std::string out_dir;
+  std::string job_name = "mpi";            // its traffic class beside workloads (mpi.name)
+  std::int64_t baseline_run_time_ps = -1;  // --baseline: the job's run time alone; -1: none
 };
+
+// The MPI job of `in` alone on the network (the scenario's workloads left out): its run time,
+// or -1 when it did not finish. Writes nothing.
+std::int64_t run_job_alone(const scenarios::LoadedScenario& loaded, const std::string& trace,
+                           double compute_scale, const engine::KernelConfig& config,
+                           const AppContext& context);
 
 // Returns the exit status (exit_codes.hpp): 0; 3 when the program deadlocked, 4 when the
 // scenario's end_time stopped it first (the results are still written, and the stuck ranks named

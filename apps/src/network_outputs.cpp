@@ -272,12 +272,14 @@ std::vector<std::string> write_pcaps(const NetworkRunReport& rep, const std::str
   return files;
 }
 
+void write_flows_csv(const NetworkRunReport& rep, const std::string& path) {
+  CsvTableStream flows(path);
+  for_each_flow_row(rep, [&](const TableRow& row) { flows.row(row); });
+}
+
 std::vector<std::string> write_network_tables(const NetworkRunReport& rep, const std::string& dir) {
   std::vector<std::string> files{dir + "/flows.csv", dir + "/ports.csv"};
-  {
-    CsvTableStream flows(files[0]);
-    for_each_flow_row(rep, [&](const TableRow& row) { flows.row(row); });
-  }
+  write_flows_csv(rep, files[0]);
   {
     CsvTableStream ports(files[1]);
     for_each_port_row(rep, rep.results->busy_span(), [&](const TableRow& row) { ports.row(row); });

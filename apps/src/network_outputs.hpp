@@ -46,6 +46,7 @@ std::string format_network_summary(const NetworkRunReport& report);
 nlohmann::json window_json(double window_us, const engine::RunStats& stats);
 
 // Pieces shared with the MPI run's outputs.
+void write_flows_csv(const NetworkRunReport& report, const std::string& path);
 nlohmann::ordered_json ports_json(const NetworkRunReport& report, std::int64_t span);
 // Per port and traffic class (SwitchConfig::classes): port_classes.csv and results.json.
 nlohmann::ordered_json port_classes_json(const NetworkRunReport& report);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "netwarp/netmodels/multipath.hpp"
+#include "netwarp/netmodels/stream_transport.hpp"
 
 namespace netwarp::netmodels {
 
@@ -127,8 +128,9 @@ bool NetworkContext::is_injected_drop_slow(NodeId at, const Packet& p) const {
 }
 
 std::uint64_t NetworkContext::flow_route_key(const Packet& p) const {
-  const std::uint64_t connection =
-      spec_.workload.messages.empty() ? 0 : std::uint64_t{connection_of_[p.flow]} + 1;
+  // A stream packet (is_stream_packet) beside a workload carries an MPI op index, not a message.
+  const bool stream = spec_.workload.messages.empty() || is_stream_packet(p);
+  const std::uint64_t connection = stream ? 0 : std::uint64_t{connection_of_[p.flow]} + 1;
   return connection_route_key(p.src, p.dst, connection);
 }
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "host/host_lp.hpp"
+#include "netwarp/netmodels/host_lp.hpp"
 #include "netwarp/netmodels/network_context.hpp"
 #include "switch/switch_lp.hpp"
 

@@ -275,7 +275,7 @@ Tally scenario_tally(const proto::Scenario& s, const std::string& scenario_path)
     tally.add(kernel_operations(s.mpi(), mpi_rank_count(s)), kMpiOperationBytes, "MPI operations");
     tally.add(generated_actions(s.mpi(), mpi_rank_count(s)), kTraceActionBytes,
               "generated trace actions");
-    return tally;
+    if (!has_workloads(s)) return tally;  // else the workloads beside the job count too
   }
   const auto [messages, bytes] = workload_messages(s, scenario_path);
   tally.add(messages, kMessageBytes, "messages");

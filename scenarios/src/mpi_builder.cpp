@@ -63,11 +63,17 @@ SharedMemoryConfig shared_memory(const proto::MpiHost& h) {
 std::vector<netmodels::NodeId> rank_hosts(const proto::Scenario& s, RankId ranks,
                                           std::uint32_t host_count) {
   const netmodels::PlacementSpec spec = placement_spec(s.placement());
-  if (spec.kind == netmodels::PlacementKind::explicit_list) return spec.hosts;
+  if (spec.kind == netmodels::PlacementKind::explicit_list && !s.mpi().has_hosts())
+    return spec.hosts;
   const std::uint32_t per_host = mpi_ranks_per_host(s.mpi());
   const std::uint32_t used = (ranks + per_host - 1) / per_host;
-  const std::vector<netmodels::NodeId> hosts =
-      netmodels::place_ranks(spec, used, host_count, "placement");
+  std::vector<netmodels::NodeId> hosts;
+  if (s.mpi().has_hosts()) {
+    hosts = host_set_hosts(s.mpi().hosts(), host_count, "mpi.hosts");
+    hosts.resize(std::min<std::size_t>(hosts.size(), used));
+  } else {
+    hosts = netmodels::place_ranks(spec, used, host_count, "placement");
+  }
   std::vector<netmodels::NodeId> placed(ranks);
   const bool cyclic = s.mpi().rank_order() == proto::Mpi::CYCLIC;
   for (RankId r = 0; r < ranks; ++r) placed[r] = hosts[cyclic ? r % used : r / per_host];
@@ -246,6 +252,18 @@ MpiRunSpec build(const LoadedScenario& loaded, const std::string& trace_path,
 
 bool is_mpi_scenario(const LoadedScenario& loaded) {
   return loaded.scenario.has_mpi();
+}
+
+bool has_workloads_beside_job(const LoadedScenario& loaded) {
+  return loaded.scenario.has_mpi() && has_workloads(loaded.scenario);
+}
+
+ScenarioError job_alone_refusal(const LoadedScenario& loaded, const std::string& what) {
+  return loaded.error(loaded.scenario.workloads_size() > 0 ? "workloads" : "workload",
+                      fmt::format("{} the MPI job alone, and these workloads share its network: "
+                                  "remove them for this, or `netwarp run` the scenario "
+                                  "(--baseline compares the job with and without them)",
+                                  what));
 }
 
 MpiRunSpec build_mpi_run(const LoadedScenario& loaded, const std::string& trace_path,

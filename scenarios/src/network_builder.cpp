@@ -292,31 +292,6 @@ Workload make_workload(const proto::Scenario& s, const proto::Workload& w, const
   throw InputError(at, "not set");
 }
 
-// The hosts a host set names, in order (random: a seeded draw of distinct hosts).
-std::vector<NodeId> host_set_hosts(const proto::HostSet& set, std::uint32_t host_count,
-                                   const std::string& at) {
-  std::vector<NodeId> hosts;
-  switch (set.kind_case()) {
-    case proto::HostSet::kList:
-      hosts.assign(set.list().hosts().begin(), set.list().hosts().end());
-      break;
-    case proto::HostSet::kRange: {
-      const std::uint32_t stride = set.range().stride() == 0 ? 1 : set.range().stride();
-      for (std::uint32_t i = 0; i < set.range().count(); ++i)
-        hosts.push_back(set.range().first() + i * stride);
-      break;
-    }
-    case proto::HostSet::kRandom: {
-      const PlacementSpec random{PlacementKind::random, set.random().seed(), {}};
-      hosts = place_ranks(random, set.random().count(), host_count, at + ".random");
-      break;
-    }
-    case proto::HostSet::KIND_NOT_SET:
-      break;
-  }
-  return hosts;
-}
-
 // The rate each rank's host injects at: its NIC's, or its link's.
 std::vector<std::uint64_t> rank_rates(const NetworkSpec& spec, const std::vector<NodeId>& hosts) {
   std::vector<std::uint64_t> rates;
@@ -424,6 +399,30 @@ Workload build_workloads(const LoadedScenario& loaded, const NetworkSpec& spec) 
 }
 
 }  // namespace
+
+std::vector<NodeId> host_set_hosts(const proto::HostSet& set, std::uint32_t host_count,
+                                   const std::string& at) {
+  std::vector<NodeId> hosts;
+  switch (set.kind_case()) {
+    case proto::HostSet::kList:
+      hosts.assign(set.list().hosts().begin(), set.list().hosts().end());
+      break;
+    case proto::HostSet::kRange: {
+      const std::uint32_t stride = set.range().stride() == 0 ? 1 : set.range().stride();
+      for (std::uint32_t i = 0; i < set.range().count(); ++i)
+        hosts.push_back(set.range().first() + i * stride);
+      break;
+    }
+    case proto::HostSet::kRandom: {
+      const PlacementSpec random{PlacementKind::random, set.random().seed(), {}};
+      hosts = place_ranks(random, set.random().count(), host_count, at + ".random");
+      break;
+    }
+    case proto::HostSet::KIND_NOT_SET:
+      break;
+  }
+  return hosts;
+}
 
 std::string beside_scenario(const std::string& scenario_path, const std::string& file) {
   return (std::filesystem::path(scenario_path).parent_path() / file).string();

@@ -317,11 +317,8 @@ void validate_scenario(const proto::Scenario& scenario) {
   validate_switch(scenario);
   validate_nic(scenario);
   validate_transport(scenario);
-  if (scenario.has_mpi()) {
-    validate_mpi(scenario);
-  } else {
-    validate_workload(scenario);
-  }
+  if (scenario.has_mpi()) validate_mpi(scenario);
+  if (!scenario.has_mpi() || has_workloads(scenario)) validate_workload(scenario);
   validate_outputs(scenario.outputs());
   validate_validation(scenario.validation());
   validate_time_budget(scenario);

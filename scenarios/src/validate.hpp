@@ -53,6 +53,15 @@ struct ScenarioWorkload {
 };
 // `workload` (when set), then the `workloads` entries in order.
 std::vector<ScenarioWorkload> scenario_workloads(const proto::Scenario& scenario);
+inline bool has_workloads(const proto::Scenario& s) {
+  return s.has_workload() || s.workloads_size() > 0;
+}
+// A traffic class name: up to 64 letters, digits, '_' and '-'.
+void validate_class_characters(const std::string& name, const std::string& field);
+// The MPI job's traffic class in the results: mpi.name, or "mpi".
+inline std::string mpi_class_name(const proto::Mpi& mpi) {
+  return mpi.name().empty() ? "mpi" : mpi.name();
+}
 // Ranks of one workload (see scenario.proto, Workload) on a valid topology.
 std::uint64_t workload_rank_count(const proto::Scenario& scenario, const proto::Workload& w);
 // Hosts a valid host set names.

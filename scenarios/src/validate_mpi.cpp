@@ -207,6 +207,8 @@ std::uint32_t mpi_ranks_per_host(const proto::Mpi& mpi) {
 
 std::uint64_t mpi_rank_count(const proto::Scenario& scenario) {
   if (scenario.mpi().ranks() != 0) return scenario.mpi().ranks();
+  if (scenario.mpi().has_hosts())
+    return host_set_count(scenario.mpi().hosts()) * mpi_ranks_per_host(scenario.mpi());
   if (scenario.placement().has_explicit_())
     return static_cast<std::uint64_t>(scenario.placement().explicit_().hosts_size());
   return topology_host_count(scenario.topology()) * mpi_ranks_per_host(scenario.mpi());
@@ -218,11 +220,19 @@ void validate_mpi(const proto::Scenario& scenario) {
   require_at_most("mpi.ranks_per_host", mpi.ranks_per_host(), mpiemul::kMaxRanksPerHost);
   require_at_most("mpi.priority", mpi.priority(), 7);
   const std::uint32_t per_host = mpi_ranks_per_host(mpi);
-  if (mpi.ranks() > hosts * per_host)
-    fail("mpi.ranks", fmt::format("{} ranks do not fit on {} hosts ({} rank(s) per host, "
-                                  "mpi.ranks_per_host)",
-                                  mpi.ranks(), hosts, per_host));
-  if (scenario.placement().has_explicit_()) {
+  if (!mpi.name().empty()) validate_class_characters(mpi.name(), "mpi.name");
+  if (mpi.has_hosts()) {
+    validate_host_set(mpi.hosts(), "mpi.hosts", hosts);
+    if (scenario.placement().has_explicit_())
+      fail("mpi.hosts", "give the job's hosts here or in placement.explicit, not both");
+  }
+  const std::uint64_t usable = mpi.has_hosts() ? host_set_count(mpi.hosts()) : hosts;
+  if (mpi.ranks() > usable * per_host)
+    fail("mpi.ranks",
+         fmt::format("{} ranks do not fit on {} hosts ({} rank(s) per host, "
+                     "mpi.ranks_per_host{})",
+                     mpi.ranks(), usable, per_host, mpi.has_hosts() ? ", mpi.hosts" : ""));
+  if (scenario.placement().has_explicit_() && !mpi.has_hosts()) {
     const auto listed = static_cast<std::uint64_t>(scenario.placement().explicit_().hosts_size());
     if (mpi.ranks() != 0 && listed != mpi.ranks())
       fail("placement.explicit.hosts",

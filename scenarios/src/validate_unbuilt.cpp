@@ -43,10 +43,6 @@ void refuse_unbuilt_settings(const proto::Scenario& s) {
   if (s.has_workload()) refuse_unbuilt_workload(s.workload(), "workload");
   for (int i = 0; i < s.workloads_size(); ++i)
     refuse_unbuilt_workload(s.workloads(i), "workloads[" + std::to_string(i) + "]");
-  if (s.has_mpi() && (s.has_workload() || s.workloads_size() > 0))
-    refuse("mpi", "an MPI job beside packet workloads");
-  if (s.mpi().has_hosts()) refuse("mpi.hosts", "the MPI job's own hosts");
-  if (!s.mpi().name().empty()) refuse("mpi.name", "the MPI job's class name");
 }
 
 }  // namespace netwarp::scenarios

@@ -103,16 +103,22 @@ void validate_host_set(const proto::HostSet& set, const std::string& at, std::ui
 }
 
 namespace {
-
 bool is_name_character(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
 }
+}  // namespace
 
-void validate_class_name(const std::string& name, const std::string& field) {
-  if (name.empty()) fail(field, "required in workloads (the traffic class)");
+void validate_class_characters(const std::string& name, const std::string& field) {
   if (name.size() > 64) fail(field, fmt::format("at most 64 characters, got {}", name.size()));
   for (char c : name)
     if (!is_name_character(c)) fail(field, "letters, digits, '_' and '-' only, got '" + name + "'");
+}
+
+namespace {
+
+void validate_class_name(const std::string& name, const std::string& field) {
+  if (name.empty()) fail(field, "required in workloads (the traffic class)");
+  validate_class_characters(name, field);
   if (name == "mpi") fail(field, "\"mpi\" names the MPI job's class");
 }
 
@@ -257,19 +263,25 @@ std::uint64_t workload_rank_count(const proto::Scenario& s, const proto::Workloa
 
 void validate_workload(const proto::Scenario& scenario) {
   const std::uint64_t hosts = topology_host_count(scenario.topology());
-  validate_explicit_placement(scenario, hosts);
-  if (!scenario.has_workload() && scenario.workloads_size() == 0)
+  // Beside an MPI job an explicit placement lists the job's ranks (validate_mpi checks it).
+  if (!scenario.has_mpi()) validate_explicit_placement(scenario, hosts);
+  if (!has_workloads(scenario))
     fail("workload",
          "not set (set one of all_to_all, datacenter, flows, incast, permutation, "
          "uniform_random; or workloads, or an mpi section instead)");
   std::set<std::string> names;
+  if (scenario.has_mpi()) names.insert(mpi_class_name(scenario.mpi()));
   if (!scenario.workload().name().empty())
     validate_class_name(scenario.workload().name(), "workload.name");
   for (const ScenarioWorkload& entry : scenario_workloads(scenario)) {
     if (entry.workload != &scenario.workload())
       validate_class_name(entry.class_name, entry.at + ".name");
     if (!names.insert(entry.class_name).second)
-      fail(entry.at + ".name", "'" + entry.class_name + "' names another workload too");
+      fail(entry.at + ".name",
+           "'" + entry.class_name + "' names another workload (or the MPI job) too");
+    if (scenario.has_mpi() && scenario.placement().has_explicit_() && !entry.workload->has_hosts())
+      fail(entry.at + ".hosts",
+           "required beside an MPI job placed by placement.explicit (it lists the job's ranks)");
     validate_one(scenario, entry);
   }
 }

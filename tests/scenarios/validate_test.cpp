@@ -144,11 +144,21 @@ const std::vector<BadCase> kBadCases = {
      "}\n",
      {},
      "F:2:18: mpi.protocol.fragment_bytes: must be >= 1024, got 100"},
-    {"mpi_and_workload",
-     "mpi { ring { bytes: 1 } }\n",
+    {"mpi_beside_workload_placed_explicitly",
+     "placement { explicit { hosts: [0, 1] } }\nmpi { ring { bytes: 1 } }\n",
      {},
-     "F:3:1: mpi: an MPI job beside packet workloads is not modelled yet: remove it from the "
-     "scenario"},
+     "F: workload.hosts: required beside an MPI job placed by placement.explicit (it lists "
+     "the job's ranks)"},
+    {"mpi_hosts_too_few_for_ranks",
+     "mpi { ranks: 4 hosts { list { hosts: [1] } } ring { bytes: 1 } }\n",
+     {},
+     "F:3:7: mpi.ranks: 4 ranks do not fit on 1 hosts (1 rank(s) per host, mpi.ranks_per_host, "
+     "mpi.hosts)"},
+    {"mpi_named_as_a_workload",
+     "!topology { star { hosts: 4 } }\nworkloads { name: \"job\" incast { bytes: 1 } }\n"
+     "mpi { name: \"job\" ring { bytes: 1 } }\n",
+     {},
+     "F:2:13: workloads[0].name: 'job' names another workload (or the MPI job) too"},
     {"mpi_unknown_algorithm",
      "!topology { star { hosts: 4 } }\nmpi { alltoall { algorithm: \"algorithm_c\" bytes: 1 } }\n",
      {},

@@ -11,11 +11,11 @@ namespace netwarp::mpiemul {
 using engine::EventCtx;
 
 HostLink::HostLink(netmodels::NodeId host, const netmodels::NetworkContext& net,
-                   const MpiContext& mpi)
+                   const MpiContext& mpi, netmodels::OutputPort* shared_nic)
     : host_(host),
       mpi_(mpi),
       nic_rate_bps_(net.port_settings(host, 0).link.rate_bps),
-      transport_(host, net) {}
+      transport_(host, net, shared_nic) {}
 
 void HostLink::send(RankId from, RankId to, netmodels::TransferTag tag, EventCtx& ctx) {
   if (!mpi_.same_host(from, to)) return send_network(from, to, tag, ctx);

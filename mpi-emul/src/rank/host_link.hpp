@@ -27,7 +27,9 @@ namespace netwarp::mpiemul {
 
 class HostLink {
  public:
-  HostLink(netmodels::NodeId host, const netmodels::NetworkContext& net, const MpiContext& mpi);
+  // shared_nic: the host's NIC when a workload's HostLp owns it (SharedHostLp); else its own.
+  HostLink(netmodels::NodeId host, const netmodels::NetworkContext& net, const MpiContext& mpi,
+           netmodels::OutputPort* shared_nic = nullptr);
 
   void send(RankId from, RankId to, netmodels::TransferTag tag, engine::EventCtx& ctx);
   // Rendezvous data of `bytes` from `from` to `to` (word: the send op), in fragments when

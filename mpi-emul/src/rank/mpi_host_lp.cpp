@@ -10,8 +10,9 @@ namespace netwarp::mpiemul {
 using engine::EventCtx;
 using netmodels::NodeId;
 
-MpiHostLp::MpiHostLp(NodeId host, const netmodels::NetworkContext& net, const MpiContext& mpi)
-    : host_(host), mpi_(mpi), link_(host, net, mpi) {
+MpiHostLp::MpiHostLp(NodeId host, const netmodels::NetworkContext& net, const MpiContext& mpi,
+                     netmodels::OutputPort* shared_nic)
+    : host_(host), mpi_(mpi), link_(host, net, mpi, shared_nic) {
   const std::vector<RankId>& ranks = mpi.ranks_on(host);
   ranks_.reserve(ranks.size());
   for (RankId r : ranks) ranks_.emplace_back(r, host, link_, mpi);

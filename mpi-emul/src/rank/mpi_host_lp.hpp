@@ -23,11 +23,15 @@ class MpiHostLp {
   using Handles =
       engine::EventSet<netmodels::PacketArrived, netmodels::CreditReturned, netmodels::TimerFired,
                        RankWake, LocalDelivery, FragmentDue, netmodels::LosslessRefillDue>;
-  MpiHostLp(netmodels::NodeId host, const netmodels::NetworkContext& net, const MpiContext& mpi);
+  // shared_nic: see HostLink (a host that also runs packet workloads, SharedHostLp).
+  MpiHostLp(netmodels::NodeId host, const netmodels::NetworkContext& net, const MpiContext& mpi,
+            netmodels::OutputPort* shared_nic = nullptr);
 
   void init(engine::InitCtx& ctx);
   void on(const netmodels::PacketArrived& ev, engine::EventCtx& ctx);
   void on(const netmodels::CreditReturned& ev, engine::EventCtx& ctx);
+  // The shared NIC (its owner counted the credit): lossless transfers may go on.
+  void on_shared_nic_credit(engine::EventCtx& ctx) { link_.transport().on_shared_nic_credit(ctx); }
   void on(const netmodels::TimerFired& ev, engine::EventCtx& ctx);
   void on(const RankWake& ev, engine::EventCtx& ctx);
   void on(const LocalDelivery& ev, engine::EventCtx& ctx);

@@ -1,6 +1,7 @@
 // make_mpi_model: checks the configuration against the program and topology, then builds a
 // NetworkModel whose hosts are MpiHostLps (each running the ranks placed on it) sharing one
-// MpiContext.
+// MpiContext; hosts with workload flows beside (the spec's workload) run HostLps, or
+// SharedHostLps where ranks run too.
 #include "netwarp/mpiemul/mpi_model.hpp"
 
 #include <fmt/format.h>
@@ -8,8 +9,11 @@
 #include <map>
 #include <stdexcept>
 
+#include "netwarp/netmodels/host_lp.hpp"
+#include "netwarp/netmodels/stream_transport.hpp"
 #include "rank/mpi_context.hpp"
 #include "rank/mpi_host_lp.hpp"
+#include "rank/shared_host_lp.hpp"
 
 namespace netwarp::mpiemul {
 
@@ -32,8 +36,10 @@ void check_config(const netmodels::NetworkSpec& spec, const Program& program,
     throw std::invalid_argument(fmt::format("short limit s = {} is above the eager limit S = {}",
                                             p.short_bytes, p.eager_bytes));
   if (p.envelope_bytes == 0) throw std::invalid_argument("envelope_bytes must be positive");
-  if (!spec.workload.messages.empty())
-    throw std::invalid_argument("an MPI run takes its traffic from the program, not a workload");
+  if (spec.workload.messages.size() >= netmodels::kConnectionFlowBit)
+    throw std::invalid_argument(fmt::format("{} workload messages beside an MPI job: at most {}",
+                                            spec.workload.messages.size(),
+                                            netmodels::kConnectionFlowBit - 1));
 }
 }  // namespace
 
@@ -43,8 +49,14 @@ std::unique_ptr<netmodels::NetworkModel> make_mpi_model(netmodels::NetworkSpec s
   check_config(spec, *program, config);
   const std::size_t nodes = spec.topology.nodes.size();
   auto context = std::make_shared<const MpiContext>(std::move(program), std::move(config), nodes);
-  auto factory = [context](netmodels::NodeId host, const netmodels::NetworkContext& net) {
-    return engine::make_lp<MpiHostLp>(host, net, *context);
+  // A host with workload flows and no rank runs the workload's HostLp; with both, SharedHostLp.
+  auto factory = [context](
+                     netmodels::NodeId host,
+                     const netmodels::NetworkContext& net) -> std::unique_ptr<engine::LpBase> {
+    const bool flows = !net.messages_of(host).empty() || !net.messages_to(host).empty();
+    if (!flows) return engine::make_lp<MpiHostLp>(host, net, *context);
+    if (context->ranks_on(host).empty()) return engine::make_lp<netmodels::HostLp>(host, net);
+    return engine::make_lp<SharedHostLp>(host, net, *context);
   };
   return std::make_unique<netmodels::NetworkModel>(std::move(spec), std::move(factory));
 }

@@ -1,5 +1,5 @@
 // HostLp: workload start-up, segmentation, both transports and delivery records.
-#include "host/host_lp.hpp"
+#include "netwarp/netmodels/host_lp.hpp"
 
 #include <algorithm>
 

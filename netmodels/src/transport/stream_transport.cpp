@@ -17,14 +17,16 @@ namespace {
 constexpr std::uint64_t kOpenStreamTotal = std::numeric_limits<std::uint32_t>::max();
 }  // namespace
 
-StreamTransport::StreamTransport(NodeId self, const NetworkContext& net)
+StreamTransport::StreamTransport(NodeId self, const NetworkContext& net, OutputPort* shared_nic)
     : self_(self),
       net_(net),
       tcp_config_(net.spec().transport.tcp),
       mss_(net.tcp_mss()),
       is_tcp_(net.spec().transport.kind == TransportKind::tcp),
       traced_(net.is_pcap_traced(self)),
-      nic_(net.port_settings(self, 0)),
+      shared_(shared_nic != nullptr),
+      marked_(!net.spec().workload.messages.empty()),
+      nic_(shared_ ? *shared_nic : own_nic_.emplace(net.port_settings(self, 0))),
       lossless_(net.spec().format.max_payload(), net.spec().format) {}
 
 void StreamTransport::send(NodeId to, const TransferTag& tag, EventCtx& ctx) {
@@ -108,6 +110,10 @@ void StreamTransport::on_credit(const CreditReturned& ev, EventCtx& ctx) {
   if (!is_tcp_) fill_lossless(ctx);
 }
 
+void StreamTransport::on_shared_nic_credit(EventCtx& ctx) {
+  if (!is_tcp_) fill_lossless(ctx);
+}
+
 // Lossless links keep a peer's packets in order (one route, FIFO queues): the last packet of a
 // transfer completes it. The offset check guards that assumption.
 void StreamTransport::on_lossless_data(const Packet& p, EventCtx& ctx,
@@ -160,7 +166,7 @@ void StreamTransport::apply_receiver_actions(NodeId peer, const TcpReceiverState
   }
   if (a.timer.wanted)
     ctx.send_self(std::max(a.timer.at - ctx.now(), engine::ps(1)),
-                  TimerFired{peer, a.timer.generation, 1});
+                  TimerFired{peer, a.timer.generation, 1 | (marked_ ? kStreamTimerBit : 0)});
 }
 
 void StreamTransport::on_tcp_ack(const Packet& p, EventCtx& ctx) {
@@ -193,7 +199,7 @@ void StreamTransport::send_handshake(NodeId peer, PacketKind kind, bool retransm
 
 void StreamTransport::on_timer(const TimerFired& ev, EventCtx& ctx) {
   const NodeId peer = ev.flow;
-  if (ev.is_receiver != 0) {
+  if ((ev.is_receiver & 1) != 0) {
     TcpReceiverState r = *tcp_receivers_.find(peer);
     receiver_actions_.clear();
     tcp_on_delayed_ack_timer(r, tcp_config_, ev.generation, ctx.now(), receiver_actions_);
@@ -217,7 +223,7 @@ void StreamTransport::apply_sender_actions(NodeId peer, const TcpSenderState& s,
   const TcpTimerRequest& timer = sender_actions_.timer;
   if (timer.wanted)
     ctx.send_self(std::max(timer.at - ctx.now(), engine::ps(1)),
-                  TimerFired{peer, timer.generation, 0});
+                  TimerFired{peer, timer.generation, marked_ ? kStreamTimerBit : 0});
   forget_acknowledged(peer, s.snd_una, ctx);
 }
 
@@ -271,6 +277,7 @@ void StreamTransport::send_data(NodeId to, const TransferTag& tag, std::uint32_t
 // Every packet of the job carries its traffic class (NetworkSpec::stream_priority).
 void StreamTransport::send_packet(Packet p, EventCtx& ctx) {
   set_priority(p, net_.spec().stream_priority);
+  if (marked_ && p.app_kind == 0) p.app_kind = kStreamControlKind;
   if (traced_) ctx.emit(PacketTrace{ctx.now().ps(), self_, trace_direction::sent, p, 0});
   nic_.offer(p, ctx);
 }
@@ -285,11 +292,14 @@ TransferTag StreamTransport::tag_of_packet(const Packet& p) {
 }
 
 void StreamTransport::finish(engine::FinishCtx& ctx) const {
-  ctx.emit(nic_.totals());
-  nic_.finish(ctx);
+  if (!shared_) {
+    ctx.emit(nic_.totals());
+    nic_.finish(ctx);
+  }
+  const MessageId mark = marked_ ? kConnectionFlowBit : 0;
   for (const auto& [peer, s] : tcp_senders_) {
     FlowRecord r;
-    r.flow = peer;
+    r.flow = peer | mark;
     r.src = self_;
     r.bytes = s.total_bytes;
     r.segments_sent = s.segments_sent;
@@ -304,11 +314,11 @@ void StreamTransport::finish(engine::FinishCtx& ctx) const {
   }
   for (const auto& [peer, r] : tcp_receivers_)  // named as the peer's FlowRecord names it
     if (r.discarded_segments != 0)
-      ctx.emit(ReceiverRecord{self_, peer, self_, 0, r.discarded_segments});
+      ctx.emit(ReceiverRecord{self_ | mark, peer, self_, 0, r.discarded_segments});
 }
 
 void StreamTransport::visit_state(engine::StateVisitor& v) const {
-  v("nic", nic_);
+  if (!shared_) v("nic", nic_);
   v("next_send_offset", next_send_offset_);
   v("next_receive_offset", next_receive_offset_);
   v("tcp_senders", tcp_senders_);

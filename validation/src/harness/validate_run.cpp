@@ -428,6 +428,8 @@ std::pair<std::string, std::vector<std::string>> parse_sweep_option(const std::s
 ValidationReport run_validation(const ValidateOptions& o) {
   const scenarios::LoadedScenario base = scenarios::load_scenario(o.scenario, o.sets);
   const bool mpi = scenarios::is_mpi_scenario(base) || !o.trace.empty();
+  if (scenarios::has_workloads_beside_job(base))
+    throw scenarios::job_alone_refusal(base, "validate's models predict");
   ValidationReport report;
   report.scenario = base.scenario.name();
   report.scenario_file = base.path;

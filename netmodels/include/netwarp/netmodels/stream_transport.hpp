@@ -12,6 +12,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "netwarp/engine/event_ctx.hpp"
@@ -40,18 +41,40 @@ struct ReceivedTransfer {
   TransferTag tag;
 };
 
+// A host that runs MPI ranks and packet workloads at once (mpiemul::SharedHostLp) has one NIC:
+// the workload's HostLp owns it and the transport sends through it (`shared_nic`). In a run with
+// a workload beside the job (the spec's workload has messages), every transport marks its
+// packets, timers and connection records so that hosts, routers and the results can tell them
+// from the workload's: control packets carry kStreamControlKind in app_kind (data packets carry
+// the application's kind, never 0; the workload's packets carry 0), timers kStreamTimerBit in
+// is_receiver, connection records kConnectionFlowBit in `flow` (message ids stay below it).
+inline constexpr std::uint8_t kStreamControlKind = 0xff;
+inline constexpr std::uint32_t kStreamTimerBit = 2;
+inline constexpr MessageId kConnectionFlowBit = MessageId{1} << 31;
+inline bool is_stream_packet(const Packet& p) {
+  return p.app_kind != 0;
+}
+inline bool is_stream_timer(const TimerFired& ev) {
+  return (ev.is_receiver & kStreamTimerBit) != 0;
+}
+
 class StreamTransport {
  public:
-  StreamTransport(NodeId self, const NetworkContext& net);
+  StreamTransport(NodeId self, const NetworkContext& net, OutputPort* shared_nic = nullptr);
+  StreamTransport(const StreamTransport&) = delete;
+  StreamTransport& operator=(const StreamTransport&) = delete;
 
   void send(NodeId to, const TransferTag& tag, engine::EventCtx& ctx);
   // A packet addressed to this host: data (complete transfers are appended to `out`, in
   // order) or a TCP acknowledgement.
   void on_packet(const Packet& p, engine::EventCtx& ctx, std::vector<ReceivedTransfer>& out);
   void on_credit(const CreditReturned& ev, engine::EventCtx& ctx);
+  // A shared NIC got credit back (its owner counted it): lossless transfers may go on.
+  void on_shared_nic_credit(engine::EventCtx& ctx);
   void on_timer(const TimerFired& ev, engine::EventCtx& ctx);
   void on_lossless_refill(const LosslessRefillDue& ev, engine::EventCtx& ctx);
-  // Port totals and, for TCP, one FlowRecord per connection (flow = the peer's node id).
+  // Port totals (of its own NIC) and, for TCP, one FlowRecord per connection (flow = the peer's
+  // node id, with kConnectionFlowBit on a shared NIC).
   void finish(engine::FinishCtx& ctx) const;
   void visit_state(engine::StateVisitor& v) const;
 
@@ -93,7 +116,10 @@ class StreamTransport {
   const std::uint32_t mss_;
   const bool is_tcp_;
   const bool traced_;
-  OutputPort nic_;
+  const bool shared_;  // sends through another part's NIC (see kStreamControlKind)
+  const bool marked_;  // a workload runs beside: marks as kStreamControlKind says
+  std::optional<OutputPort> own_nic_;
+  OutputPort& nic_;
   LosslessSender lossless_;                                     // transfers not yet all in the NIC
   engine::RevHashMap<NodeId, std::uint64_t> next_send_offset_;  // lossless, by peer
   engine::RevHashMap<NodeId, std::uint64_t> next_receive_offset_;  // lossless, by peer

@@ -29,7 +29,8 @@ class WorstCaseTime {
   // A real number of ns (a cost, a compute time): negative, NaN and infinite count as too long.
   static WorstCaseTime from_ns(double ns) {
     const double ps = ns * 1000;
-    if (!(ps >= 0) || !(ps < kSaturated)) return too_long();
+    // 2^64 - 1 is 2^64 as a double: any ps below it converts without wrapping.
+    if (!(ps >= 0) || !(ps < static_cast<double>(kSaturated))) return too_long();
     return WorstCaseTime(static_cast<std::uint64_t>(std::ceil(ps)));
   }
   // Time to put `bytes` on a link of `rate_bps` (rounded up, as serialisation_time does).

@@ -28,6 +28,10 @@ struct MpiRunSpec {
 };
 
 bool is_mpi_scenario(const LoadedScenario& loaded);
+// An MPI job with packet workloads beside it (only `netwarp run` models them together): the
+// models that see the job alone refuse such a scenario in one line (`what` they do).
+bool has_workloads_beside_job(const LoadedScenario& loaded);
+ScenarioError job_alone_refusal(const LoadedScenario& loaded, const std::string& what);
 // `trace_path` (from --trace; empty: none) replaces the scenario's program; its compute and
 // sleep times are multiplied by `compute_scale` (--compute-scale).
 MpiRunSpec build_mpi_run(const LoadedScenario& loaded, const std::string& trace_path = {},

@@ -34,6 +34,8 @@ class HostLp {
   void on(const LosslessRefillDue& ev, engine::EventCtx& ctx);
   void finish(engine::FinishCtx& ctx);
   void visit_state(engine::StateVisitor& v) const;
+  // The host's NIC, which an MPI job's transport on the same host shares (mpiemul::SharedHostLp).
+  OutputPort& nic() { return nic_; }
 
  private:
   struct SenderFlow {
