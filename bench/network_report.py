@@ -128,9 +128,22 @@ def main():
     for c in CONFIGS:
         lines.append(f"- `{c[0]}`: `netwarp run scenarios/{c[2]} {' '.join(c[3])} --kernel {c[4]}`"
                      + (f" on {c[5]} ranks" if c[5] > 1 else ""))
+    kept = kept_sections(OUT)
     with open(OUT, "w") as f:
-        f.write("\n".join(lines) + "\n")
+        f.write("\n".join(lines) + "\n" + kept)
     print("\n".join(lines))
+
+
+def kept_sections(path):
+    """The sections of the old file that other scripts or people wrote (from the first `## `
+    heading after this script's own `## Targets`), kept below the regenerated part."""
+    try:
+        with open(path) as f:
+            old = f.read()
+    except OSError:
+        return ""
+    start = old.find("\n## ", old.find("\n## Targets") + 1)
+    return "" if start < 0 or old.find("\n## Targets") < 0 else old[start:]
 
 
 if __name__ == "__main__":

@@ -166,7 +166,7 @@ std::vector<std::string> write_outputs(const MpiRunInputs& in, const std::string
     write_flows_csv(net, files.back());
   }
   for (std::string& f : write_pcaps(net, dir)) files.push_back(std::move(f));
-  write_timeseries_files(net, dir, false, files);
+  write_timeseries_files(net, dir, tables.mixed, files);  // FCT CDF of the workloads beside
   return files;
 }
 
