@@ -24,6 +24,7 @@
 #include "netwarp/scenarios/network_builder.hpp"
 #include "netwarp/scenarios/scenario_loader.hpp"
 #include "network_outputs.hpp"
+#include "pfc_report.hpp"
 #include "run_report.hpp"
 #include "staged_folder.hpp"
 #include "unit_options.hpp"
@@ -80,6 +81,23 @@ int exit_status(const NetworkRunReport& report, bool has_end_time) {
                has_end_time ? "when end_time stopped the run"
                             : "when the traffic stopped (no event was left to run)");
   return exit_code::kIncomplete;
+}
+
+// Under PFC: bad input when a lossless class lost packets beyond its headroom (the error names
+// the port and the missing headroom), a deadlock when pauses form a cycle at the end of a run
+// with messages undelivered (the cycle's ports named), success otherwise.
+int pfc_verdict(const NetworkRunReport& report) {
+  if (!report.spec->switches.pfc.enabled) return exit_code::kSuccess;
+  const PfcSummary pfc = summarise_pfc(*report.spec, *report.results);
+  if (!pfc.overflow.empty()) {
+    std::fprintf(stderr, "netwarp: error: %s\n", pfc.overflow.c_str());
+    return exit_code::kBadInput;
+  }
+  const bool has_work_left = report.totals.messages_delivered < report.totals.messages;
+  if (pfc.cycle.empty() || !has_work_left) return exit_code::kSuccess;
+  std::fprintf(stderr, "netwarp: deadlock: PFC pauses in a cycle hold every port of it: %s\n",
+               pfc.cycle.c_str());
+  return exit_code::kDeadlock;
 }
 
 // Rank 0's folder for the part files, named to every rank.
@@ -329,12 +347,15 @@ int run_scenario(RunOptions& o, const AppContext& context) {
   files.insert(files.begin(), out.path() + "/results.json");
   write_network_results_json(report, files.front());
   const std::string summary = format_network_summary(report);  // reads the flows: parts first
+  const int pfc_status = pfc_verdict(report);
   std::filesystem::remove_all(out.path() + "/.parts");
+  if (pfc_status == exit_code::kBadInput) return pfc_status;  // no results: a wrong setting
   out.commit();
   const std::string partition =
       stats.ranks > 1 ? format_partition(model, stats.ranks, ranks_memory) : std::string();
   std::printf("%s%sresults       %s", summary.c_str(), partition.c_str(), out.target().c_str());
   std::printf(" (%zu files)\n", files.size());
+  if (pfc_status != exit_code::kSuccess) return pfc_status;
   return exit_status(report, !config.end_time.is_max());
 }
 

@@ -11,6 +11,7 @@
 #include "class_results.hpp"
 #include "netwarp/netmodels/pcap_writer.hpp"
 #include "netwarp/netmodels/timeseries.hpp"
+#include "pfc_report.hpp"
 #include "run_report.hpp"
 #include "run_timeseries.hpp"
 
@@ -96,12 +97,24 @@ TableRow port_row(const NetworkRunReport& rep, const netmodels::PortRecord& p, s
   return r;
 }
 
-// Ports that carried or dropped anything.
+// Ports that carried or dropped anything; under PFC with their PAUSE frames and paused time.
 template <class Fn>
 void for_each_port_row(const NetworkRunReport& rep, std::int64_t span, Fn&& fn) {
+  const bool has_pfc = rep.spec->switches.pfc.enabled;
+  const PfcSummary pfc = has_pfc ? summarise_pfc(*rep.spec, *rep.results) : PfcSummary{};
   auto ports = rep.results->open<netmodels::PortRecord>();
-  for (; const netmodels::PortRecord* p = ports.peek(); ports.pop())
-    if (p->packets_sent != 0 || p->packets_dropped != 0) fn(port_row(rep, *p, span));
+  for (; const netmodels::PortRecord* p = ports.peek(); ports.pop()) {
+    if (p->packets_sent == 0 && p->packets_dropped == 0) continue;
+    TableRow row = port_row(rep, *p, span);
+    if (has_pfc) {
+      const auto found = pfc.ports.find({p->node, p->port});
+      const PortPauses pauses = found != pfc.ports.end() ? found->second : PortPauses{};
+      row.add("pause_frames", pauses.frames_sent);
+      row.add("pause_frames_received", pauses.frames_received);
+      row.add("paused_ps", pauses.paused_ps);
+    }
+    fn(row);
+  }
 }
 
 TableRow port_class_row(const NetworkRunReport& rep, const netmodels::PortClassRecord& c) {
@@ -115,6 +128,12 @@ TableRow port_class_row(const NetworkRunReport& rep, const netmodels::PortClassR
   r.add("bytes_dropped", c.bytes_dropped);
   r.add("ecn_marked", c.ecn_marked);
   r.add("max_queue_bytes", c.max_queue_bytes);
+  if (!rep.spec->switches.pfc.enabled) return r;
+  r.add("pause_frames", c.pause_frames_sent);
+  r.add("pause_frames_received", c.pause_frames_received);
+  r.add("paused_ps", c.paused_ps);
+  r.add("max_ingress_bytes", c.max_ingress_bytes);
+  r.add("ingress_overflows", c.ingress_overflows);
   return r;
 }
 
@@ -181,6 +200,11 @@ nlohmann::ordered_json results_head_json(const NetworkRunReport& rep) {
   j["sample_interval_ps"] = rep.spec->outputs.sample_interval_ps;  // time series; 0: none
   j["flow_completion"] = flow_completion_json(*rep.results);
   j["classes"] = classes_json(class_results(rep));
+  if (rep.spec->switches.pfc.enabled) {
+    const PfcSummary pfc = summarise_pfc(*rep.spec, *rep.results);
+    j["pause_frames"] = pfc.frames_sent;  // per port: the ports table
+    j["paused_ps"] = pfc.paused_ps;
+  }
   return j;
 }
 
@@ -331,6 +355,18 @@ std::vector<std::string> write_network_outputs(const NetworkRunReport& rep,
   return files;
 }
 
+namespace {
+
+// How the switch ports mark: RED's thresholds or the step threshold, and when.
+std::string marking_rule(const netmodels::SwitchConfig& sw) {
+  const std::string when = sw.mark_at == netmodels::MarkAt::dequeue ? " at dequeue" : "";
+  if (sw.red.enabled())
+    return fmt::format("by RED between {} and {} B{}", sw.red.min_bytes, sw.red.max_bytes, when);
+  return fmt::format("above {} B{}", sw.ecn_threshold_bytes, when);
+}
+
+}  // namespace
+
 std::string format_network_summary(const NetworkRunReport& rep) {
   const netmodels::NetworkTotals& t = rep.totals;
   const auto& topo = rep.spec->topology;
@@ -347,8 +383,14 @@ std::string format_network_summary(const NetworkRunReport& rep) {
       t.syn_retransmissions);
   out += format_class_summary(class_results(rep));
   if (t.ecn_marked > 0 || rep.spec->switches.ecn_threshold_bytes > 0)
-    out += fmt::format("marks         {} packets ECN-marked (CE) at switch ports above {} B\n",
-                       t.ecn_marked, rep.spec->switches.ecn_threshold_bytes);
+    out += fmt::format("marks         {} packets ECN-marked (CE) at switch ports {}\n",
+                       t.ecn_marked, marking_rule(rep.spec->switches));
+  if (rep.spec->switches.pfc.enabled) {
+    const PfcSummary pfc = summarise_pfc(*rep.spec, *rep.results);
+    if (pfc.frames_sent > 0)
+      out += fmt::format("pfc           {} pause frames (resumes included), {:.3f} us paused\n",
+                         pfc.frames_sent, static_cast<double>(pfc.paused_ps) * 1e-6);
+  }
   if (t.messages_delivered < t.messages)
     out += fmt::format("warning       {} messages were not delivered by the end of the run\n",
                        t.messages - t.messages_delivered);

@@ -12,6 +12,17 @@
 namespace netwarp::netmodels {
 
 namespace {
+
+// The class queues of every switch port: the configured classes, or one class when RED, dequeue
+// marking or a shared buffer needs class queues (null: the plain FIFO).
+const std::vector<PortClassConfig>* port_classes(const SwitchConfig& config) {
+  static const std::vector<PortClassConfig> one_class{PortClassConfig{}};
+  if (!config.classes.empty()) return &config.classes;
+  const bool needs_queues = config.red.enabled() || config.mark_at == MarkAt::dequeue ||
+                            config.shared_buffer.bytes != 0 || config.pfc.enabled;
+  return needs_queues ? &one_class : nullptr;
+}
+
 bool port_before(const PortRef& a, const PortRef& b) {
   return std::tie(a.node, a.port) < std::tie(b.node, b.port);
 }
@@ -99,14 +110,22 @@ PortSettings NetworkContext::port_settings(NodeId node, PortIndex port) const {
     if (spec_.nic.rate_bps != 0) s.link.rate_bps = spec_.nic.rate_bps;
     s.buffer_bytes = spec_.nic.buffer_bytes;
     s.jitter = spec_.nic.jitter;
+    if (spec_.switches.pfc.enabled) {  // the switch pauses the NIC's lossless classes
+      s.classes = port_classes(spec_.switches);
+      s.scheduler = spec_.switches.scheduler;
+      s.quantum_bytes = spec_.format.mtu_bytes + spec_.format.frame_overhead_bytes;
+    }
   } else if (!credit) {
     s.buffer_bytes = spec_.switches.buffer_bytes;
     s.buffer_packets = spec_.switches.buffer_packets;
     s.ecn_threshold_bytes = spec_.switches.ecn_threshold_bytes;
-    if (!spec_.switches.classes.empty()) {
-      s.classes = &spec_.switches.classes;
+    s.classes = port_classes(spec_.switches);
+    if (s.classes != nullptr) {
       s.scheduler = spec_.switches.scheduler;
       s.quantum_bytes = spec_.format.mtu_bytes + spec_.format.frame_overhead_bytes;
+      s.red = &spec_.switches.red;
+      s.mark_at = spec_.switches.mark_at;
+      s.pfc = &spec_.switches.pfc;
     }
   } else {
     s.ecn_threshold_bytes = spec_.switches.ecn_threshold_bytes;

@@ -48,6 +48,9 @@ void fill_switch(proto::Switch& sw) {
   if (!sw.has_same_instant()) sw.set_same_instant(proto::Switch::DEPARTURE_FIRST);
   for (proto::PortClass& c : *sw.mutable_classes())
     if (c.weight() == 0) c.set_weight(1);
+  if (sw.has_shared_buffer() && !sw.shared_buffer().has_alpha())
+    sw.mutable_shared_buffer()->set_alpha(1);
+  if (sw.has_pfc() && !sw.pfc().has_pause_quanta()) sw.mutable_pfc()->set_pause_quanta(65535);
 }
 
 void fill_links(proto::Links& links) {

@@ -5,6 +5,9 @@
 // ScenarioError located at the field it names.
 #include "netwarp/scenarios/network_builder.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -145,6 +148,10 @@ PacketFormat packet_format(const proto::Links& links, const proto::Transport& tr
                       links.control_bytes(), syn_options};
 }
 
+RedConfig red_config(const proto::Red& red) {
+  return RedConfig{red.min_bytes(), red.max_bytes(), red.max_probability(), red.queue_weight()};
+}
+
 SwitchConfig switch_config(const proto::Switch& sw) {
   SwitchConfig config;
   config.buffer_bytes = sw.buffer_bytes();
@@ -156,9 +163,19 @@ SwitchConfig switch_config(const proto::Switch& sw) {
   config.arrival_first = sw.same_instant() == proto::Switch::ARRIVAL_FIRST;
   for (const proto::PortClass& c : sw.classes())
     config.classes.push_back(PortClassConfig{static_cast<std::uint8_t>(c.priority()), c.weight(),
-                                             c.buffer_bytes(), c.ecn_threshold_bytes()});
+                                             c.buffer_bytes(), c.ecn_threshold_bytes(),
+                                             red_config(c.red()), c.lossless()});
   config.scheduler =
       sw.scheduler() == proto::Switch::DRR ? PortScheduler::drr : PortScheduler::strict_priority;
+  config.red = red_config(sw.red());
+  config.mark_at = sw.mark_at() == proto::Switch::DEQUEUE ? MarkAt::dequeue : MarkAt::enqueue;
+  if (sw.has_pfc())
+    config.pfc = PfcConfig{true, sw.pfc().xoff_bytes(), sw.pfc().xon_bytes(),
+                           sw.pfc().headroom_bytes(), sw.pfc().pause_quanta()};
+  if (sw.has_shared_buffer())
+    config.shared_buffer =
+        SharedBufferConfig{sw.shared_buffer().bytes(), sw.shared_buffer().alpha(),
+                           sw.shared_buffer().reserved_bytes()};
   return config;
 }
 
@@ -449,6 +466,21 @@ std::vector<std::uint64_t> size_buckets(const proto::Scenario& s) {
   return bounds;
 }
 
+// Every switch's queues (ports x classes) must leave part of the shared pool unreserved.
+void check_reservations(const SwitchConfig& config, const Topology& topology) {
+  const SharedBufferConfig& pool = config.shared_buffer;
+  if (pool.bytes == 0 || pool.reserved_bytes == 0) return;
+  std::uint64_t ports = 0;
+  for (NodeId n = topology.host_count; n < topology.nodes.size(); ++n)
+    ports = std::max<std::uint64_t>(ports, topology.nodes[n].ports.size());
+  const std::uint64_t queues = ports * std::max<std::size_t>(config.classes.size(), 1);
+  if (pool.reserved_bytes * queues >= pool.bytes)
+    throw InputError("switch.shared_buffer.reserved_bytes",
+                     fmt::format("{} queues (ports x classes) of a {}-port switch reserve {} B of "
+                                 "the {} B pool: reserve less, leaving a shared part",
+                                 queues, ports, pool.reserved_bytes * queues, pool.bytes));
+}
+
 NetworkSpec build(const LoadedScenario& loaded) {
   const proto::Scenario& s = loaded.scenario;
   NetworkSpec spec;
@@ -457,6 +489,7 @@ NetworkSpec build(const LoadedScenario& loaded) {
                                                                      : FewGroupsPlacement::together;
   spec.format = packet_format(s.links(), s.transport());
   spec.switches = switch_config(s.switch_());
+  check_reservations(spec.switches, spec.topology);
   spec.nic = NicConfig{static_cast<std::uint64_t>(s.nic().rate_bps()), s.nic().buffer_bytes(),
                        engine::ns(static_cast<std::int64_t>(s.nic().jitter_ns()))};
   spec.transport = transport_config(s.transport());

@@ -77,6 +77,104 @@ void require_packet_fits(const std::string& field, std::uint64_t buffer_bytes,
                     std::to_string(buffer_bytes));
 }
 
+// RED (Red): min < max within the queue's limit (0: none), a probability in (0, 1], an EWMA
+// weight in [0, 1).
+void validate_red(const proto::Red& red, const std::string& at, std::uint64_t limit) {
+  if (red.max_bytes() == 0) fail(at + ".max_bytes", "must be > 0 (required), got 0");
+  require_at_most(at + ".max_bytes", red.max_bytes(), kMaxBufferBytes);
+  if (red.min_bytes() >= red.max_bytes())
+    fail(at + ".min_bytes",
+         fmt::format("must be < {}.max_bytes ({}), got {}", at, red.max_bytes(), red.min_bytes()));
+  if (limit != 0 && red.min_bytes() >= limit)
+    fail(at + ".min_bytes",
+         fmt::format("must be < the queue's buffer ({}), got {}", limit, red.min_bytes()));
+  if (!(red.max_probability() > 0 && red.max_probability() <= 1))
+    fail(at + ".max_probability", fmt::format("must be in (0, 1], got {}", red.max_probability()));
+  if (!(red.queue_weight() >= 0 && red.queue_weight() < 1))
+    fail(at + ".queue_weight",
+         fmt::format("must be in [0, 1) (0: the instantaneous queue), got {}", red.queue_weight()));
+}
+
+// RED replaces the step threshold: both on one queue would leave one unused.
+void validate_marking(const proto::Switch& sw) {
+  if (sw.has_red()) {
+    if (sw.ecn_threshold_bytes() != 0)
+      fail("switch.red", "replaces switch.ecn_threshold_bytes: set only one of them");
+    validate_red(sw.red(), "switch.red", sw.buffer_bytes());
+  }
+  if (!proto::Switch::MarkAt_IsValid(sw.mark_at()))
+    fail("switch.mark_at", "must be ENQUEUE or DEQUEUE, got " + std::to_string(sw.mark_at()));
+}
+
+// The pool (SharedBuffer) replaces the private per-port limit; reservations leave a shared part.
+void validate_shared_buffer(const proto::Scenario& scenario) {
+  const proto::Switch& sw = scenario.switch_();
+  if (!sw.has_shared_buffer()) return;
+  const proto::SharedBuffer& pool = sw.shared_buffer();
+  require_at_most("switch.shared_buffer.bytes", pool.bytes(), kMaxBufferBytes);
+  if (pool.bytes() == 0) fail("switch.shared_buffer.bytes", "must be > 0 (the pool per switch)");
+  require_packet_fits("switch.shared_buffer.bytes", pool.bytes(), scenario.links());
+  if (!(pool.alpha() > 0 && std::isfinite(pool.alpha())))
+    fail("switch.shared_buffer.alpha", fmt::format("must be > 0, got {}", pool.alpha()));
+  if (pool.reserved_bytes() >= pool.bytes())
+    fail("switch.shared_buffer.reserved_bytes",
+         fmt::format("must be < switch.shared_buffer.bytes ({}), got {}", pool.bytes(),
+                     pool.reserved_bytes()));
+  if (sw.buffer_bytes() != 0)
+    fail("switch.buffer_bytes",
+         "must be 0 with switch.shared_buffer (the pool's dynamic "
+         "thresholds limit every queue), got " +
+             std::to_string(sw.buffer_bytes()));
+}
+
+// PFC (Pfc) pauses the lossless classes: thresholds in order (static) or from the pool (XOFF 0),
+// quanta in 1 .. 65535. Host NICs must obey PAUSE frames, which the MPI job's do not; a
+// deadlock holds its pauses (and their refreshes) forever, so the run needs an end.
+void validate_pfc(const proto::Scenario& scenario) {
+  const proto::Switch& sw = scenario.switch_();
+  bool has_lossless = false;
+  for (int i = 0; i < sw.classes_size(); ++i) has_lossless |= sw.classes(i).lossless();
+  if (!sw.has_pfc()) {
+    for (int i = 0; i < sw.classes_size(); ++i)
+      if (sw.classes(i).lossless())
+        fail("switch.classes[" + std::to_string(i) + "].lossless", "needs switch.pfc");
+    return;
+  }
+  const proto::Pfc& pfc = sw.pfc();
+  if (!has_lossless)
+    fail("switch.pfc",
+         "no class is lossless: set switch.classes[].lossless on the classes to pause");
+  require_at_most("switch.pfc.xoff_bytes", pfc.xoff_bytes(), kMaxBufferBytes);
+  require_at_most("switch.pfc.headroom_bytes", pfc.headroom_bytes(), kMaxBufferBytes);
+  if (pfc.xoff_bytes() == 0 && !sw.has_shared_buffer())
+    fail("switch.pfc.xoff_bytes",
+         "0 (dynamic, from the shared pool) needs switch.shared_buffer; set a threshold");
+  if (pfc.xoff_bytes() != 0 && pfc.xon_bytes() >= pfc.xoff_bytes())
+    fail("switch.pfc.xon_bytes", fmt::format("must be < switch.pfc.xoff_bytes ({}), got {}",
+                                             pfc.xoff_bytes(), pfc.xon_bytes()));
+  if (pfc.xoff_bytes() == 0 && pfc.xon_bytes() != 0)
+    fail("switch.pfc.xon_bytes",
+         "only with a static switch.pfc.xoff_bytes (dynamic XON is two "
+         "max frames below the dynamic XOFF)");
+  if (pfc.pause_quanta() == 0 || pfc.pause_quanta() > 65535)
+    fail("switch.pfc.pause_quanta",
+         "must be 1 .. 65535 (512-bit times), got " + std::to_string(pfc.pause_quanta()));
+  if (scenario.has_mpi()) fail("switch.pfc", "PFC with an MPI job is not modelled");
+  if (scenario.end_time_ns() == 0)
+    fail("switch.pfc", "needs end_time_ns: a PFC deadlock would hold its pauses forever");
+}
+
+// RED, dequeue marking and the shared buffer use class queues, which credit ports do not have.
+void refuse_with_credit(const proto::Switch& sw) {
+  if (sw.flow_control() != proto::Switch::CREDIT) return;
+  if (sw.has_red()) fail("switch.red", "RED is not modelled with CREDIT flow control");
+  if (sw.mark_at() == proto::Switch::DEQUEUE)
+    fail("switch.mark_at", "DEQUEUE is not modelled with CREDIT flow control");
+  if (sw.has_shared_buffer())
+    fail("switch.shared_buffer", "a shared buffer is not modelled with CREDIT flow control");
+  if (sw.has_pfc()) fail("switch.pfc", "PFC is not modelled with CREDIT flow control");
+}
+
 // One traffic class: its limit holds a packet and fits the port's, its threshold is below it.
 void validate_port_class(const proto::PortClass& c, const std::string& at,
                          const proto::Scenario& scenario) {
@@ -95,6 +193,10 @@ void validate_port_class(const proto::PortClass& c, const std::string& at,
   if (limit != 0 && c.ecn_threshold_bytes() >= limit)
     fail(at + ".ecn_threshold_bytes", "must be < the class's buffer (" + std::to_string(limit) +
                                           "), got " + std::to_string(c.ecn_threshold_bytes()));
+  if (!c.has_red()) return;
+  if (c.ecn_threshold_bytes() != 0)
+    fail(at + ".red", "replaces " + at + ".ecn_threshold_bytes: set only one of them");
+  validate_red(c.red(), at + ".red", limit);
 }
 
 void validate_port_classes(const proto::Scenario& scenario) {
@@ -134,6 +236,10 @@ void validate_switch(const proto::Scenario& scenario) {
     fail("switch.flow_control",
          "CREDIT needs switch.buffer_bytes (the credit of each port), got unlimited (0)");
   validate_port_classes(scenario);
+  refuse_with_credit(sw);
+  validate_marking(sw);
+  validate_shared_buffer(scenario);
+  validate_pfc(scenario);
 }
 
 void validate_nic(const proto::Scenario& scenario) {

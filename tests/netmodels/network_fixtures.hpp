@@ -108,6 +108,14 @@ inline NetworkRun run_network(const NetworkSpec& spec, SimTime end = SimTime::ma
   return run;
 }
 
+// When message `id` was delivered (its last byte at the receiver); a failure when it was not.
+inline std::int64_t delivery_time(const NetworkRun& run, MessageId id) {
+  for (const DeliveryRecord& d : run.results.deliveries)
+    if (d.message == id) return d.delivered_ps;
+  ADD_FAILURE() << "message " << id << " was not delivered";
+  return -1;
+}
+
 inline PacketFormat plain_format(std::uint32_t mtu = 1000) {
   PacketFormat f;
   f.mtu_bytes = mtu;

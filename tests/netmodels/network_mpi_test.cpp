@@ -2,7 +2,9 @@
 // the same incast with SACK recovery (RFC 6675, PRR) or a capped out-of-order receiver, or with
 // lost SYN and SYN-ACK and the ns-3 policy readings, or with DCTCP (ECN marking) or CUBIC, a
 // lossless torus all-to-all with unlimited buffers, a fat-tree all-to-all under credit
-// flow control and a leaf-spine permutation under each multipath mode give the sequential kernel's
+// flow control, a leaf-spine permutation under each multipath mode and the DCTCP incast through a
+// shared-buffer switch marking by RED at dequeue and a tree incast under PFC give the sequential
+// kernel's
 // digest and records with the optimistic kernel on every rank of the job (their time series too),
 // gathered in memory and merged from every rank's part files, also when each rank spills its
 // records to disk in small sorted runs.
@@ -107,6 +109,35 @@ NetworkSpec leaf_spine_permutation(MultipathMode mode) {
   return spec;
 }
 
+// The incast under DCTCP through a shared-buffer switch marking by RED on an averaged queue at
+// dequeue: the pool, the averages and the random marks meet rollbacks and remote events.
+NetworkSpec incast_with_red_and_shared_buffer() {
+  NetworkSpec spec = incast_under(CongestionControl::dctcp);
+  spec.switches.buffer_bytes = 0;
+  spec.switches.ecn_threshold_bytes = 0;
+  spec.switches.shared_buffer = SharedBufferConfig{9 * 16 * 1024, 1, 1024};
+  spec.switches.red = RedConfig{4 * 1024, 24 * 1024, 0.3, 0.2};
+  spec.switches.mark_at = MarkAt::dequeue;
+  return spec;
+}
+
+// A TCP incast across a two-leaf tree in one lossless class under PFC, with a victim flow:
+// PAUSE frames, refreshes and resumes cross ranks and roll back.
+NetworkSpec tree_incast_under_pfc() {
+  NetworkSpec spec;
+  spec.topology =
+      build_tree(TreeSpec{2, 4, 1},
+                 LinkLevels{LinkSpec{gbps(1), us(1)}, {{1, LinkSpec{gbps(4), us(1)}}}}, "topology");
+  spec.transport.kind = TransportKind::tcp;
+  spec.transport.tcp.min_rto = engine::ms(1);
+  spec.workload = make_incast(IncastSpec{7, 4, 60'000, {}}, 8, "workload");
+  PortClassConfig lossless;
+  lossless.lossless = true;
+  spec.switches.classes = {lossless};
+  spec.switches.pfc = PfcConfig{true, 12'000, 6'000, 0, 65535};
+  return spec;
+}
+
 // Every rank writes its own sorted records as part files (as `netwarp run` does) into rank 0's
 // folder; returns that folder.
 std::string write_parts_of_every_rank(NetworkResults local, engine::RankExchange& exchange) {
@@ -136,6 +167,7 @@ NetworkResults streamed(const ResultsSource& source) {
   read(out.receivers);
   read(out.port_samples);
   read(out.flow_samples);
+  read(out.port_classes);
   return out;
 }
 
@@ -188,7 +220,9 @@ TEST_P(NetworkAcrossRanks, OptimisticMatchesSequential) {
                                leaf_spine_permutation(MultipathMode::ecmp),
                                leaf_spine_permutation(MultipathMode::spray_random),
                                leaf_spine_permutation(MultipathMode::spray_round_robin),
-                               leaf_spine_permutation(MultipathMode::flowlet)};
+                               leaf_spine_permutation(MultipathMode::flowlet),
+                               incast_with_red_and_shared_buffer(),
+                               tree_incast_under_pfc()};
   const NetworkModel model(specs[GetParam()]);
   engine::KernelConfig config;
   if (GetParam() == 9) config.tie_order = engine::TieOrder::fifo_creator;
@@ -213,14 +247,20 @@ TEST_P(NetworkAcrossRanks, OptimisticMatchesSequential) {
     for (const FlowRecord& f : reference.flows) syn_retransmissions += f.syn_retransmissions;
     EXPECT_EQ(syn_retransmissions, 2u);
   }
-  if (GetParam() == 7) {
+  if (GetParam() == 15) {  // PFC really paused, and lost nothing
+    std::uint64_t pauses = 0;
+    for (const PortClassRecord& r : reference.port_classes) pauses += r.pause_frames_sent;
+    EXPECT_GT(pauses, 0u);
+    EXPECT_EQ(totals.packets_dropped, 0u);
+  }
+  if (GetParam() == 7 || GetParam() == 14) {
     EXPECT_GT(totals.ecn_marked, 0u);  // DCTCP really reacts to marks
   }
   EXPECT_GT(run.stats.remote_events_sent, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, NetworkAcrossRanks,
-                         ::testing::Values(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13));
+                         ::testing::Values(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
 
 // Tiny optimism caps (4 uncommitted events, 32 KiB of engine memory per rank) and no window: the
 // ranks keep stopping, cancelling work back and compacting their logs, and still commit the

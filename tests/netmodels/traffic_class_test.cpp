@@ -16,6 +16,13 @@ using testing::run_network;
 
 const LinkSpec kGigabit{gbps(1), us(1)};
 
+PortClassConfig port_class(std::uint8_t priority, std::uint32_t weight = 1) {
+  PortClassConfig c;
+  c.priority = priority;
+  c.weight = weight;
+  return c;
+}
+
 Message with_priority(Message m, std::uint8_t priority) {
   m.priority = priority;
   return m;
@@ -57,7 +64,7 @@ std::vector<Message> saturated_port(std::uint8_t low, std::uint8_t high) {
 TEST(TrafficClasses, StrictPriorityLetsTheHighFlowPassASaturatingLowFlow) {
   const auto solo = run_network(star_spec({with_priority(message(0, 1, 2, 100'000, us(200)), 7)}));
   NetworkSpec spec = star_spec(saturated_port(0, 7));
-  spec.switches.classes = {PortClassConfig{0}, PortClassConfig{7}};
+  spec.switches.classes = {port_class(0), port_class(7)};
   const auto run = run_network(spec);
   // At most one low packet (8 us at 1 Gbit/s) already on the wire when each burst arrives.
   EXPECT_LE(delivered_at(run, 1) - delivered_at(solo, 0), us(9).ps());
@@ -75,7 +82,7 @@ TEST(TrafficClasses, DrrWithWeightsThreeToOneSharesASaturatedPortThreeToOne) {
   NetworkSpec spec = star_spec({with_priority(message(0, 0, 2, 1'000'000), 3),
                                 with_priority(message(1, 1, 2, 1'000'000), 1)});
   spec.switches.scheduler = PortScheduler::drr;
-  spec.switches.classes = {PortClassConfig{1, 1}, PortClassConfig{3, 3}};
+  spec.switches.classes = {port_class(1, 1), port_class(3, 3)};
   const auto run = run_network(spec, ms(4));  // both still sending at the end
   const NodeId sw = 3;
   const auto heavy = static_cast<double>(class_record(run, sw, 2, 3).bytes_sent);
@@ -89,7 +96,7 @@ TEST(TrafficClasses, DrrWithEqualWeightsAlternates) {
   NetworkSpec spec = star_spec({with_priority(message(0, 0, 2, 1'000'000), 5),
                                 with_priority(message(1, 1, 2, 1'000'000), 2)});
   spec.switches.scheduler = PortScheduler::drr;
-  spec.switches.classes = {PortClassConfig{5}, PortClassConfig{2}};
+  spec.switches.classes = {port_class(5), port_class(2)};
   const auto run = run_network(spec, ms(4));
   const auto a = static_cast<double>(class_record(run, 3, 2, 5).bytes_sent);
   const auto b = static_cast<double>(class_record(run, 3, 2, 2).bytes_sent);
@@ -102,9 +109,9 @@ TEST(TrafficClasses, AClassLimitDropsAndAClassThresholdMarksInThatClassOnly) {
   spec.transport.kind = TransportKind::tcp;
   spec.transport.tcp.ecn = true;
   spec.transport.tcp.handshake = false;
-  PortClassConfig low{0};
+  PortClassConfig low = port_class(0);
   low.buffer_bytes = 5000;  // five packets
-  PortClassConfig high{4};
+  PortClassConfig high = port_class(4);
   high.ecn_threshold_bytes = 3000;
   spec.switches.scheduler = PortScheduler::drr;  // both classes get half: both build queues
   spec.switches.classes = {low, high};
@@ -122,7 +129,7 @@ TEST(TrafficClasses, AClassLimitDropsAndAClassThresholdMarksInThatClassOnly) {
 
 TEST(TrafficClasses, APriorityNoClassNamesQueuesInTheLowestClass) {
   NetworkSpec spec = star_spec(saturated_port(6, 5));  // 6 is not a class: it goes to 2
-  spec.switches.classes = {PortClassConfig{2}, PortClassConfig{5}};
+  spec.switches.classes = {port_class(2), port_class(5)};
   const auto run = run_network(spec);
   EXPECT_EQ(class_record(run, 3, 2, 2).bytes_sent, 1'000'000u);
   EXPECT_EQ(class_record(run, 3, 2, 5).bytes_sent, 100'000u);

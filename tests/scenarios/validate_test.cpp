@@ -310,14 +310,67 @@ const std::vector<BadCase> kBadCases = {
      "switch { buffer_bytes: 65536 flow_control: CREDIT classes { priority: 1 } }\n",
      {},
      "F:3:51: switch.classes: traffic classes are not modelled with CREDIT flow control"},
-    {"unbuilt_class_lossless",
+    {"red_min_not_below_max",
+     "transport { kind: TCP }\n"
+     "switch { red { min_bytes: 9000 max_bytes: 9000 max_probability: 0.1 } }\n",
+     {},
+     "F:4:16: switch.red.min_bytes: must be < switch.red.max_bytes (9000), got 9000"},
+    {"red_probability_above_one",
+     "transport { kind: TCP }\n"
+     "switch { red { min_bytes: 10 max_bytes: 9000 max_probability: 1.5 } }\n",
+     {},
+     "F:4:46: switch.red.max_probability: must be in (0, 1], got 1.5"},
+    {"red_beside_step_threshold",
+     "transport { kind: TCP }\n"
+     "switch { ecn_threshold_bytes: 5000 red { min_bytes: 10 max_bytes: 9000 "
+     "max_probability: 1 } }\n",
+     {},
+     "F:4:36: switch.red: replaces switch.ecn_threshold_bytes: set only one of them"},
+    {"class_red_weight_one",
+     "transport { kind: TCP }\n"
+     "switch { classes { priority: 1 red { min_bytes: 1 max_bytes: 9 max_probability: 1 "
+     "queue_weight: 1 } } }\n",
+     {},
+     "F:4:83: switch.classes[0].red.queue_weight: must be in [0, 1) (0: the instantaneous queue), "
+     "got 1"},
+    {"shared_buffer_beside_private_buffer",
+     "transport { kind: TCP }\n"
+     "switch { buffer_bytes: 65536 shared_buffer { bytes: 1000000 } }\n",
+     {},
+     "F:4:10: switch.buffer_bytes: must be 0 with switch.shared_buffer (the pool's dynamic "
+     "thresholds limit every queue), got 65536"},
+    {"shared_buffer_reserves_it_all",
+     "transport { kind: TCP }\n"
+     "switch { shared_buffer { bytes: 100000 reserved_bytes: 100000 } }\n",
+     {},
+     "F:4:40: switch.shared_buffer.reserved_bytes: must be < switch.shared_buffer.bytes "
+     "(100000), got 100000"},
+    {"class_lossless_without_pfc",
      "switch { classes { priority: 3 lossless: true } }\n",
      {},
-     "F:3:32: switch.classes[0].lossless: PFC is not modelled yet: remove it from the scenario"},
-    {"unbuilt_pfc",
-     "switch { pfc { xoff_bytes: 1 } }\n",
+     "F:3:32: switch.classes[0].lossless: needs switch.pfc"},
+    {"pfc_without_lossless_class",
+     "end_time_ns: 1000000\n"
+     "switch { classes { priority: 3 } pfc { xoff_bytes: 20000 } }\n",
      {},
-     "F:3:10: switch.pfc: PFC is not modelled yet: remove it from the scenario"},
+     "F:4:34: switch.pfc: no class is lossless: set switch.classes[].lossless on the classes to "
+     "pause"},
+    {"pfc_xon_not_below_xoff",
+     "end_time_ns: 1000000\n"
+     "switch { classes { priority: 3 lossless: true } pfc { xoff_bytes: 20000 xon_bytes: 20000 } "
+     "}\n",
+     {},
+     "F:4:73: switch.pfc.xon_bytes: must be < switch.pfc.xoff_bytes (20000), got 20000"},
+    {"pfc_dynamic_without_pool",
+     "end_time_ns: 1000000\n"
+     "switch { classes { priority: 3 lossless: true } pfc { headroom_bytes: 20000 } }\n",
+     {},
+     "F: switch.pfc.xoff_bytes: 0 (dynamic, from the shared pool) needs "
+     "switch.shared_buffer; set a threshold"},
+    {"pfc_without_end_time",
+     "switch { classes { priority: 3 lossless: true } pfc { xoff_bytes: 20000 } }\n",
+     {},
+     "F:3:49: switch.pfc: needs end_time_ns: a PFC deadlock would hold its pauses forever"},
     {"unbuilt_roce",
      "transport { kind: ROCE }\n",
      {},

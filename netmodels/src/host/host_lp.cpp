@@ -91,6 +91,14 @@ void HostLp::on(const LosslessRefillDue& ev, EventCtx& ctx) {
   if (lossless_.on_refill_due(ev, ctx)) fill_lossless(ctx);
 }
 
+void HostLp::on(const PortReady&, EventCtx& ctx) {
+  nic_.on_ready(ctx);
+}
+
+void HostLp::on(const PauseFrame& ev, EventCtx& ctx) {
+  nic_.on_pause(ev.priority, pause_end(nic_.link(), ev.quanta, ctx.now()), ctx);
+}
+
 void HostLp::on(const PacketArrived& ev, EventCtx& ctx) {
   const Packet& p = ev.packet;
   if (traced_) ctx.emit(PacketTrace{ctx.now().ps(), self_, trace_direction::received, p, 0});

@@ -7,6 +7,7 @@
 
 #include "netwarp/netmodels/units.hpp"
 #include "port/class_queues.hpp"
+#include "port/pfc_ingress.hpp"
 
 namespace netwarp::netmodels {
 
@@ -56,9 +57,22 @@ OutputPort::OutputPort(const PortSettings& settings)
   if (settings.classes == nullptr) return;
   NW_CHECK(settings.credit_bytes == 0, "traffic classes with credit flow control at node {}",
            settings.node);
-  classes_ =
-      std::make_unique<ClassQueues>(*settings.classes, settings.scheduler, settings.quantum_bytes,
-                                    settings.buffer_bytes, settings.ecn_threshold_bytes);
+  classes_ = std::make_unique<ClassQueues>(
+      *settings.classes, settings.scheduler, settings.quantum_bytes, settings.buffer_bytes,
+      settings.ecn_threshold_bytes, settings.red, settings.mark_at, settings.link.rate_bps);
+  if (settings.pfc != nullptr && settings.pfc->enabled)
+    pfc_ = std::make_unique<PfcIngress>(*settings.pfc, settings.classes->size(),
+                                        settings.link.rate_bps, settings.link.latency,
+                                        settings.quantum_bytes);
+}
+
+SimTime pause_end(const Port& link, std::uint32_t quanta, SimTime now) {
+  return now.saturating_add(serialisation_time(std::uint64_t{quanta} * 64, link.rate_bps));
+}
+
+void OutputPort::attach_pool(SharedPool* pool) {
+  NW_CHECK(classes_ != nullptr, "a shared buffer on a port without classes at node {}", node_);
+  classes_->attach_pool(pool);
 }
 
 OutputPort::OutputPort(OutputPort&&) noexcept = default;
@@ -145,12 +159,14 @@ void OutputPort::on_credit(std::uint64_t bytes, std::uint8_t vc, EventCtx& ctx,
   }
 }
 
-// With classes: the port's limits and the class's, step ECN on the class's queue; the packet
-// waits in its class unless the line is free.
+// With classes: the port's limits and the class's (or the shared pool's), ECN on admission
+// (mark_at enqueue) on the class's queue; the packet waits in its class unless the line is free.
 bool OutputPort::offer_to_class(Packet& packet, PortInterval& interval, EventCtx& ctx,
                                 TransmitObserver* observer) {
   const std::size_t c = classes_->class_of(packet);
-  if (!fits(packet.wire_bytes, ctx.now()) || !classes_->fits(c, packet.wire_bytes)) {
+  const bool is_admitted = classes_->is_lossless(c) || (fits(packet.wire_bytes, ctx.now()) &&
+                                                        classes_->fits(c, packet.wire_bytes));
+  if (!is_admitted) {
     classes_->count_drop(c, packet, ctx);
     drop(packet, interval, ctx);
     return false;
@@ -160,7 +176,8 @@ bool OutputPort::offer_to_class(Packet& packet, PortInterval& interval, EventCtx
   note_level(interval, buffered_bytes());
   store_interval(interval, ctx);
   classes_->push(c, packet, ctx);
-  if (free_at_.get() <= ctx.now()) serve_classes(ctx, observer);
+  if (free_at_.get() <= ctx.now() && classes_->has_eligible(ctx.now()))
+    serve_classes(ctx, observer);
   sample(ctx, ctx.now(), queue_event::admitted);
   return true;
 }
@@ -169,17 +186,89 @@ void OutputPort::on_ready(EventCtx& ctx, TransmitObserver* observer) {
   PortInterval interval = interval_.get();
   expire(ctx, true, interval);
   store_interval(interval, ctx);
-  if (free_at_.get() <= ctx.now() && !classes_->empty()) serve_classes(ctx, observer);
+  if (free_at_.get() > ctx.now()) {  // a PAUSE frame took the line after this was scheduled
+    if (!classes_->empty()) ready_at(free_at_.get(), ctx);
+    return;
+  }
+  if (classes_->has_eligible(ctx.now())) serve_classes(ctx, observer);
+}
+
+void OutputPort::ready_at(SimTime at, EventCtx& ctx) {
+  if (ready_at_.get() == at) return;
+  ctx.send_self(std::max(at - ctx.now(), engine::ps(1)), PortReady{index_, 0});
+  if (at > ready_at_.get()) ctx.set(ready_at_, at);
+}
+
+// --- PFC ----------------------------------------------------------------------------------
+
+bool OutputPort::is_lossless(const Packet& packet) const {
+  return pfc_ != nullptr && classes_->is_lossless(classes_->class_of(packet));
+}
+
+void OutputPort::on_pause(std::uint8_t priority, SimTime until, EventCtx& ctx,
+                          TransmitObserver* observer) {
+  PortInterval interval = interval_.get();
+  expire(ctx, true, interval);
+  store_interval(interval, ctx);
+  classes_->pause(classes_->class_of_priority(priority), until, ctx);
+  if (until > ctx.now()) return ready_at(until, ctx);  // the class may send again then
+  if (free_at_.get() <= ctx.now() && classes_->has_eligible(ctx.now()))
+    serve_classes(ctx, observer);
+}
+
+bool OutputPort::admit_ingress(const Packet& packet, std::uint64_t xoff_bytes, EventCtx& ctx) {
+  const std::size_t c = classes_->class_of(packet);
+  if (!pfc_->admits(c, packet.wire_bytes, xoff_bytes, ctx)) return false;
+  const auto action = pfc_->change(c, std::int64_t{packet.wire_bytes}, xoff_bytes, ctx);
+  if (action == PfcIngress::Action::pause) send_pause_frame(c, pfc_->pause_quanta(), ctx);
+  return true;
+}
+
+void OutputPort::release_ingress(const Packet& packet, std::uint64_t xoff_bytes, EventCtx& ctx) {
+  const std::size_t c = classes_->class_of(packet);
+  const auto action = pfc_->change(c, -std::int64_t{packet.wire_bytes}, xoff_bytes, ctx);
+  if (action == PfcIngress::Action::resume) send_pause_frame(c, 0, ctx);
+}
+
+void OutputPort::on_pause_refresh(std::uint8_t priority, std::uint64_t xoff_bytes, EventCtx& ctx) {
+  const std::size_t c = classes_->class_of_priority(priority);
+  if (pfc_->refresh_due(c, xoff_bytes, ctx.now())) send_pause_frame(c, pfc_->pause_quanta(), ctx);
+}
+
+// MAC control frames wait for the frame on the wire, then go before any queued packet.
+void OutputPort::send_pause_frame(std::size_t c, std::uint32_t quanta, EventCtx& ctx) {
+  if (free_at_.get() <= ctx.now()) {  // the line is idle: a busy period begins
+    ctx.set(busy_since_, ctx.now());
+    ctx.set(busy_parent_, ctx.key().sent);
+  }
+  const SimTime start = std::max(ctx.now(), free_at_.get());
+  const SimTime done =
+      start.saturating_add(serialisation_time(kPauseFrameWireBytes, link_.rate_bps));
+  ctx.set(free_at_, done);
+  const auto priority = static_cast<std::uint8_t>(classes_->priority(c));
+  ctx.send(link_.peer, done.saturating_add(link_.latency) - ctx.now(),
+           PauseFrame{link_.peer_port, priority, 0, quanta});
+  if (quanta == 0) {
+    pfc_->note_resume_sent(c, ctx);
+  } else {
+    const SimTime half =
+        std::max(SimTime::from_ps(pause_end(link_, quanta, SimTime{}).ps() / 2), engine::ps(1));
+    pfc_->note_pause_sent(c, ctx.now() + half, ctx);
+    ctx.send_self(half, PfcRefresh{index_, priority, {}});
+  }
+  if (!classes_->empty()) ready_at(done, ctx);
 }
 
 // The scheduler's packet goes on the wire; the line calls again when its last bit has left.
 void OutputPort::serve_classes(EventCtx& ctx, TransmitObserver* observer) {
-  const Packet packet = classes_->pop_next(ctx);
+  bool marked = false;
+  const Packet packet = classes_->pop_next(ctx, marked);
+  if (marked) ctx.add(ecn_marked_, 1);
   const auto vc = static_cast<std::uint8_t>(packet.vc + link_.vc_step);
   NW_CHECK(vc < kVirtualChannels, "packet of flow {} needs virtual channel {} of {}", packet.flow,
            vc, kVirtualChannels);
   transmit(packet, vc, ctx, observer);
-  ctx.send_self(std::max(free_at_.get() - ctx.now(), engine::ps(1)), PortReady{index_, 0});
+  ready_at(free_at_.get(), ctx);
 }
 
 // Departures before now leave the buffer, and those at now too unless an arrival at the same
@@ -307,7 +396,10 @@ PortRecord OutputPort::totals() const {
 
 void OutputPort::finish(engine::FinishCtx& ctx) const {
   finish_intervals(ctx);
-  if (classes_) classes_->emit_totals(node_, index_, ctx);
+  if (classes_)
+    classes_->emit_totals(node_, index_, ctx, [&](std::size_t c, PortClassRecord& r) {
+      if (pfc_) pfc_->fill(c, r);
+    });
   if (!traced_) return;
   std::uint64_t bytes = buffered_bytes();
   std::uint64_t packets = buffered_packets();
@@ -336,7 +428,10 @@ void OutputPort::visit_bytes(engine::StateVisitor& v) const {
   engine::visit_value(v, max_packets_);
   engine::visit_value(v, first_sent_ps_);
   engine::visit_value(v, interval_);
-  if (classes_) classes_->visit_bytes(v);
+  if (!classes_) return;
+  classes_->visit_bytes(v);
+  engine::visit_value(v, ready_at_);
+  if (pfc_) pfc_->visit_bytes(v);
 }
 
 std::uint64_t OutputPort::queued_bytes(SimTime now) const {

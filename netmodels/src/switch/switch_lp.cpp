@@ -16,8 +16,16 @@ SwitchLp::SwitchLp(NodeId self, const NetworkContext& net)
       multipath_(net.topology(), self) {
   const auto port_count = net.topology().nodes[self].ports.size();
   ports_.reserve(port_count);
-  for (std::size_t p = 0; p < port_count; ++p)
-    ports_.emplace_back(net.port_settings(self, static_cast<PortIndex>(p)));
+  std::uint64_t queues = 0;
+  for (std::size_t p = 0; p < port_count; ++p) {
+    const PortSettings settings = net.port_settings(self, static_cast<PortIndex>(p));
+    if (settings.classes != nullptr) queues += settings.classes->size();
+    ports_.emplace_back(settings);
+  }
+  const SharedBufferConfig& shared = net.spec().switches.shared_buffer;
+  if (shared.bytes == 0) return;
+  pool_ = std::make_unique<SharedPool>(shared, queues);
+  for (OutputPort& port : ports_) port.attach_pool(pool_.get());
 }
 
 void SwitchLp::on(const PacketArrived& ev, engine::EventCtx& ctx) {
@@ -41,7 +49,27 @@ void SwitchLp::forward(const Packet& packet, PortIndex out, engine::EventCtx& ct
     if (returns_credit_) transmitted(packet, ctx.now(), ctx);  // its buffer space is free
     return;
   }
+  // A lossless packet is held against its ingress port's XOFF + headroom (PFC), not the
+  // egress limits; beyond the headroom it is lost, and counted as the configuration's fault.
+  if (ports_[out].is_lossless(packet) &&
+      !ports_[packet.in_port].admit_ingress(packet, xoff_bytes(), ctx))
+    return ports_[out].count_injected_drop(packet, ctx);
   ports_[out].offer(packet, ctx, this);
+}
+
+std::uint64_t SwitchLp::xoff_bytes() const {
+  const PfcConfig& pfc = net_.spec().switches.pfc;
+  if (pfc.xoff_bytes != 0 || !pool_) return pfc.xoff_bytes;
+  return static_cast<std::uint64_t>(pool_->threshold_bytes());
+}
+
+void SwitchLp::on(const PauseFrame& ev, engine::EventCtx& ctx) {
+  OutputPort& port = ports_[ev.port];
+  port.on_pause(ev.priority, pause_end(port.link(), ev.quanta, ctx.now()), ctx, this);
+}
+
+void SwitchLp::on(const PfcRefresh& ev, engine::EventCtx& ctx) {
+  ports_[ev.port].on_pause_refresh(ev.priority, xoff_bytes(), ctx);
 }
 
 namespace {
@@ -81,6 +109,9 @@ void SwitchLp::on(const PortReady& ev, engine::EventCtx& ctx) {
 
 // The packet's bytes leave this switch's input buffer at `done`; the credit travels back.
 void SwitchLp::transmitted(const Packet& packet, SimTime done, engine::EventCtx& ctx) {
+  // PFC: a lossless packet leaves the switch's buffer as it goes on the wire.
+  if (ports_[packet.in_port].is_lossless(packet))
+    ports_[packet.in_port].release_ingress(packet, xoff_bytes(), ctx);
   if (!returns_credit_) return;
   // This switch's own port on the packet's input cable leads back upstream (its settings are
   // hot; the topology's ports are a cache miss away).
@@ -99,6 +130,7 @@ void SwitchLp::finish(engine::FinishCtx& ctx) {
 void SwitchLp::visit_state(engine::StateVisitor& v) const {
   for (std::size_t p = 0; p < ports_.size(); ++p) v(fmt::format("port{}", p), ports_[p]);
   if (multipath_.is_active()) v("multipath", multipath_);
+  if (pool_) v("shared_buffer", *pool_);
 }
 
 }  // namespace netwarp::netmodels

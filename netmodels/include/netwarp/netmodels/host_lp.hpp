@@ -22,8 +22,8 @@ namespace netwarp::netmodels {
 
 class HostLp {
  public:
-  using Handles =
-      engine::EventSet<PacketArrived, CreditReturned, MessageDue, TimerFired, LosslessRefillDue>;
+  using Handles = engine::EventSet<PacketArrived, CreditReturned, MessageDue, TimerFired,
+                                   LosslessRefillDue, PortReady, PauseFrame>;
   HostLp(NodeId self, const NetworkContext& net);
 
   void init(engine::InitCtx& ctx);
@@ -32,6 +32,9 @@ class HostLp {
   void on(const MessageDue& ev, engine::EventCtx& ctx);
   void on(const TimerFired& ev, engine::EventCtx& ctx);
   void on(const LosslessRefillDue& ev, engine::EventCtx& ctx);
+  // PFC (SwitchConfig::pfc): the NIC's classes are paused by the switch and resume.
+  void on(const PortReady& ev, engine::EventCtx& ctx);
+  void on(const PauseFrame& ev, engine::EventCtx& ctx);
   void finish(engine::FinishCtx& ctx);
   void visit_state(engine::StateVisitor& v) const;
   // The host's NIC, which an MPI job's transport on the same host shares (mpiemul::SharedHostLp).

@@ -34,11 +34,54 @@ enum class FlowControl : std::uint8_t { none, credit };
 enum class PortScheduler : std::uint8_t { strict_priority, drr };
 
 // One traffic class of every switch output port (SwitchConfig::classes).
+// RED used as an ECN marker (scenario.proto, Red): an ECN-capable packet is marked with
+// probability max_probability x (q - min) / (max - min) for q in [min, max), always at or above
+// max; q is the class's queue, instantaneous (queue_weight 0) or its EWMA average. Off while
+// max_bytes is 0.
+struct RedConfig {
+  std::uint64_t min_bytes = 0;
+  std::uint64_t max_bytes = 0;
+  double max_probability = 0;
+  double queue_weight = 0;
+  bool enabled() const { return max_bytes != 0; }
+  bool operator==(const RedConfig&) const = default;
+};
+
+// When a port decides a packet's ECN mark: on admission or when it leaves its class queue.
+enum class MarkAt : std::uint8_t { enqueue, dequeue };
+
+// A switch-wide buffer pool with dynamic thresholds (Choudhury and Hahne 1998). Each queue
+// (port and class) has reserved_bytes of its own; beyond that it may hold up to alpha x the
+// pool's free shared bytes. Off while bytes is 0 (private per-port buffers).
+struct SharedBufferConfig {
+  std::uint64_t bytes = 0;
+  double alpha = 1;
+  std::uint64_t reserved_bytes = 0;
+  bool operator==(const SharedBufferConfig&) const = default;
+};
+
+// Priority flow control (IEEE 802.1Qbb) on the lossless classes: a switch counts the bytes it
+// holds per ingress port and class; above xoff_bytes (0: alpha x the shared pool's free bytes)
+// it sends a PAUSE of pause_quanta (512 bit times each) up that link, refreshed at half its
+// time while above xon_bytes, and a resume (quanta 0) once at or below xon_bytes. The bytes
+// beyond XOFF must fit in headroom_bytes (0: what the link holds in flight, 2 x latency x rate
+// plus two max frames): more is an error of the configuration.
+struct PfcConfig {
+  bool enabled = false;
+  std::uint64_t xoff_bytes = 0;
+  std::uint64_t xon_bytes = 0;
+  std::uint64_t headroom_bytes = 0;
+  std::uint32_t pause_quanta = 65535;
+  bool operator==(const PfcConfig&) const = default;
+};
+
 struct PortClassConfig {
   std::uint8_t priority = 0;              // 0 .. 7 (7 highest under strict priority)
   std::uint32_t weight = 1;               // DRR weight, >= 1
   std::uint64_t buffer_bytes = 0;         // this class's limit per port; 0: the port's
   std::uint64_t ecn_threshold_bytes = 0;  // step mark on the class's queue; 0: the switch's
+  RedConfig red;                          // off: the switch's RED (if any), else step marking
+  bool lossless = false;                  // paused by PFC (SwitchConfig::pfc), never dropped
   bool operator==(const PortClassConfig&) const = default;
 };
 
@@ -62,6 +105,12 @@ struct SwitchConfig {
   // whose departures are fixed on admission (one event per hop). Not with credit flow control.
   std::vector<PortClassConfig> classes;  // at most 8, distinct priorities
   PortScheduler scheduler = PortScheduler::strict_priority;
+  // RED marking, dequeue marking and the shared buffer need class queues: a switch with any of
+  // them and no classes gives each port one class (every packet in it).
+  RedConfig red;  // for classes without their own; off: step marking
+  MarkAt mark_at = MarkAt::enqueue;
+  SharedBufferConfig shared_buffer;
+  PfcConfig pfc;  // on: host NICs get the classes too, to be paused
 };
 
 // Host NIC: injection at rate_bps (0: its link's rate) from a send queue of buffer_bytes

@@ -48,9 +48,14 @@ struct PortSettings {
   const std::vector<PortClassConfig>* classes = nullptr;
   PortScheduler scheduler = PortScheduler::strict_priority;
   std::uint64_t quantum_bytes = 0;  // DRR quantum of weight 1: the largest frame
+  const RedConfig* red = nullptr;   // the switch's RED for classes without their own
+  MarkAt mark_at = MarkAt::enqueue;
+  const PfcConfig* pfc = nullptr;  // PFC of the lossless classes (switch ports)
 };
 
 class ClassQueues;
+class PfcIngress;
+class SharedPool;
 
 // Told about every packet the port puts on the wire (the switch returns credit upstream).
 class TransmitObserver {
@@ -76,6 +81,25 @@ class OutputPort {
   // With classes: the line finished a packet (PortReady); the scheduler sends the next.
   void on_ready(engine::EventCtx& ctx, TransmitObserver* observer = nullptr);
   bool has_classes() const { return classes_ != nullptr; }
+  // The switch's shared buffer (SwitchConfig::shared_buffer), which outlives the port: its
+  // dynamic thresholds admit into the port's classes instead of the private limits.
+  void attach_pool(SharedPool* pool);
+
+  // PFC (PortSettings::pfc), on a port with classes.
+  // A PAUSE for `priority` arrived on this port's link: its class stops until `until` (now:
+  // resumed); the frame on the wire finishes.
+  void on_pause(std::uint8_t priority, SimTime until, engine::EventCtx& ctx,
+                TransmitObserver* observer = nullptr);
+  // Ingress accounting of a lossless packet that arrived on this port's link (is_lossless):
+  // admit_ingress holds its bytes unless they overflow XOFF + headroom (counted; the packet is
+  // to be dropped), release_ingress when it leaves the switch. Each sends PAUSE or resume
+  // frames up the link (this port's line) as the thresholds say; `xoff_bytes` is XOFF now
+  // (static, or the shared pool's dynamic one).
+  bool admit_ingress(const Packet& packet, std::uint64_t xoff_bytes, engine::EventCtx& ctx);
+  void release_ingress(const Packet& packet, std::uint64_t xoff_bytes, engine::EventCtx& ctx);
+  // PfcRefresh: a PAUSE sent for `priority` is half over; sent again while above XON.
+  void on_pause_refresh(std::uint8_t priority, std::uint64_t xoff_bytes, engine::EventCtx& ctx);
+  bool is_lossless(const Packet& packet) const;
 
   // The link it sends on: peer, the peer's port, rate (the NIC's for a host), latency.
   const Port& link() const { return link_; }
@@ -116,6 +140,10 @@ class OutputPort {
   void store_interval(const PortInterval& interval, engine::EventCtx& ctx);
   void finish_intervals(engine::FinishCtx& ctx) const;
   std::uint64_t buffered_packets() const;
+  // PFC: a PAUSE (quanta > 0) or resume frame for class c goes up the link at the next frame
+  // boundary, ahead of queued packets; a PortReady comes at `at` (unless one is due then).
+  void send_pause_frame(std::size_t c, std::uint32_t quanta, engine::EventCtx& ctx);
+  void ready_at(SimTime at, engine::EventCtx& ctx);
 
   // What a port's settings hold beyond its link and identity, the same for most ports: kept
   // once per distinct value (PortPolicy::intern), a pointer per port. At a million hosts the
@@ -156,12 +184,37 @@ class OutputPort {
   engine::Rev<std::int64_t> first_sent_ps_{-1};
   engine::Rev<PortInterval> interval_;    // the current sampling interval's sums
   std::unique_ptr<ClassQueues> classes_;  // null: one FIFO (the default)
+  std::unique_ptr<PfcIngress> pfc_;       // null: no PFC (switch ports with PFC only)
+  engine::Rev<SimTime> ready_at_;         // the latest PortReady scheduled
 };
 
 // The line of a port with classes is free: PortReady{port} at the last bit of each packet.
 struct PortReady {
   std::uint32_t port = 0;
   std::uint32_t reserved = 0;
+};
+
+// A PFC PAUSE frame (IEEE 802.1Qbb) for `priority` reached `port` (the port whose sending it
+// pauses) at its last bit: pause for `quanta` x 512 bit times of that port's line; 0 resumes.
+struct PauseFrame {
+  std::uint16_t port = 0;
+  std::uint8_t priority = 0;
+  std::uint8_t reserved = 0;
+  std::uint32_t quanta = 0;
+};
+
+// When a PAUSE of `quanta` received at `now` ends for the port sending on `link`: 512 bit times
+// of its line per quantum (0: now, a resume).
+SimTime pause_end(const Port& link, std::uint32_t quanta, SimTime now);
+// A PAUSE frame on the wire: the 64 B minimum Ethernet frame (MAC control) plus the preamble and
+// inter-frame gap, 20 B.
+inline constexpr std::uint32_t kPauseFrameWireBytes = 84;
+
+// A port's PAUSE for `priority` is half over: refresh it while the ingress is above XON.
+struct PfcRefresh {
+  std::uint16_t port = 0;
+  std::uint8_t priority = 0;
+  std::uint8_t reserved[5] = {};
 };
 
 }  // namespace netwarp::netmodels

@@ -66,7 +66,7 @@ struct PortRecord {
 };
 
 // One traffic class of an output port with classes (SwitchConfig::classes) at the end of the
-// run: emitted for classes that sent or dropped anything.
+// run: emitted for classes that sent, dropped, paused or were paused.
 struct PortClassRecord {
   NodeId node = 0;
   PortIndex port = 0;
@@ -78,6 +78,17 @@ struct PortClassRecord {
   std::uint64_t bytes_dropped = 0;
   std::uint64_t ecn_marked = 0;
   std::uint64_t max_queue_bytes = 0;  // the class's queue (waiting, not on the wire)
+  // PFC (SwitchConfig::pfc). Sending side of the port: PAUSE frames received on its link, the
+  // time its class was paused, and at the end of the run whether it still is (with bytes
+  // queued). Receiving side (the bytes that came in on its link): PAUSE frames sent up the
+  // link (resumes included), the most bytes held, and the packets dropped beyond the headroom.
+  std::uint64_t pause_frames_received = 0;
+  std::int64_t paused_ps = 0;
+  std::uint64_t queued_at_end_bytes = 0;  // only while paused at the end
+  std::uint64_t pause_frames_sent = 0;
+  std::uint64_t max_ingress_bytes = 0;
+  std::uint64_t ingress_overflows = 0;    // lossless packets dropped: XOFF + headroom exceeded
+  std::uint64_t ingress_limit_bytes = 0;  // XOFF + headroom when the first overflow happened
 };
 
 // Queue occupancy after a change (admission, departure, drop) of a traced port.

@@ -1,0 +1,108 @@
+// The switch-wide shared buffer with dynamic thresholds (SwitchConfig::shared_buffer). One queue
+// alone grows to the Choudhury-Hahne fixed point, its excess E = alpha (S - E) (S the pool less
+// the reservations), within one packet; a second queue's growth lowers the first's threshold.
+// An incast's first burst (8 x 8 packets) through a switch whose pool equals the sum of its
+// private buffers is absorbed (the congested port borrows the idle ports' share), where the
+// private buffer drops it and waits for RTOs; checked also under the optimistic kernel and the
+// reverse check mode.
+#include <gtest/gtest.h>
+
+#include "network_fixtures.hpp"
+#include "port/shared_pool.hpp"
+
+namespace netwarp::netmodels {
+namespace {
+
+using engine::ms;
+using engine::us;
+
+// Fills one queue with 1000 B packets while the pool admits them; returns its bytes.
+std::uint64_t fill(SharedPool& pool, std::uint64_t queue, engine::EventCtx& ctx) {
+  while (pool.admits(queue, 1000)) {
+    pool.change(queue, queue + 1000, ctx);
+    queue += 1000;
+  }
+  return queue;
+}
+
+engine::EventCtx unlogged() {
+  static std::uint64_t sends = 0;
+  static engine::RecordBuffer records;
+  static engine::EventScope scope = [] {
+    engine::EventScope s;
+    s.send_counter = &sends;
+    s.records = &records;
+    return s;
+  }();
+  return engine::EventCtx(scope);
+}
+
+TEST(SharedBuffer, OneQueueGrowsToTheDynamicThresholdsFixedPoint) {
+  // 10 queues reserve 1000 B each of 100 000 B: S = 90 000 B shared.
+  for (const double alpha : {1.0, 2.0, 0.5}) {
+    SharedPool pool(SharedBufferConfig{100'000, alpha, 1000}, 10);
+    EXPECT_EQ(pool.shared_bytes(), 90'000u);
+    engine::EventCtx ctx = unlogged();
+    const std::uint64_t held = fill(pool, 0, ctx);
+    // Admitted while excess + 1000 <= alpha x (S - excess): the largest such excess.
+    const double fixed_point = alpha * 90'000 / (1 + alpha);
+    const auto excess = static_cast<double>(held - 1000);
+    EXPECT_LE(excess, fixed_point + 1000) << alpha;
+    EXPECT_GT(excess + 1000, fixed_point - 1000) << alpha;
+    EXPECT_EQ(pool.used_bytes(), held);
+  }
+  SharedPool pool(SharedBufferConfig{100'000, 1.0, 1000}, 10);
+  engine::EventCtx ctx = unlogged();
+  EXPECT_EQ(fill(pool, 0, ctx), 46'000u);  // 45 000 = 1 x (90 000 - 45 000), plus the reserve
+}
+
+TEST(SharedBuffer, ASecondQueueLowersTheFirstsThreshold) {
+  SharedPool pool(SharedBufferConfig{100'000, 1.0, 1000}, 10);
+  engine::EventCtx ctx = unlogged();
+  const std::uint64_t first = fill(pool, 0, ctx);
+  EXPECT_EQ(pool.threshold_bytes(), 45'000);
+  EXPECT_TRUE(pool.admits(0, 1000));  // a reservation is always there
+  const std::uint64_t second = fill(pool, 0, ctx);
+  // The second's excess stops at alpha x what the first left: 23 000 = 90 000 - 45 000 - 22 000
+  // (admitted at 22 000, as 23 000 <= 90 000 - 45 000 - 22 000), plus its reserve.
+  EXPECT_EQ(second, 24'000u);
+  EXPECT_FALSE(pool.admits(first, 1000));
+  EXPECT_EQ(pool.threshold_bytes(), 22'000);
+  pool.change(first, 1000, ctx);  // the first drains to its reservation
+  EXPECT_TRUE(pool.admits(second, 1000));
+  EXPECT_EQ(pool.used_bytes(), 1000 + second);
+  EXPECT_EQ(pool.max_used_bytes(), first + second);
+}
+
+NetworkSpec incast(std::uint64_t private_bytes, std::uint64_t pool_bytes) {
+  NetworkSpec spec;
+  spec.topology = testing::star_topology(9, LinkSpec{gbps(1), us(5)});
+  spec.format = testing::plain_format(1000);
+  spec.switches.buffer_bytes = private_bytes;
+  spec.switches.shared_buffer.bytes = pool_bytes;
+  spec.transport.kind = TransportKind::tcp;
+  spec.transport.tcp.min_rto = ms(1);
+  spec.transport.tcp.handshake = false;
+  spec.workload = make_incast(IncastSpec{8, 8, 8000, {}}, 9, "workload");
+  return spec;
+}
+
+TEST(SharedBuffer, AnIncastDropsLessWithAPoolOfThePrivateBuffersTotal) {
+  const std::uint64_t per_port = 16 * 1000;
+  const auto private_run = testing::run_network(incast(per_port, 0));
+  const auto shared_run = testing::run_network(incast(0, 9 * per_port));
+  EXPECT_EQ(private_run.totals.messages_delivered, 8u);
+  EXPECT_EQ(shared_run.totals.messages_delivered, 8u);
+  EXPECT_GT(private_run.totals.packets_dropped, 0u);
+  EXPECT_LT(shared_run.totals.packets_dropped, private_run.totals.packets_dropped / 2);
+  EXPECT_LT(shared_run.totals.completion_time_ps, private_run.totals.completion_time_ps);
+  // The congested port held more than its private share: alpha S / (1 + alpha) = S / 2.
+  std::uint64_t max_queue = 0;
+  for (const PortClassRecord& r : shared_run.results.port_classes)
+    if (r.node == 9 && r.port == 8) max_queue = r.max_queue_bytes;
+  EXPECT_GT(max_queue, per_port);
+  EXPECT_LE(max_queue, 9 * per_port / 2 + 1000);
+}
+
+}  // namespace
+}  // namespace netwarp::netmodels
