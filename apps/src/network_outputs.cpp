@@ -145,6 +145,21 @@ void for_each_port_class_row(const NetworkRunReport& rep, Fn&& fn) {
     fn(port_class_row(rep, *c));
 }
 
+// The shared buffer of every switch (SwitchConfig::shared_buffer): its size, its unreserved
+// part, and its peak occupancy.
+template <class Fn>
+void for_each_switch_buffer_row(const NetworkRunReport& rep, Fn&& fn) {
+  auto buffers = rep.results->open<netmodels::SwitchBufferRecord>();
+  for (; const netmodels::SwitchBufferRecord* b = buffers.peek(); buffers.pop()) {
+    TableRow r;
+    r.add("node", std::string_view(node_name(*rep.spec, b->node)));
+    r.add("pool_bytes", b->pool_bytes);
+    r.add("shared_bytes", b->shared_bytes);
+    r.add("max_used_bytes", b->max_used_bytes);
+    fn(r);
+  }
+}
+
 bool has_port_classes(const NetworkRunReport& rep) {
   return !rep.spec->switches.classes.empty();
 }
@@ -340,6 +355,11 @@ void write_network_results_json(const NetworkRunReport& rep, const std::string& 
     if (has_port_classes(rep)) {
       j.begin_array("port_classes");
       for_each_port_class_row(rep, [&](const TableRow& row) { j.row(row); });
+      j.end_array();
+    }
+    if (rep.spec->switches.shared_buffer.bytes != 0) {
+      j.begin_array("switch_buffers");
+      for_each_switch_buffer_row(rep, [&](const TableRow& row) { j.row(row); });
       j.end_array();
     }
     j.field("effective_scenario", rep.effective_scenario);

@@ -335,6 +335,14 @@ void require_open_unit_interval(const std::string& field, double value, bool may
     fail(field, fmt::format("must be in (0, 1{}, got {}", may_be_one ? "]" : ")", value));
 }
 
+// Whether switch ports mark CE: a step threshold or RED, on the switch or on a class.
+bool marks_congestion(const proto::Switch& sw) {
+  if (sw.ecn_threshold_bytes() != 0 || sw.has_red()) return true;
+  for (const proto::PortClass& c : sw.classes())
+    if (c.ecn_threshold_bytes() != 0 || c.has_red()) return true;
+  return false;
+}
+
 // RFC 9438's C and beta_cubic (4.2, 4.6), RFC 8257's g (3.3); DCTCP needs ports that mark CE.
 void validate_congestion_control(const proto::Scenario& scenario) {
   const proto::Tcp& tcp = scenario.transport().tcp();
@@ -347,9 +355,10 @@ void validate_congestion_control(const proto::Scenario& scenario) {
     fail("transport.tcp.cubic_c", fmt::format("must be > 0, got {}", tcp.cubic_c()));
   if (is_cubic) require_open_unit_interval("transport.tcp.cubic_beta", tcp.cubic_beta(), false);
   if (is_dctcp) require_open_unit_interval("transport.tcp.dctcp_g", tcp.dctcp_g(), true);
-  if (is_dctcp && scenario.switch_().ecn_threshold_bytes() == 0)
+  if (is_dctcp && !marks_congestion(scenario.switch_()))
     fail("transport.tcp.congestion_control",
-         "DCTCP needs ports that mark congestion: set switch.ecn_threshold_bytes > 0");
+         "DCTCP needs ports that mark congestion: set switch.ecn_threshold_bytes > 0 or "
+         "switch.red");
 }
 
 // Lossless delivery has no retransmission: a drop would lose data for good.

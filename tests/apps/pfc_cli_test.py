@@ -72,6 +72,7 @@ class Pfc(netwarp_cli.ScratchCase):
         with open(os.path.join(out, "ports.csv")) as f:
             rows = list(csv.DictReader(f))
         self.assertGreater(sum(int(p["pause_frames_received"]) for p in rows), 0)
+        self.assertNotIn("switch_buffers", results)  # private buffers
         for ranks in (2, 4):
             with self.subTest(ranks=ranks):
                 other, _, _ = self.run_scenario([path, "--kernel", "optimistic"],

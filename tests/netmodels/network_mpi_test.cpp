@@ -168,6 +168,7 @@ NetworkResults streamed(const ResultsSource& source) {
   read(out.port_samples);
   read(out.flow_samples);
   read(out.port_classes);
+  read(out.switch_buffers);
   return out;
 }
 

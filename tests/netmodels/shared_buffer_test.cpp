@@ -102,6 +102,14 @@ TEST(SharedBuffer, AnIncastDropsLessWithAPoolOfThePrivateBuffersTotal) {
     if (r.node == 9 && r.port == 8) max_queue = r.max_queue_bytes;
   EXPECT_GT(max_queue, per_port);
   EXPECT_LE(max_queue, 9 * per_port / 2 + 1000);
+  // The switch's pool record: its size and a peak at least the congested queue's.
+  ASSERT_EQ(shared_run.results.switch_buffers.size(), 1u);
+  const SwitchBufferRecord& pool = shared_run.results.switch_buffers.front();
+  EXPECT_EQ(pool.node, 9u);
+  EXPECT_EQ(pool.pool_bytes, 9 * per_port);
+  EXPECT_GE(pool.max_used_bytes, max_queue);
+  EXPECT_LE(pool.max_used_bytes, pool.pool_bytes);
+  EXPECT_TRUE(private_run.results.switch_buffers.empty());
 }
 
 }  // namespace

@@ -225,7 +225,7 @@ const std::vector<BadCase> kBadCases = {
      "transport { kind: TCP tcp { congestion_control: DCTCP } }\n",
      {},
      "F:3:29: transport.tcp.congestion_control: DCTCP needs ports that mark congestion: set "
-     "switch.ecn_threshold_bytes > 0"},
+     "switch.ecn_threshold_bytes > 0 or switch.red"},
     {"cubic_beta_out_of_range",
      "transport { kind: TCP tcp { congestion_control: CUBIC cubic_beta: 1.5 } }\n",
      {},

@@ -51,6 +51,7 @@ void NetworkResults::write(const engine::CommittedRecord& record) {
   if (record.holds<PortSample>()) return keep(record, port_samples);
   if (record.holds<FlowSample>()) return keep(record, flow_samples);
   if (record.holds<PortClassRecord>()) return keep(record, port_classes);
+  if (record.holds<SwitchBufferRecord>()) return keep(record, switch_buffers);
 }
 
 std::vector<std::byte> NetworkResults::to_bytes() const {
@@ -58,7 +59,7 @@ std::vector<std::byte> NetworkResults::to_bytes() const {
                              table_bytes(queue_samples) + table_bytes(packet_traces) +
                              table_bytes(cwnd_samples) + table_bytes(receivers) +
                              table_bytes(port_samples) + table_bytes(flow_samples) +
-                             table_bytes(port_classes));
+                             table_bytes(port_classes) + table_bytes(switch_buffers));
   std::byte* at = put_table(out.data(), deliveries);
   at = put_table(at, flows);
   at = put_table(at, ports);
@@ -68,7 +69,8 @@ std::vector<std::byte> NetworkResults::to_bytes() const {
   at = put_table(at, receivers);
   at = put_table(at, port_samples);
   at = put_table(at, flow_samples);
-  put_table(at, port_classes);
+  at = put_table(at, port_classes);
+  put_table(at, switch_buffers);
   return out;
 }
 
@@ -82,7 +84,8 @@ void NetworkResults::append_bytes(std::span<const std::byte> bytes) {
   bytes = take_table(bytes, receivers);
   bytes = take_table(bytes, port_samples);
   bytes = take_table(bytes, flow_samples);
-  take_table(bytes, port_classes);
+  bytes = take_table(bytes, port_classes);
+  take_table(bytes, switch_buffers);
 }
 
 std::size_t NetworkResults::bytes_held() const {
@@ -102,6 +105,7 @@ void NetworkResults::sort() {
   sort_table(port_samples);
   sort_table(flow_samples);
   sort_table(port_classes);
+  sort_table(switch_buffers);
   join_receivers();
 }
 

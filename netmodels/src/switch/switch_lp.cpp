@@ -125,6 +125,9 @@ void SwitchLp::finish(engine::FinishCtx& ctx) {
     ctx.emit(port.totals());
     port.finish(ctx);
   }
+  if (pool_)
+    ctx.emit(SwitchBufferRecord{self_, 0, net_.spec().switches.shared_buffer.bytes,
+                                pool_->shared_bytes(), pool_->max_used_bytes()});
 }
 
 void SwitchLp::visit_state(engine::StateVisitor& v) const {

@@ -65,7 +65,7 @@ struct SharedBufferConfig {
 // it sends a PAUSE of pause_quanta (512 bit times each) up that link, refreshed at half its
 // time while above xon_bytes, and a resume (quanta 0) once at or below xon_bytes. The bytes
 // beyond XOFF must fit in headroom_bytes (0: what the link holds in flight, 2 x latency x rate
-// plus two max frames): more is an error of the configuration.
+// plus two max frames and the PAUSE frame): more is an error of the configuration.
 struct PfcConfig {
   bool enabled = false;
   std::uint64_t xoff_bytes = 0;

@@ -58,6 +58,7 @@ class NetworkResults final : public engine::RecordSink {
     fn(port_samples);
     fn(flow_samples);
     fn(port_classes);
+    fn(switch_buffers);
   }
 
   // Drop the PortRecords of ports that neither sent nor dropped anything: outputs list only
@@ -72,9 +73,10 @@ class NetworkResults final : public engine::RecordSink {
   std::vector<PacketTrace> packet_traces;
   std::vector<CwndSample> cwnd_samples;
   std::vector<ReceiverRecord> receivers;
-  std::vector<PortSample> port_samples;       // time series, by (node, port, interval)
-  std::vector<FlowSample> flow_samples;       // time series, by (flow, interval)
-  std::vector<PortClassRecord> port_classes;  // by (node, port, priority)
+  std::vector<PortSample> port_samples;            // time series, by (node, port, interval)
+  std::vector<FlowSample> flow_samples;            // time series, by (flow, interval)
+  std::vector<PortClassRecord> port_classes;       // by (node, port, priority)
+  std::vector<SwitchBufferRecord> switch_buffers;  // by node
 };
 
 // fn(std::type_identity<R>{}) for every record table R, in for_each_table's order.

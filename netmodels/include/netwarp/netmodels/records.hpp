@@ -91,6 +91,16 @@ struct PortClassRecord {
   std::uint64_t ingress_limit_bytes = 0;  // XOFF + headroom when the first overflow happened
 };
 
+// A switch's shared buffer (SwitchConfig::shared_buffer) at the end of the run: its size, the
+// part not reserved, and the most bytes its queues held at once.
+struct SwitchBufferRecord {
+  NodeId node = 0;
+  std::uint32_t reserved = 0;
+  std::uint64_t pool_bytes = 0;
+  std::uint64_t shared_bytes = 0;
+  std::uint64_t max_used_bytes = 0;
+};
+
 // Queue occupancy after a change (admission, departure, drop) of a traced port.
 struct QueueSample {
   std::int64_t time_ps = 0;

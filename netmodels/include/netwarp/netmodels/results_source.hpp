@@ -103,6 +103,14 @@ struct RecordOrder<PortClassRecord> {
   }
 };
 
+template <>
+struct RecordOrder<SwitchBufferRecord> {
+  static constexpr const char* kName = "switch_buffers";
+  static bool less(const SwitchBufferRecord& a, const SwitchBufferRecord& b) {
+    return a.node < b.node;
+  }
+};
+
 // The file rank `rank` writes table `R` to.
 template <class R>
 std::string part_path(const std::string& dir, int rank) {
