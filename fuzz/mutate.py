@@ -9,8 +9,11 @@ on each mutant as a user would (`run`, `trace info`, `flow --pattern`, `predict 
   ok        exit 0 and the command's outputs exist
   rejected  exit 2 with exactly one line on stderr
   documented  exit 3 or 4 with results written, or 5 (out of memory)
-  finding   anything else: a signal, exit 70, a timeout, exit 2 with other than one stderr line,
-            0/3/4 without outputs, sanitizer output, any other status
+  finding   anything else: a signal, exit 70, a timeout, exit 2 with other than one stderr line
+            (or an empty one, one over 1200 bytes, nlohmann's words, a trace action named
+            without its file), 0/3/4 without outputs or with a wrong answer (a negative time in
+            the results, a staging folder left, "on 0 ranks", "0 of 0 messages delivered"),
+            sanitizer output, any other status
 Findings are saved (input, command, stderr) under --findings; the exit status is 1 when there is
 at least one.
 
@@ -123,6 +126,30 @@ def duplicate_range(data, rng):
     return data[:j] + piece + data[j:]
 
 
+ENUM_VALUE = re.compile(rb"(\b\w+:\s*)([A-Z][A-Z0-9_]+)\b")
+
+
+def enum_number(data, rng):
+    """An enum field's name replaced by a number, defined or not (`order: 9`)."""
+    spots = list(ENUM_VALUE.finditer(data))
+    if not spots:
+        return replace_number(data, rng)
+    m = rng.choice(spots)
+    return data[:m.start(2)] + str(rng.choice([0, 1, 2, 3, 5, 9, 17, 99, -1])).encode() + \
+        data[m.end(2):]
+
+
+def huge_number(data, rng):
+    """A number made huge but in range: sizes, delays, flops and rates near the time budget."""
+    spots = list(NUMBER.finditer(data))
+    if not spots:
+        return insert_bytes(data, rng)
+    m = rng.choice(spots)
+    big = rng.choice(["1000000000000000000", "100000000000000000", "600000000000000",
+                      "9000000000000000000", "1e18", "1e15", "1"])
+    return data[:m.start()] + big.encode() + data[m.end():]
+
+
 def invalid_utf8(data, rng):
     i = rng.randrange(len(data) + 1)
     return data[:i] + rng.choice(INVALID_UTF8) + data[i:]
@@ -132,7 +159,8 @@ def invalid_utf8(data, rng):
 # parser to the checks behind it.
 MUTATIONS = ([replace_number] * 6 + [duplicate_line] * 2 + [drop_line] * 2 + [swap_lines] +
              [truncate_line] * 2 + [truncate_file] + [flip_byte] * 2 + [insert_bytes] +
-             [delete_range] + [duplicate_range] + [invalid_utf8])
+             [delete_range] + [duplicate_range] + [invalid_utf8] + [enum_number] * 2 +
+             [huge_number] * 2)
 
 
 def mutate(seed, rng):
@@ -232,6 +260,20 @@ def flows_case(c, netwarp):
     c.outputs = [os.path.join(out, "results.json")]
 
 
+def kernel_case(c, netwarp):
+    """A built-in MPI kernel's scenario (gauss, NPB, pingpong, all-to-all ...): `run`, and every
+    other mutant `predict --model flow` too, with the whole kernel checked up front."""
+    path = os.path.join(c.folder, "kernel.pbtxt")
+    write(path, c.data)
+    out = os.path.join(c.folder, "out")
+    if c.index % 3 == 2:
+        c.argv = [netwarp, "flow", path, "--out", out]
+        c.outputs = [os.path.join(out, "flow.json")]
+        return
+    c.argv = [netwarp, "run", path, "--out", out, "--set", END_TIME]
+    c.outputs = [os.path.join(out, "results.json")]
+
+
 def params_case(c, netwarp):
     path = os.path.join(c.folder, "params.json")
     write(path, c.data)
@@ -253,10 +295,48 @@ KINDS = {
     "pattern": ("mfs_pattern", pattern_case),
     "flows": ("flows_csv", flows_case),
     "params": ("params_json", params_case),
+    "kernel": ("mpi_kernel", kernel_case),
 }
 
 
 # ----------------------------------------------------------------------------- running
+def negative_times(value, path=""):
+    """Paths of time fields (*_ps, *_ns) below zero anywhere in a results document: a wrapped
+    sum or a -1 sentinel (docs/reference/outputs.md: absent values are null)."""
+    if isinstance(value, dict):
+        for key, v in value.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and \
+                    (key.endswith("_ps") or key.endswith("_ns")) and v < 0:
+                yield f"{path}.{key}"
+            else:
+                yield from negative_times(v, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value[:10000]):
+            yield from negative_times(v, f"{path}[{i}]")
+
+
+def wrong_answer(c, stdout):
+    """The wrong-answers-with-exit-0 classes: negative or sentinel times in the results, a
+    run's staging folder left behind, "on 0 ranks", "0 of 0 messages delivered"."""
+    leftovers = [n for n in os.listdir(c.folder) if ".partial-" in n]
+    if leftovers:
+        return "staging folder left behind"
+    for path in c.outputs:
+        try:
+            with open(path) as f:
+                doc = json.load(f)
+        except (OSError, ValueError):
+            return f"{os.path.basename(path)} is not JSON"
+        bad = next(negative_times(doc), None)
+        if bad:
+            return f"negative time {bad} in {os.path.basename(path)}"
+    if re.search(r"\bon 0 ranks\b", stdout):
+        return "a prediction on 0 ranks"
+    if "0 of 0 messages delivered" in stdout:
+        return "a run with no messages reported as complete"
+    return ""
+
+
 def classify(c, status, stderr, stdout, timed_out):
     if timed_out:
         return "finding", "timeout"
@@ -270,11 +350,22 @@ def classify(c, status, stderr, stdout, timed_out):
             return "finding", f"exit 2 with {len(lines)} stderr lines"
         if CONTROL.search(lines[0]):
             return "finding", "control character in the error line"
+        if not lines[0].strip() or lines[0].strip() in ("netwarp: error:", "netwarp: error: :"):
+            return "finding", "empty error line"
+        if "json.exception" in lines[0]:
+            return "finding", "nlohmann's words in the error line"
+        if len(lines[0]) > 1200:
+            return "finding", "error line over 1200 bytes (an input echoed whole)"
+        if re.match(r"^(netwarp: (error: )?)?rank \d+, action \d+", lines[0]):
+            return "finding", "error naming no file or field"
         return "rejected", ""
     if status in (0, 3, 4):
         missing = [p for p in c.outputs if not os.path.exists(p)]
         if missing or (c.needs_stdout and not stdout.strip()):
             return "finding", f"exit {status} without its outputs"
+        wrong = wrong_answer(c, stdout)
+        if wrong:
+            return "finding", wrong
         return ("ok", "") if status == 0 else ("documented", f"exit {status}")
     if status == 5:
         return "documented", "exit 5"

@@ -106,7 +106,8 @@ nlohmann::ordered_json classes_json(const std::vector<ClassResults>& classes) {
     j["bytes_delivered"] = c.bytes_delivered;
     j["retransmission_timeouts"] = c.retransmission_timeouts;
     j["retransmitted_segments"] = c.retransmitted_segments;
-    j["last_delivery_ps"] = c.last_delivery_ps;
+    j["last_delivery_ps"] = c.messages_delivered > 0 ? nlohmann::ordered_json(c.last_delivery_ps)
+                                                     : nlohmann::ordered_json(nullptr);
     j["fct"] = c.fct_ps.to_json("_ps");
     j["slowdown"] = c.slowdown.to_json("");
     nlohmann::ordered_json buckets = nlohmann::ordered_json::array();

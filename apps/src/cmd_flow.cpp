@@ -51,7 +51,11 @@ validation::FlowPattern load_pattern(const FlowOptions& o, const scenarios::Load
     throw UsageError(fmt::format(
         "{}: no network workload to run (an mpi scenario?); give an MFS pattern with --pattern",
         loaded.path));
-  return validation::pattern_from_workload(spec.workload);
+  try {
+    return validation::pattern_from_workload(spec.workload);
+  } catch (const netmodels::InputError& e) {
+    throw UsageError(fmt::format("{}: {}", loaded.path, e.what()));
+  }
 }
 
 struct FlowReport {
@@ -137,6 +141,13 @@ int flow_command(const FlowOptions& o, const AppContext& context) {
   const validation::FlowNetwork network =
       validation::FlowNetwork::from_topology(spec.topology, spec.nic.rate_bps);
   const validation::FlowPattern pattern = load_pattern(o, loaded, spec);
+  try {
+    validation::check_pattern_budget(pattern, network, o.pattern.empty() ? loaded.path : o.pattern);
+  } catch (const netmodels::FileInputError&) {
+    throw;  // "FILE:LINE: field: message", printed as it is
+  } catch (const netmodels::InputError& e) {
+    throw UsageError(e.what());
+  }
   const std::string dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "flow");
   StagedFolder out(dir);
   context.check_on_root([&] { out.open(); });

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <vector>
 
 #include "cmd_validation.hpp"
@@ -25,10 +26,12 @@ namespace {
 nlohmann::ordered_json read_params(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw UsageError(fmt::format("--params: {}: cannot read", path));
+  std::ostringstream text;
+  text << in.rdbuf();
   try {
-    return nlohmann::ordered_json::parse(in);
+    return nlohmann::ordered_json::parse(text.str());
   } catch (const nlohmann::json::parse_error& e) {
-    throw UsageError(fmt::format("{}: not JSON: {}", path, e.what()));
+    throw UsageError(validation::json_syntax_error(path, text.str(), e));
   } catch (const nlohmann::json::out_of_range&) {  // a number beyond double's range
     throw UsageError(fmt::format("{}: not valid JSON: a number is out of range", path));
   }
@@ -83,11 +86,13 @@ std::string ps_us(double ns) {
   return fmt::format("{:.3f}", ns / 1e3);
 }
 
-void print_prediction(const validation::ModelPrediction& p, const std::string& program) {
+// `ranks`: the program's (a closed form, plogp-br, predicts no per-rank rows).
+void print_prediction(const validation::ModelPrediction& p, const std::string& program,
+                      std::size_t ranks) {
   const validation::Prediction& r = p.prediction;
   std::printf("predicted_ps %lld\n", static_cast<long long>(std::llround(r.run_time_ns * 1e3)));
   std::printf("model %s, %s on %zu ranks: %s us (%llu messages, %llu rendezvous)\n",
-              r.model.c_str(), program.c_str(), r.ranks.size(), ps_us(r.run_time_ns).c_str(),
+              r.model.c_str(), program.c_str(), ranks, ps_us(r.run_time_ns).c_str(),
               static_cast<unsigned long long>(r.messages),
               static_cast<unsigned long long>(r.rendezvous_messages));
   if (!p.note.empty()) std::printf("note: %s\n", p.note.c_str());
@@ -207,7 +212,7 @@ int predict_command(const PredictOptions& o, const AppContext& context) {
     throw UsageError(fmt::format("predict --model {}: {}", o.model, e.what()));
   }
   check_prediction(p.prediction);
-  print_prediction(p, spec.program_name);
+  print_prediction(p, spec.program_name, spec.program->size());
   if (!o.out.empty()) write_json_file(o.out, prediction_json(p));
   if (!o.calls.empty()) write_calls_file(o.calls, p.prediction, spec);
   return 0;

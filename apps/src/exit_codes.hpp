@@ -12,6 +12,10 @@ inline constexpr int kDeadlock = 3;    // an MPI program that cannot finish (res
 inline constexpr int kIncomplete = 4;  // end_time stopped the run with work left (results written)
 inline constexpr int kOutOfMemory = 5;
 inline constexpr int kInternal = 70;  // a failed NW_CHECK or an unexpected exception (EX_SOFTWARE)
+// 128 + the signal's number (interrupt.hpp): stopped by SIGHUP, SIGINT (Ctrl-C), SIGTERM.
+inline constexpr int kHangup = 129;
+inline constexpr int kInterrupted = 130;
+inline constexpr int kTerminated = 143;
 
 // The table as `--help` prints it.
 inline constexpr const char* kTable =
@@ -23,6 +27,8 @@ inline constexpr const char* kTable =
     "      written, \"completed\": false)\n"
     "  5   out of memory\n"
     "  70  internal error (a failed check or an unexpected exception)\n"
+    "  129, 130, 143  stopped by SIGHUP, SIGINT (Ctrl-C), SIGTERM: one line says what was\n"
+    "      stopped; its staging folder is removed\n"
     "Only 0, 3 and 4 write results; otherwise the --out folder keeps what it held before.\n";
 
 }  // namespace netwarp::apps::exit_code

@@ -24,10 +24,12 @@
 #include "cmd_trace.hpp"
 #include "cmd_validation.hpp"
 #include "exit_codes.hpp"
+#include "interrupt.hpp"
 #include "netwarp/engine/log.hpp"
 #include "netwarp/engine/sim_time.hpp"
 #include "netwarp/mpiemul/trace.hpp"
 #include "netwarp/netmodels/input_error.hpp"
+#include "netwarp/netmodels/printable.hpp"
 #include "netwarp/scenarios/scenario_error.hpp"
 #include "netwarp/scenarios/scenario_loader.hpp"
 #include "netwarp/validation/params_json.hpp"
@@ -37,22 +39,17 @@ namespace {
 using netwarp::apps::AppContext;
 namespace exit_code = netwarp::apps::exit_code;
 
-// An error message as one printable line: the control characters of input text it quotes (a
-// carriage return or form feed in a CSV field, a NUL in a trace) become \r, \xNN escapes.
+// An error message as one printable line (netmodels::printable): the control characters of
+// input text it quotes become \r, \xNN escapes, and a long one is cut.
 std::string one_line(std::string_view message) {
-  std::string line;
-  for (const char c : message) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\r')
-      line += "\\r";
-    else if (c == '\n')
-      line += "\\n";
-    else if ((byte < 0x20 && c != '\t') || byte == 0x7f)
-      line += fmt::format("\\x{:02x}", byte);
-    else
-      line += c;
-  }
-  return line;
+  return netwarp::netmodels::printable(message);
+}
+
+// "netwarp run incast.pbtxt --out x", printable and short, for the interrupt line.
+std::string command_text(int argc, char** argv) {
+  std::string text = "netwarp";
+  for (int i = 1; i < argc; ++i) text += std::string(" ") + argv[i];
+  return netwarp::netmodels::printable(text, 200);
 }
 
 void print_error(const AppContext& context, const std::string& message) {
@@ -153,6 +150,7 @@ int main(int argc, char** argv) {
   const auto exchange =
       mpi ? netwarp::engine::make_mpi_exchange() : netwarp::engine::make_local_exchange();
   AppContext context{exchange.get()};
+  netwarp::apps::interrupt::install(command_text(argc, argv), context.is_root());
   // Every rank loads the scenario; rank 0 alone reports what it ignores.
   if (!context.is_root()) netwarp::scenarios::set_warning_printer([](const std::string&) {});
   try {

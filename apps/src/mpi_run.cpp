@@ -66,11 +66,15 @@ nlohmann::ordered_json pingpong_json(const scenarios::MpiRunSpec& spec, const Mp
       most = std::max(most, rtt);
       ++rounds;
     }
+    // No round completed (the run stopped first): no time, null.
+    const auto time = [&](std::int64_t ps) {
+      return rounds == 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(ps);
+    };
     rows.push_back({{"bytes", bytes},
                     {"rounds", rounds},
-                    {"rtt_mean_ps", rounds == 0 ? -1 : sum / rounds},
-                    {"rtt_min_ps", least},
-                    {"rtt_max_ps", most}});
+                    {"rtt_mean_ps", time(rounds == 0 ? 0 : sum / rounds)},
+                    {"rtt_min_ps", time(least)},
+                    {"rtt_max_ps", time(most)}});
   }
   return rows;
 }

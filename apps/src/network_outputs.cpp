@@ -51,9 +51,9 @@ TableRow flow_row(const NetworkRunReport& rep, const netmodels::FlowRows::Row& r
   r.add("src", std::string_view(node_name(*rep.spec, m.src)));
   r.add("dst", std::string_view(node_name(*rep.spec, m.dst)));
   r.add("bytes", f.bytes);
-  r.add("start_ps", f.start_ps);
-  r.add("delivered_ps", row.delivered_ps);
-  r.add("completed_ps", f.completed_ps);
+  r.add_time_or_null("start_ps", f.start_ps);            // null: not started when the run stopped
+  r.add_time_or_null("delivered_ps", row.delivered_ps);  // null: not delivered
+  r.add_time_or_null("completed_ps", f.completed_ps);    // null: never acknowledged
   r.add("class", std::string_view(class_name(rep.spec->workload, m.class_id)));
   if (row.delivered_ps >= 0 && f.start_ps >= 0) {
     r.add("slowdown", flow_slowdown(*rep.spec, m, row.delivered_ps - f.start_ps));

@@ -1,12 +1,15 @@
 // Progress line on stderr (progress_line.hpp).
 #include "progress_line.hpp"
 
+#include "interrupt.hpp"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -15,7 +18,7 @@
 namespace netwarp::apps {
 namespace {
 
-bool g_line_drawn = false;
+std::atomic<bool> g_line_drawn{false};  // read by the signal handler
 
 // Under mpirun, rank 0's stderr is a pipe that mpirun relays to its own stderr at once. When
 // the job has a controlling terminal, a person is watching: draw the line through the pipe.
@@ -78,13 +81,19 @@ std::function<void(const engine::Progress&)> make_progress_line(const AppContext
   // The optimistic kernel sums committed events over ranks for each report, a collective: every
   // rank must agree on having a callback, so rank 0's terminal decides for all.
   const bool wanted = context.exchange->max(context.is_root() && progress_wanted() ? 1 : 0) != 0;
-  if (!wanted) return {};
-  if (!context.is_root()) return [](const engine::Progress&) {};
+  interrupt::note_simulated_time(0);  // the run starts
+  if (!wanted || !context.is_root())
+    return [](const engine::Progress& p) { interrupt::note_simulated_time(p.now.ps()); };
   return [](const engine::Progress& p) {
+    interrupt::note_simulated_time(p.now.ps());
     std::fprintf(stderr, "\r%-79s", progress_text(p).c_str());
     std::fflush(stderr);
     g_line_drawn = true;
   };
+}
+
+bool is_progress_line_drawn() {
+  return g_line_drawn;
 }
 
 void end_progress_line() {

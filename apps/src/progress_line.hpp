@@ -12,11 +12,14 @@
 namespace netwarp::apps {
 
 bool progress_wanted();
-// A callback for KernelConfig::on_progress, or an empty one when progress is not wanted. A
-// collective: every rank calls it and gets a callback (a silent one off rank 0) or none.
+// A callback for KernelConfig::on_progress: it tells interrupt:: the simulated time reached and,
+// on rank 0 when progress is wanted, draws the line. Every rank gets one (the optimistic kernel's
+// report is a collective).
 std::function<void(const engine::Progress&)> make_progress_line(const AppContext& context);
 // Clears the line if one was drawn.
 void end_progress_line();
+// Whether a line is on the terminal now (read by the signal handler, interrupt.cpp).
+bool is_progress_line_drawn();
 
 // The line's text: "[netwarp] t = 1.25 ms of 10 ms (12%), ETA 1 min 5 s, 2.31 M events/s".
 // The percentage is rounded down (100% only at the end); without an end time it says that

@@ -1,18 +1,22 @@
 // StagedFolder: results written beside the --out folder, moved in when complete.
 #include "staged_folder.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <vector>
 
 #include "app_context.hpp"
+#include "interrupt.hpp"
 
 namespace netwarp::apps {
 namespace {
@@ -20,6 +24,42 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kResults = "results.json";
+constexpr const char* kLock = ".netwarp.lock";
+// A staging folder without a lock file is stale only when older than this: a live run makes its
+// lock file microseconds after the folder (and folders from before lock files have none).
+constexpr auto kUnlockedGrace = std::chrono::seconds(60);
+
+// ".NAME.partial-XXXXXX" (mkdtemp's six characters).
+bool is_staging_name(const std::string& name) {
+  const std::size_t at = name.rfind(".partial-");
+  return name.size() > 1 && name[0] == '.' && at != std::string::npos && at > 1 &&
+         name.size() == at + 9 + 6;
+}
+
+// Stale: its lock file can be locked (no live run holds it), or it has none and is old.
+bool is_stale(const fs::path& folder) {
+  const int fd = open((folder / kLock).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    std::error_code ec;
+    const auto written = fs::last_write_time(folder, ec);
+    return !ec && fs::file_time_type::clock::now() - written > kUnlockedGrace;
+  }
+  const bool unlocked = flock(fd, LOCK_EX | LOCK_NB) == 0;
+  close(fd);  // releases the lock taken here
+  return unlocked;
+}
+
+// Staging folders left in `parent` by runs that no longer run.
+void remove_stale_staging(const fs::path& parent) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    std::error_code entry_ec;
+    if (!is_staging_name(entry.path().filename().string()) || entry.is_symlink(entry_ec) ||
+        !entry.is_directory(entry_ec) || !is_stale(entry.path()))
+      continue;
+    fs::remove_all(entry.path(), entry_ec);
+  }
+}
 
 // "out/x/" and "out/x" name the same folder; "." stays ".".
 fs::path folder_path(const std::string& given) {
@@ -68,6 +108,14 @@ StagedFolder::~StagedFolder() {
   if (committed_ || staging_.empty()) return;
   std::error_code ec;
   fs::remove_all(staging_, ec);
+  interrupt::remove_staging(staging_);
+  release_lock();
+}
+
+void StagedFolder::release_lock() {
+  if (lock_fd_ < 0) return;
+  close(lock_fd_);
+  lock_fd_ = -1;
 }
 
 void StagedFolder::open() {
@@ -80,12 +128,16 @@ void StagedFolder::open() {
   const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
   fs::create_directories(parent, ec);
   if (ec) throw UsageError(fmt::format("--out: {}: {}", parent.string(), ec.message()));
+  remove_stale_staging(parent);
   const std::string name = fmt::format(".{}.partial-XXXXXX", target.filename().string());
   std::string pattern = (parent / name).string();
   if (mkdtemp(pattern.data()) == nullptr)
     throw UsageError(fmt::format("--out: {}: cannot create a folder in {}: {}", target_,
                                  parent.string(), std::strerror(errno)));
   staging_ = pattern;
+  interrupt::add_staging(staging_);
+  lock_fd_ = ::open((fs::path(staging_) / kLock).c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  if (lock_fd_ >= 0) flock(lock_fd_, LOCK_EX | LOCK_NB);
   // mkdtemp makes it 0700; as the --out folder it gets what mkdir would have given it.
   const mode_t mask = umask(0);
   umask(mask);
@@ -94,17 +146,25 @@ void StagedFolder::open() {
 
 void StagedFolder::commit() {
   const fs::path target = folder_path(target_);
+  const interrupt::Deferred deferred;  // a signal now waits until the files are in place
   std::error_code ec;
+  fs::remove(fs::path(staging_) / kLock, ec);  // not a result; the folder stays locked by fd
   if (!fs::exists(target, ec)) {
     fs::rename(staging_, target, ec);
     if (!ec) {
       committed_ = true;
+      interrupt::remove_staging(staging_);
+      interrupt::note_results_written();
+      release_lock();
       return;
     }
   }
   replace_owned_files();
   fs::remove_all(staging_, ec);
   committed_ = true;
+  interrupt::remove_staging(staging_);
+  interrupt::note_results_written();
+  release_lock();
 }
 
 void StagedFolder::replace_owned_files() {

@@ -7,6 +7,11 @@
 //   context.check_on_root([&] { out.open(); });  // rank 0 writes; fails before the run
 //   write_network_outputs(report, out.path());
 //   out.commit();
+//
+// While it is open, the staging folder holds a lock file (.netwarp.lock, flock'ed by this
+// process): a staging folder whose lock nobody holds was left by a run that died (SIGKILL, power
+// loss) and is removed by the next open() in the same parent folder. On SIGINT, SIGTERM and
+// SIGHUP the signal handler removes it (interrupt.hpp).
 #pragma once
 
 #include <string>
@@ -20,8 +25,9 @@ class StagedFolder {
   StagedFolder& operator=(const StagedFolder&) = delete;
   ~StagedFolder();  // removes the staging folder unless committed
 
-  // Creates the target's parent and the staging folder beside the target; UsageError naming
-  // --out when either cannot be made or the target is not a folder.
+  // Creates the target's parent and the staging folder beside the target, after removing the
+  // stale staging folders there; UsageError naming --out when either cannot be made or the
+  // target is not a folder.
   void open();
   const std::string& path() const { return staging_; }  // where the run writes, once open
   const std::string& target() const { return target_; }
@@ -35,8 +41,10 @@ class StagedFolder {
 
  private:
   void replace_owned_files();
+  void release_lock();
   std::string target_;
   std::string staging_;
+  int lock_fd_ = -1;
   bool committed_ = false;
 };
 

@@ -63,6 +63,11 @@ void TableRow::add(const char* key, double value) {
   push(f);
 }
 
+void TableRow::add_time_or_null(const char* key, std::int64_t value_ps) {
+  if (value_ps >= 0) return add(key, value_ps);
+  add_absent(key);
+}
+
 void TableRow::add(const char* key, std::string_view value) {
   push({key, Kind::text, 0, {}, 0, 0, 0, value});
 }

@@ -24,6 +24,8 @@ class TableRow {
     }
   }
   void add(const char* key, double value);
+  // A time that may not exist (a message never delivered, < 0): null in JSON, empty in CSV.
+  void add_time_or_null(const char* key, std::int64_t value_ps);
   // `value` must outlive the row (node names live in the topology).
   void add(const char* key, std::string_view value);
   // A field without a value: null in JSON, empty in CSV.

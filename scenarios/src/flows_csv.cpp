@@ -42,13 +42,21 @@ std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
   return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
-// The time budget of all rows, reported at the largest flow's line.
+// The time budget of all rows, reported at the largest flow's line (or the largest gap's).
 void check_budget(const std::string& csv, const std::vector<netmodels::FlowSpec>& flows,
                   const proto::Scenario& scenario) {
   Demand demand{"bytes"};
   std::map<std::uint32_t, std::uint64_t> sent, received;
   const netmodels::FlowSpec* largest = &flows.front();
+  const netmodels::FlowSpec* largest_gap = nullptr;
+  std::uint64_t waiting = 0, gaps_ns = 0, all_bytes = 0;
   for (const netmodels::FlowSpec& flow : flows) {
+    all_bytes = saturating_add(all_bytes, flow.bytes);
+    if (!flow.after.empty()) {
+      ++waiting;
+      gaps_ns = saturating_add(gaps_ns, static_cast<std::uint64_t>(flow.gap.ps() / 1000));
+      if (largest_gap == nullptr || flow.gap > largest_gap->gap) largest_gap = &flow;
+    }
     sent[flow.src] = saturating_add(sent[flow.src], flow.bytes);
     received[flow.dst] = saturating_add(received[flow.dst], flow.bytes);
     demand.port_bytes = std::max({demand.port_bytes, sent[flow.src], received[flow.dst]});
@@ -57,9 +65,11 @@ void check_budget(const std::string& csv, const std::vector<netmodels::FlowSpec>
     if (flow.bytes > largest->bytes) largest = &flow;
   }
   demand.largest_message_bytes = largest->bytes;
+  add_waiting_flows(demand, waiting, gaps_ns, all_bytes, "gap_ns");
   try {
     PathBound(scenario).require_within_budget(demand);
   } catch (const netmodels::InputError& e) {
+    if (e.field() == "gap_ns") fail_at(csv, *largest_gap, "gap_ns", e.message());
     if (e.field() != "bytes") throw;  // a link setting: the scenario's field
     fail_at(csv, *largest, "bytes", e.message());
   }

@@ -15,7 +15,10 @@
 #include "distributions.hpp"
 #include "netwarp/mpiemul/generators.hpp"
 #include "netwarp/netmodels/lossless_sender.hpp"
+#include "netwarp/netmodels/records.hpp"
+#include "netwarp/netmodels/spilling_results.hpp"
 #include "validate.hpp"
+#include "validate_time.hpp"
 
 namespace netwarp::scenarios {
 
@@ -26,6 +29,10 @@ constexpr std::uint64_t kRouteEntryBytes = 2;  // per switch per host, explicit 
 constexpr std::uint64_t kMessageBytes = 128;
 constexpr std::uint64_t kQueuedPacketBytes = 256;  // an event with its payload, in a queue
 constexpr std::uint64_t kMpiOperationBytes = 128;  // an Op and its share of call records
+// Time-series records per packet per hop at worst: its arrival and its departure each close at
+// most the interval they fall in and one run of intervals alike (port_intervals.hpp).
+constexpr std::uint64_t kSamplesPerPacketHop = 4;
+constexpr std::uint64_t kSampleBytes = sizeof(netmodels::PortSample) + 16;  // and its table entry
 // A trace action as read (the protobuf message) plus the operations it expands into.
 constexpr std::uint64_t kTraceActionBytes = 256;
 // The smallest encoding of an action in a binary trace (field tags, lengths, a value; an OTF2
@@ -171,6 +178,48 @@ std::uint64_t generated_actions(const proto::Mpi& mpi, std::uint64_t ranks) {
   }
 }
 
+// Bytes a built-in MPI kernel sends over all ranks (0 for traces and generated programs).
+std::uint64_t kernel_bytes(const proto::Mpi& mpi, std::uint64_t ranks) {
+  const auto rounds = [](std::uint32_t n) { return std::max<std::uint64_t>(n, 1); };
+  switch (mpi.program_case()) {
+    case proto::Mpi::kPingpong: {
+      std::uint64_t bytes = 0;
+      for (const std::uint64_t size : mpi.pingpong().sizes())
+        bytes = std::min(UINT64_MAX - size, bytes) + size;
+      return mul(mul(bytes, 2), rounds(mpi.pingpong().repetitions()));
+    }
+    case proto::Mpi::kAlltoall:
+      return mul(mul(rounds(mpi.alltoall().iterations()), mul(ranks, ranks)),
+                 mpi.alltoall().bytes());
+    case proto::Mpi::kRing:
+      return mul(mul(rounds(mpi.ring().iterations()), ranks), mpi.ring().bytes());
+    case proto::Mpi::kCollective:
+      return mul(mul(rounds(mpi.collective().iterations()), mul(ranks, 2)),
+                 mpi.collective().bytes());
+    default:
+      return 0;
+  }
+}
+
+// The port time series an output holds (outputs.sample_interval_ns): at most a few records per
+// packet per hop, in memory for an MPI run, up to the record buffer per rank otherwise (the
+// rest spills to disk).
+void add_output_records(Tally& tally, const proto::Scenario& s, std::uint64_t messages,
+                        std::uint64_t bytes) {
+  if (s.outputs().has_sample_interval_ns() && s.outputs().sample_interval_ns() == 0) return;
+  const PathBound path(s);
+  const std::uint64_t packets =
+      std::min(UINT64_MAX - messages, bytes / path.payload_bytes()) + messages;
+  std::uint64_t samples = mul(mul(packets, path.hops()), kSamplesPerPacketHop);
+  if (!s.has_mpi()) {
+    const std::uint64_t buffer = s.engine().record_buffer_bytes() != 0
+                                     ? s.engine().record_buffer_bytes()
+                                     : netmodels::SpillingResults::kDefaultLimitBytes;
+    samples = std::min(samples, buffer / kSampleBytes + 1);
+  }
+  tally.add(samples, kSampleBytes, "port time-series samples (outputs.sample_interval_ns)");
+}
+
 // Operations of a built-in MPI kernel over all ranks (trace actions are counted in add_files).
 std::uint64_t kernel_operations(const proto::Mpi& mpi, std::uint64_t ranks) {
   const auto rounds = [](std::uint32_t n) { return std::max<std::uint64_t>(n, 1); };
@@ -275,6 +324,8 @@ Tally scenario_tally(const proto::Scenario& s, const std::string& scenario_path)
     tally.add(kernel_operations(s.mpi(), mpi_rank_count(s)), kMpiOperationBytes, "MPI operations");
     tally.add(generated_actions(s.mpi(), mpi_rank_count(s)), kTraceActionBytes,
               "generated trace actions");
+    const std::uint64_t bytes = kernel_bytes(s.mpi(), mpi_rank_count(s));
+    add_output_records(tally, s, kernel_operations(s.mpi(), mpi_rank_count(s)), bytes);
     if (!has_workloads(s)) return tally;  // else the workloads beside the job count too
   }
   const auto [messages, bytes] = workload_messages(s, scenario_path);
@@ -282,6 +333,7 @@ Tally scenario_tally(const proto::Scenario& s, const std::string& scenario_path)
   if (s.transport().kind() == proto::Transport::LOSSLESS)
     tally.add(lossless_queued_packets(s, hosts, messages, bytes), kQueuedPacketBytes,
               "queued packets");
+  add_output_records(tally, s, messages, bytes);
   return tally;
 }
 

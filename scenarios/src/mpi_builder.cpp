@@ -150,6 +150,21 @@ Program trace_program(const std::string& path, const proto::Scenario& s, RankId&
   return program;
 }
 
+// A generated application's flops, summed over its ranks, at the host's rate: checked before the
+// expansion, whose own budget check names a rank and an action, not the field to change.
+void require_compute_within_budget(const mpiemul::proto::Trace& trace, double flops_per_second) {
+  double flops = 0;
+  for (const auto& rank : trace.ranks())
+    for (const auto& action : rank.actions())
+      if (action.has_compute()) flops += action.compute().flops();
+  const auto time = netmodels::WorstCaseTime::from_ns(flops / flops_per_second * 1e9);
+  if (!time.is_within_budget())
+    throw netmodels::InputError(
+        "mpi.host.flops",
+        fmt::format("{:.3g} flops (the program's, summed over its {} ranks) at {} flop/s take {}",
+                    flops, trace.ranks_size(), flops_per_second, netmodels::over_budget(time)));
+}
+
 // A generated application: its trace becomes the program as a trace file's would, with the
 // scenario's collective algorithms and flop rate.
 Program generated_program(const proto::Scenario& s, RankId ranks, std::string& name) {
@@ -165,7 +180,16 @@ Program generated_program(const proto::Scenario& s, RankId ranks, std::string& n
     trace = k.app() == "cg" ? npb_cg_trace(params, ranks) : npb_lu_trace(params, ranks);
     name = "npb-" + k.app();
   }
-  return program_from_trace(trace, trace_options(s));
+  const std::string field = mpi.has_gauss() ? "mpi.gauss.n" : "mpi.npb.size_class";
+  require_compute_within_budget(trace, mpi.host().flops());
+  Program program;
+  try {
+    program = program_from_trace(trace, trace_options(s));
+  } catch (const TraceError& e) {  // no file to name: the kernel's field instead
+    throw netmodels::InputError(field, fmt::format("the generated program: {}", e.what()));
+  }
+  validate_program_time_budget(s, program, field);
+  return program;
 }
 
 void kernel_program(const proto::Scenario& s, RankId ranks, MpiRunSpec& run) {
@@ -232,7 +256,11 @@ MpiRunSpec build(const LoadedScenario& loaded, const std::string& trace_path,
       throw loaded.error(
           "mpi.trace.path",
           fmt::format("no trace file or folder '{}' (looked for {})", mpi.trace().path(), path));
-    run.program = std::make_shared<const Program>(trace_program(path, s, ranks));
+    try {
+      run.program = std::make_shared<const Program>(trace_program(path, s, ranks));
+    } catch (const TraceError& e) {  // the trace's own line first, then where it was named
+      throw loaded.error("mpi.trace.path", e.what());
+    }
     run.program_name = "trace " + mpi.trace().path();
   } else if (mpi.program_case() == proto::Mpi::PROGRAM_NOT_SET) {
     throw loaded.error("mpi",

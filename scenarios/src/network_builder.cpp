@@ -228,12 +228,27 @@ TransportConfig transport_config(const proto::Transport& transport) {
   return config;
 }
 
+// `read` of a file the scenario names at `field`: its errors (at the file's own line) say
+// where the scenario named it, "SCENARIO:LINE:COL: FIELD: FILE:LINE: ...".
+template <typename Read>
+auto from_referenced_file(const std::string& field, Read read) {
+  try {
+    return read();
+  } catch (const netmodels::FileInputError& e) {
+    throw InputError(field, e.what());
+  } catch (const ScenarioError& e) {
+    throw InputError(field, e.what());
+  }
+}
+
 std::vector<FlowSpec> flow_specs(const proto::Scenario& s, const proto::Workload& w,
                                  const std::string& at, std::uint32_t ranks,
                                  const std::string& scenario_path) {
   const proto::Flows& flows = w.flows();
   if (!flows.csv_file().empty())
-    return read_scenario_flows_csv(beside_scenario(scenario_path, flows.csv_file()), s, ranks);
+    return from_referenced_file(at + ".flows.csv_file", [&] {
+      return read_scenario_flows_csv(beside_scenario(scenario_path, flows.csv_file()), s, ranks);
+    });
   std::vector<FlowSpec> specs;
   for (const proto::Flow& f : flows.flow()) {
     FlowSpec& spec = specs.emplace_back();
@@ -257,7 +272,9 @@ DatacenterSpec datacenter_spec(const proto::Datacenter& d, const std::string& at
                                const std::string& scenario_path,
                                std::vector<std::uint64_t> rank_rate_bps) {
   DatacenterSpec spec;
-  spec.sizes = load_distribution(d.distribution(), at + ".distribution", scenario_path);
+  spec.sizes = from_referenced_file(at + ".distribution", [&] {
+    return load_distribution(d.distribution(), at + ".distribution", scenario_path);
+  });
   spec.load = d.load();
   spec.duration = engine::ns(static_cast<std::int64_t>(d.duration_ns()));
   spec.max_flows = d.flows();

@@ -27,7 +27,7 @@ ScenarioError::ScenarioError(std::string file, SourceLoc loc, std::string field,
     : netmodels::InputError(field, message),
       file_(std::move(file)),
       loc_(loc),
-      text_(format_error(file_, loc_, field, message)) {}
+      text_(netmodels::printable(format_error(file_, loc_, field, message))) {}
 
 SourceLoc LoadedScenario::location_of(const std::string& field) const {
   const auto found = locations.find(field);

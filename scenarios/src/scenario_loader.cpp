@@ -19,6 +19,7 @@
 
 #include "defaults.hpp"
 #include "name_list.hpp"
+#include "netwarp/mpiemul/defined_enums.hpp"
 #include "set_override.hpp"
 #include "unused_settings.hpp"
 #include "utf8_check.hpp"
@@ -193,7 +194,8 @@ std::vector<std::string> apply_overrides(const std::vector<std::string>& overrid
 
 void print_once_on_stderr(const std::string& line) {
   static std::set<std::string> printed;
-  if (printed.insert(line).second) std::fprintf(stderr, "netwarp: warning: %s\n", line.c_str());
+  if (printed.insert(line).second)
+    std::fprintf(stderr, "netwarp: warning: %s\n", netmodels::printable(line).c_str());
 }
 
 std::function<void(const std::string&)>& warning_printer() {
@@ -221,6 +223,9 @@ LoadedScenario load_scenario_text(const std::string& text, const std::string& na
   loaded.path = name;
   parse(text, loaded);
   const std::vector<std::string> switched = apply_overrides(overrides, loaded);
+  // Before defaults and checks: an undefined number would otherwise run as the default.
+  if (const auto undefined = mpiemul::first_undefined_enum(loaded.scenario))
+    throw loaded.error(undefined->field, undefined->message);
   const std::vector<UnusedSetting> unused = unused_settings(loaded.scenario);
   fill_defaults(loaded.scenario);
   try {

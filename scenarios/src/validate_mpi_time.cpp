@@ -129,6 +129,32 @@ void validate_kernel_rounds(const std::string& kernel, const proto::Mpi& mpi, co
 
 }  // namespace
 
+void validate_program_time_budget(const proto::Scenario& scenario, const mpiemul::Program& program,
+                                  const std::string& size_field) {
+  const PathBound path(scenario);
+  const proto::Mpi& mpi = scenario.mpi();
+  WorstCaseTime compute, messages;
+  std::uint64_t sends = 0, bytes = 0;
+  for (const mpiemul::RankProgram& rank : program.ranks)
+    for (const mpiemul::Op& op : rank.ops) {
+      if (op.kind == mpiemul::OpKind::compute) compute += WorstCaseTime::from_ps(op.bytes);
+      if (op.kind != mpiemul::OpKind::send) continue;
+      messages += message_time(mpi, path, op.bytes);
+      ++sends;
+      bytes = op.bytes > UINT64_MAX - bytes ? UINT64_MAX : bytes + op.bytes;
+    }
+  const WorstCaseTime total = compute + messages;
+  if (total.is_within_budget()) return;
+  if (compute >= messages)
+    fail("mpi.host.flops",
+         fmt::format("{} flop/s: the program's compute, summed over its {} ranks, takes {}",
+                     mpi.host().flops(), program.size(), netmodels::over_budget(total)));
+  fail(size_field,
+       fmt::format("the program's {} messages ({} B) one after another over the slowest link ({}) "
+                   "and the host costs take {}",
+                   sends, bytes, path.slowest_field(), netmodels::over_budget(total)));
+}
+
 void validate_mpi_time_budget(const proto::Scenario& scenario, const PathBound& path) {
   const proto::Mpi& mpi = scenario.mpi();
   validate_host_costs(mpi);

@@ -146,11 +146,32 @@ WorstCaseTime PathBound::message(std::uint64_t payload_bytes) const {
   return transfer(payload_bytes) + round_trip().times(round_trips(payload_bytes));
 }
 
+std::string PathBound::slowest_field() const {
+  return fmt::format("{} = {} bit/s", slowest_.field, slowest_.value);
+}
+
+void add_waiting_flows(Demand& demand, std::uint64_t count, std::uint64_t gaps_ns,
+                       std::uint64_t all_bytes, const std::string& gap_field) {
+  if (count == 0) return;
+  demand.sequential_messages = saturating_add(demand.sequential_messages, count);
+  demand.latest_start_ns = saturating_add(demand.latest_start_ns, gaps_ns);
+  demand.port_bytes = std::max(demand.port_bytes, all_bytes);
+  if (gaps_ns > 0) demand.gap_field = gap_field;
+}
+
 void PathBound::require_within_budget(const Demand& demand) const {
   const WorstCaseTime carry = transfer(demand.port_bytes);
-  const WorstCaseTime trips = round_trip().times(round_trips(demand.largest_message_bytes));
-  const WorstCaseTime total = WorstCaseTime::from_ns(demand.latest_start_ns) + carry + trips;
+  const WorstCaseTime trips = round_trip()
+                                  .times(round_trips(demand.largest_message_bytes))
+                                  .times(demand.sequential_messages);
+  const WorstCaseTime start = WorstCaseTime::from_ns(demand.latest_start_ns);
+  const WorstCaseTime total = start + carry + trips;
   if (total.is_within_budget()) return;
+  if (!demand.gap_field.empty() && start > carry && start > trips)
+    fail(demand.gap_field,
+         fmt::format("the flows waiting for others (after) may start {} ns in (the latest start "
+                     "and every gap, one after another) and take {}",
+                     demand.latest_start_ns, netmodels::over_budget(total)));
   if (trips > carry)
     fail(longest_.field,
          fmt::format("{} ns per hop over up to {} hops, {} round trips per message, take {}",
@@ -167,8 +188,19 @@ namespace {
 Demand flows_demand(const proto::Flows& flows, const std::string& at) {
   Demand demand;
   std::map<std::uint32_t, std::uint64_t> sent, received;
+  std::uint64_t waiting = 0, gaps_ns = 0, all_bytes = 0, largest_gap = 0;
+  std::string gap_field;
   for (int i = 0; i < flows.flow_size(); ++i) {
     const proto::Flow& flow = flows.flow(i);
+    all_bytes = saturating_add(all_bytes, flow.bytes());
+    if (!flow.after().empty()) {
+      ++waiting;
+      gaps_ns = saturating_add(gaps_ns, flow.gap_ns());
+      if (flow.gap_ns() > largest_gap) {
+        largest_gap = flow.gap_ns();
+        gap_field = fmt::format("{}.flows.flow[{}].gap_ns", at, i);
+      }
+    }
     sent[flow.src()] = saturating_add(sent[flow.src()], flow.bytes());
     received[flow.dst()] = saturating_add(received[flow.dst()], flow.bytes());
     demand.latest_start_ns = std::max(demand.latest_start_ns, flow.start_ns());
@@ -179,6 +211,7 @@ Demand flows_demand(const proto::Flows& flows, const std::string& at) {
   }
   for (const auto& [rank, bytes] : sent) demand.port_bytes = std::max(demand.port_bytes, bytes);
   for (const auto& [rank, bytes] : received) demand.port_bytes = std::max(demand.port_bytes, bytes);
+  add_waiting_flows(demand, waiting, gaps_ns, all_bytes, gap_field);
   return demand;
 }
 
@@ -231,8 +264,10 @@ void validate_time_budget(const proto::Scenario& scenario) {
     any = true;
     total.port_bytes = saturating_add(total.port_bytes, d.port_bytes);
     total.largest_message_bytes = std::max(total.largest_message_bytes, d.largest_message_bytes);
-    total.latest_start_ns =
-        std::max(total.latest_start_ns, saturating_add(d.latest_start_ns, w.start_ns()));
+    const std::uint64_t start_ns = saturating_add(d.latest_start_ns, w.start_ns());
+    if (start_ns >= total.latest_start_ns) total.gap_field = d.gap_field;
+    total.latest_start_ns = std::max(total.latest_start_ns, start_ns);
+    total.sequential_messages = std::max(total.sequential_messages, d.sequential_messages);
   }
   if (any) path.require_within_budget(total);
 }

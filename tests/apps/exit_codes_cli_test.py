@@ -258,9 +258,10 @@ class LoadChecks(netwarp_cli.ScratchCase):
         path = self.write("csv.pbtxt", CSV_FLOWS)
         csv = self.write("flows.csv",
                          "src,dst,bytes,start_ns\n0,1,100,0\n0,1,9223372036854775808,0\n")
+        # Where the scenario names the file, then the file's own line.
         self.assertEqual(self.refused([path]),
-                         csv + ":3: bytes: must be at most 9223372036854775807, got "
-                         "9223372036854775808")
+                         path + ":4:20: workload.flows.csv_file: " + csv +
+                         ":3: bytes: must be at most 9223372036854775807, got 9223372036854775808")
 
     def test_csv_flow_past_the_time_budget_names_the_csv_line(self):
         path = self.write("csv.pbtxt", CSV_FLOWS)
@@ -271,7 +272,8 @@ class LoadChecks(netwarp_cli.ScratchCase):
         path = self.write("csv.pbtxt", CSV_FLOWS)
         csv = self.write("flows.csv", "src,dst,bytes,start_ns\n0,5,100,0\n")
         self.assertEqual(self.refused([path]),
-                         csv + ":2: dst: rank 5 does not exist (2 ranks: 0..1)")
+                         path + ":4:20: workload.flows.csv_file: " + csv +
+                         ":2: dst: rank 5 does not exist (2 ranks: 0..1)")
 
     def test_tit_message_past_the_time_budget_on_tcp_names_the_trace_line(self):
         path = self.write("tcp.pbtxt", TCP_PAIR)

@@ -150,8 +150,9 @@ TEST(TitFileErrors, ListedFileThatDoesNotExist) {
   const auto dir = temp_dir("list");
   const auto list = write_file(dir / "traces", "a.tit\nb.tit\n");
   write_file(dir / "a.tit", "0 init\n");
+  // The list's line that names it, then the file.
   EXPECT_EQ(trace_error([&] { read_tit(list); }),
-            (dir / "b.tit").string() + ": cannot open the trace file");
+            list + ":2: " + (dir / "b.tit").string() + ": cannot open the trace file");
 }
 
 TEST(ProtoTraceErrors, ActionsWithoutASourceNameTheirRankAndIndex) {

@@ -6,6 +6,7 @@
 
 #include <sstream>
 
+#include "netwarp/netmodels/port_intervals.hpp"
 #include "netwarp/netmodels/timeseries.hpp"
 #include "netwarp/netmodels/topology_builders.hpp"
 #include "network_fixtures.hpp"
@@ -73,9 +74,56 @@ TEST(TimeSeries, ShortIntervalsSplitAFrameExactly) {
   std::int64_t busy = 0;
   for (const PortSample& s : samples_of(run.results, 0, 0)) {
     EXPECT_LE(s.busy_ps, us(3).ps());
-    busy += s.busy_ps;
+    busy += s.busy_ps * static_cast<std::int64_t>(s.intervals);  // a row per run of alike ones
   }
   EXPECT_EQ(busy, us(80).ps());
+}
+
+// One 1000-byte frame on a 1 Mbit/s line: 8 ms on the wire, 800 intervals of 10 us in which
+// nothing changes. They make one sample that counts them, not 800 (nor 8e8 at 1 bit/s).
+TEST(TimeSeries, IntervalsWithoutAChangeShareOneSample) {
+  NetworkSpec spec = ten_frames();
+  spec.topology = testing::line_topology(2, LinkSpec{1'000'000, us(1)});
+  spec.workload.messages = {message(0, 0, 1, 1'000)};
+  const auto run = run_network(spec);
+  const auto nic = samples_of(run.results, 0, 0);
+  ASSERT_EQ(nic.size(), 1u);
+  EXPECT_EQ(nic[0].interval_start_ps, 0);
+  EXPECT_EQ(nic[0].intervals, 800u);
+  EXPECT_EQ(nic[0].busy_ps, us(10).ps());
+  EXPECT_EQ(nic[0].max_queue_bytes, 1'000u);
+  EXPECT_EQ(nic[0].mean_queue_bytes, 1'000u);
+  std::ostringstream csv;
+  write_ports_timeseries_csv(run.results, spec, csv);
+  EXPECT_NE(csv.str().find("\n0,n0,0,n2,1000,1000,1.000000,0,0,800\n"), std::string::npos);
+  // The idle row follows the run's last interval, not its first.
+  EXPECT_NE(csv.str().find("\n8000000000,n0,0,n2,0,0,0.000000,0,0,1\n"), std::string::npos);
+}
+
+TEST(PortIntervals, AdvanceFoldsOnlyWholeIntervalsOfASteadyLine) {
+  std::vector<std::pair<PortSample, std::uint64_t>> closed;
+  const auto close = [&](const PortInterval& in, std::uint64_t n) {
+    closed.push_back({to_sample(in, 10, 0, 0, n), n});
+  };
+  PortInterval in;
+  // The line starts serialising at 25: intervals 0 and 1 hold data on an idle line, interval
+  // 2 is partly busy, 3 .. 99 are alike and busy, then the change at 1005.
+  advance(in, 0, PortLevel{500, 25}, 10, close);
+  advance(in, 1005, PortLevel{500, 25}, 10, close);
+  ASSERT_EQ(closed.size(), 4u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(closed[i].first.interval_start_ps, 10 * i);
+    EXPECT_EQ(closed[i].second, 1u);
+  }
+  EXPECT_EQ(closed[1].first.busy_ps, 0);
+  EXPECT_EQ(closed[2].first.busy_ps, 5);
+  EXPECT_EQ(closed[3].first.interval_start_ps, 30);
+  EXPECT_EQ(closed[3].second, 97u);
+  EXPECT_EQ(closed[3].first.busy_ps, 10);
+  EXPECT_EQ(closed[3].first.mean_queue_bytes, 500u);
+  EXPECT_EQ(in.index, 100);
+  EXPECT_EQ(in.integrated_ps, 1005);
+  EXPECT_EQ(in.max_bytes, 500u);
 }
 
 TEST(TimeSeries, NoSamplesWhenSwitchedOff) {
@@ -120,8 +168,8 @@ TEST(TimeSeries, IntervalsAddUpToEachPortsTotals) {
     std::int64_t busy = 0;
     std::uint64_t dropped = 0;
     for (const PortSample& s : samples_of(run.results, p.node, p.port)) {
-      busy += s.busy_ps;
-      dropped += s.bytes_dropped;
+      busy += s.busy_ps * static_cast<std::int64_t>(s.intervals);
+      dropped += s.bytes_dropped * s.intervals;
     }
     EXPECT_EQ(busy, static_cast<std::int64_t>(p.bytes_sent) * 8000)  // 1 Gbps: 8000 ps a byte
         << p.node << "." << p.port;
@@ -158,10 +206,10 @@ TEST(TimeSeries, PortsCsvAddsAnIdleRowAfterEachActiveStretch) {
   const std::string text = csv.str();
   EXPECT_EQ(text.substr(0, text.find('\n')),
             "interval_start_ps,node,port,peer,max_queue_bytes,mean_queue_bytes,utilisation,"
-            "packets_dropped,bytes_dropped");
-  EXPECT_NE(text.find("\n0,n0,0,n2,10000,9800,1.000000,0,0\n"), std::string::npos);
-  EXPECT_NE(text.find("\n80000000,n0,0,n2,0,0,0.000000,0,0\n"), std::string::npos);
-  EXPECT_NE(text.find("\n0,n2,1,n1,1000,100,0.100000,0,0\n"), std::string::npos);
+            "packets_dropped,bytes_dropped,intervals");
+  EXPECT_NE(text.find("\n0,n0,0,n2,10000,9800,1.000000,0,0,1\n"), std::string::npos);
+  EXPECT_NE(text.find("\n80000000,n0,0,n2,0,0,0.000000,0,0,1\n"), std::string::npos);
+  EXPECT_NE(text.find("\n0,n2,1,n1,1000,100,0.100000,0,0,1\n"), std::string::npos);
 }
 
 // The incast's flows_timeseries.csv: its header line, then each row split at the commas.

@@ -87,7 +87,10 @@ TEST(BigMessageScenario, TimeBudgetRefusesNamingTheCsvLine) {
                               "topology { star { hosts: 2 } }\ntransport { kind: TCP }\n"
                               "workload { flows { csv_file: \"" +
                                   csv + "\" } }\n");
-  EXPECT_EQ(error_of(path).rfind(csv + ":3: bytes: ", 0), 0u) << error_of(path);
+  // Where the scenario names the file, then the file's line.
+  EXPECT_EQ(
+      error_of(path).rfind(path + ":3:20: workload.flows.csv_file: " + csv + ":3: bytes: ", 0), 0u)
+      << error_of(path);
 }
 
 TEST(BigMessageScenario, PastTwoTo63IsRefused) {
@@ -125,8 +128,10 @@ TEST(BigMessageScenario, TitSendPastTheBudgetNamesTheTraceLine) {
   try {
     build_mpi_run(load_scenario(path, {}));
     FAIL() << "no error";
-  } catch (const mpiemul::TraceError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind(tit + ":2: send: ", 0), 0u) << e.what();
+  } catch (const ScenarioError& e) {  // where the scenario names the trace, then its line
+    EXPECT_EQ(std::string(e.what()).rfind(path + ":3:15: mpi.trace.path: " + tit + ":2: send: ", 0),
+              0u)
+        << e.what();
   }
 }
 

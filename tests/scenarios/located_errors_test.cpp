@@ -68,6 +68,7 @@ class CsvFlows : public ::testing::Test {
     csv_ = ::testing::TempDir() + "netwarp_flows_" +
            ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".csv";
   }
+  // The CSV's own error, after where the scenario names the file (checked here once for all).
   std::string error_of(const std::string& rows, const std::string& transport = "TCP",
                        const std::string& extra = "") {
     std::ofstream(csv_) << "src,dst,bytes,start_ns\n" << rows;
@@ -75,7 +76,11 @@ class CsvFlows : public ::testing::Test {
         std::string("csv_flows_") + ::testing::UnitTest::GetInstance()->current_test_info()->name(),
         extra + "topology { star { hosts: 2 } }\ntransport { kind: " + transport +
             " }\nworkload { flows { csv_file: \"" + csv_ + "\" } }\n");
-    return load_error(path, true);
+    const std::string error = load_error(path, true);
+    const std::string place =
+        path + ":" + (extra.empty() ? "3" : "4") + ":20: workload.flows.csv_file: ";
+    EXPECT_EQ(error.rfind(place, 0), 0u) << error;
+    return error.substr(error.rfind(place, 0) == 0 ? place.size() : 0);
   }
   std::string csv_;
 };

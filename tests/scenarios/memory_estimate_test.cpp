@@ -36,7 +36,8 @@ TEST(MemoryEstimate, HugeMessageCountIsTheLargestPart) {
 TEST(MemoryEstimate, PingPongRepetitionsCountOperations) {
   const MemoryEstimate e = estimate_of(
       "many_reps",
-      "topology { star { hosts: 2 } }\nmpi { pingpong { sizes: 8 repetitions: 4000000000 } }\n");
+      "topology { star { hosts: 2 } }\nmpi { pingpong { sizes: 8 repetitions: 4000000000 } }\n"
+      "outputs { sample_interval_ns: 0 }\n");  // no time series: the operations alone
   EXPECT_EQ(e.largest_part, "32000000000 MPI operations x 128 B");
 }
 
@@ -59,7 +60,8 @@ TEST(MemoryEstimate, LosslessCountsAWindowOfPacketsPerHost) {
   const MemoryEstimate e =
       estimate_of("lossless_big",
                   "topology { star { hosts: 2 } }\n"
-                  "workload { flows { flow { src: 0 dst: 1 bytes: 146000000000 } } }\n");
+                  "workload { flows { flow { src: 0 dst: 1 bytes: 146000000000 } } }\n"
+                  "outputs { sample_interval_ns: 0 }\n");  // no time series: the queue alone
   EXPECT_EQ(e.largest_part, "5746 queued packets x 256 B");
   EXPECT_LT(e.bytes, std::uint64_t{4} << 20);
 }
@@ -69,7 +71,8 @@ TEST(MemoryEstimate, LosslessBelowTheWindowCountsTheWorkloadsPackets) {
   const MemoryEstimate e =
       estimate_of("lossless_small",
                   "topology { star { hosts: 2 } }\n"
-                  "workload { flows { flow { src: 0 dst: 1 bytes: 1460000 } } }\n");
+                  "workload { flows { flow { src: 0 dst: 1 bytes: 1460000 } } }\n"
+                  "outputs { sample_interval_ns: 0 }\n");
   EXPECT_EQ(e.largest_part, "1001 queued packets x 256 B");
 }
 

@@ -217,6 +217,75 @@ TEST(FlowsAfter, CsvColumnsAndLines) {
   EXPECT_EQ(spec.workload.messages[1].waits, 1u);
 }
 
+// Flows that wait for others run one after another at worst: their gaps add up against the time
+// budget (each gap alone is within it), at the largest gap's field or CSV line.
+std::string error_of(const std::string& name, const std::string& text) {
+  try {
+    build_text(name, text);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(FlowsAfter, GapsOneAfterAnotherPastTheBudget) {
+  const std::string inline_error = error_of(
+      "gaps_inline",
+      "topology { star { hosts: 2 } }\n"
+      "workloads { name: \"chain\" flows {\n"
+      "  flow { name: \"a\" src: 0 dst: 1 bytes: 10 }\n"
+      "  flow { name: \"b\" src: 0 dst: 1 bytes: 10 after: \"a\" gap_ns: 600000000000000 }\n"
+      "  flow { src: 0 dst: 1 bytes: 10 after: \"b\" gap_ns: 700000000000000 } } }\n");
+  EXPECT_NE(inline_error.find(":5:45: workloads[0].flows.flow[2].gap_ns: the flows waiting for "
+                              "others (after) may start 1300000000000000 ns in"),
+            std::string::npos)
+      << inline_error;
+  const std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "gaps.csv") << "src,dst,bytes,start_ns,name,after,gap_ns\n"
+                                     "0,1,10,0,a,,\n"
+                                     "0,1,10,0,b,a,700000000000000\n"
+                                     "0,1,10,0,c,b,600000000000000\n";
+  const std::string csv_error = error_of("gaps_csv",
+                                         "topology { star { hosts: 2 } }\n"
+                                         "workload { flows { csv_file: \"gaps.csv\" } }\n");
+  EXPECT_NE(csv_error.find(":2:20: workload.flows.csv_file: " + dir +
+                           "gaps.csv:3: gap_ns: the flows waiting for others"),
+            std::string::npos)
+      << csv_error;
+  // Within the budget, a chain builds.
+  std::ofstream(dir + "gaps.csv") << "src,dst,bytes,start_ns,name,after,gap_ns\n"
+                                     "0,1,10,0,a,,\n0,1,10,0,b,a,700000000000000\n";
+  EXPECT_EQ(error_of("gaps_csv_ok",
+                     "topology { star { hosts: 2 } }\n"
+                     "workload { flows { csv_file: \"gaps.csv\" } }\n"),
+            "");
+}
+
+// A file the scenario names (flows CSV, size distribution) is reported at its own line after
+// the scenario's place and field, whichever workload named it.
+TEST(ReferencedFiles, ErrorsNameTheScenarioFieldThenTheFile) {
+  const std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "bad.cdf") << "1000 0.5\n500 1.0\n";
+  const std::string cdf_error =
+      error_of("bad_cdf",
+               "topology { star { hosts: 4 } }\n"
+               "workloads { name: \"dc\"\n"
+               "  datacenter { distribution: \"bad.cdf\" load: 0.5 duration_ns: 1000 } }\n");
+  EXPECT_NE(cdf_error.find(":3:16: workloads[0].datacenter.distribution: " + dir +
+                           "bad.cdf:2: sizes must not decrease"),
+            std::string::npos)
+      << cdf_error;
+  const std::string csv_error =
+      error_of("absent_csv",
+               "topology { star { hosts: 4 } }\n"
+               "workloads { name: \"one\" incast { bytes: 10 } }\n"
+               "workloads { name: \"two\" flows { csv_file: \"absent.csv\" } }\n");
+  EXPECT_NE(csv_error.find(":3:33: workloads[1].flows.csv_file: " + dir +
+                           "absent.csv: cannot open the flows file"),
+            std::string::npos)
+      << csv_error;
+}
+
 // --- datacenter flows -----------------------------------------------------------------------
 
 std::string datacenter(double load, const std::string& distribution, std::uint64_t duration_ns) {

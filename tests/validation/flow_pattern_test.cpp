@@ -98,6 +98,30 @@ TEST_F(PatternFile, ErrorsAreFileErrorsThatBeginWithFileAndLine) {
   }
 }
 
+// A flow that waits for others' delivery (`after`) has no MFS counterpart: refused, never run
+// as if it started on its own.
+TEST(FlowPattern, WorkloadWithFlowsWaitingForFlowsIsRefused) {
+  netmodels::Workload w;
+  w.messages.resize(2);
+  for (netmodels::MessageId i = 0; i < 2; ++i) {
+    w.messages[i].id = i;
+    w.messages[i].dst = 1;
+    w.messages[i].bytes = 10;
+  }
+  w.messages[1].waits = 1;
+  w.messages[1].gap = engine::us(5);
+  try {
+    pattern_from_workload(w);
+    FAIL() << "a waiting flow was accepted";
+  } catch (const netmodels::InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "message 1 waits for 1 other flow(s) to be delivered (after, gap_ns): the flow "
+              "model cannot represent it");
+  }
+  w.messages[1].waits = 0;
+  EXPECT_EQ(pattern_from_workload(w).messages.size(), 2u);
+}
+
 TEST(FlowPattern, WorkloadOrderCountsEachSendersMessages) {
   netmodels::Workload w;
   w.messages = {{0, 3, 1, 10, engine::us(2), false},

@@ -31,8 +31,9 @@ Json rank_json(const RankTotals& r) {
   Json j;
   j["rank"] = r.rank;
   j["host"] = r.has_summary ? Json(r.host) : Json(nullptr);
-  j["end_ps"] = r.end_ps;
-  j["finished"] = r.has_summary && r.end_ps >= 0;
+  const bool finished = r.has_summary && r.end_ps >= 0;
+  j["end_ps"] = finished ? Json(r.end_ps) : Json(nullptr);  // null: did not finish
+  j["finished"] = finished;
   put_breakdown(j, r.calls);
   put_counters(j, r.counters);
   return j;
@@ -43,6 +44,7 @@ Json totals_json(const MpiTotals& t) {
   put_breakdown(j, t.calls);
   // unexpected_peak_bytes here is the largest peak of any rank.
   put_counters(j, t.counters);
+  j["saturated"] = t.sums_saturated;  // a sum passed 2^63 - 1 ps and was held there
   return j;
 }
 
@@ -91,7 +93,7 @@ Json stuck_json(const MpiTotals& t) {
 
 Json mpi_results_json(const MpiResults& results, const MpiTotals& totals, const Program& program) {
   Json j;
-  j["run_time_ps"] = totals.run_time_ps;
+  j["run_time_ps"] = totals.finished ? Json(totals.run_time_ps) : Json(nullptr);
   j["finished"] = totals.finished;
   j["deadlock"] = totals.finished ? Json(nullptr) : Json(deadlock_message(totals));
   j["world_size"] = program.size();

@@ -13,8 +13,8 @@ double us(std::int64_t ps) {
   return static_cast<double>(ps) * 1e-6;
 }
 
-double percent(std::int64_t part, std::int64_t whole) {
-  return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+double percent(std::int64_t part, double whole) {
+  return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / whole;
 }
 
 std::string run_line(const MpiTotals& t) {
@@ -25,13 +25,21 @@ std::string run_line(const MpiTotals& t) {
                      us(t.run_time_ps), us(t.run_time_ps) * 1e-3);
 }
 
-// Percentages of all time spent in calls, summed over ranks.
+// Percentages of all time spent in calls, summed over ranks (in doubles: the parts may each be
+// near what int64 counts).
 std::string breakdown_line(const CallBreakdown& b) {
-  const std::int64_t total = b.total_ps();
+  const double total = static_cast<double>(b.overhead_ps) + static_cast<double>(b.send_wait_ps) +
+                       static_cast<double>(b.recv_wait_ps) + static_cast<double>(b.sync_ps) +
+                       static_cast<double>(b.compute_ps);
+  if (b.saturated)
+    return fmt::format(
+        "calls         {} calls; their times summed over ranks pass what 64 bits count "
+        "(9.2e+06 s): see the per-rank times in results.json\n",
+        b.calls);
   return fmt::format(
       "calls         {} calls, {:.3f} us summed over ranks: overhead {:.1f}%, send wait {:.1f}%, "
       "recv wait {:.1f}%, sync {:.1f}%, compute {:.1f}%\n",
-      b.calls, us(total), percent(b.overhead_ps, total), percent(b.send_wait_ps, total),
+      b.calls, total * 1e-6, percent(b.overhead_ps, total), percent(b.send_wait_ps, total),
       percent(b.recv_wait_ps, total), percent(b.sync_ps, total), percent(b.compute_ps, total));
 }
 

@@ -1,6 +1,7 @@
 // MpiTotals: the records of an MPI run summed per rank, per protocol and per call kind, and
 // the ranks that did not finish, looked up in the program to say what they are blocked in.
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "netwarp/engine/check.hpp"
@@ -8,33 +9,48 @@
 
 namespace netwarp::mpiemul {
 
+bool add_saturating(std::int64_t& into, std::int64_t value) {
+  if (!__builtin_add_overflow(into, value, &into)) return false;
+  into = value < 0 ? std::numeric_limits<std::int64_t>::min()
+                   : std::numeric_limits<std::int64_t>::max();
+  return true;
+}
+
 void CallBreakdown::add(const CallRecord& call) {
   ++calls;
-  if (call.kind != CallKind::compute) mpi_time_ps += call.end_ps - call.start_ps;
-  overhead_ps += call.overhead_ps;
-  send_wait_ps += call.send_wait_ps;
-  recv_wait_ps += call.recv_wait_ps;
-  sync_ps += call.sync_ps;
-  compute_ps += call.compute_ps;
+  bool held = false;
+  if (call.kind != CallKind::compute)
+    held |= add_saturating(mpi_time_ps, call.end_ps - call.start_ps);
+  held |= add_saturating(overhead_ps, call.overhead_ps);
+  held |= add_saturating(send_wait_ps, call.send_wait_ps);
+  held |= add_saturating(recv_wait_ps, call.recv_wait_ps);
+  held |= add_saturating(sync_ps, call.sync_ps);
+  held |= add_saturating(compute_ps, call.compute_ps);
+  saturated |= held;
 }
 
 void CallBreakdown::add(const CallBreakdown& other) {
   calls += other.calls;
-  mpi_time_ps += other.mpi_time_ps;
-  overhead_ps += other.overhead_ps;
-  send_wait_ps += other.send_wait_ps;
-  recv_wait_ps += other.recv_wait_ps;
-  sync_ps += other.sync_ps;
-  compute_ps += other.compute_ps;
+  bool held = other.saturated;
+  held |= add_saturating(mpi_time_ps, other.mpi_time_ps);
+  held |= add_saturating(overhead_ps, other.overhead_ps);
+  held |= add_saturating(send_wait_ps, other.send_wait_ps);
+  held |= add_saturating(recv_wait_ps, other.recv_wait_ps);
+  held |= add_saturating(sync_ps, other.sync_ps);
+  held |= add_saturating(compute_ps, other.compute_ps);
+  saturated |= held;
 }
 
 std::int64_t CallBreakdown::total_ps() const {
-  return overhead_ps + send_wait_ps + recv_wait_ps + sync_ps + compute_ps;
+  std::int64_t total = overhead_ps;
+  for (const std::int64_t part : {send_wait_ps, recv_wait_ps, sync_ps, compute_ps})
+    add_saturating(total, part);
+  return total;
 }
 
 void RankCounters::add(const RankCounters& other) {
   throttled_sends += other.throttled_sends;
-  throttle_wait_ps += other.throttle_wait_ps;
+  saturated |= other.saturated || add_saturating(throttle_wait_ps, other.throttle_wait_ps);
   unexpected_messages += other.unexpected_messages;
   unexpected_peak_bytes = std::max(unexpected_peak_bytes, other.unexpected_peak_bytes);
   direct_hits += other.direct_hits;
@@ -108,7 +124,7 @@ std::vector<const RankSummary*> add_ranks(const MpiResults& results, const Progr
     t.ranks[c.rank].calls.add(c);
     CallKindTotals& kind = t.call_kinds.at(static_cast<std::size_t>(c.kind));
     ++kind.count;
-    kind.time_ps += c.end_ps - c.start_ps;
+    kind.saturated |= add_saturating(kind.time_ps, c.end_ps - c.start_ps);
     kind.bytes += c.bytes;
   }
   return summaries;
@@ -157,6 +173,8 @@ MpiTotals MpiResults::totals(const Program& program) const {
     t.stuck.push_back(stuck_rank(program.ranks[rank.rank], rank.rank, summaries[rank.rank]));
   }
   if (!t.finished) t.run_time_ps = -1;
+  t.sums_saturated = t.calls.saturated || t.counters.saturated;
+  for (const CallKindTotals& kind : t.call_kinds) t.sums_saturated |= kind.saturated;
   if (t.finished) t.unreceived = unreceived_sends(*this, program);
   return t;
 }

@@ -100,11 +100,13 @@ TitSources directory(const fs::path& dir) {
 }
 
 // A relative path in a list is looked up beside the list, then from the working directory.
-TitFile listed_file(const fs::path& list, std::string_view entry) {
+// Its errors name the list's line first: "list.txt:3: rank3.tit:5: ...".
+TitFile listed_file(const fs::path& list, std::string_view entry, const std::string& list_line) {
   const fs::path named(entry);
   fs::path path = named.is_absolute() ? named : list.parent_path() / named;
-  if (!fs::exists(path) && fs::exists(named)) path = named;
-  return TitFile{path, path.string()};
+  std::error_code ignored;
+  if (!fs::exists(path, ignored) && fs::exists(named, ignored)) path = named;
+  return TitFile{path, fmt::format("{}: {}", list_line, path.string())};
 }
 
 TitSources list_file(const fs::path& list) {
@@ -113,7 +115,9 @@ TitSources list_file(const fs::path& list) {
   while (const TitLine* line = reader.next()) {
     if (line->tokens.size() != 1)
       throw TraceError(reader.name(), line->number, "a replay list names one trace file per line");
-    files.emplace(static_cast<std::uint32_t>(files.size()), listed_file(list, line->tokens[0]));
+    files.emplace(
+        static_cast<std::uint32_t>(files.size()),
+        listed_file(list, line->tokens[0], fmt::format("{}:{}", reader.name(), line->number)));
   }
   if (files.size() == 1) return shared_file(std::move(files.begin()->second));
   return per_rank_files(std::move(files), list.string());

@@ -24,6 +24,6 @@ TraceError::TraceError(std::string file, std::uint32_t line, const std::string& 
       file_(std::move(file)),
       line_(line),
       column_(column),
-      text_(format_error(file_, line_, column_, message)) {}
+      text_(netmodels::printable(format_error(file_, line_, column_, message))) {}
 
 }  // namespace netwarp::mpiemul

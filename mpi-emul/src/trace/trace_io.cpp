@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "netwarp/mpiemul/defined_enums.hpp"
 #include "netwarp/mpiemul/trace.hpp"
 
 namespace netwarp::mpiemul {
@@ -97,6 +98,13 @@ proto::Trace read_binary(const fs::path& path) {
   return trace;
 }
 
+// Proto3 keeps enum numbers the schema does not define; none may reach the replay.
+proto::Trace refuse_undefined_enums(proto::Trace trace, const fs::path& path) {
+  if (const auto undefined = first_undefined_enum(trace))
+    throw TraceError(path.string(), 0, undefined->field + ": " + undefined->message);
+  return trace;
+}
+
 void write_file(const fs::path& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << bytes;
@@ -118,9 +126,9 @@ proto::Trace read_trace(const fs::path& path, TraceLocations& locations) {
   if (path.extension() == ".otf2") return read_otf2(path);
   switch (format_of(path)) {
     case TraceFormat::binary:
-      return read_binary(path);
+      return refuse_undefined_enums(read_binary(path), path);
     case TraceFormat::text:
-      return read_text(path, locations);
+      return refuse_undefined_enums(read_text(path, locations), path);
     case TraceFormat::tit:
       break;
   }

@@ -51,16 +51,17 @@ class CsvBuffer {
 void write_port_row(const PortSample& s, const NetworkSpec& spec, CsvBuffer& out) {
   const std::int64_t length = spec.outputs.sample_interval_ps;
   const NodeId peer = spec.topology.nodes[s.node].ports[s.port].peer;
-  out.row(FMT_COMPILE("{},{},{},{},{},{},{:.6f},{},{}\n"), s.interval_start_ps,
+  out.row(FMT_COMPILE("{},{},{},{},{},{},{:.6f},{},{},{}\n"), s.interval_start_ps,
           name_of(spec, s.node), s.port, name_of(spec, peer), s.max_queue_bytes, s.mean_queue_bytes,
           static_cast<double>(s.busy_ps) / static_cast<double>(length), s.packets_dropped,
-          s.bytes_dropped);
+          s.bytes_dropped, s.intervals);
 }
 
-// A row of zeros for the interval after `s` when the port's next row is not that interval.
+// A row of zeros for the interval after `s`'s last when the port's next row is not that interval.
 void write_idle_row_after(const PortSample& s, const PortSample* next, const NetworkSpec& spec,
                           CsvBuffer& out) {
-  const std::int64_t after = s.interval_start_ps + spec.outputs.sample_interval_ps;
+  const std::int64_t after = s.interval_start_ps + static_cast<std::int64_t>(s.intervals) *
+                                                       spec.outputs.sample_interval_ps;
   if (next != nullptr && is_same_port(s, *next) && next->interval_start_ps == after) return;
   PortSample idle;
   idle.interval_start_ps = after;
@@ -87,7 +88,7 @@ std::string ssthresh_field(std::uint64_t ssthresh) {
 void write_ports_timeseries_csv(const ResultsSource& results, const NetworkSpec& spec,
                                 std::ostream& out) {
   out << "interval_start_ps,node,port,peer,max_queue_bytes,mean_queue_bytes,utilisation,"
-         "packets_dropped,bytes_dropped\n";
+         "packets_dropped,bytes_dropped,intervals\n";
   CsvBuffer buffer(out);
   auto rows = results.open<PortSample>();
   for (const PortSample* row = rows.peek(); row != nullptr;) {

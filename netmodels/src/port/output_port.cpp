@@ -347,7 +347,9 @@ void OutputPort::advance_interval(PortInterval& interval, std::int64_t at_ps, Ev
   if (!is_sampled()) return;
   const std::int64_t length = policy_->sample_interval_ps;
   advance(interval, at_ps, level(), length,
-          [&](const PortInterval& closed) { ctx.emit(to_sample(closed, length, node_, index_)); });
+          [&](const PortInterval& closed, std::uint64_t intervals) {
+            ctx.emit(to_sample(closed, length, node_, index_, intervals));
+          });
 }
 
 void OutputPort::store_interval(const PortInterval& interval, EventCtx& ctx) {
@@ -359,8 +361,8 @@ void OutputPort::finish_intervals(engine::FinishCtx& ctx) const {
   if (!is_sampled() || interval_.get().index < 0) return;
   const std::int64_t length = policy_->sample_interval_ps;
   const std::int64_t end = ctx.end_time().ps();
-  const auto emit = [&](const PortInterval& closed) {
-    ctx.emit(to_sample(closed, length, node_, index_));
+  const auto emit = [&](const PortInterval& closed, std::uint64_t intervals = 1) {
+    ctx.emit(to_sample(closed, length, node_, index_, intervals));
   };
   PortInterval interval = interval_.get();
   PortLevel now{buffered_bytes(), PortLevel::kLineIdle};

@@ -189,8 +189,9 @@ ParamsFileError::ParamsFileError(std::string file, const std::string& field,
                                  const std::string& message)
     : netmodels::InputError(field, message),
       file_(std::move(file)),
-      text_(field.empty() ? fmt::format("{}: {}", file_, message)
-                          : fmt::format("{}: {}: {}", file_, field, message)) {}
+      text_(netmodels::printable(field.empty()
+                                     ? fmt::format("{}: {}", file_, message)
+                                     : fmt::format("{}: {}: {}", file_, field, message))) {}
 
 namespace {
 
@@ -205,6 +206,23 @@ std::string at_byte(const std::string& path, const std::string& text, std::size_
 }
 
 }  // namespace
+
+std::string json_syntax_error(const std::string& path, const std::string& text,
+                              const nlohmann::json::parse_error& error) {
+  // nlohmann: "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error
+  // while parsing value - invalid literal; last read: 'x'"; keep what and while reading what.
+  const std::string what = error.what();
+  const std::size_t parsing = what.find("while parsing ");
+  std::string reason = "a syntax error";
+  if (parsing != std::string::npos) {
+    const std::string rest = what.substr(parsing + 14);
+    const std::size_t dash = rest.find(" - ");
+    reason = dash == std::string::npos
+                 ? rest
+                 : fmt::format("{}, reading a {}", rest.substr(dash + 3), rest.substr(0, dash));
+  }
+  return fmt::format("{}: not valid JSON: {}", at_byte(path, text, error.byte), reason);
+}
 
 ParamsDocument read_params_file(const std::string& path) {
   if (std::filesystem::is_directory(path)) throw ParamsFileError(path, "", "is a directory");

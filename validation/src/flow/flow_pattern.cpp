@@ -18,6 +18,10 @@ FlowPattern pattern_from_workload(const netmodels::Workload& workload) {
   pattern.messages.reserve(workload.messages.size());
   std::unordered_map<netmodels::NodeId, std::uint64_t> sent_by;
   for (const netmodels::Message& m : workload.messages) {
+    if (m.waits > 0)
+      throw InputError("", fmt::format("message {} waits for {} other flow(s) to be delivered "
+                                       "(after, gap_ns): the flow model cannot represent it",
+                                       m.id, m.waits));
     PatternMessage p;
     p.sender = m.src;
     p.dest = m.dst;

@@ -94,6 +94,7 @@ FlowPattern read_pattern_csv(const std::string& path, std::uint32_t host_count) 
       throw netmodels::FileInputError(path, static_cast<std::uint32_t>(number),
                                       e.message().substr(6));
     }
+    m.line = static_cast<std::uint32_t>(number);
     const auto [it, is_new] = line_of_order.emplace(std::pair{m.sender, m.order}, number);
     if (!is_new)
       throw netmodels::FileInputError(

@@ -80,8 +80,8 @@ ParamsDocument parse(const nlohmann::ordered_json& json, const std::string& sour
 
 // The all-to-all kernel's closed forms of seed 002, `iterations` times plus the compute
 // between iterations.
-Prediction predict_plogp_br(const PlogpBrParams& p, const scenarios::LoadedScenario& loaded,
-                            mpiemul::RankId ranks) {
+Prediction predict_plogp_br(const PlogpBrParams& p, const std::string& source,
+                            const scenarios::LoadedScenario& loaded, mpiemul::RankId ranks) {
   const auto& mpi = loaded.scenario.mpi();
   const std::string algorithm = mpi.has_alltoall() ? mpi.alltoall().algorithm() : "";
   if (algorithm != "algorithm_a" && algorithm != "algorithm_b")
@@ -91,7 +91,13 @@ Prediction predict_plogp_br(const PlogpBrParams& p, const scenarios::LoadedScena
   const std::uint64_t m = mpi.alltoall().bytes();
   std::vector<std::string> patterns;
   for (mpiemul::RankId k = 1; k < ranks; ++k) patterns.push_back(fmt::format("xor{}", k));
-  const std::vector<double> gaps = plogp_br::phase_gaps(p, m, patterns);
+  std::vector<double> gaps;
+  try {
+    gaps = plogp_br::phase_gaps(p, m, patterns);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(fmt::format("{}: g_by_pattern: {} ({} ranks need xor1..xor{})",
+                                            source, e.what(), ranks, ranks - 1));
+  }
   const double once = algorithm == "algorithm_a" ? plogp_br::alltoall_a(p, m, gaps)
                                                  : plogp_br::alltoall_b(p, m, gaps);
   const std::uint32_t iterations = std::max<std::uint32_t>(mpi.alltoall().iterations(), 1);
@@ -193,7 +199,7 @@ ModelPrediction predict_with(const nlohmann::ordered_json& params, const std::st
           else if constexpr (std::is_same_v<P, MpieteParams>)
             return predict_program(program, *mpiete_replay_model(p), nullptr, layout);
           else if constexpr (std::is_same_v<P, PlogpBrParams>)
-            return predict_plogp_br(p, loaded, program.size());
+            return predict_plogp_br(p, source, loaded, program.size());
           else
             throw std::invalid_argument(
                 fmt::format("{}: model {} does not predict programs", source, model));

@@ -155,7 +155,15 @@ ModelResult run_workload_flow(ModelKind kind, const netmodels::NetworkSpec& spec
   ModelResult m;
   m.model = std::string(model_name(kind));
   const FlowNetwork network = FlowNetwork::from_topology(spec.topology, spec.nic.rate_bps);
-  const FlowPattern pattern = pattern_from_workload(spec.workload);
+  FlowPattern pattern;
+  try {
+    pattern = pattern_from_workload(spec.workload);
+    check_pattern_budget(pattern, network, "the workload");
+  } catch (const netmodels::InputError& e) {
+    m.available = false;  // past what the model can count: refused, never a wrapped time
+    m.note = e.what();
+    return m;
+  }
   MfsOptions options;
   options.mode = flow_mode_of(kind);
   const MfsResult result = run_mfs(network, pattern, options);
@@ -320,9 +328,11 @@ void keep_workload_run(const ValidateOptions& o, const WorkloadRun& truth, Sweep
   std::ofstream flows(dir / "flows.csv");
   flows << "flow,src,dst,bytes,start_ps,delivered_ps,completed_ps,retransmitted_segments,"
            "retransmission_timeouts\n";
+  // Empty for a message not delivered (not acknowledged), as `netwarp run` writes it.
+  const auto time = [](std::int64_t ps) { return ps < 0 ? std::string() : std::to_string(ps); };
   for (const FlowSample& f : truth.flows)
     flows << fmt::format("{},{},{},{},{},{},{},{},{}\n", f.flow, f.src, f.dst, f.bytes, f.start_ps,
-                         f.delivered_ps, f.completed_ps, f.retransmitted_segments,
+                         time(f.delivered_ps), time(f.completed_ps), f.retransmitted_segments,
                          f.retransmission_timeouts);
   nlohmann::ordered_json results;
   results["completion_time_ps"] = truth.totals.completion_time_ps;

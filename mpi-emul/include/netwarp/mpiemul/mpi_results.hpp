@@ -23,6 +23,11 @@
 
 namespace netwarp::mpiemul {
 
+// into += value, held at the largest int64 instead of wrapping; true when it was held. Sums of
+// times over ranks can pass what 64 bits count (16 ranks of 6e5 s each) though every rank's
+// times are within the budget.
+bool add_saturating(std::int64_t& into, std::int64_t value);
+
 // The split of call time LogGPS reports, summed over some calls.
 struct CallBreakdown {
   std::uint64_t calls = 0;
@@ -32,6 +37,7 @@ struct CallBreakdown {
   std::int64_t recv_wait_ps = 0;
   std::int64_t sync_ps = 0;
   std::int64_t compute_ps = 0;
+  bool saturated = false;  // a sum was held at the largest int64 (add_saturating)
 
   void add(const CallRecord& call);
   void add(const CallBreakdown& other);
@@ -47,6 +53,7 @@ struct RankCounters {
   std::uint64_t unexpected_peak_bytes = 0;  // summed over ranks: the largest peak instead
   std::uint64_t direct_hits = 0;
   std::uint64_t direct_misses = 0;
+  bool saturated = false;  // throttle_wait_ps was held at the largest int64
 
   void add(const RankCounters& other);
 };
@@ -68,8 +75,9 @@ struct MessageTotals {
 
 struct CallKindTotals {
   std::uint64_t count = 0;
-  std::int64_t time_ps = 0;  // summed durations
+  std::int64_t time_ps = 0;  // summed durations, held at the largest int64
   std::uint64_t bytes = 0;
+  bool saturated = false;
 };
 
 // A rank that did not finish, and the call of its program it is blocked in.
@@ -101,7 +109,7 @@ struct UnreceivedSend {
 
 struct MpiTotals {
   bool finished = true;           // every rank finished its program
-  std::int64_t run_time_ps = 0;   // latest rank end; -1 when not finished
+  std::int64_t run_time_ps = 0;   // latest rank end; -1 when not finished (null in outputs)
   std::vector<RankTotals> ranks;  // one per rank of the program, in rank order
   CallBreakdown calls;            // summed over ranks
   RankCounters counters;          // summed over ranks
@@ -109,6 +117,7 @@ struct MpiTotals {
   std::array<CallKindTotals, kCallKindCount> call_kinds{};  // indexed by CallKind
   std::vector<StuckRank> stuck;                             // in rank order
   std::vector<UnreceivedSend> unreceived;                   // finished runs only; by rank, then op
+  bool sums_saturated = false;  // a sum of times over ranks or calls was held at the largest int64
 };
 
 class MpiResults final : public engine::RecordSink {

@@ -1,6 +1,7 @@
 // InputError: a mistake in user input (a scenario field, a topology parameter, a trace line).
 // Builders throw it naming the field by its dotted path ("topology.fat_tree.p"); the scenario
-// loader adds the file and, where it knows it, line and column. Printed as one line, exit 2.
+// loader adds the file and, where it knows it, line and column. Printed as one line, exit 2:
+// what() is printable() (control bytes escaped, cut when long); field() and message() are raw.
 #pragma once
 
 #include <cstdint>
@@ -8,12 +9,14 @@
 #include <string>
 #include <utility>
 
+#include "netwarp/netmodels/printable.hpp"
+
 namespace netwarp::netmodels {
 
 class InputError : public std::runtime_error {
  public:
   InputError(std::string field, const std::string& message)
-      : std::runtime_error(field.empty() ? message : field + ": " + message),
+      : std::runtime_error(printable(field.empty() ? message : field + ": " + message)),
         field_(std::move(field)),
         message_(message) {}
   const std::string& field() const { return field_; }      // dotted path, may be empty

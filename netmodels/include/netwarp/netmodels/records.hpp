@@ -138,7 +138,8 @@ struct CwndSample {
 };
 
 // One sampling interval of an output port (OutputSpec::sample_interval): emitted for every
-// interval in which the port held data, was busy or dropped.
+// interval in which the port held data, was busy or dropped; `intervals` > 1 when it stands for
+// that many consecutive intervals alike (no change of the port in any of them).
 struct PortSample {
   std::int64_t interval_start_ps = 0;
   NodeId node = 0;
@@ -149,6 +150,7 @@ struct PortSample {
   std::int64_t busy_ps = 0;            // time the line was serialising in the interval
   std::uint64_t packets_dropped = 0;   // drop-tail drops in the interval
   std::uint64_t bytes_dropped = 0;
+  std::uint64_t intervals = 1;  // consecutive intervals with these values, from interval_start_ps
 };
 
 // A TCP connection's sender at the end of a sampling interval in which it changed; `flow`

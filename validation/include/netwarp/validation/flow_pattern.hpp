@@ -16,6 +16,7 @@
 #include "netwarp/netmodels/input_error.hpp"
 #include "netwarp/netmodels/units.hpp"
 #include "netwarp/netmodels/workload.hpp"
+#include "netwarp/validation/flow_network.hpp"
 
 namespace netwarp::validation {
 
@@ -29,6 +30,7 @@ struct PatternMessage {
   netmodels::SimTime delay;
   netmodels::SimTime not_before;  // earliest start (workload start times; 0 in pattern files)
   bool after_previous = true;     // blocking send: wait for the sender's previous message
+  std::uint32_t line = 0;         // the pattern file's line (from 1); 0: from a workload
 };
 
 struct FlowPattern {
@@ -40,11 +42,25 @@ struct FlowPattern {
 // hosts out of range for `host_count`, sender == dest, an order used twice by one sender.
 FlowPattern read_pattern_csv(const std::string& path, std::uint32_t host_count);
 
-// The workload's messages in order, order = position among its sender's messages.
+// The workload's messages in order, order = position among its sender's messages. InputError
+// for a message that waits for other flows (`after`): the model cannot wait for a delivery.
 FlowPattern pattern_from_workload(const netmodels::Workload& workload);
 
 // Checks hosts against `host_count`, sender != dest and orders unique per sender; throws
 // netmodels::InputError naming the message ("message 12: ...").
 void check_pattern(const FlowPattern& pattern, std::uint32_t host_count);
+
+}  // namespace netwarp::validation
+
+namespace netwarp::validation {
+
+// The simulated-time budget a packet run enforces (netmodels::kTimeBudgetPs), for the flow model:
+// whenever a flow is active the flows together drain at least the slowest link's rate (each gets
+// at least its share of its bottleneck), so the latest start, every delay, every route latency and
+// all bytes at the slowest rate bound the completion. Past the budget: a FileInputError
+// "SOURCE:LINE: bytes: ..." (or delay_ns) at the message with the largest such value, or for a
+// workload (line 0) an InputError naming "SOURCE: message N".
+void check_pattern_budget(const FlowPattern& pattern, const FlowNetwork& network,
+                          const std::string& source);
 
 }  // namespace netwarp::validation

@@ -81,6 +81,11 @@ class ParamsFileError : public netmodels::InputError {
   std::string text_;
 };
 
+// "FILE:LINE:COLUMN: not valid JSON (...)": a parse error of `text`, read from `path`, in our
+// words (nlohmann's "[json.exception.parse_error.101]" text stays inside).
+std::string json_syntax_error(const std::string& path, const std::string& text,
+                              const nlohmann::json::parse_error& error);
+
 // Throws ParamsFileError when the file cannot be read, is not JSON, or is not a valid set.
 ParamsDocument read_params_file(const std::string& path);
 // Throws std::runtime_error when the file cannot be written. Pretty-printed, 2 spaces.
