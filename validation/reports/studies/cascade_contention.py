@@ -20,7 +20,7 @@ NETS = (("cascade", "cascade (1 uplink)", lambda p: []),
         ("star", "flat (one switch)", lambda p: [f"topology.star.hosts={p}"]))
 
 
-SMOKE = dict(ranks=[16, 32], iterations={"cg": 1, "lu": 2})
+SMOKE = dict(ranks=[16, 32], iterations={"cg": 1, "lu": 1})
 FULL = dict(ranks=[16, 32, 64, 128], iterations={"cg": 3, "lu": 10})
 TRANSPORTS = (("tcp", []), ("lossless", LOSSLESS))
 

@@ -28,7 +28,7 @@ FLOPS = ["1e8", "3e8", "1e9"]
 KINDS = ["compute_ps", "overhead_ps", "send_wait_ps", "recv_wait_ps", "sync_ps"]
 
 
-SMOKE_N = [512, 2048]
+SMOKE_N = [512, 1152]
 FULL_N = [256, 512, 1024, 2048, 4096]
 
 
@@ -162,7 +162,7 @@ FINDINGS = [
 ]
 CI_FINDING = "rendezvous only above S"
 CI_WHY = ("it is the study's premise (messages above S go rendezvous and pay for it) and holds "
-          "at both sizes: the smoke size keeps one n below S (512) and one above (2048).")
+          "at both sizes: the smoke size keeps one n below S (512) and one above (1152).")
 
 
 def longest(n):
