@@ -87,7 +87,10 @@ def main():
         sys.exit(f"datacenter_report.py: {NETWARP} not found; build Release first")
     if shutil.which(MPIRUN) is None:
         sys.exit(f"datacenter_report.py: {MPIRUN} not found")
+    load = os.getloadavg()[0]
     text = section({c[0]: median_run(c) for c in CONFIGS})
+    text = text.replace("Wall time is the kernel's.", "Wall time is the kernel's; load average "
+                        f"{load:.1f} at the start (what else ran: see the commit).", 1)
     with open(OUT) as f:
         old = f.read()
     start = old.find(HEADING)
