@@ -284,7 +284,11 @@ NetworkSpec skewed_spines(MultipathMode mode) {
     spec.topology.nodes[up.peer].ports[up.peer_port].latency = engine::us(21);
   }
   spec.transport.kind = TransportKind::tcp;
-  spec.workload = make_flows({FlowSpec{0, 1, 300000, {}, 0}}, 2, "workload");
+  FlowSpec flow;
+  flow.src = 0;
+  flow.dst = 1;
+  flow.bytes = 300000;
+  spec.workload = make_flows({flow}, 2, "workload");
   return spec;
 }
 

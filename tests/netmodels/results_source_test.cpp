@@ -65,8 +65,14 @@ NetworkResults rank1() {
 
 Workload workload() {
   Workload w;
-  for (MessageId id = 0; id < 4; ++id)
-    w.messages.push_back(Message{id, id % 3, 3 - id, 100 * id + 1, {}, false});
+  for (MessageId id = 0; id < 4; ++id) {
+    Message m;
+    m.id = id;
+    m.src = id % 3;
+    m.dst = 3 - id;
+    m.bytes = 100 * id + 1;
+    w.messages.push_back(m);
+  }
   return w;
 }
 

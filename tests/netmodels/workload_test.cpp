@@ -20,6 +20,16 @@
 namespace netwarp::netmodels {
 namespace {
 
+// A flow without name, group or dependency (FlowSpec's other fields at their defaults).
+FlowSpec flow(NodeId src, NodeId dst, std::uint64_t bytes, SimTime start) {
+  FlowSpec f;
+  f.src = src;
+  f.dst = dst;
+  f.bytes = bytes;
+  f.start = start;
+  return f;
+}
+
 // Runs `f`, which must throw InputError with this field and a message containing `text`.
 void expect_input_error(const std::function<void()>& f, const std::string& field,
                         const std::string& text) {
@@ -254,7 +264,7 @@ TEST(WorkloadUniformRandom, RejectsBadParametersNamingTheField) {
 }
 
 TEST(WorkloadFlows, KeepsTheFlowsInOrderAndIndependent) {
-  const std::vector<FlowSpec> flows{{0, 3, 1000, engine::us(1)}, {2, 1, 5, engine::ns(7)}};
+  const std::vector<FlowSpec> flows{flow(0, 3, 1000, engine::us(1)), flow(2, 1, 5, engine::ns(7))};
   const Workload w = make_flows(flows, 4, "workload.flows");
   EXPECT_EQ(w.kind, "flows");
   ASSERT_EQ(w.messages.size(), 2u);
@@ -269,24 +279,21 @@ TEST(WorkloadFlows, KeepsTheFlowsInOrderAndIndependent) {
 
 TEST(WorkloadFlows, RejectsBadFlowsNamingTheEntry) {
   const std::string at = "workload.flows";
-  const FlowSpec ok{0, 1, 100, {}};
+  const FlowSpec ok = flow(0, 1, 100, {});
   expect_input_error(
       [&] {
-        make_flows({ok, {0, 4, 100, {}}}, 4, at);
+        make_flows({ok, flow(0, 4, 100, {})}, 4, at);
       },
       at + "[1].dst", "must be in [0, 3] for 4 hosts, got 4");
-  expect_input_error([&] { make_flows({{9, 1, 100, {}}}, 4, at); }, at + "[0].src", "got 9");
+  expect_input_error([&] { make_flows({flow(9, 1, 100, {})}, 4, at); }, at + "[0].src", "got 9");
   expect_input_error(
       [&] {
-        make_flows({ok, ok, {2, 2, 100, {}}}, 4, at);
+        make_flows({ok, ok, flow(2, 2, 100, {})}, 4, at);
       },
       at + "[2].dst", "must differ from src");
-  expect_input_error([&] { make_flows({{0, 1, 0, {}}}, 4, at); }, at + "[0].bytes", "got 0");
-  expect_input_error(
-      [&] {
-        make_flows({{0, 1, 5, engine::ns(-1)}}, 4, at);
-      },
-      at + "[0].start", "must be >= 0");
+  expect_input_error([&] { make_flows({flow(0, 1, 0, {})}, 4, at); }, at + "[0].bytes", "got 0");
+  expect_input_error([&] { make_flows({flow(0, 1, 5, engine::ns(-1))}, 4, at); }, at + "[0].start",
+                     "must be >= 0");
   expect_input_error([&] { make_flows({}, 4, at); }, at, "at least one flow");
 }
 
@@ -297,17 +304,18 @@ TEST(WorkloadMessageBytes, EveryGeneratorTakesFourGiBAndRefusesPastTwoTo63) {
   constexpr std::uint64_t kFourGiB = std::uint64_t{1} << 32;
   constexpr std::uint64_t kTooBig = kMaxMessageBytes + 1;
   EXPECT_EQ(kMaxMessageBytes, std::uint64_t{0x7fffffffffffffff});
-  EXPECT_EQ(make_flows({{0, 1, kFourGiB, {}}}, 4, "f").messages[0].bytes, kFourGiB);
+  EXPECT_EQ(make_flows({flow(0, 1, kFourGiB, {})}, 4, "f").messages[0].bytes, kFourGiB);
   EXPECT_EQ(make_incast({.senders = 2, .bytes = kFourGiB, .start = {}}, 4, "i").messages[1].bytes,
             kFourGiB);
   const std::string limit = "must be at most 9223372036854775807 bytes (2^63 - 1), got";
-  expect_input_error([&] { make_flows({{0, 1, kTooBig, {}}}, 4, "f"); }, "f[0].bytes", limit);
+  expect_input_error([&] { make_flows({flow(0, 1, kTooBig, {})}, 4, "f"); }, "f[0].bytes", limit);
   expect_input_error([&] { make_incast({.senders = 2, .bytes = kTooBig, .start = {}}, 4, "i"); },
                      "i.bytes", limit);
   expect_input_error([&] { make_all_to_all({.bytes = kTooBig}, 4, "a"); }, "a.bytes", limit);
   expect_input_error([&] { make_permutation({.bytes = kTooBig}, 4, "p"); }, "p.bytes", limit);
   expect_input_error([&] { make_uniform_random({.bytes = kTooBig}, 4, "u"); }, "u.bytes", limit);
-  EXPECT_EQ(make_flows({{0, 1, kMaxMessageBytes, {}}}, 4, "f").messages[0].bytes, kMaxMessageBytes);
+  EXPECT_EQ(make_flows({flow(0, 1, kMaxMessageBytes, {})}, 4, "f").messages[0].bytes,
+            kMaxMessageBytes);
 }
 
 class WorkloadFlowsCsv : public ::testing::Test {
