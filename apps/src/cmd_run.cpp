@@ -201,8 +201,6 @@ int run_mpi(const RunOptions& o, const AppContext& context, const scenarios::Loa
   in.config.tie_order = settings.tie_order;
   in.window_us = in.config.kind == engine::KernelKind::optimistic ? kernel.window_us : -1;
   in.out_dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "run");
-  const std::string& name = loaded.scenario.mpi().name();
-  in.job_name = name.empty() ? "mpi" : name;
   if (o.baseline)
     in.baseline_run_time_ps = run_job_alone(loaded, o.trace, o.compute_scale, in.config, context);
   return run_mpi_scenario(std::move(in), context);
@@ -300,8 +298,7 @@ int run_scenario(RunOptions& o, const AppContext& context) {
   const scenarios::EngineSettings settings = scenarios::engine_settings(loaded);
   if (o.command->count("--compute-scale") > 0 && o.trace.empty())
     throw UsageError("--compute-scale applies to a --trace replay only");
-  const bool has_workloads = loaded.scenario.has_workload() || loaded.scenario.workloads_size() > 0;
-  if (o.baseline && !(scenarios::is_mpi_scenario(loaded) && has_workloads))
+  if (o.baseline && !scenarios::has_workloads_beside_job(loaded))
     throw UsageError(fmt::format(
         "--baseline: {} has no MPI job with workloads beside it: nothing to compare with",
         loaded.path));

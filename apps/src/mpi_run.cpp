@@ -178,7 +178,7 @@ std::vector<std::string> write_outputs(const MpiRunInputs& in, const std::string
 JobClass job_class(const MpiRunInputs& in, const MpiTotals& t,
                    const std::vector<netmodels::FlowRecord>& connections) {
   JobClass job;
-  job.name = in.job_name;
+  job.name = in.spec->class_name;
   job.ranks = in.spec->program->size();
   std::vector<netmodels::NodeId> hosts = in.spec->config.rank_hosts;
   std::sort(hosts.begin(), hosts.end());

@@ -17,7 +17,6 @@ struct MpiRunInputs {
   engine::KernelConfig config;
   double window_us = -1;  // the optimism window in force, for the report
   std::string out_dir;
-  std::string job_name = "mpi";            // its traffic class beside workloads (mpi.name)
   std::int64_t baseline_run_time_ps = -1;  // --baseline: the job's run time alone; -1: none
 };
 

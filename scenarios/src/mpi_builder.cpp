@@ -245,6 +245,7 @@ MpiRunSpec build(const LoadedScenario& loaded, const std::string& trace_path,
   MpiRunSpec run;
   run.network = build_network_spec(loaded);
   run.network.stream_priority = static_cast<std::uint8_t>(s.mpi().priority());
+  run.class_name = mpi_class_name(mpi);
   if (!trace_path.empty()) {
     run.program =
         std::make_shared<const Program>(trace_program(trace_path, s, ranks, compute_scale));

@@ -31,6 +31,7 @@ mpiemul::testing::MpiRun run(const MpiRunSpec& spec) {
 TEST(JobBesideTraffic, RanksGoOnTheJobsHosts) {
   const MpiRunSpec spec = build_text("job_hosts", kJob);
   EXPECT_EQ(spec.config.rank_hosts, (std::vector<netmodels::NodeId>{0, 1, 2, 3}));
+  EXPECT_EQ(spec.class_name, "job");  // mpi.name
   EXPECT_TRUE(spec.network.workload.messages.empty());
 }
 

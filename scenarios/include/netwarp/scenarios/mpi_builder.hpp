@@ -21,6 +21,7 @@ struct MpiRunSpec {
   std::shared_ptr<const mpiemul::Program> program;
   mpiemul::MpiConfig config;
   std::string program_name;  // "pingpong", "alltoall algorithm_a", "trace FILE", ...
+  std::string class_name;    // its traffic class beside workloads: mpi.name, or "mpi"
   // The ping-pong kernel's sizes and rounds (empty for other programs), for its RTT report.
   std::vector<std::uint64_t> pingpong_sizes;
   std::uint32_t pingpong_repetitions = 0;
