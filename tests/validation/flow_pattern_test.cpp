@@ -14,6 +14,19 @@
 namespace netwarp::validation {
 namespace {
 
+// A message of a hand-made workload (Message's other fields at their defaults).
+netmodels::Message message(netmodels::MessageId id, netmodels::NodeId src, netmodels::NodeId dst,
+                           std::uint64_t bytes, engine::SimTime start, bool after_previous) {
+  netmodels::Message m;
+  m.id = id;
+  m.src = src;
+  m.dst = dst;
+  m.bytes = bytes;
+  m.start = start;
+  m.after_previous = after_previous;
+  return m;
+}
+
 class PatternFile : public ::testing::Test {
  protected:
   std::string write(const std::string& text) {
@@ -124,9 +137,9 @@ TEST(FlowPattern, WorkloadWithFlowsWaitingForFlowsIsRefused) {
 
 TEST(FlowPattern, WorkloadOrderCountsEachSendersMessages) {
   netmodels::Workload w;
-  w.messages = {{0, 3, 1, 10, engine::us(2), false},
-                {1, 0, 2, 20, engine::us(0), true},
-                {2, 3, 0, 30, engine::us(0), true}};
+  w.messages = {message(0, 3, 1, 10, engine::us(2), false),
+                message(1, 0, 2, 20, engine::us(0), true),
+                message(2, 3, 0, 30, engine::us(0), true)};
   const FlowPattern p = pattern_from_workload(w);
   ASSERT_EQ(p.messages.size(), 3u);
   EXPECT_EQ(p.messages[0].order, 0u);

@@ -10,6 +10,19 @@
 namespace netwarp::validation {
 namespace {
 
+// A message of a hand-made workload (Message's other fields at their defaults).
+netmodels::Message message(netmodels::MessageId id, netmodels::NodeId src, netmodels::NodeId dst,
+                           std::uint64_t bytes, engine::SimTime start, bool after_previous) {
+  netmodels::Message m;
+  m.id = id;
+  m.src = src;
+  m.dst = dst;
+  m.bytes = bytes;
+  m.start = start;
+  m.after_previous = after_previous;
+  return m;
+}
+
 using netmodels::LinkLevels;
 using netmodels::LinkSpec;
 
@@ -107,9 +120,9 @@ TEST(MfsRun, WorkloadMessagesKeepTheirSemantics) {
   // Independent flows start at their own times and overlap on host 0's injection link; a
   // message marked after_previous waits for host 0's previous message in the list.
   netmodels::Workload w;
-  w.messages = {{0, 0, 1, 10000, engine::us(0), false},
-                {1, 0, 2, 10000, engine::us(5), false},
-                {2, 0, 1, 10000, engine::us(0), true}};
+  w.messages = {message(0, 0, 1, 10000, engine::us(0), false),
+                message(1, 0, 2, 10000, engine::us(5), false),
+                message(2, 0, 1, 10000, engine::us(0), true)};
   const MfsResult r = run_mfs(star(3), pattern_from_workload(w), {});
   // 0-5 us: message 0 alone (5 kB); 5-15 us: both at 0.5 GB/s, message 0 done at 15 us;
   // message 1 has 5 kB left, alone: done at 20 us. Message 2 follows it: 20-30 us.
