@@ -123,7 +123,46 @@ class ValidateCase(netwarp_cli.ScratchCase):
         self.assertGreater(small["packets_dropped"], 0)
         self.assertEqual(large["packets_dropped"], 0)  # 1 MiB holds all 8 x 128 KiB
         with open(os.path.join(out_dir, "report.md")) as f:
-            self.assertIn("losses and recovery", f.read())
+            md = f.read()
+        self.assertIn("losses and recovery", md)
+        self.assertIn("Slowdown by class and flow size", md)
+        # The flow model has no losses: where the packet run's flow at a percentile
+        # retransmitted, no error is given; without losses the error is the plain ratio.
+        lossy = small["classes"]["flow"][0]
+        self.assertEqual(lossy["class"], "workload")
+        self.assertGreater(lossy["lossy_flows"], 0)
+        self.assertIsNone(lossy["error_pct"]["p99"])
+        clean = large["classes"]["flow"][0]
+        self.assertEqual(clean["lossy_flows"], 0)
+        packet, model = clean["packet_slowdown"]["p50"], clean["model_slowdown"]["p50"]
+        self.assertAlmostEqual(clean["error_pct"]["p50"], 100.0 * (model - packet) / packet)
+
+    def test_slowdown_by_class_equals_the_runs_classes(self):
+        scenario = self.write("two-classes.pbtxt", """
+            name: "two-classes"
+            topology { star { hosts: 8 } }
+            links { rate_bps: 1000000000 latency_ns: 1000 }
+            transport { kind: LOSSLESS }
+            outputs { size_buckets_bytes: [20000] }
+            workloads { name: "incast" hosts { range { first: 0 count: 4 } }
+                        incast { bytes: 30000 } }
+            workloads { name: "background" hosts { range { first: 4 count: 4 } }
+                        permutation { bytes: 10000 } }
+        """)
+        report, _, _ = self.validate([scenario, "--models", "flow"])
+        results, _, _ = self.run_scenario([scenario])
+        rows = report["points"][0]["classes"]["flow"]
+        whole = {r["class"]: r for r in rows if r["min_bytes_exclusive"] == 0
+                 and r["max_bytes"] is None}
+        self.assertEqual(sorted(whole), ["background", "incast"])
+        for c in results["classes"]:
+            row = whole[c["name"]]
+            self.assertEqual(row["flows"], c["messages_delivered"], c["name"])
+            self.assertAlmostEqual(row["packet_slowdown"]["p50"], c["slowdown"]["p50"])
+            self.assertAlmostEqual(row["packet_slowdown"]["p99"], c["slowdown"]["p99"])
+            self.assertIsNotNone(row["error_pct"]["p50"])
+        buckets = [(r["class"], r["max_bytes"]) for r in rows if r not in whole.values()]
+        self.assertEqual(buckets, [("incast", None), ("background", 20000)])
 
     def test_scenarios_lists_and_checks_the_library(self):
         r = run(["scenarios"])

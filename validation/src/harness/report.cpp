@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 namespace netwarp::validation {
@@ -108,6 +109,95 @@ std::string counters_markdown(const ValidationReport& r) {
                       p.counters.retransmission_timeouts, p.counters.retransmitted_segments,
                       p.counters.fast_retransmits);
   return md;
+}
+
+std::string size_range(const ClassErrorRow& row) {
+  if (row.whole_class()) return "all sizes";
+  if (row.min_bytes == 0) return fmt::format("<= {} B", row.max_bytes);
+  if (row.max_bytes == UINT64_MAX) return fmt::format("> {} B", row.min_bytes);
+  return fmt::format("{} - {} B", row.min_bytes + 1, row.max_bytes);
+}
+
+// The model's error at one percentile; none where the packet run's flow there lost a packet.
+std::optional<double> class_error(double model, double packet, bool loss) {
+  if (loss || packet <= 0) return std::nullopt;
+  return 100.0 * (model - packet) / packet;
+}
+
+std::string error_cell(std::optional<double> error) {
+  return error ? fmt::format("{:+.1f}", *error) : std::string("loss");
+}
+
+std::string class_table(const ClassComparison& c) {
+  std::string md = fmt::format(
+      "\n{}:\n\n| class | flow size | flows | lossy | packet p50 | {} p50 | error % | packet p99 | "
+      "{} p99 | error % |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+      c.model, c.model, c.model);
+  for (const ClassErrorRow& r : c.rows)
+    md +=
+        fmt::format("| {} | {} | {} | {} | {:.3f} | {:.3f} | {} | {:.3f} | {:.3f} | {} |\n",
+                    r.class_name, size_range(r), r.flows, r.lossy_flows, r.packet_p50, r.model_p50,
+                    error_cell(class_error(r.model_p50, r.packet_p50, r.p50_loss)), r.packet_p99,
+                    r.model_p99, error_cell(class_error(r.model_p99, r.packet_p99, r.p99_loss)));
+  return md;
+}
+
+// FCT slowdown by class and flow size, packet run beside each flow model (Parsimon's and m3's
+// way of reporting); nothing for MPI points.
+std::string class_errors_markdown(const ValidationReport& r) {
+  const bool any = std::any_of(r.points.begin(), r.points.end(),
+                               [](const SweepPointResult& p) { return !p.class_errors.empty(); });
+  if (!any) return "";
+  std::string md =
+      "\n## Slowdown by class and flow size\n\nFCT slowdown = a flow's completion time over its "
+      "completion alone on the empty network (docs/reference/outputs.md); p50 and p99 over the "
+      "flows of each class and size bucket; error = 100 x (model - packet) / packet. `loss`: the "
+      "packet run's flow at that percentile recovered from a lost packet (it retransmitted), "
+      "which the model does not represent, so no error is given there. `lossy`: flows of the row "
+      "that retransmitted.\n";
+  for (const SweepPointResult& p : r.points) {
+    if (p.class_errors.empty()) continue;
+    if (!r.sweep_field.empty()) md += fmt::format("\n### {} = {}\n", r.sweep_field, p.value);
+    for (const ClassComparison& c : p.class_errors) md += class_table(c);
+  }
+  const bool below_one = std::any_of(r.points.begin(), r.points.end(), [](const auto& p) {
+    return std::any_of(p.class_errors.begin(), p.class_errors.end(), [](const auto& c) {
+      return std::any_of(c.rows.begin(), c.rows.end(),
+                         [](const ClassErrorRow& row) { return row.model_p50 < 1.0; });
+    });
+  });
+  if (below_one)
+    md +=
+        "\nA model slowdown below 1: the flow model (MFS) has no propagation or store-and-forward "
+        "delay, which the ideal completion counts, so a flow of a few packets finishes in its "
+        "serialisation time alone (`netwarp flow --latency` adds its route's propagation).\n";
+  return md;
+}
+
+nlohmann::ordered_json class_errors_json(const std::vector<ClassComparison>& comparisons) {
+  const auto error = [](std::optional<double> e) {
+    return e ? nlohmann::ordered_json(*e) : nlohmann::ordered_json(nullptr);
+  };
+  nlohmann::ordered_json per_model = nlohmann::ordered_json::object();
+  for (const ClassComparison& c : comparisons) {
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const ClassErrorRow& row : c.rows) {
+      nlohmann::ordered_json j;
+      j["class"] = row.class_name;
+      j["min_bytes_exclusive"] = row.min_bytes;
+      j["max_bytes"] = row.max_bytes == UINT64_MAX ? nlohmann::ordered_json(nullptr)
+                                                   : nlohmann::ordered_json(row.max_bytes);
+      j["flows"] = row.flows;
+      j["lossy_flows"] = row.lossy_flows;
+      j["packet_slowdown"] = {{"p50", row.packet_p50}, {"p99", row.packet_p99}};
+      j["model_slowdown"] = {{"p50", row.model_p50}, {"p99", row.model_p99}};
+      j["error_pct"] = {{"p50", error(class_error(row.model_p50, row.packet_p50, row.p50_loss))},
+                        {"p99", error(class_error(row.model_p99, row.packet_p99, row.p99_loss))}};
+      rows.push_back(j);
+    }
+    per_model[c.model] = rows;
+  }
+  return per_model;
 }
 
 // Wall-clock seconds of the packet simulation and of each model's prediction (fitting excluded).
@@ -319,6 +409,7 @@ nlohmann::ordered_json report_json(const ValidationReport& r) {
     pj["retransmitted_segments"] = p.counters.retransmitted_segments;
     pj["fast_retransmits"] = p.counters.fast_retransmits;
     if (p.ns3) pj["ns3"] = ns3_comparison_json(*p.ns3, p);
+    if (!p.class_errors.empty()) pj["classes"] = class_errors_json(p.class_errors);
     if (p.values.size() > 1) pj["values"] = p.values;
     if (!p.run_dir.empty()) pj["run_dir"] = p.run_dir;
     if (!p.calls_file.empty()) pj["calls_file"] = p.calls_file;
@@ -375,6 +466,7 @@ std::string report_markdown(const ValidationReport& r) {
   for (const auto& image : plot_images(r))
     md += fmt::format("\n![predicted vs simulated]({})\n", image);
   md += call_errors_markdown(r);
+  md += class_errors_markdown(r);
   md += counters_markdown(r);
   md += ns3_comparison_markdown(r);
   md += time_split_markdown(r);

@@ -15,6 +15,7 @@
 #include "netwarp/netmodels/csv_line.hpp"
 #include "netwarp/netmodels/input_error.hpp"
 #include "netwarp/scenarios/network_builder.hpp"
+#include "netwarp/validation/class_compare.hpp"
 #include "netwarp/validation/flow_report.hpp"
 #include "netwarp/validation/flow_run.hpp"
 #include "netwarp/validation/model_fitting.hpp"
@@ -150,8 +151,9 @@ ModelResult run_model(ModelKind kind, const scenarios::LoadedScenario& loaded,
 
 // The flow model on a network workload: MFS with every host's messages in order, as the packet
 // workload sends them (each after the previous one is delivered).
+// `fcts` receives each message's completion time from its start (by message id).
 ModelResult run_workload_flow(ModelKind kind, const netmodels::NetworkSpec& spec,
-                              const fs::path& params_path) {
+                              const fs::path& params_path, ModelFcts& fcts) {
   ModelResult m;
   m.model = std::string(model_name(kind));
   const FlowNetwork network = FlowNetwork::from_topology(spec.topology, spec.nic.rate_bps);
@@ -173,6 +175,10 @@ ModelResult run_workload_flow(ModelKind kind, const netmodels::NetworkSpec& spec
   m.wall_seconds = result.wall_seconds;
   m.note = fmt::format("MFS Mode {} on the topology's own routes, {} cycles",
                        flow_mode_name(options.mode), result.cycles);
+  fcts.assign(spec.workload.messages.size(), -1);
+  for (std::size_t i = 0; i < pattern.messages.size(); ++i)
+    fcts[spec.workload.messages[i].id] =
+        result.messages[i].end_ps - pattern.messages[i].not_before.ps();
   return m;
 }
 
@@ -394,12 +400,17 @@ SweepPointResult workload_point(const ValidateOptions& o, ValidationReport& repo
   keep_workload_run(o, truth, point, tag);
   for (ModelKind kind : models) {
     say(o, fmt::format("validate: {}: model {}", tag, model_name(kind)));
-    point.models.push_back(
-        kind == ModelKind::ns3
-            ? run_ns3_check({o.ns3_program, o.scenario, sets,
-                             fs::path(o.out_dir) / fmt::format("ns3-{}.json", tag)},
-                            truth.flows, point)
-            : run_workload_flow(kind, spec, params_path(o, kind, tag)));
+    if (kind == ModelKind::ns3) {
+      point.models.push_back(run_ns3_check(
+          {o.ns3_program, o.scenario, sets, fs::path(o.out_dir) / fmt::format("ns3-{}.json", tag)},
+          truth.flows, point));
+      continue;
+    }
+    ModelFcts fcts;
+    point.models.push_back(run_workload_flow(kind, spec, params_path(o, kind, tag), fcts));
+    if (point.models.back().available)
+      point.class_errors.push_back(
+          compare_classes(spec, truth.flows, fcts, point.models.back().model));
   }
   return point;
 }

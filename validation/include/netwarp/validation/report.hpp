@@ -59,6 +59,27 @@ struct Ns3Comparison {
   std::vector<FlowSample> ns3_flows;
 };
 
+// A model's flow completion against the packet run's (class_compare.hpp), for one class or
+// one size bucket of it: FCT slowdown percentiles of the flows both delivered.
+// `packet_*_loss`: the packet run's flow at that percentile recovered from a loss
+// (retransmitted), which a model without losses cannot represent: no error is given there.
+struct ClassErrorRow {
+  std::string class_name;
+  std::uint64_t min_bytes = 0;  // exclusive; 0 and max_bytes UINT64_MAX for the whole class
+  std::uint64_t max_bytes = UINT64_MAX;
+  std::size_t flows = 0;
+  std::size_t lossy_flows = 0;  // packet-run flows of the row that retransmitted
+  double packet_p50 = 0, packet_p99 = 0;
+  double model_p50 = 0, model_p99 = 0;
+  bool p50_loss = false, p99_loss = false;
+  bool whole_class() const { return min_bytes == 0 && max_bytes == UINT64_MAX; }
+};
+
+struct ClassComparison {  // one model at one sweep point
+  std::string model;
+  std::vector<ClassErrorRow> rows;  // per class: the whole class, then its non-empty buckets
+};
+
 struct SweepPointResult {
   std::string value;  // the sweep fields' values, ", " between them; empty without a sweep
   std::vector<std::string> values;  // one per sweep field
@@ -80,6 +101,8 @@ struct SweepPointResult {
   // per model where the error is among the steps of its collectives.
   std::string steps_file;
   std::vector<StepErrorTable> step_errors;
+  // Network workloads: per model that predicts each flow, its slowdown error by class and size.
+  std::vector<ClassComparison> class_errors;
 };
 
 struct ValidationReport {
