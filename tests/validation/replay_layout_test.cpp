@@ -146,6 +146,23 @@ TEST(ReplayLayout, LogGpsSharesTheSendersNicBetweenItsRanks) {
   EXPECT_DOUBLE_EQ(shared.ranks[2].end_ns, apart.ranks[2].end_ns);
 }
 
+// Two ranks of one host send rendezvous messages at once: their data enters the network
+// together after the handshake, so each counts the other (Gl, the largest per-byte parameter
+// here, doubles for both), whichever event ran first. Counted when the sends are posted, before
+// either's data was in flight, neither would share.
+TEST(ReplayLayout, RendezvousDataSentTogetherSharesTheNicAlike) {
+  LogGpsParams p = simple();
+  p.Gl = 1;
+  const auto model = loggps_replay_model(p);
+  const std::uint64_t k = 8192;  // > S
+  const Prediction apart = predict_program(two_senders(k, 0), *model, nullptr, senders_on(false));
+  const Prediction shared = predict_program(two_senders(k, 0), *model, nullptr, senders_on(true));
+  const double extra = static_cast<double>(k - p.s) * p.Gl;  // T2' with Gl doubled
+  EXPECT_DOUBLE_EQ(apart.ranks[2].end_ns, apart.ranks[3].end_ns);
+  EXPECT_DOUBLE_EQ(shared.ranks[2].end_ns, apart.ranks[2].end_ns + extra);
+  EXPECT_DOUBLE_EQ(shared.ranks[3].end_ns, apart.ranks[3].end_ns + extra);
+}
+
 // One pair's messages go in order on one stream: a second message while the first travels
 // queues behind it instead of sharing the bandwidth (no contention factor), unlike a message
 // of another sender (Replay.ConcurrentSendersShareTheReceiver).

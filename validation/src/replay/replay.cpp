@@ -82,6 +82,7 @@ struct Message {
   double inject = 0;       // data leaves the sender
   double arrival = 0;      // data at the receiver
   MessageCosts costs;
+  std::uint32_t sharers_at_post = 1;
 };
 
 struct PostedRecv {
@@ -114,7 +115,7 @@ struct Rank {
   TimeSplit split_at_call_start;
 };
 
-enum class EventKind : std::uint8_t { step, inject, start_flow, arrive, request_done };
+enum class EventKind : std::uint8_t { step, inject, launch, arrive, request_done };
 
 struct Event {
   double time = 0;
@@ -152,6 +153,11 @@ class Replay {
   Prediction run() {
     while (true) {
       const double net_next = network_ ? network_->next_completion_ns() : INFINITY;
+      const double queue_next = queue_.empty() ? INFINITY : queue_.top().time;
+      if (!launching_.empty() && std::min(net_next, queue_next) > launch_time_) {
+        launch_all();
+        continue;
+      }
       if (queue_.empty() && !std::isfinite(net_next)) break;
       if (std::isfinite(net_next) && (queue_.empty() || net_next < queue_.top().time)) {
         for (std::uint64_t id : network_->advance(net_next)) {
@@ -206,8 +212,8 @@ class Replay {
       case EventKind::inject:
         inject(e.a, e.time);
         break;
-      case EventKind::start_flow:
-        start_flow(e.a);
+      case EventKind::launch:
+        launch(e.a, e.time);
         break;
       case EventKind::arrive:
         arrive(e.a, e.time);
@@ -324,7 +330,8 @@ class Replay {
   void start_network_send(Message& m, std::uint64_t id, Profile& profile) {
     const double t = m.ts;
     m.rendezvous = m.bytes > model_.eager_limit();
-    m.costs = model_.costs(m.bytes, nic_sharers(m.src, m.dst));
+    m.sharers_at_post = nic_sharers(m.src, m.dst);
+    m.costs = model_.costs(m.bytes, m.sharers_at_post);
     if (m.rendezvous) {
       const double o = model_.control_overhead();
       m.req_arrival = t + o + model_.latency();
@@ -434,17 +441,40 @@ class Replay {
     m.inject = std::max({t, rank_free_[m.src], nic_free_[host]});
     rank_free_[m.src] = m.inject + m.costs.gap;
     nic_free_[host] = m.inject + m.costs.nic;
-    ++inflight_to_[hosts_[m.dst]];
-    ++inflight_from_[host];
-    ++inflight_pair_[{m.src, m.dst}];
-    if (!network_) return schedule(m.inject + m.costs.wire, EventKind::arrive, id);
-    if (m.inject > t) return schedule(m.inject, EventKind::start_flow, id);
-    start_flow(id);
+    if (m.inject > t) return schedule(m.inject, EventKind::launch, id);
+    launch(id, t);
   }
 
-  void start_flow(std::uint64_t id) {
+  // The data enters the network. Its wire time waits until every message entering at the same
+  // instant is counted (launch_all), so that messages sent together share the NIC alike
+  // whatever the order their events ran in.
+  void launch(std::uint64_t id, double t) {
     const Message& m = messages_[id];
-    network_->start(id, m.src, m.dst, m.bytes, m.inject);
+    ++inflight_to_[hosts_[m.dst]];
+    ++inflight_from_[hosts_[m.src]];
+    ++inflight_pair_[{m.src, m.dst}];
+    launch_time_ = t;
+    launching_.push_back(id);
+  }
+
+  // A message shares the NIC with the messages in flight when its send is posted (the rule's
+  // reading so far) and with those in flight when its data enters the network, counting the
+  // ones entering at the same instant: a rendezvous message's data leaves after the handshake,
+  // so ranks of one host that send together share whatever the collective algorithm. The larger
+  // count is taken. The sender's overhead, already paid, keeps the count at the post.
+  void launch_all() {
+    for (const std::uint64_t id : launching_) {
+      Message& m = messages_[id];
+      const MessageCosts now =
+          model_.costs(m.bytes, std::max(m.sharers_at_post, nic_sharers(m.src, m.dst)));
+      m.costs.wire = now.wire;
+      m.costs.recv_overhead = now.recv_overhead;
+      if (network_)
+        network_->start(id, m.src, m.dst, m.bytes, m.inject);
+      else
+        schedule(m.inject + m.costs.wire, EventKind::arrive, id);
+    }
+    launching_.clear();
   }
 
   void arrive(std::uint64_t id, double t) {
@@ -556,6 +586,9 @@ class Replay {
   std::vector<std::uint32_t> inflight_to_;
   std::vector<std::uint32_t> inflight_from_;
   std::map<std::pair<RankId, RankId>, std::uint32_t> inflight_pair_;  // (src, dst) -> in flight
+  // Messages whose data enters the network at launch_time_, their wire time not yet set.
+  std::vector<std::uint64_t> launching_;
+  double launch_time_ = 0;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
   std::uint64_t seq_ = 0;
   std::uint64_t rendezvous_count_ = 0;

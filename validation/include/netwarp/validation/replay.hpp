@@ -25,10 +25,13 @@
 // the network; the network messages of the ranks of one host share its NIC: a rank's next
 // injection waits the model's gap after its own previous one, and any rank's waits the NIC's
 // part of the gap (the per-byte part: LogGP's (k - 1)G, PlogP's g(m) - g(0)) after the host's
-// previous one; LogGPS's bandwidth-sharing count, taken when the message is sent, is the larger
-// of the network messages in flight to the receiver's host and from the sender's host (the
-// receiver-side rule of §3 applied to both ends of the shared NIC), leaving out those of the
-// same sender and receiver (one pair's messages go in order on one stream, not side by side).
+// previous one; LogGPS's bandwidth-sharing count is the larger of the network messages in
+// flight to the receiver's host and from the sender's host (the receiver-side rule of §3
+// applied to both ends of the shared NIC), leaving out those of the same sender and receiver
+// (one pair's messages go in order on one stream, not side by side). It is taken when the
+// message is sent and again when its data enters the network (after a rendezvous handshake),
+// with every message entering at that instant counted, and the larger count sets its wire and
+// receive costs: concurrent sends of one host's ranks share alike, whatever the algorithm.
 //
 // Where the time goes (per rank, sums exactly to the rank's end time):
 //   compute    compute operations;

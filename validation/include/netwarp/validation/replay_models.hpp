@@ -1,8 +1,9 @@
 // The models the trace-driven replay (replay.hpp) can time messages with.
 //   LogGPS   T1/T2/T3 (eager) and T1'/T2'/T3' (rendezvous above S), with the receiver-side
 //            bandwidth sharing rule: the message's senders count is the number of messages
-//            in flight through its receiver's or its sender's host when it is sent (other
-//            pairs' only), plus one (loggps::contended; replay.hpp).
+//            in flight through its receiver's or its sender's host when it is sent or when its
+//            data enters the network, whichever is more (other pairs' only), plus one
+//            (loggps::contended; replay.hpp).
 //   LogGP    one protocol: o to send, (k - 1)G + L on the wire, o to receive; consecutive
 //            injections of one sender max(g, o + (k - 1)G) apart, of one host's ranks
 //            (k - 1)G apart (the NIC's part).
