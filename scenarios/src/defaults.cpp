@@ -37,6 +37,23 @@ void apply_ns3_defaults(proto::Scenario& s) {
   if (!tcp.has_recovery() && is_ns3_classic_case) tcp.set_recovery(proto::Tcp::NS3_CLASSIC);
 }
 
+// DCQCN and RoCE defaults: scenario.proto (Roce, Dcqcn) cites each.
+void fill_roce(proto::Roce& roce) {
+  if (!roce.has_timeout_us()) roce.set_timeout_us(4000);
+  if (!roce.has_ack_interval_packets()) roce.set_ack_interval_packets(1);
+  proto::Dcqcn& d = *roce.mutable_dcqcn();
+  if (!d.has_enabled()) d.set_enabled(true);
+  if (!d.has_g()) d.set_g(1.0 / 256);
+  if (!d.has_alpha_timer_us()) d.set_alpha_timer_us(55);
+  if (!d.has_rate_timer_us()) d.set_rate_timer_us(55);
+  if (!d.has_byte_counter_bytes()) d.set_byte_counter_bytes(10 * 1024 * 1024);
+  if (!d.has_fast_recovery_steps()) d.set_fast_recovery_steps(5);
+  if (!d.has_rai_mbps()) d.set_rai_mbps(40);
+  if (!d.has_rhai_mbps()) d.set_rhai_mbps(400);
+  if (!d.has_cnp_interval_us()) d.set_cnp_interval_us(50);
+  if (!d.has_min_rate_mbps()) d.set_min_rate_mbps(10);
+}
+
 void fill_engine(proto::Engine& engine) {
   if (engine.gvt_interval() == 0) engine.set_gvt_interval(64);
   if (engine.batch() == 0) engine.set_batch(16);
@@ -211,6 +228,8 @@ void fill_defaults(proto::Scenario& scenario) {
   fill_topology(*scenario.mutable_topology(), scenario.seed());
   if (scenario.transport().kind() == proto::Transport::TCP)
     fill_tcp(*scenario.mutable_transport()->mutable_tcp(), scenario.links());
+  if (scenario.transport().kind() == proto::Transport::ROCE)
+    fill_roce(*scenario.mutable_transport()->mutable_roce());
   fill_placement(*scenario.mutable_placement(), scenario.seed());
   if (scenario.has_workload()) fill_workload(*scenario.mutable_workload(), scenario.seed());
   for (proto::Workload& w : *scenario.mutable_workloads())

@@ -192,8 +192,32 @@ TcpRecovery tcp_recovery(proto::Tcp::Recovery recovery) {
   }
 }
 
+RoceConfig roce_config(const proto::Roce& roce) {
+  RoceConfig config;
+  config.timeout = engine::us(static_cast<std::int64_t>(roce.timeout_us()));
+  config.ack_interval_packets = roce.ack_interval_packets();
+  const proto::Dcqcn& d = roce.dcqcn();
+  DcqcnConfig& c = config.dcqcn;
+  c.enabled = d.enabled();
+  c.g = d.g();
+  c.alpha_timer = engine::us(static_cast<std::int64_t>(d.alpha_timer_us()));
+  c.rate_timer = engine::us(static_cast<std::int64_t>(d.rate_timer_us()));
+  c.byte_counter_bytes = d.byte_counter_bytes();
+  c.fast_recovery_steps = d.fast_recovery_steps();
+  c.rai_bps = static_cast<std::uint64_t>(d.rai_mbps() * 1e6);
+  c.rhai_bps = static_cast<std::uint64_t>(d.rhai_mbps() * 1e6);
+  c.cnp_interval = engine::us(static_cast<std::int64_t>(d.cnp_interval_us()));
+  c.min_rate_bps = static_cast<std::uint64_t>(d.min_rate_mbps() * 1e6);
+  return config;
+}
+
 TransportConfig transport_config(const proto::Transport& transport) {
   TransportConfig config;
+  if (transport.kind() == proto::Transport::ROCE) {
+    config.kind = TransportKind::roce;
+    config.roce = roce_config(transport.roce());
+    return config;
+  }
   if (transport.kind() != proto::Transport::TCP) return config;
   const proto::Tcp& tcp = transport.tcp();
   config.kind = TransportKind::tcp;

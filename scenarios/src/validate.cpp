@@ -363,6 +363,8 @@ void validate_congestion_control(const proto::Scenario& scenario) {
 
 // Lossless delivery has no retransmission: a drop would lose data for good.
 void validate_transport(const proto::Scenario& scenario) {
+  if (scenario.transport().has_roce() && scenario.transport().kind() != proto::Transport::ROCE)
+    fail("transport.roce", "is used with transport.kind: ROCE only");
   if (scenario.transport().kind() == proto::Transport::LOSSLESS &&
       scenario.nic().buffer_bytes() != 0)
     fail("nic.buffer_bytes",
@@ -372,6 +374,7 @@ void validate_transport(const proto::Scenario& scenario) {
     validate_tcp(scenario.transport().tcp(), scenario.links());
     return validate_congestion_control(scenario);
   }
+  if (scenario.transport().kind() == proto::Transport::ROCE) return validate_roce(scenario);
   const proto::Switch& sw = scenario.switch_();
   const bool is_finite = sw.buffer_bytes() != 0 || sw.buffer_packets() != 0;
   if (is_finite && sw.flow_control() != proto::Switch::CREDIT)

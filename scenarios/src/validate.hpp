@@ -39,6 +39,7 @@ std::uint32_t link_level_count(const proto::Topology& topology);
 void validate_link_levels(const proto::Scenario& scenario);
 void validate_workload(const proto::Scenario& scenario);
 void validate_mpi(const proto::Scenario& scenario);
+void validate_roce(const proto::Scenario& scenario);  // transport.kind ROCE
 // Explicit placement hosts exist and are distinct (no-op for other placements).
 void validate_explicit_placement(const proto::Scenario& scenario, std::uint64_t hosts);
 

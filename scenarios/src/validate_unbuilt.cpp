@@ -14,8 +14,8 @@ void refuse(const std::string& field, const std::string& what) {
 }
 
 void refuse_unbuilt_transport(const proto::Transport& t, const std::string& at) {
-  if (t.kind() == proto::Transport::ROCE) refuse(at + ".kind", "the RoCE transport");
-  if (t.has_roce()) refuse(at + ".roce", "the RoCE transport");
+  if (t.roce().retransmission() == proto::Roce::SELECTIVE_REPEAT)
+    refuse(at + ".roce.retransmission", "selective repeat");
 }
 
 void refuse_unbuilt_workload(const proto::Workload& w, const std::string& at) {

@@ -37,6 +37,7 @@ SHRINK = {
                          "mpi.ranks_per_host=2", "mpi.collective.bytes=4096",
                          "mpi.collective.iterations=1"],
     "pingpong": ["mpi.pingpong.repetitions=1"],
+    "roce-incast": ["workload.incast.senders=4", "workload.incast.bytes=65536"],
     "torus-alltoall": ["topology.torus.dims=6,6", "workload.all_to_all.bytes=2000"],
     "two-flows": ["workload.flows.flow[0].bytes=200000", "workload.flows.flow[1].bytes=200000",
                   "workload.flows.flow[1].start_ns=20000"],

@@ -371,10 +371,31 @@ const std::vector<BadCase> kBadCases = {
      "switch { classes { priority: 3 lossless: true } pfc { xoff_bytes: 20000 } }\n",
      {},
      "F:3:49: switch.pfc: needs end_time_ns: a PFC deadlock would hold its pauses forever"},
-    {"unbuilt_roce",
-     "transport { kind: ROCE }\n",
+    {"unbuilt_roce_selective_repeat",
+     "transport { kind: ROCE roce { retransmission: SELECTIVE_REPEAT } }\n",
      {},
-     "F:3:13: transport.kind: the RoCE transport is not modelled yet: remove it from the scenario"},
+     "F:3:31: transport.roce.retransmission: selective repeat is not modelled yet: remove it "
+     "from the scenario"},
+    {"roce_settings_without_roce",
+     "transport { kind: TCP roce { timeout_us: 5 } }\n",
+     {},
+     "F:3:23: transport.roce: is used with transport.kind: ROCE only"},
+    {"roce_dcqcn_gain_out_of_range",
+     "transport { kind: ROCE roce { dcqcn { g: 2 } } }\n",
+     {},
+     "F:3:39: transport.roce.dcqcn.g: must be in (0, 1], got 2"},
+    {"roce_min_rate_above_the_link",
+     "links { rate_bps: 1000000000 }\n"
+     "transport { kind: ROCE roce { dcqcn { min_rate_mbps: 2000 } } }\n",
+     {},
+     "F:4:39: transport.roce.dcqcn.min_rate_mbps: must be at most the hosts' link rate (1000 "
+     "Mbit/s), got 2000"},
+    {"roce_over_credit",
+     "transport { kind: ROCE }\n"
+     "switch { buffer_bytes: 65536 flow_control: CREDIT }\n",
+     {},
+     "F:4:30: switch.flow_control: CREDIT is InfiniBand's link-level flow control; ROCE runs on "
+     "Ethernet (lossless with switch.pfc)"},
     {"leaf_spine_one_leaf",
      "!topology { leaf_spine { leaves: 1 spines: 2 hosts_per_leaf: 2 } }\n"
      "workload { incast { bytes: 1000 } }\n",

@@ -15,16 +15,18 @@ HostLp::HostLp(NodeId self, const NetworkContext& net)
       tcp_config_(net.spec().transport.tcp),
       mss_(net.tcp_mss()),
       is_tcp_(net.spec().transport.kind == TransportKind::tcp),
+      is_roce_(net.spec().transport.kind == TransportKind::roce),
       uses_handshake_(is_tcp_ && tcp_config_.handshake),
       traced_(net.is_pcap_traced(self)),
       nic_(net.port_settings(self, 0)),
       lossless_(net.spec().format.max_payload(), net.spec().format),
+      roce_(self, net, nic_.link().rate_bps, is_roce_),
       senders_(net.messages_of(self).size(), SenderFlow{-1, -1, 0, 0}),
       prerequisites_done_(net.spec().workload.dependents.empty() ? 0 : net.messages_of(self).size(),
                           0),
       tcp_senders_(is_tcp_ ? net.messages_of(self).size() : 0, TcpSenderState{}),
       tcp_receivers_(is_tcp_ ? net.messages_to(self).size() : 0, TcpReceiverState{}),
-      received_bytes_(is_tcp_ ? 0 : net.messages_to(self).size(), 0),
+      received_bytes_(is_tcp_ || is_roce_ ? 0 : net.messages_to(self).size(), 0),
       flow_intervals_(
           is_tcp_ && net.spec().outputs.sample_interval_ps > 0 ? net.messages_of(self).size() : 0,
           -1) {}
@@ -84,7 +86,7 @@ void HostLp::notify_dependents(MessageId id, EventCtx& ctx) {
 
 void HostLp::on(const CreditReturned& ev, EventCtx& ctx) {
   nic_.on_credit(ev.bytes, ev.vc, ctx);
-  if (!is_tcp_) fill_lossless(ctx);
+  if (!is_tcp_ && !is_roce_) fill_lossless(ctx);
 }
 
 void HostLp::on(const LosslessRefillDue& ev, EventCtx& ctx) {
@@ -93,6 +95,7 @@ void HostLp::on(const LosslessRefillDue& ev, EventCtx& ctx) {
 
 void HostLp::on(const PortReady&, EventCtx& ctx) {
   nic_.on_ready(ctx);
+  if (is_roce_) roce_.on_nic_ready(ctx, *this);
 }
 
 void HostLp::on(const PauseFrame& ev, EventCtx& ctx) {
@@ -102,6 +105,7 @@ void HostLp::on(const PauseFrame& ev, EventCtx& ctx) {
 void HostLp::on(const PacketArrived& ev, EventCtx& ctx) {
   const Packet& p = ev.packet;
   if (traced_) ctx.emit(PacketTrace{ctx.now().ps(), self_, trace_direction::received, p, 0});
+  if (is_roce_) return roce_.on_packet(p, ctx, *this);
   switch (p.kind) {
     case PacketKind::data:
       if (is_tcp_) {
@@ -123,11 +127,14 @@ void HostLp::on(const PacketArrived& ev, EventCtx& ctx) {
       on_tcp_syn_ack(p, ctx);
       break;
     case PacketKind::handshake_ack:  // nothing to do: data is accepted without it
+    case PacketKind::nack:           // RoCE's, handled above
+    case PacketKind::cnp:
       break;
   }
 }
 
 void HostLp::on(const TimerFired& ev, EventCtx& ctx) {
+  if (is_roce_) return roce_.on_timer(ev, ctx, *this);
   if (ev.is_receiver != 0) {
     TcpReceiverState r = tcp_receivers_[net_.receive_slot(ev.flow)];
     receiver_actions_.clear();
@@ -148,6 +155,7 @@ void HostLp::on(const TimerFired& ev, EventCtx& ctx) {
 void HostLp::start_message(MessageId id, EventCtx& ctx) {
   const Message& m = net_.message(id);
   ctx.set(senders_, net_.send_slot(id), SenderFlow{ctx.now().ps(), -1, 0, 0});
+  if (is_roce_) return roce_.start(m, ctx, *this);
   if (!is_tcp_) {
     start_lossless(m, ctx);
     return;
@@ -358,6 +366,12 @@ void HostLp::send_handshake(const Message& m, PacketKind kind, bool retransmissi
   send_packet(p, ctx);
 }
 
+// RoCE's receiver has the message's every packet in order.
+void HostLp::roce_delivered(MessageId flow, EventCtx& ctx) {
+  ctx.emit(DeliveryRecord{flow, self_, ctx.now().ps()});
+  notify_dependents(flow, ctx);
+}
+
 // --- results ------------------------------------------------------------------------------
 
 FlowRecord HostLp::flow_record(MessageId flow) const {
@@ -379,6 +393,8 @@ FlowRecord HostLp::flow_record(MessageId flow) const {
     r.syns_sent = s.syns_sent;
     r.syn_retransmissions = s.syn_retransmissions;
     r.limited_transmits = s.limited_transmits;
+  } else if (is_roce_ && r.start_ps >= 0) {
+    roce_.add_counters(flow, r);
   } else if (!is_tcp_ && r.start_ps >= 0) {
     const std::uint32_t max_payload = net_.spec().format.max_payload();
     r.segments_sent = (r.bytes + max_payload - 1) / max_payload;
@@ -425,6 +441,11 @@ void HostLp::finish(engine::FinishCtx& ctx) {
   finish_flow_samples(ctx);
   for (MessageId id : net_.messages_of(self_))
     if (senders_[net_.send_slot(id)].completed_ps < 0) ctx.emit(flow_record(id));
+  if (is_roce_) {
+    for (MessageId id : net_.messages_to(self_))
+      if (const std::uint64_t discarded = roce_.discarded_packets(id); discarded != 0)
+        ctx.emit(ReceiverRecord{id, net_.message(id).src, self_, 0, discarded});
+  }
   if (!is_tcp_) return;
   for (MessageId id : net_.messages_to(self_)) {
     const TcpReceiverState& r = tcp_receivers_[net_.receive_slot(id)];
@@ -444,6 +465,7 @@ void HostLp::visit_state(engine::StateVisitor& v) const {
   v("tcp_ooo_ranges", tcp_ooo_ranges_);
   v("tcp_scoreboards", tcp_scoreboards_);
   lossless_.visit_state(v);
+  if (is_roce_) roce_.visit_state(v);
 }
 
 }  // namespace netwarp::netmodels

@@ -1,7 +1,7 @@
-// HostLp: a host's NIC, its transport (lossless or TCP NewReno) and its share of the workload.
-// It starts its messages (each at its start time, or once the previous one is delivered),
-// segments them into packets, and on the receiving side reassembles, acknowledges and records
-// deliveries. One flow per message; flow ids are message ids. With the TCP handshake each
+// HostLp: a host's NIC, its transport (lossless, TCP, or RoCE through RoceTransport) and its share
+// of the workload. It starts its messages (each at its start time, or once the previous one is
+// delivered), segments them into packets, and on the receiving side reassembles, acknowledges and
+// records deliveries. One flow per message; flow ids are message ids. With the TCP handshake each
 // connection opens at time 0 and a message's data joins it at the message's start. With
 // persistent connections the messages of one (src, dst) pair share the connection named by
 // the first of them (NetworkContext::connection_of): per-flow TCP state lives at its slot. Per-flow
@@ -15,12 +15,13 @@
 #include "netwarp/netmodels/lossless_sender.hpp"
 #include "netwarp/netmodels/network_context.hpp"
 #include "netwarp/netmodels/output_port.hpp"
+#include "netwarp/netmodels/roce_transport.hpp"
 #include "netwarp/netmodels/tcp.hpp"
 #include "netwarp/netmodels/tcp_rev_ranges.hpp"
 
 namespace netwarp::netmodels {
 
-class HostLp {
+class HostLp final : private RoceHost {
  public:
   using Handles = engine::EventSet<PacketArrived, CreditReturned, MessageDue, TimerFired,
                                    LosslessRefillDue, PortReady, PauseFrame>;
@@ -74,6 +75,11 @@ class HostLp {
   void send_control(const Message& m, PacketKind kind, std::uint32_t ack, std::uint8_t flags,
                     engine::EventCtx& ctx, const TcpSackBlocks& sack = {});
   void send_packet(const Packet& p, engine::EventCtx& ctx);
+  // RoCE (RoceTransport) reaches the NIC and the results through these.
+  void send_roce(const Packet& p, engine::EventCtx& ctx) override { send_packet(p, ctx); }
+  const OutputPort& roce_nic() const override { return nic_; }
+  void roce_delivered(MessageId flow, engine::EventCtx& ctx) override;
+  void roce_completed(MessageId flow, engine::EventCtx& ctx) override { complete_flow(flow, ctx); }
   FlowRecord flow_record(MessageId flow) const;
   // Time series: the sender's state at the end of each sampling interval it changed in.
   void sample_flow(MessageId flow, engine::EventCtx& ctx);
@@ -85,10 +91,12 @@ class HostLp {
   const TcpConfig& tcp_config_;  // the spec's: a copy per host cost 112 bytes
   const std::uint32_t mss_;
   const bool is_tcp_;
+  const bool is_roce_;
   const bool uses_handshake_;
   const bool traced_;
   OutputPort nic_;
   LosslessSender lossless_;                // lossless only: messages not yet all in the NIC
+  RoceTransport roce_;                     // RoCE only
   engine::RevVector<SenderFlow> senders_;  // by send slot
   engine::RevVector<std::uint32_t> prerequisites_done_;  // by send slot, when flows wait
   engine::RevVector<TcpSenderState> tcp_senders_;        // by send slot (TCP only)

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "netwarp/netmodels/roce.hpp"
 #include "netwarp/netmodels/units.hpp"
 
 namespace netwarp::netmodels {
@@ -125,7 +126,7 @@ struct NicConfig {
   SimTime jitter;
 };
 
-enum class TransportKind : std::uint8_t { lossless, tcp };
+enum class TransportKind : std::uint8_t { lossless, tcp, roce };
 
 // The sender's window rules: NewReno (RFC 5681, 6582), CUBIC (RFC 9438), DCTCP (RFC 8257).
 enum class CongestionControl : std::uint8_t { new_reno, cubic, dctcp };
@@ -192,6 +193,7 @@ struct TcpConfig {
 struct TransportConfig {
   TransportKind kind = TransportKind::lossless;
   TcpConfig tcp;
+  RoceConfig roce;  // kind roce
 };
 
 }  // namespace netwarp::netmodels

@@ -12,8 +12,10 @@
 
 namespace netwarp::netmodels {
 
-// syn, syn_ack and handshake_ack (the third segment, no data) set up a TCP connection.
-enum class PacketKind : std::uint8_t { data, ack, control, syn, syn_ack, handshake_ack };
+// syn, syn_ack and handshake_ack (the third segment, no data) set up a TCP connection. RoCE
+// (transport.kind ROCE): data carries its PSN in `seq`; ack and nack (a NAK: go back to PSN `ack`)
+// carry the PSN expected next in `ack`; cnp is DCQCN's congestion notification packet.
+enum class PacketKind : std::uint8_t { data, ack, control, syn, syn_ack, handshake_ack, nack, cnp };
 
 namespace packet_flags {
 inline constexpr std::uint8_t ect = 1;          // ECN-capable transport
