@@ -149,5 +149,19 @@ TEST(TcpUnwrap, TakesTheOffsetNearestTheReference) {
   EXPECT_EQ(tcp_unwrap(blocks, kTwoTo32 - 100).block[0], (TcpRange{kTwoTo32 + 10, kTwoTo32 + 20}));
 }
 
+// The digest's fixed buffers: what fits is hashed, one value more is a failed check naming
+// the buffer, never a write past it.
+TEST(TcpLegacyBytesDeathTest, PastTheBufferIsACheckNotAnOverflow) {
+  TcpLegacyBytes b;
+  for (int i = 0; i < 64; ++i) b.put(std::uint64_t{1});  // 512 bytes: full
+  EXPECT_DEATH(b.put(std::uint8_t{1}), "TcpLegacyBytes: 1 more bytes do not fit");
+}
+
+TEST(TcpLegacyBytesDeathTest, MoreOffsetsThanHighHalvesIsACheck) {
+  TcpLegacyBytes b;
+  for (int i = 0; i < 24; ++i) b.put_seq(TcpSeq{1} << 33);
+  EXPECT_DEATH(b.put_seq(0), "TcpLegacyBytes: more than 24 offsets");
+}
+
 }  // namespace
 }  // namespace netwarp::netmodels

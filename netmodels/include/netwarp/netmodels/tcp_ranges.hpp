@@ -13,6 +13,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "netwarp/engine/check.hpp"
 #include "netwarp/engine/state_visitor.hpp"
 
 namespace netwarp::netmodels {
@@ -31,10 +32,14 @@ class TcpLegacyBytes {
   template <class T>
   void put(const T& value) {
     static_assert(std::is_trivially_copyable_v<T>);
+    NW_CHECK(sizeof(T) <= bytes_.size() - size_,
+             "TcpLegacyBytes: {} more bytes do not fit ({} of {} used)", sizeof(T), size_,
+             bytes_.size());
     std::memcpy(bytes_.data() + size_, &value, sizeof(T));
     size_ += sizeof(T);
   }
   void put_seq(TcpSeq seq) {
+    NW_CHECK(high_count_ < highs_.size(), "TcpLegacyBytes: more than {} offsets", highs_.size());
     put(static_cast<std::uint32_t>(seq));
     highs_[high_count_++] = static_cast<std::uint32_t>(seq >> 32);
     has_high_ = has_high_ || seq >> 32 != 0;
