@@ -234,6 +234,7 @@ TransportConfig transport_config(const proto::Transport& transport) {
   config.tcp.sack = tcp.sack();
   config.tcp.recovery = tcp_recovery(tcp.recovery());
   config.tcp.prr_conservative = tcp.prr_conservative_bound();
+  config.tcp.prr_whole_segments = tcp.prr_whole_segments();
   config.tcp.max_ooo_ranges = tcp.max_ooo_ranges();
   config.tcp.handshake = tcp.handshake();
   config.tcp.rto_after_syn_timeout =

@@ -291,6 +291,8 @@ void validate_ns3_classic(const proto::Tcp& tcp) {
   if (tcp.ecn()) fail("transport.tcp.recovery", "NS3_CLASSIC needs transport.tcp.ecn: false");
   if (tcp.prr_conservative_bound())
     fail("transport.tcp.prr_conservative_bound", "only applies with recovery: PRR");
+  if (tcp.prr_whole_segments())
+    fail("transport.tcp.prr_whole_segments", "only applies with recovery: PRR");
 }
 
 // SACK-based recovery needs SACK blocks (RFC 6675 section 1, RFC 6937 section 3).
@@ -302,6 +304,8 @@ void validate_tcp_recovery(const proto::Tcp& tcp) {
                                        "works on SACK blocks)");
   if (tcp.prr_conservative_bound() && tcp.recovery() != proto::Tcp::PRR)
     fail("transport.tcp.prr_conservative_bound", "only applies with recovery: PRR");
+  if (tcp.prr_whole_segments() && tcp.recovery() != proto::Tcp::PRR)
+    fail("transport.tcp.prr_whole_segments", "only applies with recovery: PRR");
 }
 
 void validate_tcp(const proto::Tcp& tcp, const proto::Links& links) {

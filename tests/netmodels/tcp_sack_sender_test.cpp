@@ -70,16 +70,41 @@ TEST_F(SackSenderTest, PrrSpreadsTheReductionOverTheRecovery) {
   const auto sent = sends_per_ack(19);
   // RFC 6937 section 6's setting: limited transmit on ACKs 1 and 2, so RecoverFS = FlightSize =
   // 22 and ssthresh = 11 segments. While pipe > ssthresh, sndcnt = ceil(prr_delivered *
-  // ssthresh / RecoverFS) - prr_out, counted in bytes as ns-3's TcpPrrRecovery does: 500 B after
-  // ACK 5 is no whole segment, so after the forced fast retransmit on ACK 3 a segment goes on
-  // ACKs 6, 8, ..., 14 (the RFC's table, counting whole segments, has 5, 7, ..., 15). On ACK 16
-  // pipe = ssthresh; from ACK 17 the slow-start reduction bound sends one per ACK.
+  // ssthresh / RecoverFS) - prr_out, counted in bytes as ns-3's TcpPrrRecovery does (netwarp's
+  // default): 500 B after ACK 5 is no whole segment, so after the forced fast retransmit on
+  // ACK 3 a segment goes on ACKs 6, 8, ..., 14 (the RFC's table, counting whole segments, has
+  // 5, 7, ..., 15: PrrAsWrittenTest). On ACK 16 pipe = ssthresh; from ACK 17 the slow-start
+  // reduction bound sends one per ACK.
   const std::vector<std::size_t> expected{1, 1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1};
   EXPECT_EQ(sent, expected);
   EXPECT_EQ(s.scoreboard.prr_delivered, 17u * kMss);
   EXPECT_EQ(s.scoreboard.prr_out, 9u * kMss);
   EXPECT_EQ(s.cwnd, s.ssthresh);  // pipe + sndcnt on the last ACK
 }
+
+// RFC 6937 section 6's PRR example as the RFC writes it: sends on ACKs 1 and 2 (limited
+// transmit), the retransmission on 3, then one segment on ACKs 5, 7, .., 15 and on 18 and 19.
+// Its assumptions, as set here: every segment one SMSS (1000 B), 20 in flight and the first
+// lost, each later one SACKed by its own ACK, no new data lost; RFC 6675 with limited transmit
+// (so RecoverFS = FlightSize = 22 and ssthresh = 11 segments at the third duplicate ACK); the
+// share ceil(prr_delivered * ssthresh / RecoverFS) counted in whole segments, as the RFC's
+// table does (prr_whole_segments). From ACK 17 pipe <= ssthresh and the reduction bound rules:
+// both bounds allow the one segment the table shows on ACKs 18 and 19.
+class PrrAsWrittenTest : public SackSenderTest, public ::testing::WithParamInterface<bool> {};
+
+TEST_P(PrrAsWrittenTest, SendsOnTheAcksOfTheRfcsTable) {
+  config.prr_whole_segments = true;
+  config.prr_conservative = GetParam();
+  open(TcpRecovery::prr);
+  const auto sent = sends_per_ack(19);
+  const std::vector<std::size_t> expected{1, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1};
+  EXPECT_EQ(sent, expected);
+  EXPECT_EQ(s.ssthresh, 11u * kMss);
+  EXPECT_EQ(s.scoreboard.prr_out, 9u * kMss);
+}
+
+INSTANTIATE_TEST_SUITE_P(Bounds, PrrAsWrittenTest, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Crb" : "Ssrb"; });
 
 TEST_F(SackSenderTest, PrrShareOfGigabyteWindowsDoesNotOverflow) {
   // 1 GiB segments: ssthresh = 11 GiB, so prr_delivered * ssthresh = k x 11 x 2^60 passes 2^63

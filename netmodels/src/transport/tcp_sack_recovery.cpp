@@ -78,7 +78,8 @@ void set_prr_cwnd(TcpSenderState& s, const TcpConfig& config, std::uint64_t pipe
     // few GB each does not fit 64.
     __extension__ using U128 = unsigned __int128;
     const U128 recover_fs = std::max<std::uint64_t>(sb.recover_fs, 1);
-    const U128 share = (U128{sb.prr_delivered} * s.ssthresh + recover_fs - 1) / recover_fs;
+    U128 share = (U128{sb.prr_delivered} * s.ssthresh + recover_fs - 1) / recover_fs;
+    if (config.prr_whole_segments) share = (share + s.mss - 1) / s.mss * s.mss;
     const U128 capped =
         std::min<U128>(share, static_cast<U128>(std::numeric_limits<std::int64_t>::max()));
     sndcnt = static_cast<std::int64_t>(capped) - prr_out;

@@ -172,7 +172,11 @@ struct TcpConfig {
   bool ecn = false;   // react to ECN echoes (halve cwnd once per window)
   bool sack = false;  // RFC 2018: the receiver sends SACK blocks
   TcpRecovery recovery = TcpRecovery::newreno;
-  bool prr_conservative = false;     // RFC 6937 PRR-CRB instead of PRR-SSRB
+  bool prr_conservative = false;  // RFC 6937 PRR-CRB instead of PRR-SSRB
+  // RFC 6937's proportional share rounded up to whole segments, as its section 6 example counts
+  // (a segment on ACKs 5, 7, .., 15); false: in bytes, as ns-3's TcpPrrRecovery (6, 8, .., 14).
+  // The scenario's transport.tcp.prr_whole_segments.
+  bool prr_whole_segments = false;
   std::uint32_t max_ooo_ranges = 0;  // receiver's out-of-order ranges; 0: unlimited
   // Connection set-up, limited transmit and the policy choices above.
   bool handshake = true;  // three-way handshake before data (RFC 793 3.4)
