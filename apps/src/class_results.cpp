@@ -38,6 +38,21 @@ SizeBucket& bucket_of(std::vector<SizeBucket>& buckets, std::uint64_t bytes) {
   return buckets.back();
 }
 
+// Drops by class: from the DropRecords when several classes share the network, else all of
+// them are the one class's. The MPI job's (stream) drops are its own (job_class.hpp).
+void count_drops(const NetworkRunReport& rep, std::vector<ClassResults>& classes) {
+  const netmodels::NetworkSpec& spec = *rep.spec;
+  if (!spec.outputs.drops_by_class) {
+    auto ports = rep.results->open<netmodels::PortRecord>();
+    for (; const netmodels::PortRecord* p = ports.peek(); ports.pop())
+      classes.front().packets_dropped += p->packets_dropped;
+    return;
+  }
+  auto drops = rep.results->open<netmodels::DropRecord>();
+  for (; const netmodels::DropRecord* d = drops.peek(); drops.pop())
+    if (d->stream == 0) ++classes[spec.workload.messages[d->flow].class_id].packets_dropped;
+}
+
 }  // namespace
 
 nlohmann::ordered_json Distribution::to_json(const std::string& unit_suffix) const {
@@ -55,7 +70,7 @@ nlohmann::ordered_json Distribution::to_json(const std::string& unit_suffix) con
 
 double flow_slowdown(const netmodels::NetworkSpec& spec, const netmodels::Message& m,
                      std::int64_t fct_ps) {
-  const std::int64_t ideal = netmodels::ideal_completion_time(spec, m.src, m.dst, m.bytes).ps();
+  const std::int64_t ideal = netmodels::ideal_completion_time(spec, m).ps();
   return ideal > 0 ? static_cast<double>(fct_ps) / static_cast<double>(ideal) : 0.0;
 }
 
@@ -86,6 +101,7 @@ std::vector<ClassResults> class_results(const NetworkRunReport& rep) {
     c.slowdown.ascending.push_back(slowdown);
     bucket_of(c.buckets, m.bytes).slowdown.ascending.push_back(slowdown);
   }
+  count_drops(rep, classes);
   for (ClassResults& c : classes) {
     std::sort(c.fct_ps.ascending.begin(), c.fct_ps.ascending.end());
     std::sort(c.slowdown.ascending.begin(), c.slowdown.ascending.end());
@@ -106,6 +122,7 @@ nlohmann::ordered_json classes_json(const std::vector<ClassResults>& classes) {
     j["bytes_delivered"] = c.bytes_delivered;
     j["retransmission_timeouts"] = c.retransmission_timeouts;
     j["retransmitted_segments"] = c.retransmitted_segments;
+    j["packets_dropped"] = c.packets_dropped;
     j["last_delivery_ps"] = c.messages_delivered > 0 ? nlohmann::ordered_json(c.last_delivery_ps)
                                                      : nlohmann::ordered_json(nullptr);
     j["fct"] = c.fct_ps.to_json("_ps");
@@ -135,7 +152,7 @@ std::string format_class_summary(const std::vector<ClassResults>& classes) {
           "; FCT p50 {:.3f} us, p99 {:.3f} us; slowdown p50 {:.2f}, p99 {:.2f}",
           nearest_rank(c.fct_ps.ascending, 50) * 1e-6, nearest_rank(c.fct_ps.ascending, 99) * 1e-6,
           nearest_rank(c.slowdown.ascending, 50), nearest_rank(c.slowdown.ascending, 99));
-    out += fmt::format("; {} timeouts\n", c.retransmission_timeouts);
+    out += fmt::format("; {} drops, {} timeouts\n", c.packets_dropped, c.retransmission_timeouts);
   }
   return out;
 }

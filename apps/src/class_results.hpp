@@ -33,6 +33,7 @@ struct ClassResults {
   std::uint64_t bytes_delivered = 0;
   std::uint64_t retransmission_timeouts = 0;
   std::uint64_t retransmitted_segments = 0;
+  std::uint64_t packets_dropped = 0;  // its data and acknowledgements, at any port
   std::int64_t last_delivery_ps = 0;
   Distribution fct_ps;
   Distribution slowdown;

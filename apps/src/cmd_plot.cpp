@@ -99,7 +99,8 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& o) {
   plot->add_option("--to", o.to, "Time figures up to this simulated time (with a unit)")
       ->transform(time_with_unit("ps"));
   plot->add_option("--classes", o.classes,
-                   "FCT CDF: a curve per traffic class (flows.csv's class column), these only "
+                   "FCT CDF and slowdown by size: a curve per traffic class (flows.csv's class "
+                   "column, results.json's classes), these only "
                    "(comma-separated; default: every class)")
       ->delimiter(',');
   plot->add_option("--label", o.labels,
@@ -122,8 +123,8 @@ std::vector<std::string> plot_run_folder(const std::string& dir, const PlotOptio
         "from {} to {}", time_text(in.window.from_ps),
         std::isfinite(in.window.to_ps) ? time_text(in.window.to_ps) : std::string("the end"));
   std::vector<std::string> images;
-  for (const auto& make :
-       {queue_figure, utilisation_figure, cwnd_figure, fct_figure, rank_breakdown_figure})
+  for (const auto& make : {queue_figure, utilisation_figure, cwnd_figure, fct_figure,
+                           slowdown_by_size_figure, rank_breakdown_figure})
     draw(make(in), plots, terminals, images);
   if (in.window.is_set()) return images;
   const std::optional<TimeWindow> busy = busiest_interval(in);

@@ -35,6 +35,10 @@ void add_connection_counters(JobClass& job, const std::vector<netmodels::FlowRec
   }
 }
 
+void add_job_drops(JobClass& job, const std::vector<netmodels::DropRecord>& drops) {
+  for (const netmodels::DropRecord& d : drops) job.packets_dropped += d.stream;
+}
+
 nlohmann::ordered_json job_class_json(const JobClass& job) {
   auto time_or_null = [](std::int64_t ps) {
     return ps < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(ps);
@@ -48,6 +52,7 @@ nlohmann::ordered_json job_class_json(const JobClass& job) {
   j["bytes"] = job.bytes;
   j["retransmission_timeouts"] = job.retransmission_timeouts;
   j["retransmitted_segments"] = job.retransmitted_segments;
+  j["packets_dropped"] = job.packets_dropped;
   j["run_time_ps"] = time_or_null(job.run_time_ps);
   j["baseline_run_time_ps"] = time_or_null(job.baseline_run_time_ps);
   j["slowdown"] =
@@ -63,7 +68,8 @@ std::string format_job_class_summary(const JobClass& job) {
   if (job.slowdown() > 0)
     out += fmt::format(" (alone {:.3f} us: slowdown {:.3f})", job.baseline_run_time_ps * 1e-6,
                        job.slowdown());
-  return out + fmt::format("; {} timeouts\n", job.retransmission_timeouts);
+  return out +
+         fmt::format("; {} drops, {} timeouts\n", job.packets_dropped, job.retransmission_timeouts);
 }
 
 }  // namespace netwarp::apps

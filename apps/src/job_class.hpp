@@ -22,6 +22,7 @@ struct JobClass {
   std::uint64_t bytes = 0;
   std::uint64_t retransmission_timeouts = 0;  // of the job's connections
   std::uint64_t retransmitted_segments = 0;
+  std::uint64_t packets_dropped = 0;       // the job's packets dropped at any port
   std::int64_t run_time_ps = -1;           // latest rank end; -1: not finished
   std::int64_t baseline_run_time_ps = -1;  // the job alone on the network; -1: not run
   // run_time / baseline_run_time, when both are known.
@@ -32,6 +33,8 @@ struct JobClass {
 // them out of `results` (the workload's flows stay), with the bit cleared.
 std::vector<netmodels::FlowRecord> take_connections(netmodels::NetworkResults& results);
 void add_connection_counters(JobClass& job, const std::vector<netmodels::FlowRecord>& connections);
+// The job's drops: the DropRecords of stream packets (OutputSpec::drops_by_class).
+void add_job_drops(JobClass& job, const std::vector<netmodels::DropRecord>& drops);
 nlohmann::ordered_json job_class_json(const JobClass& job);
 std::string format_job_class_summary(const JobClass& job);
 

@@ -266,6 +266,7 @@ int run_mpi_scenario(MpiRunInputs in, const AppContext& context) {
   if (tables.mixed) {
     tables.classes = class_results(net);
     tables.job = job_class(in, totals, tables.connections);
+    add_job_drops(tables.job, results.network.drops);
   }
   const std::vector<std::string> files =
       write_outputs(in, out.path(), net, results, totals, tables);

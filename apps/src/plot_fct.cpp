@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <map>
 
 #include "plot_figures.hpp"
@@ -123,6 +125,94 @@ Figure fct_overlay_figure(const std::vector<OverlayRun>& runs) {
       "set xlabel 'flow completion time ({}, log scale)'\nset ylabel 'fraction of flows'\n"
       "set yrange [0:1.05]\nset logscale x\n",
       axis.unit);
+  f.body = body + plot + "\n";
+  return f;
+}
+
+}  // namespace netwarp::apps
+
+namespace netwarp::apps {
+namespace {
+
+std::string size_text(std::uint64_t bytes) {
+  if (bytes >= 1'000'000 && bytes % 100'000 == 0) return fmt::format("{:g} MB", bytes / 1e6);
+  if (bytes >= 1'000 && bytes % 100 == 0) return fmt::format("{:g} KB", bytes / 1e3);
+  return fmt::format("{} B", bytes);
+}
+
+// "<= 1460 B", "1460 B - 10 KB", "> 1 MB": a bucket of results.json's slowdown_by_size.
+std::string bucket_label(const nlohmann::json& bucket) {
+  const auto low = bucket["min_bytes_exclusive"].get<std::uint64_t>();
+  if (bucket["max_bytes"].is_null()) return "> " + size_text(low);
+  const auto high = bucket["max_bytes"].get<std::uint64_t>();
+  return low == 0 ? "<= " + size_text(high) : size_text(low) + " - " + size_text(high);
+}
+
+// The workload classes of results.json that have flows by size (the MPI job's entry has none).
+std::vector<const nlohmann::json*> classes_by_size(const PlotInputs& in) {
+  std::vector<const nlohmann::json*> out;
+  const auto it = in.results->find("classes");
+  if (it == in.results->end()) return out;
+  for (const nlohmann::json& c : *it) {
+    if (!c.contains("slowdown_by_size")) continue;
+    const std::string name = c["name"].get<std::string>();
+    if (!in.classes.empty() &&
+        std::find(in.classes.begin(), in.classes.end(), name) == in.classes.end())
+      continue;
+    out.push_back(&c);
+  }
+  return out;
+}
+
+}  // namespace
+
+// FCT slowdown at p50 (solid) and p99 (dashed) per flow-size bucket, a pair of lines per class
+// (Parsimon's and m3's figure); the y axis logarithmic when the values span a decade or more.
+Figure slowdown_by_size_figure(const PlotInputs& in) {
+  Figure f{"slowdown_by_size", "", ""};
+  const std::vector<const nlohmann::json*> classes = classes_by_size(in);
+  if (classes.empty()) {
+    f.note = "no traffic classes with delivered flows in results.json";
+    return f;
+  }
+  const nlohmann::json& buckets = (*classes.front())["slowdown_by_size"];
+  std::string xtics;
+  for (std::size_t b = 0; b < buckets.size(); ++b)
+    xtics +=
+        fmt::format("{}{} {}", b == 0 ? "" : ", ", gnuplot_quoted(bucket_label(buckets[b])), b);
+  std::string body = kCommon, plot;
+  double low = INFINITY, high = 0;
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    const nlohmann::json& c = *classes[i];
+    std::string rows;
+    for (std::size_t b = 0; b < c["slowdown_by_size"].size(); ++b) {
+      const nlohmann::json& s = c["slowdown_by_size"][b]["slowdown"];
+      if (s["count"].get<std::uint64_t>() == 0) continue;
+      const double p50 = s["p50"].get<double>(), p99 = s["p99"].get<double>();
+      low = std::min(low, p50);
+      high = std::max(high, p99);
+      rows += fmt::format("{} {:.6g} {:.6g} {}\n", b, p50, p99, s["count"].get<std::uint64_t>());
+    }
+    if (rows.empty()) continue;
+    body += fmt::format("$c{} << EOD\n{}EOD\n", i, rows);
+    const std::string name = c["name"].get<std::string>();
+    plot += fmt::format(
+        "{}$c{} using 1:2 with linespoints lw 2 pt 7 lc {} title {}, \\\n"
+        "  $c{} using 1:3 with linespoints lw 2 dt 2 pt 6 lc {} title {}",
+        plot.empty() ? "plot " : ", \\\n  ", i, i + 1, gnuplot_quoted("class " + name + " p50"), i,
+        i + 1, gnuplot_quoted("class " + name + " p99"));
+  }
+  if (plot.empty()) {
+    f.note = "no class delivered a flow";
+    return f;
+  }
+  const bool log_y = high >= 10 * low && low > 0;
+  body += fmt::format(
+      "set title 'FCT slowdown by flow size (p50 solid, p99 dashed)'\n"
+      "set xlabel 'flow size'\nset ylabel 'FCT slowdown{}'\nset xtics ({})\n"
+      "set xrange [-0.5:{}.5]\n{}",
+      log_y ? " (log scale)" : "", xtics, buckets.size() - 1,
+      log_y ? "set logscale y\n" : "set yrange [0:*]\n");
   f.body = body + plot + "\n";
   return f;
 }

@@ -33,7 +33,7 @@ struct PlotInputs {
   TimeWindow window;                 // time figures: rows in it only
   std::string suffix;                // appended to the figures' names ("_busy")
   std::string window_note;           // said in the titles of windowed figures
-  std::vector<std::string> classes;  // FCT CDF: the traffic classes drawn (empty: all)
+  std::vector<std::string> classes;  // FCT CDF, slowdown: the traffic classes drawn (empty: all)
 };
 
 // The busiest stretch of a run whose idle gaps (flows waiting out retransmission timers) take
@@ -58,6 +58,7 @@ Figure queue_figure(const PlotInputs& in);
 Figure utilisation_figure(const PlotInputs& in);
 Figure cwnd_figure(const PlotInputs& in);
 Figure fct_figure(const PlotInputs& in);
+Figure slowdown_by_size_figure(const PlotInputs& in);
 Figure rank_breakdown_figure(const PlotInputs& in);
 
 }  // namespace netwarp::apps

@@ -103,6 +103,7 @@ PortSettings NetworkContext::port_settings(NodeId node, PortIndex port) const {
   s.link = t.nodes[node].ports[port];
   s.count_frame_in_service = spec_.switches.count_frame_in_service;
   s.arrival_first = spec_.switches.arrival_first;
+  s.record_drops = spec_.outputs.drops_by_class;
   const bool credit = spec_.switches.flow_control == FlowControl::credit;
   // Hosts drain at line rate: no credit toward them. Toward a switch: its input buffer.
   if (credit && !t.is_host(s.link.peer)) s.credit_bytes = spec_.switches.buffer_bytes;

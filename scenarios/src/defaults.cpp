@@ -8,24 +8,26 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace netwarp::scenarios {
 
 namespace {
 
-// emulate: NS3 is a preset of defaults (scenario.proto lists the fields); what the file or
-// --set wrote keeps its value. Runs before the native defaults fill the rest.
-void apply_ns3_defaults(proto::Scenario& s) {
-  if (!s.engine().has_tie_order()) s.mutable_engine()->set_tie_order(proto::Engine::FIFO_CREATOR);
-  if (!s.links().has_frame_overhead_bytes()) s.mutable_links()->set_frame_overhead_bytes(2);
-  proto::Switch& sw = *s.mutable_switch_();
-  if (!sw.has_count_frame_in_service()) sw.set_count_frame_in_service(false);
-  if (!sw.has_same_instant()) sw.set_same_instant(proto::Switch::ARRIVAL_FIRST);
-  if (s.transport().kind() != proto::Transport::TCP) return;
-  // TCP's readings of the RFCs as ns-3.37's TcpSocketBase has them (validation/ns3/SEMANTICS.md
-  // sections 6-8); ns-3 has no RFC 6298 5.7 rule after a timed-out SYN: data starts at the
-  // minimum RTO.
-  proto::Tcp& tcp = *s.mutable_transport()->mutable_tcp();
+// The workloads with a TCP transport of their own (Workload.transport).
+std::vector<proto::Workload*> own_tcp_transports(proto::Scenario& s) {
+  std::vector<proto::Workload*> out;
+  if (s.has_workload() && s.workload().transport().kind() == proto::Transport::TCP)
+    out.push_back(s.mutable_workload());
+  for (proto::Workload& w : *s.mutable_workloads())
+    if (w.transport().kind() == proto::Transport::TCP) out.push_back(&w);
+  return out;
+}
+
+// TCP's readings of the RFCs as ns-3.37's TcpSocketBase has them (validation/ns3/SEMANTICS.md
+// sections 6-8); ns-3 has no RFC 6298 5.7 rule after a timed-out SYN: data starts at the
+// minimum RTO.
+void apply_ns3_tcp_defaults(proto::Tcp& tcp) {
   if (!tcp.has_ssthresh_on_loss()) tcp.set_ssthresh_on_loss(proto::Tcp::BYTES_IN_FLIGHT);
   if (!tcp.has_recovery_exit_cwnd()) tcp.set_recovery_exit_cwnd(proto::Tcp::SSTHRESH);
   if (!tcp.has_rto_backoff_reset()) tcp.set_rto_backoff_reset(proto::Tcp::ON_NEW_ACK);
@@ -52,6 +54,20 @@ void fill_roce(proto::Roce& roce) {
   if (!d.has_rhai_mbps()) d.set_rhai_mbps(400);
   if (!d.has_cnp_interval_us()) d.set_cnp_interval_us(50);
   if (!d.has_min_rate_mbps()) d.set_min_rate_mbps(10);
+}
+
+// emulate: NS3 is a preset of defaults (scenario.proto lists the fields); what the file or
+// --set wrote keeps its value. Runs before the native defaults fill the rest.
+void apply_ns3_defaults(proto::Scenario& s) {
+  if (!s.engine().has_tie_order()) s.mutable_engine()->set_tie_order(proto::Engine::FIFO_CREATOR);
+  if (!s.links().has_frame_overhead_bytes()) s.mutable_links()->set_frame_overhead_bytes(2);
+  proto::Switch& sw = *s.mutable_switch_();
+  if (!sw.has_count_frame_in_service()) sw.set_count_frame_in_service(false);
+  if (!sw.has_same_instant()) sw.set_same_instant(proto::Switch::ARRIVAL_FIRST);
+  if (s.transport().kind() == proto::Transport::TCP)
+    apply_ns3_tcp_defaults(*s.mutable_transport()->mutable_tcp());
+  for (proto::Workload* w : own_tcp_transports(s))
+    apply_ns3_tcp_defaults(*w->mutable_transport()->mutable_tcp());
 }
 
 void fill_engine(proto::Engine& engine) {
@@ -230,6 +246,8 @@ void fill_defaults(proto::Scenario& scenario) {
     fill_tcp(*scenario.mutable_transport()->mutable_tcp(), scenario.links());
   if (scenario.transport().kind() == proto::Transport::ROCE)
     fill_roce(*scenario.mutable_transport()->mutable_roce());
+  for (proto::Workload* w : own_tcp_transports(scenario))
+    fill_tcp(*w->mutable_transport()->mutable_tcp(), scenario.links());
   fill_placement(*scenario.mutable_placement(), scenario.seed());
   if (scenario.has_workload()) fill_workload(*scenario.mutable_workload(), scenario.seed());
   for (proto::Workload& w : *scenario.mutable_workloads())

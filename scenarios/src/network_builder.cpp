@@ -365,7 +365,8 @@ std::vector<std::uint64_t> rank_rates(const NetworkSpec& spec, const std::vector
 // renumbered, starts shifted by the workload's start. A host's first message of the part never
 // waits for the host's messages of earlier parts: after_previous chains stay in one workload.
 void append_part(Workload& all, const Workload& part, const std::vector<std::uint16_t>& class_ids,
-                 std::uint8_t priority, SimTime start, std::uint32_t host_count) {
+                 std::uint8_t priority, std::uint16_t tcp_config, SimTime start,
+                 std::uint32_t host_count) {
   std::vector<char> seen(host_count, 0), had(host_count, 0);
   for (const Message& m : all.messages) had[m.src] = 1;
   const auto offset = static_cast<MessageId>(all.messages.size());
@@ -375,6 +376,7 @@ void append_part(Workload& all, const Workload& part, const std::vector<std::uin
     m.id = static_cast<MessageId>(all.messages.size());
     m.start = m.start + start;
     m.priority = priority;
+    m.tcp_config = tcp_config;
     if (!seen[m.src] && had[m.src]) m.after_previous = false;
     seen[m.src] = 1;
     all.messages.push_back(m);
@@ -422,6 +424,20 @@ void require_generated_within_budget(const proto::Scenario& s, const Workload& p
   PathBound(s).require_within_budget(demand);
 }
 
+// A workload with a TCP transport of its own (validated: the scenario's is TCP too).
+bool has_own_tcp(const proto::Workload& w) {
+  return w.has_transport() && w.transport().kind() == proto::Transport::TCP;
+}
+
+// NetworkSpec::workload_tcp: the own TCP settings of the workloads that have them, in order.
+std::vector<TcpConfig> workload_tcp_configs(const proto::Scenario& s) {
+  std::vector<TcpConfig> configs;
+  for (const ScenarioWorkload& entry : scenario_workloads(s))
+    if (has_own_tcp(*entry.workload))
+      configs.push_back(transport_config(entry.workload->transport()).tcp);
+  return configs;
+}
+
 // Every workload of the scenario, each in its rank space, placed on its hosts (its own, or the
 // placement over all hosts) and appended as a traffic class of its own.
 Workload build_workloads(const LoadedScenario& loaded, const NetworkSpec& spec) {
@@ -429,6 +445,7 @@ Workload build_workloads(const LoadedScenario& loaded, const NetworkSpec& spec) 
   const std::uint32_t host_count = spec.topology.host_count;
   const std::vector<ScenarioWorkload> entries = scenario_workloads(s);
   Workload all;
+  std::uint16_t own_tcp_configs = 0;  // Message::tcp_config, as workload_tcp_configs numbers them
   for (const ScenarioWorkload& entry : entries)  // the workloads' classes come first
     all.classes.push_back(TrafficClass{entry.class_name, entry.workload->persistent_connections()});
   for (std::size_t c = 0; c < entries.size(); ++c) {
@@ -451,7 +468,8 @@ Workload build_workloads(const LoadedScenario& loaded, const NetworkSpec& spec) 
     }
     const std::vector<std::uint16_t> class_ids =
         part_class_ids(all, part.messages.size(), static_cast<std::uint16_t>(c), flow_classes);
-    append_part(all, part, class_ids, static_cast<std::uint8_t>(w.priority()),
+    const std::uint16_t tcp_config = has_own_tcp(w) ? ++own_tcp_configs : 0;
+    append_part(all, part, class_ids, static_cast<std::uint8_t>(w.priority()), tcp_config,
                 engine::ns(static_cast<std::int64_t>(w.start_ns())), host_count);
   }
   return all;
@@ -535,9 +553,12 @@ NetworkSpec build(const LoadedScenario& loaded) {
   spec.nic = NicConfig{static_cast<std::uint64_t>(s.nic().rate_bps()), s.nic().buffer_bytes(),
                        engine::ns(static_cast<std::int64_t>(s.nic().jitter_ns()))};
   spec.transport = transport_config(s.transport());
+  spec.workload_tcp = workload_tcp_configs(s);
   spec.workload = build_workloads(loaded, spec);
   spec.outputs = resolve_outputs(s.outputs(), spec.topology);
   spec.outputs.size_buckets_bytes = size_buckets(s);
+  spec.outputs.drops_by_class =
+      spec.workload.classes.size() > 1 || (s.has_mpi() && has_workloads(s));
   return spec;
 }
 

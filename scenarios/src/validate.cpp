@@ -261,69 +261,67 @@ void validate_nic(const proto::Scenario& scenario) {
          "must be at most 1e12 ns, got " + std::to_string(scenario.nic().jitter_ns()));
 }
 
-void validate_rto(const proto::Tcp& tcp) {
+void validate_rto(const proto::Tcp& tcp, const std::string& at) {
   const std::uint64_t max_us = kMaxTimeNs / 1000;
-  require_at_most("transport.tcp.max_rto_us", tcp.max_rto_us(), max_us);
-  require_at_least("transport.tcp.min_rto_us", tcp.min_rto_us(), 1);
+  require_at_most(at + ".tcp.max_rto_us", tcp.max_rto_us(), max_us);
+  require_at_least(at + ".tcp.min_rto_us", tcp.min_rto_us(), 1);
   if (tcp.min_rto_us() > tcp.max_rto_us())
-    fail("transport.tcp.min_rto_us", "must be <= transport.tcp.max_rto_us (" +
-                                         std::to_string(tcp.max_rto_us()) + "), got " +
-                                         std::to_string(tcp.min_rto_us()));
+    fail(at + ".tcp.min_rto_us", "must be <= transport.tcp.max_rto_us (" +
+                                     std::to_string(tcp.max_rto_us()) + "), got " +
+                                     std::to_string(tcp.min_rto_us()));
   if (tcp.initial_rto_us() < tcp.min_rto_us() || tcp.initial_rto_us() > tcp.max_rto_us())
-    fail("transport.tcp.initial_rto_us",
+    fail(at + ".tcp.initial_rto_us",
          "must be in [min_rto_us, max_rto_us] = [" + std::to_string(tcp.min_rto_us()) + ", " +
              std::to_string(tcp.max_rto_us()) + "], got " + std::to_string(tcp.initial_rto_us()));
-  require_at_least("transport.tcp.delayed_ack_timeout_us", tcp.delayed_ack_timeout_us(), 1);
-  require_at_most("transport.tcp.delayed_ack_timeout_us", tcp.delayed_ack_timeout_us(), max_us);
-  require_at_least("transport.tcp.syn_timeout_rto_us", tcp.syn_timeout_rto_us(), 1);
-  require_at_most("transport.tcp.syn_timeout_rto_us", tcp.syn_timeout_rto_us(), max_us);
+  require_at_least(at + ".tcp.delayed_ack_timeout_us", tcp.delayed_ack_timeout_us(), 1);
+  require_at_most(at + ".tcp.delayed_ack_timeout_us", tcp.delayed_ack_timeout_us(), max_us);
+  require_at_least(at + ".tcp.syn_timeout_rto_us", tcp.syn_timeout_rto_us(), 1);
+  require_at_most(at + ".tcp.syn_timeout_rto_us", tcp.syn_timeout_rto_us(), max_us);
 }
 
 // ns-3.37's recovery without SACK, with NewReno's window rules and no ECN reaction
 // (tcp_ns3_recovery.cpp emulates exactly that configuration).
-void validate_ns3_classic(const proto::Tcp& tcp) {
+void validate_ns3_classic(const proto::Tcp& tcp, const std::string& at) {
   if (tcp.sack())
-    fail("transport.tcp.recovery",
+    fail(at + ".tcp.recovery",
          "NS3_CLASSIC is ns-3's recovery without SACK; it needs "
          "transport.tcp.sack: false");
   if (tcp.congestion_control() != proto::Tcp::NEW_RENO)
-    fail("transport.tcp.recovery", "NS3_CLASSIC needs transport.tcp.congestion_control: NEW_RENO");
-  if (tcp.ecn()) fail("transport.tcp.recovery", "NS3_CLASSIC needs transport.tcp.ecn: false");
+    fail(at + ".tcp.recovery", "NS3_CLASSIC needs transport.tcp.congestion_control: NEW_RENO");
+  if (tcp.ecn()) fail(at + ".tcp.recovery", "NS3_CLASSIC needs transport.tcp.ecn: false");
   if (tcp.prr_conservative_bound())
-    fail("transport.tcp.prr_conservative_bound", "only applies with recovery: PRR");
+    fail(at + ".tcp.prr_conservative_bound", "only applies with recovery: PRR");
   if (tcp.prr_whole_segments())
-    fail("transport.tcp.prr_whole_segments", "only applies with recovery: PRR");
+    fail(at + ".tcp.prr_whole_segments", "only applies with recovery: PRR");
 }
 
 // SACK-based recovery needs SACK blocks (RFC 6675 section 1, RFC 6937 section 3).
-void validate_tcp_recovery(const proto::Tcp& tcp) {
-  if (tcp.recovery() == proto::Tcp::NS3_CLASSIC) return validate_ns3_classic(tcp);
+void validate_tcp_recovery(const proto::Tcp& tcp, const std::string& at) {
+  if (tcp.recovery() == proto::Tcp::NS3_CLASSIC) return validate_ns3_classic(tcp, at);
   if (tcp.recovery() != proto::Tcp::NEWRENO && !tcp.sack())
-    fail("transport.tcp.recovery", proto::Tcp::Recovery_Name(tcp.recovery()) +
-                                       " needs transport.tcp.sack: true (RFC 6675 recovery "
-                                       "works on SACK blocks)");
+    fail(at + ".tcp.recovery", proto::Tcp::Recovery_Name(tcp.recovery()) +
+                                   " needs transport.tcp.sack: true (RFC 6675 recovery "
+                                   "works on SACK blocks)");
   if (tcp.prr_conservative_bound() && tcp.recovery() != proto::Tcp::PRR)
-    fail("transport.tcp.prr_conservative_bound", "only applies with recovery: PRR");
+    fail(at + ".tcp.prr_conservative_bound", "only applies with recovery: PRR");
   if (tcp.prr_whole_segments() && tcp.recovery() != proto::Tcp::PRR)
-    fail("transport.tcp.prr_whole_segments", "only applies with recovery: PRR");
+    fail(at + ".tcp.prr_whole_segments", "only applies with recovery: PRR");
 }
 
-void validate_tcp(const proto::Tcp& tcp, const proto::Links& links) {
+void validate_tcp(const proto::Tcp& tcp, const proto::Links& links, const std::string& at) {
   const std::uint32_t max_mss = links.mtu_bytes() - links.header_bytes();
   if (tcp.mss_bytes() > max_mss)
-    fail("transport.tcp.mss_bytes", "must be <= links.mtu_bytes - links.header_bytes (" +
-                                        std::to_string(max_mss) + "), got " +
-                                        std::to_string(tcp.mss_bytes()));
-  require_at_least("transport.tcp.initial_window_segments", tcp.initial_window_segments(), 1);
-  require_at_most("transport.tcp.receive_window_bytes", tcp.receive_window_bytes(),
-                  kMaxBufferBytes);
+    fail(at + ".tcp.mss_bytes", "must be <= links.mtu_bytes - links.header_bytes (" +
+                                    std::to_string(max_mss) + "), got " +
+                                    std::to_string(tcp.mss_bytes()));
+  require_at_least(at + ".tcp.initial_window_segments", tcp.initial_window_segments(), 1);
+  require_at_most(at + ".tcp.receive_window_bytes", tcp.receive_window_bytes(), kMaxBufferBytes);
   if (tcp.receive_window_bytes() != 0)
-    require_at_least("transport.tcp.receive_window_bytes", tcp.receive_window_bytes(),
-                     tcp.mss_bytes());
-  require_at_least("transport.tcp.dupack_threshold", tcp.dupack_threshold(), 1);
-  require_at_most("transport.tcp.syn_option_bytes", tcp.syn_option_bytes(), 40);
-  validate_rto(tcp);
-  validate_tcp_recovery(tcp);
+    require_at_least(at + ".tcp.receive_window_bytes", tcp.receive_window_bytes(), tcp.mss_bytes());
+  require_at_least(at + ".tcp.dupack_threshold", tcp.dupack_threshold(), 1);
+  require_at_most(at + ".tcp.syn_option_bytes", tcp.syn_option_bytes(), 40);
+  validate_rto(tcp, at);
+  validate_tcp_recovery(tcp, at);
 }
 
 // A parameter of another algorithm than the chosen one would be silently ignored.
@@ -348,19 +346,19 @@ bool marks_congestion(const proto::Switch& sw) {
 }
 
 // RFC 9438's C and beta_cubic (4.2, 4.6), RFC 8257's g (3.3); DCTCP needs ports that mark CE.
-void validate_congestion_control(const proto::Scenario& scenario) {
-  const proto::Tcp& tcp = scenario.transport().tcp();
+void validate_congestion_control(const proto::Tcp& tcp, const proto::Switch& sw,
+                                 const std::string& at) {
   const bool is_cubic = tcp.congestion_control() == proto::Tcp::CUBIC;
   const bool is_dctcp = tcp.congestion_control() == proto::Tcp::DCTCP;
-  require_only_with("transport.tcp.cubic_c", tcp.has_cubic_c(), is_cubic, "CUBIC");
-  require_only_with("transport.tcp.cubic_beta", tcp.has_cubic_beta(), is_cubic, "CUBIC");
-  require_only_with("transport.tcp.dctcp_g", tcp.has_dctcp_g(), is_dctcp, "DCTCP");
+  require_only_with(at + ".tcp.cubic_c", tcp.has_cubic_c(), is_cubic, "CUBIC");
+  require_only_with(at + ".tcp.cubic_beta", tcp.has_cubic_beta(), is_cubic, "CUBIC");
+  require_only_with(at + ".tcp.dctcp_g", tcp.has_dctcp_g(), is_dctcp, "DCTCP");
   if (is_cubic && !(tcp.cubic_c() > 0 && std::isfinite(tcp.cubic_c())))
-    fail("transport.tcp.cubic_c", fmt::format("must be > 0, got {}", tcp.cubic_c()));
-  if (is_cubic) require_open_unit_interval("transport.tcp.cubic_beta", tcp.cubic_beta(), false);
-  if (is_dctcp) require_open_unit_interval("transport.tcp.dctcp_g", tcp.dctcp_g(), true);
-  if (is_dctcp && !marks_congestion(scenario.switch_()))
-    fail("transport.tcp.congestion_control",
+    fail(at + ".tcp.cubic_c", fmt::format("must be > 0, got {}", tcp.cubic_c()));
+  if (is_cubic) require_open_unit_interval(at + ".tcp.cubic_beta", tcp.cubic_beta(), false);
+  if (is_dctcp) require_open_unit_interval(at + ".tcp.dctcp_g", tcp.dctcp_g(), true);
+  if (is_dctcp && !marks_congestion(sw))
+    fail(at + ".tcp.congestion_control",
          "DCTCP needs ports that mark congestion: set switch.ecn_threshold_bytes > 0 or "
          "switch.red");
 }
@@ -375,8 +373,8 @@ void validate_transport(const proto::Scenario& scenario) {
          "LOSSLESS sends a whole message at once: a limited NIC buffer would drop it for good "
          "(use 0, unlimited)");
   if (scenario.transport().kind() == proto::Transport::TCP) {
-    validate_tcp(scenario.transport().tcp(), scenario.links());
-    return validate_congestion_control(scenario);
+    validate_tcp(scenario.transport().tcp(), scenario.links(), "transport");
+    return validate_congestion_control(scenario.transport().tcp(), scenario.switch_(), "transport");
   }
   if (scenario.transport().kind() == proto::Transport::ROCE) return validate_roce(scenario);
   const proto::Switch& sw = scenario.switch_();
@@ -385,6 +383,38 @@ void validate_transport(const proto::Scenario& scenario) {
     fail("transport.kind",
          "LOSSLESS with finite switch buffers needs switch.flow_control: CREDIT (packets would be "
          "dropped and never retransmitted)");
+}
+
+// A workload's own transport (Workload.transport) follows the same rules at its own path; the
+// kind and the packet format stay the scenario's, so only TCP's settings may differ.
+void validate_workload_transport(const proto::Scenario& scenario, const ScenarioWorkload& entry) {
+  const proto::Transport& t = entry.workload->transport();
+  const proto::Transport::Kind kind = scenario.transport().kind();
+  const std::string at = entry.at + ".transport";
+  if (t.kind() != kind)
+    fail(at + ".kind",
+         fmt::format("{} differs from transport.kind ({}): the workloads of a run "
+                     "share the scenario's transport kind; a workload's own "
+                     "transport changes TCP's settings only",
+                     proto::Transport::Kind_Name(t.kind()), proto::Transport::Kind_Name(kind)));
+  if (t.has_roce()) fail(at + ".roce", "a workload's own RoCE settings are not modelled");
+  if (kind != proto::Transport::TCP) {
+    if (t.has_tcp()) fail(at + ".tcp", "only used with transport.kind: TCP");
+    return;
+  }
+  validate_tcp(t.tcp(), scenario.links(), at);
+  validate_congestion_control(t.tcp(), scenario.switch_(), at);
+  const std::uint32_t syn_options = scenario.transport().tcp().syn_option_bytes();
+  if (t.tcp().syn_option_bytes() != syn_options)
+    fail(at + ".tcp.syn_option_bytes",
+         fmt::format("must equal transport.tcp.syn_option_bytes ({}): the scenario's transport "
+                     "sets every class's packet format, got {}",
+                     syn_options, t.tcp().syn_option_bytes()));
+}
+
+void validate_workload_transports(const proto::Scenario& scenario) {
+  for (const ScenarioWorkload& entry : scenario_workloads(scenario))
+    if (entry.workload->has_transport()) validate_workload_transport(scenario, entry);
 }
 
 void validate_size_buckets(const proto::Outputs& outputs) {
@@ -439,6 +469,7 @@ void validate_scenario(const proto::Scenario& scenario) {
   validate_switch(scenario);
   validate_nic(scenario);
   validate_transport(scenario);
+  validate_workload_transports(scenario);
   if (scenario.has_mpi()) validate_mpi(scenario);
   if (!scenario.has_mpi() || has_workloads(scenario)) validate_workload(scenario);
   validate_outputs(scenario.outputs());

@@ -18,17 +18,10 @@ void refuse_unbuilt_transport(const proto::Transport& t, const std::string& at) 
     refuse(at + ".roce.retransmission", "selective repeat");
 }
 
-void refuse_unbuilt_workload(const proto::Workload& w, const std::string& at) {
-  if (w.has_transport()) refuse(at + ".transport", "a transport per workload");
-}
-
 }  // namespace
 
 void refuse_unbuilt_settings(const proto::Scenario& s) {
   refuse_unbuilt_transport(s.transport(), "transport");
-  if (s.has_workload()) refuse_unbuilt_workload(s.workload(), "workload");
-  for (int i = 0; i < s.workloads_size(); ++i)
-    refuse_unbuilt_workload(s.workloads(i), "workloads[" + std::to_string(i) + "]");
 }
 
 }  // namespace netwarp::scenarios

@@ -130,6 +130,32 @@ class Plot(netwarp_cli.ScratchCase):
         script = read(os.path.join(out, "plots", "fct_cdf.gp"))
         self.assertNotIn("class bulk", script)
 
+    def test_slowdown_by_size_has_p50_and_p99_lines_per_class(self):
+        scenario = os.path.join(self.dir, "classes.pbtxt")
+        with open(scenario, "w") as f:
+            f.write("""
+                topology { star { hosts: 8 } }
+                transport { kind: TCP }
+                switch { buffer_bytes: 12000 }
+                outputs { size_buckets_bytes: [20000] }
+                workloads { name: "incast" hosts { range { first: 0 count: 5 } }
+                            incast { bytes: 60000 } }
+                workloads { name: "mice" hosts { range { first: 5 count: 3 } }
+                            permutation { bytes: 3000 } }
+            """)
+        _, out, _ = self.run_scenario([scenario])
+        r = netwarp_cli.run(["plot", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        script = read(os.path.join(out, "plots", "slowdown_by_size.gp"))
+        for title in ("class incast p50", "class incast p99", "class mice p50", "class mice p99"):
+            self.assertIn(title, script)
+        self.assertIn('set xtics ("<= 20 KB" 0, "> 20 KB" 1)', script)
+        self.assertIn("set logscale y", script)  # 200 ms timeouts: slowdowns over decades
+        mice = script[script.index("$c1 << EOD"):].splitlines()[1].split()
+        self.assertEqual(mice[0], "0")  # 3000 B: the first bucket only
+        netwarp_cli.run(["plot", out, "--classes", "mice"])
+        self.assertNotIn("class incast", read(os.path.join(out, "plots", "slowdown_by_size.gp")))
+
     def test_several_folders_are_overlaid_with_their_labels(self):
         _, a, _ = self.run_scenario(SMALL_INCAST, out="a")
         _, b, _ = self.run_scenario(SMALL_INCAST + ["--set", "switch.buffer_bytes=65536"], out="b")

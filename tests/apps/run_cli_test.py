@@ -213,6 +213,47 @@ class StreamedResults(RunCase):
             self.assertGreater(port["packets_sent"] + port["packets_dropped"], 0)
 
 
+CLASSES_SHARING_A_PORT = """
+name: "drops-by-class"
+topology { star { hosts: 8 } }
+links { rate_bps: 1000000000 latency_ns: 2000 }
+switch { buffer_bytes: 24000 }
+transport { kind: TCP tcp { min_rto_us: 1000 initial_rto_us: 1000 } }
+workloads { name: "incast" hosts { range { first: 0 count: 5 } } incast { bytes: 100000 } }
+workloads { name: "cross" hosts { list { hosts: [0, 5] } }
+            flows { flow { src: 1 dst: 0 bytes: 200000 } } }
+"""
+
+
+class DropsByClass(RunCase):
+    """Every dropped packet is attributed to its class (the workloads' and the MPI job's): the
+    classes' drops add up to the run's, on any kernel and rank count."""
+
+    def test_the_classes_drops_add_up_to_every_drop(self):
+        scenario = self.write("drops.pbtxt", CLASSES_SHARING_A_PORT)
+        result, _, r = self.run_ok([scenario])
+        drops = {c["name"]: c["packets_dropped"] for c in result["classes"]}
+        self.assertGreater(result["packets_dropped"], 0)
+        self.assertGreater(drops["incast"], 0)
+        self.assertEqual(sum(drops.values()), result["packets_dropped"])
+        self.assertIn("%d drops" % drops["incast"], r.stdout)
+        optimistic, _, _ = self.run_ok([scenario, "--kernel", "optimistic"], mpi_ranks=2,
+                                       out="opt")
+        self.assertEqual(optimistic["classes"], result["classes"])
+
+    def test_the_mpi_jobs_drops_are_its_own(self):
+        scenario = self.write("job.pbtxt", CLASSES_SHARING_A_PORT + """
+mpi { name: "job" hosts { list { hosts: [0, 6, 7] } }
+      collective { kind: "allgather" bytes: 65536 iterations: 1 } }
+""")
+        result, _, _ = self.run_ok([scenario])
+        classes = {c["name"]: c for c in result["classes"]}
+        self.assertTrue(classes["job"]["mpi"])
+        total = sum(c["packets_dropped"] for c in result["classes"])
+        self.assertEqual(total, result["network"]["packets_dropped"])
+        self.assertGreater(classes["job"]["packets_dropped"], 0)
+
+
 class PcapFiles(RunCase):
     def tshark(self, path):
         self.assertIsNotNone(shutil.which("tshark"), "tshark missing: run scripts/install-deps.sh")

@@ -33,6 +33,7 @@ NetworkSpec incast() {
   spec.transport.kind = TransportKind::tcp;
   spec.transport.tcp.min_rto = engine::ms(1);
   spec.workload = make_incast(IncastSpec{8, 8, 128 * 1024, {}}, 9, "workload");
+  spec.outputs.drops_by_class = true;  // DropRecords, merged across ranks like every table
   return spec;
 }
 
@@ -169,6 +170,7 @@ NetworkResults streamed(const ResultsSource& source) {
   read(out.flow_samples);
   read(out.port_classes);
   read(out.switch_buffers);
+  read(out.drops);
   return out;
 }
 

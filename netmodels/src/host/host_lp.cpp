@@ -12,11 +12,8 @@ using engine::EventCtx;
 HostLp::HostLp(NodeId self, const NetworkContext& net)
     : self_(self),
       net_(net),
-      tcp_config_(net.spec().transport.tcp),
-      mss_(net.tcp_mss()),
       is_tcp_(net.spec().transport.kind == TransportKind::tcp),
       is_roce_(net.spec().transport.kind == TransportKind::roce),
-      uses_handshake_(is_tcp_ && tcp_config_.handshake),
       traced_(net.is_pcap_traced(self)),
       nic_(net.port_settings(self, 0)),
       lossless_(net.spec().format.max_payload(), net.spec().format),
@@ -35,7 +32,7 @@ HostLp::HostLp(NodeId self, const NetworkContext& net)
 void HostLp::init(engine::InitCtx& ctx) {
   for (MessageId id : net_.messages_of(self_)) {
     const Message& m = net_.message(id);
-    if (uses_handshake_ && net_.connection_of(id) == id)
+    if (uses_handshake(id) && net_.connection_of(id) == id)
       ctx.send_self(SimTime::zero(), MessageDue{id, 1});
     if (!m.after_previous && m.waits == 0) ctx.send_self(m.start, MessageDue{id});
   }
@@ -138,14 +135,14 @@ void HostLp::on(const TimerFired& ev, EventCtx& ctx) {
   if (ev.is_receiver != 0) {
     TcpReceiverState r = tcp_receivers_[net_.receive_slot(ev.flow)];
     receiver_actions_.clear();
-    tcp_on_delayed_ack_timer(r, tcp_config_, ev.generation, ctx.now(), receiver_actions_);
+    tcp_on_delayed_ack_timer(r, tcp_of(ev.flow), ev.generation, ctx.now(), receiver_actions_);
     apply_receiver_actions(ev.flow, r, ctx);
     return;
   }
   TcpSenderState s = tcp_senders_[net_.send_slot(ev.flow)];
   sender_actions_.clear();
   TcpRevRanges scoreboard(tcp_scoreboards_, net_.send_slot(ev.flow), &ctx);
-  tcp_on_timer(s, tcp_config_, ev.generation, &scoreboard, ctx.now(), sender_actions_);
+  tcp_on_timer(s, tcp_of(ev.flow), ev.generation, &scoreboard, ctx.now(), sender_actions_);
   apply_sender_actions(ev.flow, s, ctx);
 }
 
@@ -177,23 +174,25 @@ void HostLp::hand_over(MessageId id, EventCtx& ctx) {
   const MessageId connection = net_.connection_of(id);
   const std::uint64_t bytes = net_.message(id).bytes;
   sender_actions_.clear();
-  if (!uses_handshake_ && connection == id) {
-    const TcpSenderState s = tcp_open(tcp_config_, bytes, mss_, ctx.now(), sender_actions_);
+  const TcpConfig& tcp = tcp_of(connection);
+  if (!uses_handshake(connection) && connection == id) {
+    const TcpSenderState s = tcp_open(tcp, bytes, net_.tcp_mss(tcp), ctx.now(), sender_actions_);
     apply_sender_actions(connection, s, ctx);
     return;
   }
   open_connection(connection, ctx);  // data due at the instant of the opening may come first
   TcpSenderState s = tcp_senders_[net_.send_slot(connection)];
-  tcp_append(s, tcp_config_, bytes, ctx.now(), sender_actions_);
+  tcp_append(s, tcp, bytes, ctx.now(), sender_actions_);
   apply_sender_actions(connection, s, ctx);
 }
 
 void HostLp::open_connection(MessageId id, EventCtx& ctx) {
   if (tcp_senders_[net_.send_slot(id)].connection != TcpConnection::closed) return;
   sender_actions_.clear();
-  const TcpSenderState s = uses_handshake_
-                               ? tcp_connect(tcp_config_, mss_, ctx.now(), sender_actions_)
-                               : tcp_open(tcp_config_, 0, mss_, ctx.now(), sender_actions_);
+  const TcpConfig& tcp = tcp_of(id);
+  const std::uint32_t mss = net_.tcp_mss(tcp);
+  const TcpSenderState s = uses_handshake(id) ? tcp_connect(tcp, mss, ctx.now(), sender_actions_)
+                                              : tcp_open(tcp, 0, mss, ctx.now(), sender_actions_);
   sender_actions_.completed = false;  // an empty connection completes no message
   apply_sender_actions(id, s, ctx);
 }
@@ -201,7 +200,7 @@ void HostLp::open_connection(MessageId id, EventCtx& ctx) {
 void HostLp::on_tcp_syn_ack(const Packet& p, EventCtx& ctx) {
   TcpSenderState s = tcp_senders_[net_.send_slot(p.flow)];
   sender_actions_.clear();
-  tcp_on_syn_ack(s, tcp_config_, ctx.now(), sender_actions_);
+  tcp_on_syn_ack(s, tcp_of(p.flow), ctx.now(), sender_actions_);
   apply_sender_actions(p.flow, s, ctx);
 }
 
@@ -226,7 +225,7 @@ void HostLp::on_tcp_ack(const Packet& p, EventCtx& ctx) {
   if (s.mss == 0) return;  // not opened: nothing to acknowledge
   sender_actions_.clear();
   TcpRevRanges scoreboard(tcp_scoreboards_, net_.send_slot(p.flow), &ctx);
-  tcp_on_ack(s, tcp_config_, tcp_unwrap(p.ack, s.snd_una), (p.flags & packet_flags::ece) != 0,
+  tcp_on_ack(s, tcp_of(p.flow), tcp_unwrap(p.ack, s.snd_una), (p.flags & packet_flags::ece) != 0,
              tcp_unwrap(sack_blocks_of(p), s.snd_una), &scoreboard, ctx.now(), sender_actions_);
   apply_sender_actions(p.flow, s, ctx);
 }
@@ -236,7 +235,7 @@ void HostLp::apply_sender_actions(MessageId flow, const TcpSenderState& s, Event
   sample_flow(flow, ctx);
   ctx.set(tcp_senders_, net_.send_slot(flow), s);
   const Message& m = net_.message(flow);
-  const std::uint8_t flags = tcp_config_.sends_ect() ? packet_flags::ect : 0;
+  const std::uint8_t flags = tcp_of(flow).sends_ect() ? packet_flags::ect : 0;
   if (sender_actions_.send_syn)
     send_handshake(m, PacketKind::syn, sender_actions_.syn_is_retransmission, ctx);
   if (sender_actions_.send_handshake_ack) send_handshake(m, PacketKind::handshake_ack, false, ctx);
@@ -322,7 +321,7 @@ void HostLp::on_tcp_data(const Packet& p, EventCtx& ctx) {
   const TcpSeq before = r.rcv_nxt;
   receiver_actions_.clear();
   TcpRevRanges ooo(tcp_ooo_ranges_, net_.receive_slot(p.flow), &ctx);
-  tcp_on_segment(r, tcp_config_, ooo, tcp_unwrap(p.seq, r.rcv_nxt), p.payload_bytes,
+  tcp_on_segment(r, tcp_of(p.flow), ooo, tcp_unwrap(p.seq, r.rcv_nxt), p.payload_bytes,
                  (p.flags & packet_flags::ce) != 0, ctx.now(), receiver_actions_);
   for (MessageId id = p.flow; id != kNoMessage && net_.stream_end(id) <= r.rcv_nxt;
        id = net_.next_on_connection(id))

@@ -34,9 +34,8 @@ std::vector<Hop> path_hops(const NetworkSpec& spec, NodeId src, NodeId dst) {
   return hops;
 }
 
-std::uint32_t segment_bytes(const NetworkSpec& spec) {
-  const std::uint32_t mss = spec.transport.tcp.mss_bytes;
-  if (spec.transport.kind == TransportKind::tcp && mss != 0) return mss;
+std::uint32_t segment_bytes(const NetworkSpec& spec, const TcpConfig& tcp) {
+  if (spec.transport.kind == TransportKind::tcp && tcp.mss_bytes != 0) return tcp.mss_bytes;
   return spec.format.max_payload();
 }
 
@@ -44,9 +43,20 @@ std::uint32_t segment_bytes(const NetworkSpec& spec) {
 
 SimTime ideal_completion_time(const NetworkSpec& spec, NodeId src, NodeId dst,
                               std::uint64_t bytes) {
+  return ideal_completion_time(spec, src, dst, bytes, spec.transport.tcp);
+}
+
+SimTime ideal_completion_time(const NetworkSpec& spec, const Message& m) {
+  const TcpConfig& tcp =
+      m.tcp_config == 0 ? spec.transport.tcp : spec.workload_tcp[m.tcp_config - 1];
+  return ideal_completion_time(spec, m.src, m.dst, m.bytes, tcp);
+}
+
+SimTime ideal_completion_time(const NetworkSpec& spec, NodeId src, NodeId dst, std::uint64_t bytes,
+                              const TcpConfig& tcp) {
   const std::vector<Hop> hops = path_hops(spec, src, dst);
   if (hops.empty() || bytes == 0) return SimTime::zero();
-  const std::uint64_t seg = segment_bytes(spec);
+  const std::uint64_t seg = segment_bytes(spec, tcp);
   const std::uint64_t full = (bytes - 1) / seg;  // packets before the last
   const auto full_wire = std::uint64_t{spec.format.wire_bytes(static_cast<std::uint32_t>(seg))};
   const auto last_wire =

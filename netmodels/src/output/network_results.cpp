@@ -52,14 +52,15 @@ void NetworkResults::write(const engine::CommittedRecord& record) {
   if (record.holds<FlowSample>()) return keep(record, flow_samples);
   if (record.holds<PortClassRecord>()) return keep(record, port_classes);
   if (record.holds<SwitchBufferRecord>()) return keep(record, switch_buffers);
+  if (record.holds<DropRecord>()) return keep(record, drops);
 }
 
 std::vector<std::byte> NetworkResults::to_bytes() const {
-  std::vector<std::byte> out(table_bytes(deliveries) + table_bytes(flows) + table_bytes(ports) +
-                             table_bytes(queue_samples) + table_bytes(packet_traces) +
-                             table_bytes(cwnd_samples) + table_bytes(receivers) +
-                             table_bytes(port_samples) + table_bytes(flow_samples) +
-                             table_bytes(port_classes) + table_bytes(switch_buffers));
+  std::vector<std::byte> out(
+      table_bytes(deliveries) + table_bytes(flows) + table_bytes(ports) +
+      table_bytes(queue_samples) + table_bytes(packet_traces) + table_bytes(cwnd_samples) +
+      table_bytes(receivers) + table_bytes(port_samples) + table_bytes(flow_samples) +
+      table_bytes(port_classes) + table_bytes(switch_buffers) + table_bytes(drops));
   std::byte* at = put_table(out.data(), deliveries);
   at = put_table(at, flows);
   at = put_table(at, ports);
@@ -70,7 +71,8 @@ std::vector<std::byte> NetworkResults::to_bytes() const {
   at = put_table(at, port_samples);
   at = put_table(at, flow_samples);
   at = put_table(at, port_classes);
-  put_table(at, switch_buffers);
+  at = put_table(at, switch_buffers);
+  put_table(at, drops);
   return out;
 }
 
@@ -85,7 +87,8 @@ void NetworkResults::append_bytes(std::span<const std::byte> bytes) {
   bytes = take_table(bytes, port_samples);
   bytes = take_table(bytes, flow_samples);
   bytes = take_table(bytes, port_classes);
-  take_table(bytes, switch_buffers);
+  bytes = take_table(bytes, switch_buffers);
+  take_table(bytes, drops);
 }
 
 std::size_t NetworkResults::bytes_held() const {
@@ -106,6 +109,7 @@ void NetworkResults::sort() {
   sort_table(flow_samples);
   sort_table(port_classes);
   sort_table(switch_buffers);
+  sort_table(drops);
   join_receivers();
 }
 

@@ -5,6 +5,8 @@
 #include <deque>
 #include <mutex>
 
+#include "netwarp/netmodels/records.hpp"
+#include "netwarp/netmodels/stream_transport.hpp"
 #include "netwarp/netmodels/units.hpp"
 #include "port/class_queues.hpp"
 #include "port/pfc_ingress.hpp"
@@ -39,6 +41,7 @@ const OutputPort::PortPolicy* OutputPort::PortPolicy::intern(const PortSettings&
   policy.buffer_packets = settings.buffer_packets;
   policy.count_frame_in_service = settings.count_frame_in_service;
   policy.arrival_first = settings.arrival_first;
+  policy.record_drops = settings.record_drops;
   static std::mutex mutex;
   static std::deque<PortPolicy> policies;  // a deque never moves what it holds
   const std::lock_guard<std::mutex> lock(mutex);
@@ -106,6 +109,14 @@ bool OutputPort::fits(std::uint32_t wire_bytes, SimTime now) const {
 void OutputPort::count_injected_drop(const Packet& packet, EventCtx& ctx) {
   ctx.add(packets_dropped_, 1);
   ctx.add(bytes_dropped_, packet.wire_bytes);
+  record_drop(packet, ctx);
+}
+
+void OutputPort::record_drop(const Packet& packet, EventCtx& ctx) const {
+  if (!policy_->record_drops) return;
+  ctx.emit(DropRecord{ctx.now().ps(), packet.flow, node_, index_,
+                      static_cast<std::uint8_t>(is_stream_packet(packet) ? 1 : 0), 0,
+                      packet.wire_bytes});
 }
 
 bool OutputPort::offer(Packet packet, EventCtx& ctx, TransmitObserver* observer) {
@@ -142,6 +153,7 @@ void OutputPort::drop(const Packet& packet, PortInterval& interval, EventCtx& ct
   interval.bytes_dropped += packet.wire_bytes;
   store_interval(interval, ctx);
   sample(ctx, ctx.now(), queue_event::dropped);
+  record_drop(packet, ctx);
 }
 
 void OutputPort::on_credit(std::uint64_t bytes, std::uint8_t vc, EventCtx& ctx,

@@ -54,8 +54,7 @@ ClassComparison compare_classes(const netmodels::NetworkSpec& spec,
     const FlowSample& f = packet.at(m.id);
     const std::int64_t model_fct = m.id < model.size() ? model[m.id] : -1;
     if (f.delivered_ps < 0 || f.start_ps < 0 || model_fct < 0) continue;
-    const double ideal =
-        static_cast<double>(netmodels::ideal_completion_time(spec, m.src, m.dst, m.bytes).ps());
+    const double ideal = static_cast<double>(netmodels::ideal_completion_time(spec, m).ps());
     if (ideal <= 0) continue;
     const bool lossy = f.retransmitted_segments + f.retransmission_timeouts > 0;
     const Sample p{static_cast<double>(f.delivered_ps - f.start_ps) / ideal, lossy};

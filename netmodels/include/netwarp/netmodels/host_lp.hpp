@@ -85,14 +85,14 @@ class HostLp final : private RoceHost {
   void sample_flow(MessageId flow, engine::EventCtx& ctx);
   FlowSample flow_sample(MessageId flow, std::int64_t interval) const;
   void finish_flow_samples(engine::FinishCtx& ctx) const;
+  // TCP settings of a message (its workload's own, or the scenario's; NetworkContext).
+  const TcpConfig& tcp_of(MessageId flow) const { return net_.tcp_config_of(flow); }
+  bool uses_handshake(MessageId flow) const { return is_tcp_ && tcp_of(flow).handshake; }
 
   const NodeId self_;
   const NetworkContext& net_;
-  const TcpConfig& tcp_config_;  // the spec's: a copy per host cost 112 bytes
-  const std::uint32_t mss_;
   const bool is_tcp_;
   const bool is_roce_;
-  const bool uses_handshake_;
   const bool traced_;
   OutputPort nic_;
   LosslessSender lossless_;                // lossless only: messages not yet all in the NIC

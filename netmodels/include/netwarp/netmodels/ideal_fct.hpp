@@ -14,7 +14,12 @@
 
 namespace netwarp::netmodels {
 
+// With the scenario's TCP segment size; the Message form with the message's own (its
+// workload's transport).
 SimTime ideal_completion_time(const NetworkSpec& spec, NodeId src, NodeId dst, std::uint64_t bytes);
+SimTime ideal_completion_time(const NetworkSpec& spec, const Message& m);
+SimTime ideal_completion_time(const NetworkSpec& spec, NodeId src, NodeId dst, std::uint64_t bytes,
+                              const TcpConfig& tcp);
 // The propagation delay along the static path from host `a` to host `b` (0 when a == b).
 SimTime path_latency(const NetworkSpec& spec, NodeId a, NodeId b);
 

@@ -34,9 +34,14 @@ class NetworkContext {
   // All bytes the connection named `connection` carries in the run.
   std::uint64_t connection_bytes(MessageId connection) const;
   // TCP payload per segment: transport.tcp.mss_bytes, or all a packet carries when 0.
-  std::uint32_t tcp_mss() const {
-    const std::uint32_t mss = spec_.transport.tcp.mss_bytes;
-    return mss != 0 ? mss : spec_.format.max_payload();
+  std::uint32_t tcp_mss() const { return tcp_mss(spec_.transport.tcp); }
+  std::uint32_t tcp_mss(const TcpConfig& tcp) const {
+    return tcp.mss_bytes != 0 ? tcp.mss_bytes : spec_.format.max_payload();
+  }
+  // The TCP settings message `id` is sent with: its workload's own, or the scenario's.
+  const TcpConfig& tcp_config_of(MessageId id) const {
+    const std::uint16_t k = spec_.workload.messages[id].tcp_config;
+    return k == 0 ? spec_.transport.tcp : spec_.workload_tcp[k - 1];
   }
   bool is_pcap_traced(NodeId node) const { return pcap_traced_[node] != 0; }
   // Fault injection (NetworkSpec::drops): is this arrival at a switch to be dropped?

@@ -59,6 +59,7 @@ class NetworkResults final : public engine::RecordSink {
     fn(flow_samples);
     fn(port_classes);
     fn(switch_buffers);
+    fn(drops);
   }
 
   // Drop the PortRecords of ports that neither sent nor dropped anything: outputs list only
@@ -77,6 +78,7 @@ class NetworkResults final : public engine::RecordSink {
   std::vector<FlowSample> flow_samples;            // time series, by (flow, interval)
   std::vector<PortClassRecord> port_classes;       // by (node, port, priority)
   std::vector<SwitchBufferRecord> switch_buffers;  // by node
+  std::vector<DropRecord> drops;                   // by (time, node, port, flow)
 };
 
 // fn(std::type_identity<R>{}) for every record table R, in for_each_table's order.

@@ -27,6 +27,9 @@ struct OutputSpec {
   std::int64_t sample_interval_ps = kDefaultSampleIntervalPs;
   // Upper bounds of the flow-size buckets FCT slowdown is reported by (a last bucket above).
   std::vector<std::uint64_t> size_buckets_bytes;
+  // Several traffic classes share the network: every drop is a DropRecord, so that the results
+  // attribute drops to classes (off otherwise: the other runs' records stay as they were).
+  bool drops_by_class = false;
   // 100 us: fine enough for a drop-tail queue at 1 Gbit/s (64 KiB drain in 0.5 ms), and
   // about 1000 rows per active port per 100 ms simulated; at 10 us a 3 s incast's run costs
   // 3.4x the CPU of an unsampled one (records and CSV), at 100 us 1.6x.
@@ -56,6 +59,8 @@ struct NetworkSpec {
   SwitchConfig switches;
   NicConfig nic;
   TransportConfig transport;
+  // The TCP settings of workloads with a transport of their own (Message::tcp_config).
+  std::vector<TcpConfig> workload_tcp;
   Workload workload;
   std::uint8_t stream_priority = 0;  // the traffic class of StreamTransport's packets (MPI)
   OutputSpec outputs;

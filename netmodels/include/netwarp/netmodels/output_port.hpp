@@ -44,6 +44,7 @@ struct PortSettings {
   bool traced = false;                  // emit QueueSample records
   bool mirrored = false;                // emit a PacketTrace for every departure (pcap)
   std::int64_t sample_interval_ps = 0;  // emit PortSample records per interval; 0: none
+  bool record_drops = false;            // emit a DropRecord per drop (OutputSpec::drops_by_class)
   // Traffic classes (SwitchConfig::classes); null: one FIFO. Not with credit_bytes.
   const std::vector<PortClassConfig>* classes = nullptr;
   PortScheduler scheduler = PortScheduler::strict_priority;
@@ -130,6 +131,7 @@ class OutputPort {
                       TransmitObserver* observer);
   void serve_classes(engine::EventCtx& ctx, TransmitObserver* observer);
   void drop(const Packet& packet, PortInterval& interval, engine::EventCtx& ctx);
+  void record_drop(const Packet& packet, engine::EventCtx& ctx) const;
   void transmit(const Packet& packet, std::uint8_t vc, engine::EventCtx& ctx,
                 TransmitObserver* observer);
   void sample(engine::EventCtx& ctx, SimTime at, std::uint8_t event);
@@ -157,6 +159,7 @@ class OutputPort {
     std::uint32_t buffer_packets = 0;
     bool count_frame_in_service = true;
     bool arrival_first = false;
+    bool record_drops = false;
     bool operator==(const PortPolicy&) const = default;
     static const PortPolicy* intern(const PortSettings& settings);
   };

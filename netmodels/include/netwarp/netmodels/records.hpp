@@ -91,6 +91,19 @@ struct PortClassRecord {
   std::uint64_t ingress_limit_bytes = 0;  // XOFF + headroom when the first overflow happened
 };
 
+// A packet an output port dropped (only with OutputSpec::drops_by_class): the message it
+// belongs to (data or acknowledgement), or with `stream` 1 an MPI job's packet (its flow holds
+// the job's word, not a message).
+struct DropRecord {
+  std::int64_t time_ps = 0;
+  MessageId flow = 0;
+  NodeId node = 0;
+  std::uint16_t port = 0;
+  std::uint8_t stream = 0;
+  std::uint8_t reserved = 0;
+  std::uint32_t wire_bytes = 0;
+};
+
 // A switch's shared buffer (SwitchConfig::shared_buffer) at the end of the run: its size, the
 // part not reserved, and the most bytes its queues held at once.
 struct SwitchBufferRecord {
@@ -170,6 +183,7 @@ inline constexpr bool kIsRecord =
     std::is_trivially_copyable_v<R>&& std::has_unique_object_representations_v<R>;
 static_assert(kIsRecord<DeliveryRecord> && kIsRecord<FlowRecord> && kIsRecord<PortRecord> &&
               kIsRecord<QueueSample> && kIsRecord<PacketTrace> && kIsRecord<CwndSample> &&
-              kIsRecord<PortSample> && kIsRecord<FlowSample> && kIsRecord<PortClassRecord>);
+              kIsRecord<PortSample> && kIsRecord<FlowSample> && kIsRecord<PortClassRecord> &&
+              kIsRecord<DropRecord>);
 
 }  // namespace netwarp::netmodels

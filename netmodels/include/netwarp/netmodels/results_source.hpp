@@ -111,6 +111,15 @@ struct RecordOrder<SwitchBufferRecord> {
   }
 };
 
+template <>
+struct RecordOrder<DropRecord> {
+  static constexpr const char* kName = "drops";
+  static bool less(const DropRecord& a, const DropRecord& b) {
+    return std::tie(a.time_ps, a.node, a.port, a.flow, a.stream, a.wire_bytes) <
+           std::tie(b.time_ps, b.node, b.port, b.flow, b.stream, b.wire_bytes);
+  }
+};
+
 // The file rank `rank` writes table `R` to.
 template <class R>
 std::string part_path(const std::string& dir, int rank) {

@@ -21,6 +21,9 @@ struct Message {
   MessageId id = 0;  // index in Workload::messages
   NodeId src = 0;    // hosts
   NodeId dst = 0;
+  // TCP settings: 0 the scenario's (NetworkSpec::transport), k its workload's own
+  // (NetworkSpec::workload_tcp[k - 1]). Fills padding: Message stays 48 bytes.
+  std::uint16_t tcp_config = 0;
   std::uint64_t bytes = 0;
   SimTime start;                // earliest start
   bool after_previous = false;  // wait for this host's previous message to be delivered
