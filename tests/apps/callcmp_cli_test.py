@@ -144,6 +144,14 @@ class CallCompareCase(netwarp_cli.ScratchCase):
             script = f.read()
         self.assertIn("multiplot layout 2,1", script)
         self.assertIn("(model - packet) / packet (%)", script)
+        # Run times in the unit of the largest one (the data file keeps us).
+        with open(os.path.join(swept, "report.json")) as f:
+            points = json.load(f)["points"]
+        most = max(p["simulated_ps"] for p in points)
+        unit, per_unit = (("s", 1e6) if most >= 1e12 else ("ms", 1e3) if most >= 1e9
+                          else ("us", 1))
+        self.assertIn('set ylabel "run time (%s)"' % unit, script)
+        self.assertIn("using 1:($2/%d)" % per_unit, script)
 
     def test_a_field_swept_twice_is_refused(self):
         r = run(["validate", ALLTOALL, "--sweep", "mpi.alltoall.bytes=1", "--sweep",

@@ -36,6 +36,25 @@ std::string us_value(std::int64_t ps) {
   return fmt::format("{}", static_cast<double>(ps) / 1e6);
 }
 
+// The unit run times are drawn in (the data files keep us): the largest value's, so that
+// ticks read "3 s" rather than "3e+06 us".
+struct RunTimeUnit {
+  const char* name = "us";
+  double us_per_unit = 1;
+};
+
+RunTimeUnit run_time_unit(const ValidationReport& r) {
+  std::int64_t most = 0;
+  for (const auto& p : r.points) {
+    most = std::max(most, p.simulated_ps);
+    for (const auto& m : p.models)
+      if (m.available) most = std::max(most, m.predicted_ps);
+  }
+  if (most >= 1'000'000'000'000) return {"s", 1e6};
+  if (most >= 1'000'000'000) return {"ms", 1e3};
+  return {};
+}
+
 std::string file_safe(const std::string& field) {
   std::string out;
   for (char c : field) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
@@ -182,13 +201,14 @@ PlotFile bar_chart(const ValidationReport& r) {
     if (m.available)
       f.data +=
           fmt::format("\"{} ({:+.1f} %)\" {}\n", m.model, m.error_pct, us_value(m.predicted_ps));
+  const RunTimeUnit unit = run_time_unit(r);
   f.script = fmt::format(
-      "set title \"{}: predicted vs simulated run time\" noenhanced\nset ylabel \"run time (us)\"\n"
-      "set style fill solid 0.6 border -1\nset boxwidth 0.6\nset yrange [0:*]\nset grid ytics\n"
-      "set xtics noenhanced\nset offsets 0.5, 0.5, graph 0.08, 0\n"
-      "plot 'report.dat' using 0:2:xtic(1) with boxes notitle, '' using 0:2:(sprintf(\"%.3f "
-      "us\", $2)) with labels offset 0,1 notitle\n",
-      r.scenario);
+      "set title \"{0}: predicted vs simulated run time\" noenhanced\nset ylabel \"run time "
+      "({1})\"\nset style fill solid 0.6 border -1\nset boxwidth 0.6\nset yrange [0:*]\n"
+      "set grid ytics\nset xtics noenhanced\nset offsets 0.5, 0.5, graph 0.08, 0\n"
+      "plot 'report.dat' using 0:($2/{2}):xtic(1) with boxes notitle, '' using "
+      "0:($2/{2}):(sprintf(\"%.3f {1}\", $2/{2})) with labels offset 0,1 notitle\n",
+      r.scenario, unit.name, unit.us_per_unit);
   return f;
 }
 
@@ -260,14 +280,17 @@ PlotFile times_plot(const ValidationReport& r, std::size_t field, const std::str
   const std::string label = r.sweep_labels[field];
   std::string times, errors = "0 with lines lc rgb 'gray' notitle";
   const std::size_t models = r.models.size();
+  const RunTimeUnit unit = run_time_unit(r);
   for (std::size_t b = 0; b < groups.size(); ++b) {
     const Group& g = groups[b];
-    times += fmt::format("{}'{}' index {} using 1:2 with {} lw 2 pt 7 lc {} title '{}'",
-                         b == 0 ? "" : ", ", dat, b, axis.style(), b + 1, with_group("packet", g));
+    times += fmt::format("{}'{}' index {} using 1:($2/{}) with {} lw 2 pt 7 lc {} title '{}'",
+                         b == 0 ? "" : ", ", dat, b, unit.us_per_unit, axis.style(), b + 1,
+                         with_group("packet", g));
     for (std::size_t m = 0; m < models; ++m) {
       const int color = static_cast<int>(groups.size() == 1 ? m + 2 : b + 1);
-      times += fmt::format(", '' index {} using 1:{} with {} dt 2 pt {} lc {} title '{}'", b, m + 3,
-                           axis.style(), m + 4, color, with_group(r.models[m], g));
+      times += fmt::format(", '' index {} using 1:(${}/{}) with {} dt 2 pt {} lc {} title '{}'", b,
+                           m + 3, unit.us_per_unit, axis.style(), m + 4, color,
+                           with_group(r.models[m], g));
       errors +=
           fmt::format(", '{}' index {} using 1:(100*(${}-$2)/$2) with {} pt {} lc {} title '{}'",
                       dat, b, m + 3, axis.style(), m + 4, color, with_group(r.models[m], g));
@@ -277,8 +300,8 @@ PlotFile times_plot(const ValidationReport& r, std::size_t field, const std::str
   sc = "set multiplot layout 2,1\n" + std::string(kLayout) +
        axis_commands(axis, r.sweep_fields[field], label);
   sc += fmt::format(
-      "set title \"{}: predicted vs simulated over {}\" noenhanced\nset ylabel \"run time (us)\"\n",
-      r.scenario, label);
+      "set title \"{}: predicted vs simulated over {}\" noenhanced\nset ylabel \"run time ({})\"\n",
+      r.scenario, label, unit.name);
   if (spans_decades(r)) sc += "set logscale y\n";
   sc += "plot " + times + "\n";
   sc +=
