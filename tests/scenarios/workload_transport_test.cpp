@@ -14,18 +14,8 @@ namespace {
 
 using netmodels::NetworkSpec;
 
-NetworkSpec build_text(const std::string& name, const std::string& text) {
-  return build_network_spec(load_scenario(testing::write_scenario(name, text), {}));
-}
-
-std::string error_of(const std::string& name, const std::string& text) {
-  try {
-    build_text(name, text);
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::build_text;
+const auto error_of = testing::build_error;
 
 // "slow" sends 0 -> 1 and "fast" 2 -> 3 on a star: they share no output port, so each flow's
 // completion depends on its own TCP settings only.

@@ -18,10 +18,7 @@ namespace {
 
 using netmodels::NetworkSpec;
 
-NetworkSpec build_text(const std::string& name, const std::string& text,
-                       const std::vector<std::string>& sets = {}) {
-  return build_network_spec(load_scenario(testing::write_scenario(name, text), sets));
-}
+using testing::build_text;
 
 constexpr const char* kTwoClasses =
     "topology { star { hosts: 8 } }\n"
@@ -219,14 +216,7 @@ TEST(FlowsAfter, CsvColumnsAndLines) {
 
 // Flows that wait for others run one after another at worst: their gaps add up against the time
 // budget (each gap alone is within it), at the largest gap's field or CSV line.
-std::string error_of(const std::string& name, const std::string& text) {
-  try {
-    build_text(name, text);
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "";
-}
+const auto error_of = testing::build_error;
 
 TEST(FlowsAfter, GapsOneAfterAnotherPastTheBudget) {
   const std::string inline_error = error_of(
