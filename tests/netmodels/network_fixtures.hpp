@@ -71,6 +71,16 @@ inline Message message(MessageId id, NodeId src, NodeId dst, std::uint64_t bytes
   return m;
 }
 
+// A flow without name, group or dependency (FlowSpec's other fields at their defaults).
+inline FlowSpec flow_spec(NodeId src, NodeId dst, std::uint64_t bytes, SimTime start = {}) {
+  FlowSpec f;
+  f.src = src;
+  f.dst = dst;
+  f.bytes = bytes;
+  f.start = start;
+  return f;
+}
+
 struct NetworkRun {
   engine::RunStats stats;
   NetworkResults results;

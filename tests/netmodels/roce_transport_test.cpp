@@ -29,14 +29,7 @@ NetworkSpec roce_star(std::uint32_t hosts, std::uint64_t rate_bps) {
   return spec;
 }
 
-FlowSpec flow_spec(NodeId src, NodeId dst, std::uint64_t bytes, SimTime start = {}) {
-  FlowSpec f;
-  f.src = src;
-  f.dst = dst;
-  f.bytes = bytes;
-  f.start = start;
-  return f;
-}
+using testing::flow_spec;
 
 const FlowRecord& flow(const testing::NetworkRun& run, MessageId id) {
   const auto it = std::find_if(run.results.flows.begin(), run.results.flows.end(),

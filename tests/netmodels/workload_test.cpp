@@ -16,19 +16,12 @@
 
 #include "netwarp/netmodels/input_error.hpp"
 #include "netwarp/netmodels/workload.hpp"
+#include "network_fixtures.hpp"
 
 namespace netwarp::netmodels {
 namespace {
 
-// A flow without name, group or dependency (FlowSpec's other fields at their defaults).
-FlowSpec flow(NodeId src, NodeId dst, std::uint64_t bytes, SimTime start) {
-  FlowSpec f;
-  f.src = src;
-  f.dst = dst;
-  f.bytes = bytes;
-  f.start = start;
-  return f;
-}
+const auto flow = testing::flow_spec;
 
 // Runs `f`, which must throw InputError with this field and a message containing `text`.
 void expect_input_error(const std::function<void()>& f, const std::string& field,
