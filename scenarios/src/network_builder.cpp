@@ -429,23 +429,15 @@ bool has_own_tcp(const proto::Workload& w) {
   return w.has_transport() && w.transport().kind() == proto::Transport::TCP;
 }
 
-// NetworkSpec::workload_tcp: the own TCP settings of the workloads that have them, in order.
-std::vector<TcpConfig> workload_tcp_configs(const proto::Scenario& s) {
-  std::vector<TcpConfig> configs;
-  for (const ScenarioWorkload& entry : scenario_workloads(s))
-    if (has_own_tcp(*entry.workload))
-      configs.push_back(transport_config(entry.workload->transport()).tcp);
-  return configs;
-}
-
 // Every workload of the scenario, each in its rank space, placed on its hosts (its own, or the
-// placement over all hosts) and appended as a traffic class of its own.
-Workload build_workloads(const LoadedScenario& loaded, const NetworkSpec& spec) {
+// placement over all hosts) and appended as a traffic class of its own; `own_tcp` gets the TCP
+// settings of those with a transport of their own (NetworkSpec::workload_tcp).
+Workload build_workloads(const LoadedScenario& loaded, const NetworkSpec& spec,
+                         std::vector<TcpConfig>& own_tcp) {
   const proto::Scenario& s = loaded.scenario;
   const std::uint32_t host_count = spec.topology.host_count;
   const std::vector<ScenarioWorkload> entries = scenario_workloads(s);
   Workload all;
-  std::uint16_t own_tcp_configs = 0;  // Message::tcp_config, as workload_tcp_configs numbers them
   for (const ScenarioWorkload& entry : entries)  // the workloads' classes come first
     all.classes.push_back(TrafficClass{entry.class_name, entry.workload->persistent_connections()});
   for (std::size_t c = 0; c < entries.size(); ++c) {
@@ -468,7 +460,8 @@ Workload build_workloads(const LoadedScenario& loaded, const NetworkSpec& spec) 
     }
     const std::vector<std::uint16_t> class_ids =
         part_class_ids(all, part.messages.size(), static_cast<std::uint16_t>(c), flow_classes);
-    const std::uint16_t tcp_config = has_own_tcp(w) ? ++own_tcp_configs : 0;
+    if (has_own_tcp(w)) own_tcp.push_back(transport_config(w.transport()).tcp);
+    const auto tcp_config = static_cast<std::uint16_t>(has_own_tcp(w) ? own_tcp.size() : 0);
     append_part(all, part, class_ids, static_cast<std::uint8_t>(w.priority()), tcp_config,
                 engine::ns(static_cast<std::int64_t>(w.start_ns())), host_count);
   }
@@ -553,8 +546,7 @@ NetworkSpec build(const LoadedScenario& loaded) {
   spec.nic = NicConfig{static_cast<std::uint64_t>(s.nic().rate_bps()), s.nic().buffer_bytes(),
                        engine::ns(static_cast<std::int64_t>(s.nic().jitter_ns()))};
   spec.transport = transport_config(s.transport());
-  spec.workload_tcp = workload_tcp_configs(s);
-  spec.workload = build_workloads(loaded, spec);
+  spec.workload = build_workloads(loaded, spec, spec.workload_tcp);
   spec.outputs = resolve_outputs(s.outputs(), spec.topology);
   spec.outputs.size_buckets_bytes = size_buckets(s);
   spec.outputs.drops_by_class =

@@ -8,24 +8,14 @@
 #include <fstream>
 #include <string>
 
+#include "netmodels/network_fixtures.hpp"
 #include "netwarp/netmodels/input_error.hpp"
 #include "netwarp/validation/flow_pattern.hpp"
 
 namespace netwarp::validation {
 namespace {
 
-// A message of a hand-made workload (Message's other fields at their defaults).
-netmodels::Message message(netmodels::MessageId id, netmodels::NodeId src, netmodels::NodeId dst,
-                           std::uint64_t bytes, engine::SimTime start, bool after_previous) {
-  netmodels::Message m;
-  m.id = id;
-  m.src = src;
-  m.dst = dst;
-  m.bytes = bytes;
-  m.start = start;
-  m.after_previous = after_previous;
-  return m;
-}
+using netmodels::testing::message;
 
 class PatternFile : public ::testing::Test {
  protected:

@@ -3,6 +3,7 @@
 // finding: all-to-all with regular placement runs contention-free, random placement is slower.
 #include <gtest/gtest.h>
 
+#include "netmodels/network_fixtures.hpp"
 #include "netwarp/netmodels/topology_builders.hpp"
 #include "netwarp/netmodels/workload.hpp"
 #include "netwarp/validation/flow_run.hpp"
@@ -10,18 +11,7 @@
 namespace netwarp::validation {
 namespace {
 
-// A message of a hand-made workload (Message's other fields at their defaults).
-netmodels::Message message(netmodels::MessageId id, netmodels::NodeId src, netmodels::NodeId dst,
-                           std::uint64_t bytes, engine::SimTime start, bool after_previous) {
-  netmodels::Message m;
-  m.id = id;
-  m.src = src;
-  m.dst = dst;
-  m.bytes = bytes;
-  m.start = start;
-  m.after_previous = after_previous;
-  return m;
-}
+using netmodels::testing::message;
 
 using netmodels::LinkLevels;
 using netmodels::LinkSpec;
