@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
+#include <utility>
+#include <vector>
 
 #include "app_context.hpp"
 #include "class_results.hpp"
@@ -266,14 +269,48 @@ void CsvTableStream::row(const nlohmann::ordered_json& row) {
 
 namespace {
 
+// With a shared buffer: the switch's pool occupancy at each queue sample (its last change at or
+// before the sample's time; 0 before any), from the pool's own samples.
+class PoolLevels {
+ public:
+  explicit PoolLevels(const NetworkRunReport& rep)
+      : is_shared_(rep.spec->switches.shared_buffer.bytes != 0) {
+    if (!is_shared_) return;
+    auto samples = rep.results->open<netmodels::PoolSample>();
+    for (; const netmodels::PoolSample* s = samples.peek(); samples.pop()) samples_.push_back(*s);
+  }
+  bool is_shared() const { return is_shared_; }
+  std::uint64_t at(netmodels::NodeId node, std::int64_t time_ps) const {
+    const auto after = std::upper_bound(
+        samples_.begin(), samples_.end(), std::pair{node, time_ps},
+        [](const std::pair<netmodels::NodeId, std::int64_t>& key, const netmodels::PoolSample& s) {
+          return key < std::pair{s.node, s.time_ps};
+        });
+    if (after == samples_.begin() || std::prev(after)->node != node) return 0;
+    return std::prev(after)->used_bytes;
+  }
+
+ private:
+  bool is_shared_;
+  std::vector<netmodels::PoolSample> samples_;  // by node, then time (emission order)
+};
+
 void write_queue_csv(const NetworkRunReport& rep, const std::string& path) {
   static constexpr const char* kEvents[] = {"admitted", "departed", "dropped"};
+  const PoolLevels pools(rep);
   auto out = open_for_writing(path);
-  out << "time_ps,node,port,event,queue_bytes,queue_packets\n";
+  out << "time_ps,node,port,event,queue_bytes,queue_packets"
+      << (pools.is_shared() ? ",pool_bytes\n" : "\n");
   auto samples = rep.results->open<netmodels::QueueSample>();
-  for (; const netmodels::QueueSample* s = samples.peek(); samples.pop())
-    out << fmt::format("{},{},{},{},{},{}\n", s->time_ps, node_name(*rep.spec, s->node), s->port,
+  for (; const netmodels::QueueSample* s = samples.peek(); samples.pop()) {
+    out << fmt::format("{},{},{},{},{},{}", s->time_ps, node_name(*rep.spec, s->node), s->port,
                        kEvents[s->event], s->bytes, s->packets);
+    if (pools.is_shared())
+      out << (rep.spec->topology.is_host(s->node)
+                  ? std::string(",")
+                  : fmt::format(",{}", pools.at(s->node, s->time_ps)));
+    out << '\n';
+  }
 }
 
 void write_cwnd_csv(const NetworkRunReport& rep, const std::string& path) {

@@ -34,6 +34,11 @@ void write_timeseries_files(const NetworkRunReport& report, const std::string& d
       auto flows = open_for_writing(files.back());
       netmodels::write_flows_timeseries_csv(results, *report.spec, flows);
     }
+    if (!report.spec->switches.classes.empty()) {
+      files.push_back(dir + "/port_classes_timeseries.csv");
+      auto classes = open_for_writing(files.back());
+      netmodels::write_classes_timeseries_csv(results, *report.spec, classes);
+    }
   }
   if (with_fct) {
     files.push_back(dir + "/fct_cdf.csv");

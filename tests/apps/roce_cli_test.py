@@ -3,7 +3,10 @@
 on the library's scenarios/roce-incast.pbtxt, shrunk to 8 senders x 128 KiB: with PFC nothing
 is dropped, the receiver's link stays busy and the pause frames are counted in results.json
 (total and per port); without PFC and with a small pool packets are dropped and go-back-N
-sends them again (retransmitted packets, NACKs and timeouts in results.json)."""
+sends them again (retransmitted packets, NACKs and timeouts in results.json). The shared pool's occupancy shows
+in the queue trace and the port time series, and the per-class time series sum to the class
+totals, with the same files on 1, 2 and 4 ranks."""
+import csv
 import os
 import re
 import sys
@@ -44,6 +47,55 @@ class RoceIncast(netwarp_cli.ScratchCase):
         self.assertGreaterEqual(results["retransmitted_segments"], results["packets_dropped"])
         self.assertGreater(results["fast_retransmits"], 0)  # NACKs acted on
         self.assertIn("retransmission_timeouts", results)
+
+    def test_the_pool_and_the_classes_over_time_on_every_rank_count(self):
+        text = library_text().replace(
+            "\nworkload {",
+            '\noutputs { queue_ports { toward_host: "host32" } sample_interval_ns: 10000 }\nworkload {')
+        path = self.write("traced.pbtxt", text)
+        results, out, _ = self.run_scenario([path, *SHRINK])
+        pool = results["switch_buffers"][0]
+        frame = 1024 + 58 + 24  # the frame on the wire has left the pool
+        queue = table(out, "queues.csv")
+        self.assertTrue(all(r["node"] == "sw0" for r in queue))
+        self.assertGreater(len(queue), 1000)
+        for r in queue:
+            self.assertGreaterEqual(int(r["pool_bytes"]) + frame, int(r["queue_bytes"]), r)
+        self.assertLessEqual(max(int(r["pool_bytes"]) for r in queue), pool["max_used_bytes"])
+        series = table(out, "ports_timeseries.csv")
+        switch_rows = [r for r in series if r["node"] == "sw0"]
+        self.assertEqual(max(int(r["pool_max_bytes"]) for r in switch_rows),
+                         pool["max_used_bytes"])
+        self.assertTrue(all(int(r["pool_mean_bytes"]) <= int(r["pool_max_bytes"])
+                            for r in switch_rows))
+        self.assertTrue(all(r["pool_max_bytes"] == "" for r in series if r["node"] != "sw0"))
+        sums = {}
+        for r in table(out, "port_classes_timeseries.csv"):
+            key = (r["node"], r["port"], r["priority"])
+            total = sums.setdefault(key, dict.fromkeys(COUNTERS, 0))
+            for c in COUNTERS:
+                total[c] += int(r[c])
+        totals = {(r["node"], r["port"], r["priority"]): {c: int(r[c]) for c in COUNTERS}
+                  for r in table(out, "port_classes.csv")}
+        self.assertEqual(sums, totals)
+        self.assertGreater(sum(t["pause_frames"] for t in totals.values()), 0)
+        self.assertGreater(sum(t["ecn_marked"] for t in totals.values()), 0)
+        for ranks in (2, 4):
+            with self.subTest(ranks=ranks):
+                other, other_out, _ = self.run_scenario(
+                    [path, *SHRINK, "--kernel", "optimistic"], mpi_ranks=ranks, out=f"out{ranks}")
+                self.assertEqual(other["digest"], results["digest"])
+                for name in ("queues.csv", "ports_timeseries.csv", "port_classes_timeseries.csv"):
+                    self.assertEqual(table(other_out, name), table(out, name), name)
+
+
+COUNTERS = ["packets_sent", "bytes_sent", "packets_dropped", "ecn_marked", "pause_frames",
+            "pause_frames_received"]
+
+
+def table(out, name):
+    with open(os.path.join(out, name)) as f:
+        return list(csv.DictReader(f))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@
 // reverse check mode.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "network_fixtures.hpp"
 #include "port/shared_pool.hpp"
 
@@ -110,6 +112,84 @@ TEST(SharedBuffer, AnIncastDropsLessWithAPoolOfThePrivateBuffersTotal) {
   EXPECT_GE(pool.max_used_bytes, max_queue);
   EXPECT_LE(pool.max_used_bytes, pool.pool_bytes);
   EXPECT_TRUE(private_run.results.switch_buffers.empty());
+}
+
+// The pool's level at `t` from its change log: the last change at or before t (0 before any).
+std::uint64_t pool_level(const std::vector<PoolSample>& log, std::int64_t t) {
+  std::uint64_t level = 0;
+  for (const PoolSample& s : log)
+    if (s.time_ps <= t) level = s.used_bytes;
+  return level;
+}
+
+// Outputs of the pool and of the classes over time: the change log (queue traces), the pool's
+// sampling intervals (each one's highest and time-weighted mean level recomputed from the log) and
+// the class time series, whose sums are the class totals.
+TEST(SharedBuffer, ThePoolAndTheClassesOverTimeAgreeWithTheirTotals) {
+  NetworkSpec spec = incast(0, 9 * 16 * 1000);
+  spec.outputs.queue_ports.push_back(PortRef{9, 8});
+  const std::int64_t length = us(20).ps();
+  spec.outputs.sample_interval_ps = length;
+  const auto run = testing::run_network(spec);
+  const SwitchBufferRecord& pool = run.results.switch_buffers.at(0);
+  const std::vector<PoolSample>& log = run.results.pool_samples;
+  ASSERT_GT(log.size(), 100u);
+  std::uint64_t log_max = 0;
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    EXPECT_EQ(log[i].node, 9u);
+    log_max = std::max(log_max, log[i].used_bytes);
+    if (i > 0) EXPECT_GE(log[i].time_ps, log[i - 1].time_ps);
+  }
+  EXPECT_EQ(log_max, pool.max_used_bytes);
+  EXPECT_EQ(log.back().used_bytes, 0u);  // all delivered: the pool is empty
+
+  std::uint64_t interval_max = 0;
+  ASSERT_FALSE(run.results.pool_interval_samples.empty());
+  for (const PoolIntervalSample& r : run.results.pool_interval_samples) {
+    interval_max = std::max(interval_max, r.max_used_bytes);
+    if (r.intervals != 1) continue;
+    const std::int64_t end = r.interval_start_ps + length;
+    // The highest level: every change in the interval, even one undone in the same instant,
+    // and the level carried into it (unless a change falls on its start).
+    std::uint64_t highest = 0;
+    bool changes_at_start = false;
+    double area = 0;
+    std::int64_t at = r.interval_start_ps;
+    for (const PoolSample& s : log) {
+      if (s.time_ps < r.interval_start_ps || s.time_ps >= end) continue;
+      highest = std::max(highest, s.used_bytes);
+      changes_at_start = changes_at_start || s.time_ps == r.interval_start_ps;
+      if (s.time_ps == at) continue;
+      area += static_cast<double>(pool_level(log, at)) * static_cast<double>(s.time_ps - at);
+      at = s.time_ps;
+    }
+    area += static_cast<double>(pool_level(log, at)) * static_cast<double>(end - at);
+    if (!changes_at_start) highest = std::max(highest, pool_level(log, r.interval_start_ps - 1));
+    EXPECT_EQ(r.max_used_bytes, highest) << r.interval_start_ps;
+    EXPECT_NEAR(static_cast<double>(r.mean_used_bytes), area / static_cast<double>(length), 1.0)
+        << r.interval_start_ps;
+  }
+  EXPECT_EQ(interval_max, pool.max_used_bytes);
+
+  for (const PortClassRecord& total : run.results.port_classes) {
+    PortClassRecord sum;
+    for (const ClassSample& s : run.results.class_samples) {
+      if (s.node != total.node || s.port != total.port || s.priority != total.priority) continue;
+      sum.packets_sent += s.packets_sent;
+      sum.bytes_sent += s.bytes_sent;
+      sum.packets_dropped += s.packets_dropped;
+      sum.bytes_dropped += s.bytes_dropped;
+      sum.ecn_marked += s.ecn_marked;
+      sum.max_queue_bytes = std::max(sum.max_queue_bytes, s.max_queue_bytes);
+    }
+    EXPECT_EQ(sum.packets_sent, total.packets_sent) << total.node << ":" << total.port;
+    EXPECT_EQ(sum.bytes_sent, total.bytes_sent);
+    EXPECT_EQ(sum.packets_dropped, total.packets_dropped);
+    EXPECT_EQ(sum.bytes_dropped, total.bytes_dropped);
+    EXPECT_EQ(sum.ecn_marked, total.ecn_marked);
+    EXPECT_EQ(sum.max_queue_bytes, total.max_queue_bytes);
+  }
+  EXPECT_FALSE(run.results.port_classes.empty());
 }
 
 }  // namespace

@@ -53,6 +53,9 @@ void NetworkResults::write(const engine::CommittedRecord& record) {
   if (record.holds<PortClassRecord>()) return keep(record, port_classes);
   if (record.holds<SwitchBufferRecord>()) return keep(record, switch_buffers);
   if (record.holds<DropRecord>()) return keep(record, drops);
+  if (record.holds<PoolSample>()) return keep(record, pool_samples);
+  if (record.holds<PoolIntervalSample>()) return keep(record, pool_interval_samples);
+  if (record.holds<ClassSample>()) return keep(record, class_samples);
 }
 
 std::vector<std::byte> NetworkResults::to_bytes() const {
@@ -60,7 +63,8 @@ std::vector<std::byte> NetworkResults::to_bytes() const {
       table_bytes(deliveries) + table_bytes(flows) + table_bytes(ports) +
       table_bytes(queue_samples) + table_bytes(packet_traces) + table_bytes(cwnd_samples) +
       table_bytes(receivers) + table_bytes(port_samples) + table_bytes(flow_samples) +
-      table_bytes(port_classes) + table_bytes(switch_buffers) + table_bytes(drops));
+      table_bytes(port_classes) + table_bytes(switch_buffers) + table_bytes(drops) +
+      table_bytes(pool_samples) + table_bytes(pool_interval_samples) + table_bytes(class_samples));
   std::byte* at = put_table(out.data(), deliveries);
   at = put_table(at, flows);
   at = put_table(at, ports);
@@ -72,7 +76,10 @@ std::vector<std::byte> NetworkResults::to_bytes() const {
   at = put_table(at, flow_samples);
   at = put_table(at, port_classes);
   at = put_table(at, switch_buffers);
-  put_table(at, drops);
+  at = put_table(at, drops);
+  at = put_table(at, pool_samples);
+  at = put_table(at, pool_interval_samples);
+  put_table(at, class_samples);
   return out;
 }
 
@@ -88,7 +95,10 @@ void NetworkResults::append_bytes(std::span<const std::byte> bytes) {
   bytes = take_table(bytes, flow_samples);
   bytes = take_table(bytes, port_classes);
   bytes = take_table(bytes, switch_buffers);
-  take_table(bytes, drops);
+  bytes = take_table(bytes, drops);
+  bytes = take_table(bytes, pool_samples);
+  bytes = take_table(bytes, pool_interval_samples);
+  take_table(bytes, class_samples);
 }
 
 std::size_t NetworkResults::bytes_held() const {
@@ -110,6 +120,9 @@ void NetworkResults::sort() {
   sort_table(port_classes);
   sort_table(switch_buffers);
   sort_table(drops);
+  stable_sort_table(pool_samples);
+  sort_table(pool_interval_samples);
+  sort_table(class_samples);
   join_receivers();
 }
 

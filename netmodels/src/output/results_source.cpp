@@ -44,7 +44,8 @@ MergedRecords<R> ResultsSource::open() const {
     const auto tables = std::tie(
         memory_->deliveries, memory_->flows, memory_->ports, memory_->queue_samples,
         memory_->packet_traces, memory_->cwnd_samples, memory_->receivers, memory_->port_samples,
-        memory_->flow_samples, memory_->port_classes, memory_->switch_buffers, memory_->drops);
+        memory_->flow_samples, memory_->port_classes, memory_->switch_buffers, memory_->drops,
+        memory_->pool_samples, memory_->pool_interval_samples, memory_->class_samples);
     runs.emplace_back(std::span<const R>(std::get<const std::vector<R>&>(tables)));
   } else {
     for (int rank = 0; rank < ranks_; ++rank) runs.emplace_back(part_path<R>(dir_, rank));
@@ -67,6 +68,9 @@ NETWARP_RECORD_TABLE(FlowSample)
 NETWARP_RECORD_TABLE(PortClassRecord)
 NETWARP_RECORD_TABLE(SwitchBufferRecord)
 NETWARP_RECORD_TABLE(DropRecord)
+NETWARP_RECORD_TABLE(PoolSample)
+NETWARP_RECORD_TABLE(PoolIntervalSample)
+NETWARP_RECORD_TABLE(ClassSample)
 #undef NETWARP_RECORD_TABLE
 
 NetworkTotals ResultsSource::totals(const Workload& workload) const {

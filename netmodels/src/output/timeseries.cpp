@@ -48,18 +48,62 @@ class CsvBuffer {
   fmt::memory_buffer buffer_;
 };
 
-void write_port_row(const PortSample& s, const NetworkSpec& spec, CsvBuffer& out) {
+// The shared pools' time series (PoolIntervalSample, by node and interval), joined into the
+// rows of their switches' ports: the pool's highest and mean occupancy over a row's intervals.
+class PoolIntervals {
+ public:
+  PoolIntervals(const ResultsSource& results, const NetworkSpec& spec)
+      : length_(spec.outputs.sample_interval_ps),
+        is_shared_(spec.switches.shared_buffer.bytes != 0) {
+    if (!is_shared_) return;
+    auto rows = results.open<PoolIntervalSample>();
+    for (; const PoolIntervalSample* r = rows.peek(); rows.pop()) rows_.push_back(*r);
+  }
+  bool is_shared() const { return is_shared_; }
+  // ",max,mean" for a switch port's row; ",," for a host's.
+  void append(const PortSample& s, const NetworkSpec& spec, CsvBuffer& out) const {
+    if (spec.topology.is_host(s.node)) return out.row(FMT_COMPILE(",,"));
+    const std::int64_t from = s.interval_start_ps;
+    const std::int64_t to = from + static_cast<std::int64_t>(s.intervals) * length_;
+    std::uint64_t max = 0;
+    double area = 0;  // mean occupancy x intervals
+    const auto first =
+        std::lower_bound(rows_.begin(), rows_.end(), s.node,
+                         [](const PoolIntervalSample& r, NodeId node) { return r.node < node; });
+    for (auto r = first; r != rows_.end() && r->node == s.node; ++r) {
+      const std::int64_t r_to =
+          r->interval_start_ps + static_cast<std::int64_t>(r->intervals) * length_;
+      if (r->interval_start_ps >= to) break;
+      if (r_to <= from) continue;
+      const std::int64_t overlap = std::min(to, r_to) - std::max(from, r->interval_start_ps);
+      max = std::max(max, r->max_used_bytes);
+      area += static_cast<double>(r->mean_used_bytes) * static_cast<double>(overlap / length_);
+    }
+    out.row(FMT_COMPILE(",{},{}"), max,
+            static_cast<std::uint64_t>(area / static_cast<double>(s.intervals)));
+  }
+
+ private:
+  std::int64_t length_;
+  bool is_shared_;
+  std::vector<PoolIntervalSample> rows_;
+};
+
+void write_port_row(const PortSample& s, const NetworkSpec& spec, const PoolIntervals& pools,
+                    CsvBuffer& out) {
   const std::int64_t length = spec.outputs.sample_interval_ps;
   const NodeId peer = spec.topology.nodes[s.node].ports[s.port].peer;
-  out.row(FMT_COMPILE("{},{},{},{},{},{},{:.6f},{},{},{}\n"), s.interval_start_ps,
+  out.row(FMT_COMPILE("{},{},{},{},{},{},{:.6f},{},{},{}"), s.interval_start_ps,
           name_of(spec, s.node), s.port, name_of(spec, peer), s.max_queue_bytes, s.mean_queue_bytes,
           static_cast<double>(s.busy_ps) / static_cast<double>(length), s.packets_dropped,
           s.bytes_dropped, s.intervals);
+  if (pools.is_shared()) pools.append(s, spec, out);
+  out.row(FMT_COMPILE("\n"));
 }
 
 // A row of zeros for the interval after `s`'s last when the port's next row is not that interval.
 void write_idle_row_after(const PortSample& s, const PortSample* next, const NetworkSpec& spec,
-                          CsvBuffer& out) {
+                          const PoolIntervals& pools, CsvBuffer& out) {
   const std::int64_t after = s.interval_start_ps + static_cast<std::int64_t>(s.intervals) *
                                                        spec.outputs.sample_interval_ps;
   if (next != nullptr && is_same_port(s, *next) && next->interval_start_ps == after) return;
@@ -67,7 +111,7 @@ void write_idle_row_after(const PortSample& s, const PortSample* next, const Net
   idle.interval_start_ps = after;
   idle.node = s.node;
   idle.port = s.port;
-  write_port_row(idle, spec, out);
+  write_port_row(idle, spec, pools, out);
 }
 
 // A sender's event that left what a row shows as it was (a stopped timer firing late) makes
@@ -87,16 +131,38 @@ std::string ssthresh_field(std::uint64_t ssthresh) {
 
 void write_ports_timeseries_csv(const ResultsSource& results, const NetworkSpec& spec,
                                 std::ostream& out) {
+  const PoolIntervals pools(results, spec);
   out << "interval_start_ps,node,port,peer,max_queue_bytes,mean_queue_bytes,utilisation,"
-         "packets_dropped,bytes_dropped,intervals\n";
+         "packets_dropped,bytes_dropped,intervals"
+      << (pools.is_shared() ? ",pool_max_bytes,pool_mean_bytes\n" : "\n");
   CsvBuffer buffer(out);
   auto rows = results.open<PortSample>();
   for (const PortSample* row = rows.peek(); row != nullptr;) {
     const PortSample current = *row;
     rows.pop();
     row = rows.peek();
-    write_port_row(current, spec, buffer);
-    write_idle_row_after(current, row, spec, buffer);
+    write_port_row(current, spec, pools, buffer);
+    write_idle_row_after(current, row, spec, pools, buffer);
+  }
+}
+
+void write_classes_timeseries_csv(const ResultsSource& results, const NetworkSpec& spec,
+                                  std::ostream& out) {
+  const bool has_pfc = spec.switches.pfc.enabled;
+  out << "interval_start_ps,node,port,priority,max_queue_bytes,end_queue_bytes,packets_sent,"
+         "bytes_sent,packets_dropped,bytes_dropped,ecn_marked"
+      << (has_pfc ? ",pause_frames,pause_frames_received\n" : "\n");
+  CsvBuffer buffer(out);
+  auto rows = results.open<ClassSample>();
+  for (; const ClassSample* s = rows.peek(); rows.pop()) {
+    buffer.row(FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{}"), s->interval_start_ps,
+               name_of(spec, s->node), s->port, s->priority, s->max_queue_bytes, s->end_queue_bytes,
+               s->packets_sent, s->bytes_sent, s->packets_dropped, s->bytes_dropped, s->ecn_marked);
+    if (has_pfc) {
+      buffer.row(FMT_COMPILE(",{},{}\n"), s->pause_frames_sent, s->pause_frames_received);
+    } else {
+      buffer.row(FMT_COMPILE("\n"));
+    }
   }
 }
 

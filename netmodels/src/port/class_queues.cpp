@@ -14,13 +14,14 @@ using engine::EventCtx;
 ClassQueues::ClassQueues(const std::vector<PortClassConfig>& classes, PortScheduler scheduler,
                          std::uint64_t quantum_bytes, std::uint64_t port_buffer_bytes,
                          std::uint64_t port_ecn_threshold_bytes, const RedConfig* port_red,
-                         MarkAt mark_at, std::uint64_t rate_bps)
+                         MarkAt mark_at, std::uint64_t rate_bps, const ClassSampling& sampling)
     : config_(classes),
       scheduler_(scheduler),
       quantum_bytes_(quantum_bytes),
       mark_at_dequeue_(mark_at == MarkAt::dequeue),
       frame_ps_(
           std::max(1.0, static_cast<double>(serialisation_time(quantum_bytes, rate_bps).ps()))),
+      sampling_(sampling),
       classes_(classes.size()) {
   NW_CHECK(!classes.empty() && classes.size() <= kMaxPriority + 1, "{} traffic classes on a port",
            classes.size());
@@ -65,6 +66,26 @@ bool ClassQueues::has_eligible(SimTime now) const {
   return false;
 }
 
+template <class Update>
+void ClassQueues::sample(std::size_t c, EventCtx& ctx, Update update) {
+  const std::int64_t length = sampling_.interval_ps;
+  if (length <= 0) return;
+  Class& k = classes_[c];
+  ClassInterval in = k.interval.get();
+  const std::int64_t index = ctx.now().ps() / length;
+  if (in.index != index) {
+    if (in.index >= 0) ctx.emit(class_sample(c, in));
+    // The level before this change, held since the last one (one that ends at the boundary
+    // itself belongs to the interval before).
+    const std::uint64_t carried = ctx.now().ps() > index * length ? in.end_bytes : 0;
+    in = ClassInterval{index, carried, in.end_bytes, 0, 0, 0, 0, 0, 0, 0};
+  }
+  update(in);
+  in.end_bytes = static_cast<std::uint64_t>(k.bytes.get());
+  in.max_bytes = std::max(in.max_bytes, in.end_bytes);
+  ctx.set(k.interval, in);
+}
+
 // The paused time counts ahead to the pause's end; a resume or a refresh corrects it.
 void ClassQueues::pause(std::size_t c, SimTime until, EventCtx& ctx) {
   Class& k = classes_[c];
@@ -73,6 +94,38 @@ void ClassQueues::pause(std::size_t c, SimTime until, EventCtx& ctx) {
   ctx.add(k.paused_ps, to.ps() - from.ps());
   ctx.set(k.paused_until, to);
   ctx.add(k.pauses_received, 1);
+  sample(c, ctx, [](ClassInterval& in) { ++in.pauses_received; });
+}
+
+void ClassQueues::note_pause_sent(std::size_t c, EventCtx& ctx) {
+  sample(c, ctx, [](ClassInterval& in) { ++in.pauses_sent; });
+}
+
+ClassSample ClassQueues::class_sample(std::size_t c, const ClassInterval& in) const {
+  ClassSample s;
+  s.interval_start_ps = in.index * sampling_.interval_ps;
+  s.node = sampling_.node;
+  s.port = sampling_.port;
+  s.priority = config_[c].priority;
+  s.max_queue_bytes = in.max_bytes;
+  s.end_queue_bytes = in.end_bytes;
+  s.packets_sent = in.packets_sent;
+  s.bytes_sent = in.bytes_sent;
+  s.packets_dropped = in.packets_dropped;
+  s.bytes_dropped = in.bytes_dropped;
+  s.ecn_marked = in.ecn_marked;
+  s.pause_frames_received = in.pauses_received;
+  s.pause_frames_sent = in.pauses_sent;
+  return s;
+}
+
+void ClassQueues::finish_samples(engine::FinishCtx& ctx) const {
+  if (sampling_.interval_ps <= 0) return;
+  for (std::size_t c = 0; c < classes_.size(); ++c) {
+    const ClassInterval& in = classes_[c].interval.get();
+    if (in.index >= 0 && in.index * sampling_.interval_ps < ctx.end_time().ps())
+      ctx.emit(class_sample(c, in));
+  }
 }
 
 bool ClassQueues::fits(std::size_t c, std::uint32_t wire_bytes) const {
@@ -113,6 +166,7 @@ bool ClassQueues::decide_mark(std::size_t c, std::uint64_t queue_bytes, Packet& 
   }
   packet.flags |= packet_flags::ce;
   ctx.add(classes_[c].ecn_marked, 1);
+  sample(c, ctx, [](ClassInterval& in) { ++in.ecn_marked; });
   return true;
 }
 
@@ -128,11 +182,16 @@ void ClassQueues::push(std::size_t c, const Packet& packet, EventCtx& ctx) {
   set_bytes(k, packet.wire_bytes, ctx);
   const auto bytes = static_cast<std::uint64_t>(k.bytes.get());
   if (bytes > k.max_bytes.get()) ctx.set(k.max_bytes, bytes);
+  sample(c, ctx, [](ClassInterval&) {});
 }
 
 void ClassQueues::count_drop(std::size_t c, const Packet& packet, EventCtx& ctx) {
   ctx.add(classes_[c].packets_dropped, 1);
   ctx.add(classes_[c].bytes_dropped, packet.wire_bytes);
+  sample(c, ctx, [&](ClassInterval& in) {
+    ++in.packets_dropped;
+    in.bytes_dropped += packet.wire_bytes;
+  });
 }
 
 std::size_t ClassQueues::pick_strict(SimTime now) const {
@@ -170,6 +229,10 @@ Packet ClassQueues::pop_next(EventCtx& ctx, bool& marked) {
   set_bytes(k, -std::int64_t{packet.wire_bytes}, ctx);
   ctx.add(k.packets_sent, 1);
   ctx.add(k.bytes_sent, packet.wire_bytes);
+  sample(c, ctx, [&](ClassInterval& in) {
+    ++in.packets_sent;
+    in.bytes_sent += packet.wire_bytes;
+  });
   if (k.queue.empty()) ctx.set(k.idle_since, ctx.now().ps());
   if (scheduler_ == PortScheduler::drr) {
     // A class that empties keeps no credit (DRR resets an idle class's deficit).
@@ -217,6 +280,7 @@ void ClassQueues::visit_bytes(engine::StateVisitor& v) const {
     engine::visit_value(v, k.paused_until);
     engine::visit_value(v, k.paused_ps);
     engine::visit_value(v, k.pauses_received);
+    engine::visit_value(v, k.interval);
   }
   engine::visit_value(v, round_);
 }

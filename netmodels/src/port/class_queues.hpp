@@ -4,7 +4,9 @@
 // visited in turn gains weight x quantum bytes of credit and sends while its head packet fits).
 // ECN marking per class: RED (red.hpp) or a step threshold, decided on admission or when the
 // packet leaves its queue (SwitchConfig::mark_at). With a shared buffer (SharedPool) a class is
-// admitted by the pool's dynamic threshold besides its own limit.
+// admitted by the pool's dynamic threshold besides its own limit. With time series
+// (OutputSpec::sample_interval) each class sums its sampling interval and emits a ClassSample
+// for every interval in which it changed.
 // Part of an OutputPort: reversible state, changed through the event's context.
 #pragma once
 
@@ -22,6 +24,28 @@
 
 namespace netwarp::netmodels {
 
+// A class's sums over its current sampling interval; eight-byte fields only (no padding).
+struct ClassInterval {
+  std::int64_t index = -1;  // start = index x length; -1: no change yet
+  std::uint64_t max_bytes = 0;
+  std::uint64_t end_bytes = 0;  // after the interval's last change
+  std::uint64_t packets_sent = 0;
+  std::uint64_t bytes_sent = 0;
+  std::uint64_t packets_dropped = 0;
+  std::uint64_t bytes_dropped = 0;
+  std::uint64_t ecn_marked = 0;
+  std::uint64_t pauses_received = 0;
+  std::uint64_t pauses_sent = 0;
+  void visit_bytes(engine::StateVisitor& v) const { v.bytes(this, sizeof *this); }
+};
+
+// Where a port's class time series go; interval_ps 0: none.
+struct ClassSampling {
+  NodeId node = 0;
+  PortIndex port = 0;
+  std::int64_t interval_ps = 0;
+};
+
 class ClassQueues {
  public:
   // `quantum_bytes`: DRR's quantum of weight 1, at least the largest frame.
@@ -30,7 +54,7 @@ class ClassQueues {
   ClassQueues(const std::vector<PortClassConfig>& classes, PortScheduler scheduler,
               std::uint64_t quantum_bytes, std::uint64_t port_buffer_bytes,
               std::uint64_t port_ecn_threshold_bytes, const RedConfig* port_red, MarkAt mark_at,
-              std::uint64_t rate_bps);
+              std::uint64_t rate_bps, const ClassSampling& sampling = {});
   void attach_pool(SharedPool* pool) { pool_ = pool; }
 
   // The class a packet queues in: its priority's, or the lowest class when none names it.
@@ -55,6 +79,8 @@ class ClassQueues {
   bool has_eligible(SimTime now) const;
   // PFC: class c may not send until `until` (now: resumed). Counts the PAUSE frame.
   void pause(std::size_t c, SimTime until, engine::EventCtx& ctx);
+  // PFC: the port sent a PAUSE or resume frame for class c up its link (time series only).
+  void note_pause_sent(std::size_t c, engine::EventCtx& ctx);
   std::uint64_t queued_packets() const;
   std::uint64_t queued_bytes() const;
   // Removes the packet the scheduler sends next (not empty()); `marked`: whether dequeue
@@ -72,6 +98,8 @@ class ClassQueues {
         ctx.emit(r);
     }
   }
+  // At the end of the run: each class's last sampling interval, if it began before the end.
+  void finish_samples(engine::FinishCtx& ctx) const;
   void visit_bytes(engine::StateVisitor& v) const;
 
  private:
@@ -90,6 +118,7 @@ class ClassQueues {
     engine::Rev<SimTime> paused_until;     // PFC
     engine::RevCounter paused_ps;          // counts ahead to paused_until
     engine::RevCounter pauses_received;
+    engine::Rev<ClassInterval> interval;  // time series (ClassSampling)
   };
   bool is_eligible(std::size_t c, SimTime now) const {
     return !classes_[c].queue.empty() && classes_[c].paused_until.get() <= now;
@@ -99,6 +128,11 @@ class ClassQueues {
   bool decide_mark(std::size_t c, std::uint64_t queue_bytes, Packet& packet, engine::EventCtx& ctx);
   double red_sample(std::size_t c, std::uint64_t queue_bytes, engine::EventCtx& ctx);
   void set_bytes(Class& k, std::int64_t delta, engine::EventCtx& ctx);
+  // Time series: class c's interval brought to now (a finished one emitted), `update` applied,
+  // its queue level noted.
+  template <class Update>
+  void sample(std::size_t c, engine::EventCtx& ctx, Update update);
+  ClassSample class_sample(std::size_t c, const ClassInterval& in) const;
   std::size_t pick_strict(SimTime now) const;
   std::size_t pick_drr(engine::EventCtx& ctx);
 
@@ -110,6 +144,7 @@ class ClassQueues {
   std::vector<RedConfig> red_;                  // per class; off: step marking
   const bool mark_at_dequeue_;
   const double frame_ps_;  // one quantum on the line: RED's idle time unit
+  const ClassSampling sampling_;
   SharedPool* pool_ = nullptr;
   std::vector<std::size_t> by_priority_;  // class indices, highest priority first
   std::array<std::uint8_t, kMaxPriority + 1> class_of_priority_{};

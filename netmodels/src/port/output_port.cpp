@@ -62,7 +62,8 @@ OutputPort::OutputPort(const PortSettings& settings)
            settings.node);
   classes_ = std::make_unique<ClassQueues>(
       *settings.classes, settings.scheduler, settings.quantum_bytes, settings.buffer_bytes,
-      settings.ecn_threshold_bytes, settings.red, settings.mark_at, settings.link.rate_bps);
+      settings.ecn_threshold_bytes, settings.red, settings.mark_at, settings.link.rate_bps,
+      ClassSampling{settings.node, settings.index, settings.sample_interval_ps});
   if (settings.pfc != nullptr && settings.pfc->enabled)
     pfc_ = std::make_unique<PfcIngress>(*settings.pfc, settings.classes->size(),
                                         settings.link.rate_bps, settings.link.latency,
@@ -260,6 +261,7 @@ void OutputPort::send_pause_frame(std::size_t c, std::uint32_t quanta, EventCtx&
   const auto priority = static_cast<std::uint8_t>(classes_->priority(c));
   ctx.send(link_.peer, done.saturating_add(link_.latency) - ctx.now(),
            PauseFrame{link_.peer_port, priority, 0, quanta});
+  classes_->note_pause_sent(c, ctx);
   if (quanta == 0) {
     pfc_->note_resume_sent(c, ctx);
   } else {
@@ -414,6 +416,7 @@ void OutputPort::finish(engine::FinishCtx& ctx) const {
     classes_->emit_totals(node_, index_, ctx, [&](std::size_t c, PortClassRecord& r) {
       if (pfc_) pfc_->fill(c, r);
     });
+  if (classes_) classes_->finish_samples(ctx);
   if (!traced_) return;
   std::uint64_t bytes = buffered_bytes();
   std::uint64_t packets = buffered_packets();

@@ -17,14 +17,16 @@ SwitchLp::SwitchLp(NodeId self, const NetworkContext& net)
   const auto port_count = net.topology().nodes[self].ports.size();
   ports_.reserve(port_count);
   std::uint64_t queues = 0;
+  PoolOutputs pool_outputs{self, false, net.spec().outputs.sample_interval_ps};
   for (std::size_t p = 0; p < port_count; ++p) {
     const PortSettings settings = net.port_settings(self, static_cast<PortIndex>(p));
     if (settings.classes != nullptr) queues += settings.classes->size();
+    pool_outputs.traced = pool_outputs.traced || settings.traced;
     ports_.emplace_back(settings);
   }
   const SharedBufferConfig& shared = net.spec().switches.shared_buffer;
   if (shared.bytes == 0) return;
-  pool_ = std::make_unique<SharedPool>(shared, queues);
+  pool_ = std::make_unique<SharedPool>(shared, queues, pool_outputs);
   for (OutputPort& port : ports_) port.attach_pool(pool_.get());
 }
 
@@ -125,9 +127,10 @@ void SwitchLp::finish(engine::FinishCtx& ctx) {
     ctx.emit(port.totals());
     port.finish(ctx);
   }
-  if (pool_)
-    ctx.emit(SwitchBufferRecord{self_, 0, net_.spec().switches.shared_buffer.bytes,
-                                pool_->shared_bytes(), pool_->max_used_bytes()});
+  if (!pool_) return;
+  pool_->finish(ctx);
+  ctx.emit(SwitchBufferRecord{self_, 0, net_.spec().switches.shared_buffer.bytes,
+                              pool_->shared_bytes(), pool_->max_used_bytes()});
 }
 
 void SwitchLp::visit_state(engine::StateVisitor& v) const {

@@ -60,6 +60,9 @@ class NetworkResults final : public engine::RecordSink {
     fn(port_classes);
     fn(switch_buffers);
     fn(drops);
+    fn(pool_samples);
+    fn(pool_interval_samples);
+    fn(class_samples);
   }
 
   // Drop the PortRecords of ports that neither sent nor dropped anything: outputs list only
@@ -74,11 +77,14 @@ class NetworkResults final : public engine::RecordSink {
   std::vector<PacketTrace> packet_traces;
   std::vector<CwndSample> cwnd_samples;
   std::vector<ReceiverRecord> receivers;
-  std::vector<PortSample> port_samples;            // time series, by (node, port, interval)
-  std::vector<FlowSample> flow_samples;            // time series, by (flow, interval)
-  std::vector<PortClassRecord> port_classes;       // by (node, port, priority)
-  std::vector<SwitchBufferRecord> switch_buffers;  // by node
-  std::vector<DropRecord> drops;                   // by (time, node, port, flow)
+  std::vector<PortSample> port_samples;                   // time series, by (node, port, interval)
+  std::vector<FlowSample> flow_samples;                   // time series, by (flow, interval)
+  std::vector<PortClassRecord> port_classes;              // by (node, port, priority)
+  std::vector<SwitchBufferRecord> switch_buffers;         // by node
+  std::vector<DropRecord> drops;                          // by (time, node, port, flow)
+  std::vector<PoolSample> pool_samples;                   // by (node, time)
+  std::vector<PoolIntervalSample> pool_interval_samples;  // by (node, interval)
+  std::vector<ClassSample> class_samples;                 // by (node, port, priority, interval)
 };
 
 // fn(std::type_identity<R>{}) for every record table R, in for_each_table's order.

@@ -114,6 +114,48 @@ struct SwitchBufferRecord {
   std::uint64_t max_used_bytes = 0;
 };
 
+// A switch's shared buffer (SwitchConfig::shared_buffer) after a change of its occupancy: the
+// bytes all its queues hold. Emitted only for switches with a port in OutputSpec::queue_ports
+// (queues.csv's pool_bytes).
+struct PoolSample {
+  std::int64_t time_ps = 0;
+  NodeId node = 0;
+  std::uint32_t reserved = 0;
+  std::uint64_t used_bytes = 0;
+};
+
+// A switch's shared buffer over a sampling interval (OutputSpec::sample_interval) in which it
+// held bytes; `intervals` > 1 when it stands for that many consecutive intervals alike.
+struct PoolIntervalSample {
+  std::int64_t interval_start_ps = 0;
+  NodeId node = 0;
+  std::uint32_t reserved = 0;
+  std::uint64_t max_used_bytes = 0;
+  std::uint64_t mean_used_bytes = 0;  // time-weighted, rounded down
+  std::uint64_t intervals = 1;
+};
+
+// One traffic class of an output port (SwitchConfig::classes) over a sampling interval in which
+// it changed: its queue (waiting, not on the wire), what it sent, dropped and marked, and the
+// PFC frames of its priority. Between two samples nothing changed: the queue held what the
+// earlier one ended with.
+struct ClassSample {
+  std::int64_t interval_start_ps = 0;
+  NodeId node = 0;
+  PortIndex port = 0;
+  std::uint8_t priority = 0;
+  std::uint8_t reserved = 0;
+  std::uint64_t max_queue_bytes = 0;
+  std::uint64_t end_queue_bytes = 0;  // at the interval's end (its last change)
+  std::uint64_t packets_sent = 0;
+  std::uint64_t bytes_sent = 0;
+  std::uint64_t packets_dropped = 0;
+  std::uint64_t bytes_dropped = 0;
+  std::uint64_t ecn_marked = 0;
+  std::uint64_t pause_frames_received = 0;  // PAUSE and resume frames that came in on the link
+  std::uint64_t pause_frames_sent = 0;      // sent up the link for the bytes it brought in
+};
+
 // Queue occupancy after a change (admission, departure, drop) of a traced port.
 struct QueueSample {
   std::int64_t time_ps = 0;
@@ -184,6 +226,7 @@ inline constexpr bool kIsRecord =
 static_assert(kIsRecord<DeliveryRecord> && kIsRecord<FlowRecord> && kIsRecord<PortRecord> &&
               kIsRecord<QueueSample> && kIsRecord<PacketTrace> && kIsRecord<CwndSample> &&
               kIsRecord<PortSample> && kIsRecord<FlowSample> && kIsRecord<PortClassRecord> &&
-              kIsRecord<DropRecord>);
+              kIsRecord<DropRecord> && kIsRecord<PoolSample> && kIsRecord<PoolIntervalSample> &&
+              kIsRecord<ClassSample>);
 
 }  // namespace netwarp::netmodels

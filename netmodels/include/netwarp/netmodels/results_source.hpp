@@ -112,6 +112,31 @@ struct RecordOrder<SwitchBufferRecord> {
 };
 
 template <>
+struct RecordOrder<PoolSample> {
+  static constexpr const char* kName = "pool_samples";
+  static bool less(const PoolSample& a, const PoolSample& b) {
+    return std::tie(a.node, a.time_ps) < std::tie(b.node, b.time_ps);
+  }
+};
+
+template <>
+struct RecordOrder<PoolIntervalSample> {
+  static constexpr const char* kName = "pool_interval_samples";
+  static bool less(const PoolIntervalSample& a, const PoolIntervalSample& b) {
+    return std::tie(a.node, a.interval_start_ps) < std::tie(b.node, b.interval_start_ps);
+  }
+};
+
+template <>
+struct RecordOrder<ClassSample> {
+  static constexpr const char* kName = "class_samples";
+  static bool less(const ClassSample& a, const ClassSample& b) {
+    return std::tie(a.node, a.port, a.priority, a.interval_start_ps) <
+           std::tie(b.node, b.port, b.priority, b.interval_start_ps);
+  }
+};
+
+template <>
 struct RecordOrder<DropRecord> {
   static constexpr const char* kName = "drops";
   static bool less(const DropRecord& a, const DropRecord& b) {

@@ -11,6 +11,17 @@
 //   mean_queue_bytes   time-weighted mean occupancy over the interval, bytes, rounded down
 //   utilisation        fraction of the interval the line was serialising, 0..1
 //   packets_dropped, bytes_dropped   drop-tail drops in the interval
+//   pool_max_bytes, pool_mean_bytes   with a shared buffer (SwitchConfig::shared_buffer): the
+//                      switch's pool over the row's intervals (highest, time-weighted mean);
+//                      empty for a host's port
+// port_classes_timeseries.csv (SwitchConfig::classes), one row per class of a port with classes
+// and interval in which the class changed; between two rows its queue held the earlier row's end:
+//   interval_start_ps, node, port, priority
+//   max_queue_bytes, end_queue_bytes   the class's queue (waiting, not on the wire): highest in
+//                      the interval, and after its last change
+//   packets_sent, bytes_sent, packets_dropped, bytes_dropped, ecn_marked   in the interval
+//   pause_frames, pause_frames_received   with PFC: PAUSE and resume frames of the priority the
+//                      port sent up its link, and that came in on it (pausing its sending)
 // flows_timeseries.csv, one row per TCP connection and interval in which its sender changed:
 //   interval_start_ps  start of the interval, ps
 //   flow, src, dst     the connection (its first message) and its hosts
@@ -39,6 +50,8 @@ void write_ports_timeseries_csv(const ResultsSource& results, const NetworkSpec&
                                 std::ostream& out);
 void write_flows_timeseries_csv(const ResultsSource& results, const NetworkSpec& spec,
                                 std::ostream& out);
+void write_classes_timeseries_csv(const ResultsSource& results, const NetworkSpec& spec,
+                                  std::ostream& out);
 // The same for one sorted NetworkResults.
 void write_ports_timeseries_csv(const NetworkResults& results, const NetworkSpec& spec,
                                 std::ostream& out);
