@@ -124,11 +124,11 @@ TEST(RoceIncast, PfcKeepsItLosslessAndWithoutItGoBackNRecovers) {
   EXPECT_GE(retransmitted, without.totals.packets_dropped);
 }
 
-// N senders into one receiver at 10 Gbit/s, starting 50 us apart so that each newcomer has to
-// win its share from the others. The switch marks ECN above 40 KB (a step threshold), decided
-// at dequeue as the ns-3 DCQCN code does; DCQCN has the paper's defaults. Over the run's
-// second half each flow's throughput at the bottleneck (its packets leaving the switch toward
-// the receiver) is its rate, and the queue stays near the threshold.
+// N senders into one receiver (10 Gbit/s unless said), starting 50 us apart so that each
+// newcomer has to win its share from the others. The switch marks ECN above 40 KB (a step
+// threshold), decided at dequeue as the ns-3 DCQCN code does; DCQCN has the paper's defaults.
+// Over the run's second half each flow's throughput at the bottleneck (its packets leaving the
+// switch toward the receiver) is its rate, and the queue stays near the threshold.
 struct Fairness {
   double jain = 0;
   double worst_deviation = 0;  // the largest |rate / fair share - 1|
@@ -136,8 +136,8 @@ struct Fairness {
   std::uint64_t max_queue_bytes = 0;  // over the second half
 };
 
-Fairness dcqcn_fairness(std::uint32_t senders, SimTime end) {
-  NetworkSpec spec = roce_star(senders + 1, gbps(10));
+Fairness dcqcn_fairness(std::uint32_t senders, SimTime end, std::uint64_t rate_bps = gbps(10)) {
+  NetworkSpec spec = roce_star(senders + 1, rate_bps);
   spec.transport.roce.timeout = us(4000);
   spec.switches.ecn_threshold_bytes = 40000;
   spec.switches.mark_at = MarkAt::dequeue;
@@ -157,7 +157,7 @@ Fairness dcqcn_fairness(std::uint32_t senders, SimTime end) {
       bytes[t.packet.flow] += t.packet.wire_bytes;
   Fairness f;
   const double half_s = end.to_seconds() / 2;
-  const double share = 10e9 / senders;
+  const double share = static_cast<double>(rate_bps) / senders;
   double sum = 0;
   double squares = 0;
   for (MessageId id = 0; id < senders; ++id) {
@@ -167,7 +167,7 @@ Fairness dcqcn_fairness(std::uint32_t senders, SimTime end) {
     f.worst_deviation = std::max(f.worst_deviation, std::abs(rate / share - 1));
   }
   f.jain = sum * sum / (senders * squares);
-  f.utilisation = sum / 10e9;
+  f.utilisation = sum / static_cast<double>(rate_bps);
   for (const QueueSample& q : run.results.queue_samples)
     if (q.time_ps >= end.ps() / 2) f.max_queue_bytes = std::max(f.max_queue_bytes, q.bytes);
   std::printf("DCQCN N=%u: Jain %.4f, worst deviation %.4f, utilisation %.4f, queue <= %llu B\n",
@@ -184,12 +184,25 @@ TEST(RoceDcqcn, TwoFlowsConvergeToTheirFairShare) {
   EXPECT_LE(f.max_queue_bytes, 60000u);  // near the marking threshold, not the overshoot's MB
 }
 
+// Jain's index is the measure. One flow's share is not within 10 %: with the paper's
+// defaults 8 flows keep offsets of 15-19 % over 40 ms (which flow gains depends on the start
+// times; validation/reports/dcqcn/README.md section 2), so the bound is on gross unfairness.
 TEST(RoceDcqcn, EightFlowsConvergeToTheirFairShare) {
   const Fairness f = dcqcn_fairness(8, engine::ms(8));
   EXPECT_GE(f.jain, 0.95);
-  EXPECT_LE(f.worst_deviation, 0.10);
+  EXPECT_LE(f.worst_deviation, 0.25);
   EXPECT_GE(f.utilisation, 0.90);
   EXPECT_LE(f.max_queue_bytes, 60000u);  // near the marking threshold, not the overshoot's MB
+}
+
+// A thin share (125 Mbit/s: a 1 KB packet every 64 us, longer than the 55 us rate timer): the
+// NIC applies every rate change to the packet it holds back (RoceTransport::retime), so the
+// senders' rates add up to the line and it stays busy. Timing the next packet at the old rate
+// left flows whose rate had recovered waiting out the long gap of a cut: 96.6 % busy.
+TEST(RoceDcqcn, AThinShareKeepsTheLineBusy) {
+  const Fairness f = dcqcn_fairness(8, engine::ms(20), gbps(1));
+  EXPECT_GE(f.jain, 0.95);
+  EXPECT_GE(f.utilisation, 0.99);
 }
 
 }  // namespace

@@ -66,8 +66,9 @@ void RoceTransport::send_next(MessageId flow, EventCtx& ctx, RoceHost& host) {
   if (config_.dcqcn.enabled) dcqcn_on_sent(s.dcqcn, config_.dcqcn, p.wire_bytes, line_rate_bps_);
   if (s.rto_at_ps < 0) arm_retransmission(flow, s, ctx);
   if (s.next_psn < packets) {
-    const double gap_ps = static_cast<double>(p.wire_bytes) * 8e12 / s.dcqcn.rate_bps;
-    pace(flow, s, engine::ps(std::max<std::int64_t>(1, static_cast<std::int64_t>(gap_ps))), ctx);
+    s.paced_from_ps = ctx.now().ps();
+    s.paced_wire_bytes = p.wire_bytes;
+    pace(flow, s, pacing_gap(s), ctx);
   }
   ctx.set(senders_, slot, s);
   host.send_roce(p, ctx);
@@ -91,9 +92,28 @@ bool RoceTransport::wait_for_nic(MessageId flow, Sender& s, std::uint32_t wire_b
   return true;
 }
 
+// The packet's time on the wire at the DCQCN rate.
+SimTime RoceTransport::pacing_gap(const Sender& s) const {
+  const double gap_ps = static_cast<double>(s.paced_wire_bytes) * 8e12 / s.dcqcn.rate_bps;
+  return engine::ps(std::max<std::int64_t>(1, static_cast<std::int64_t>(gap_ps)));
+}
+
+// A newer pacing event makes the pending one stale (its generation no longer counts).
 void RoceTransport::pace(MessageId flow, Sender& s, SimTime gap, EventCtx& ctx) {
   s.pacing = kPaced;
-  ctx.send_self(gap, TimerFired{flow, 0, roce_timer::pacing});
+  ++s.pacing_generation;
+  ctx.send_self(gap, TimerFired{flow, s.pacing_generation, roce_timer::pacing});
+}
+
+// As an RDMA NIC's rate limiter applies a new rate to the packet it holds back (the HPCC ns-3
+// code, RdmaHw::ChangeRate, moves the next send time by the gap's change): the next packet goes
+// one gap at the new rate after the last, or at once if that has passed. Without it a flow cut
+// to a low rate waits out the long gap after its rate has recovered, and one just raised keeps
+// the old gap: at 312 Mbit/s a 1 KB gap is 26 us, half of a rate-timer period.
+void RoceTransport::retime(MessageId flow, Sender& s, double old_rate_bps, EventCtx& ctx) {
+  if (s.pacing != kPaced || s.dcqcn.rate_bps == old_rate_bps) return;
+  const SimTime due = SimTime::from_ps(s.paced_from_ps) + pacing_gap(s);
+  pace(flow, s, due > ctx.now() ? due - ctx.now() : engine::ps(1), ctx);
 }
 
 // The senders waiting when the NIC became ready try again, in the order they stopped; one
@@ -164,7 +184,11 @@ void RoceTransport::on_ack(const Packet& p, EventCtx& ctx, RoceHost& host) {
 }
 
 void RoceTransport::on_timer(const TimerFired& ev, EventCtx& ctx, RoceHost& host) {
-  if (ev.is_receiver == roce_timer::pacing) return send_next(ev.flow, ctx, host);
+  if (ev.is_receiver == roce_timer::pacing) {
+    const Sender& s = senders_[net_.send_slot(ev.flow)];
+    if (s.pacing != kPaced || ev.generation != s.pacing_generation) return;  // re-timed
+    return send_next(ev.flow, ctx, host);
+  }
   if (ev.is_receiver == roce_timer::retransmission) return on_retransmission_timer(ev.flow, ctx);
   on_dcqcn_timer(ev, ctx);
 }
@@ -191,7 +215,9 @@ void RoceTransport::on_cnp(const Packet& p, EventCtx& ctx) {
   const std::uint32_t slot = net_.send_slot(p.flow);
   Sender s = senders_[slot];
   if (is_done(p.flow, s) || !config_.dcqcn.enabled) return;
+  const double old_rate = s.dcqcn.rate_bps;
   dcqcn_on_cnp(s.dcqcn, config_.dcqcn);
+  retime(p.flow, s, old_rate, ctx);
   ++s.alpha_generation;
   ++s.rate_generation;
   ctx.set(senders_, slot, s);
@@ -211,7 +237,9 @@ void RoceTransport::on_dcqcn_timer(const TimerFired& ev, EventCtx& ctx) {
     dcqcn_on_alpha_timer(s.dcqcn, config_.dcqcn);
     ctx.send_self(config_.dcqcn.alpha_timer, ev);
   } else {
+    const double old_rate = s.dcqcn.rate_bps;
     dcqcn_on_rate_timer(s.dcqcn, config_.dcqcn, line_rate_bps_);
+    retime(ev.flow, s, old_rate, ctx);
     const double line = static_cast<double>(line_rate_bps_);
     if (s.dcqcn.rate_bps < line || s.dcqcn.target_bps < line)
       ctx.send_self(config_.dcqcn.rate_timer, ev);

@@ -1,6 +1,7 @@
 // RoceTransport: a host's RoCEv2 reliable connections, sender and receiver sides, as an RDMA
 // NIC runs them. The sender cuts a message into MTU packets numbered by PSN and paces them at
-// its DCQCN rate (one pacing event per packet); the receiver accepts packets in PSN order,
+// its DCQCN rate (one pacing event per packet; a rate change re-times the pending one, as the
+// NIC's rate limiter does); the receiver accepts packets in PSN order,
 // acknowledges every ack_interval_packets and the last one, answers a gap with one NACK (and
 // drops out-of-order packets: go-back-N), and as DCQCN's notification point returns at most
 // one CNP per cnp_interval per flow for ECN-marked packets. A NACK or the retransmission timeout
@@ -74,15 +75,18 @@ class RoceTransport {
     std::uint64_t nacks;
     std::uint64_t timeouts;
     std::int64_t rto_at_ps;       // when the retransmission timer expires; -1: not armed
+    std::int64_t paced_from_ps;   // when the packet the pending pacing gap follows was sent
     std::uint32_t pacing;         // Pacing
     std::uint32_t rto_event_due;  // 1: a retransmission TimerFired is scheduled
     std::uint32_t alpha_generation;
     std::uint32_t rate_generation;
+    std::uint32_t paced_wire_bytes;   // that packet's size
+    std::uint32_t pacing_generation;  // of the one pacing TimerFired that counts
     DcqcnRate dcqcn;
     // Hashed as its bytes: no padding (the static_assert below), doubles included.
     void visit_bytes(engine::StateVisitor& v) const { v.bytes(this, sizeof *this); }
   };
-  static_assert(sizeof(DcqcnRate) == 40 && sizeof(Sender) == 8 * 8 + 4 * 4 + 40);
+  static_assert(sizeof(DcqcnRate) == 40 && sizeof(Sender) == 9 * 8 + 6 * 4 + 40);
   struct Receiver {
     std::uint64_t expected_psn;
     std::int64_t last_cnp_ps;  // -1: none yet
@@ -97,6 +101,9 @@ class RoceTransport {
   bool wait_for_nic(MessageId flow, Sender& s, std::uint32_t wire_bytes, engine::EventCtx& ctx,
                     RoceHost& host);
   void pace(MessageId flow, Sender& s, SimTime gap, engine::EventCtx& ctx);
+  // The DCQCN rate changed from `old_rate_bps`: a pending pacing gap is re-timed to the new rate.
+  void retime(MessageId flow, Sender& s, double old_rate_bps, engine::EventCtx& ctx);
+  SimTime pacing_gap(const Sender& s) const;
   void resume(MessageId flow, Sender& s, engine::EventCtx& ctx);
   void arm_retransmission(MessageId flow, Sender& s, engine::EventCtx& ctx);
   void go_back(MessageId flow, Sender& s, engine::EventCtx& ctx);
