@@ -17,6 +17,7 @@ class UsageError : public std::runtime_error {
 
 struct AppContext {
   engine::RankExchange* exchange = nullptr;  // never null while a command runs
+  bool threads = false;  // the ranks are partitions as threads of this process (--threads)
   bool is_root() const { return exchange->rank() == 0; }
 
   // Runs a check that only rank 0 can make (a file it will write) and makes its verdict

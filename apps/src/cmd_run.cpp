@@ -153,8 +153,9 @@ std::vector<RankMemory> share_results(netmodels::SpillingResults& local, const A
 // How the model is split over the ranks: LPs, hosts and memory of each (shown on several ranks,
 // where each rank should hold about its share). A rank's own part is its peak beyond what it
 // held once the model was built (scenario, topology and workload, which every rank holds).
+// Threads share one process's memory: no memory per partition then.
 std::string format_partition(const netmodels::NetworkModel& model, int ranks,
-                             const std::vector<RankMemory>& memory) {
+                             const std::vector<RankMemory>& memory, bool threads) {
   std::vector<std::uint64_t> lps(static_cast<std::size_t>(ranks));
   std::vector<std::uint64_t> hosts(lps.size());
   for (engine::LpId id = 0; id < model.lp_count(); ++id) {
@@ -165,8 +166,9 @@ std::string format_partition(const netmodels::NetworkModel& model, int ranks,
   const auto mib = [](std::int64_t bytes) { return static_cast<double>(bytes) / (1 << 20); };
   std::string out = "partition    ";
   for (std::size_t r = 0; r < lps.size(); ++r) {
-    out += fmt::format("{} rank {}: {} LPs ({} hosts)", r == 0 ? "" : ";", r, lps[r], hosts[r]);
-    if (r >= memory.size()) continue;
+    out += fmt::format("{} {} {}: {} LPs ({} hosts)", r == 0 ? "" : ";",
+                       threads ? "thread" : "rank", r, lps[r], hosts[r]);
+    if (threads || r >= memory.size()) continue;
     const RankMemory& m = memory[r];
     out +=
         fmt::format(", peak RSS {:.1f} MiB ({:.1f} at start, {:.1f} once built, own part {:.1f})",
@@ -349,7 +351,8 @@ int run_scenario(RunOptions& o, const AppContext& context) {
   if (pfc_status == exit_code::kBadInput) return pfc_status;  // no results: a wrong setting
   out.commit();
   const std::string partition =
-      stats.ranks > 1 ? format_partition(model, stats.ranks, ranks_memory) : std::string();
+      stats.ranks > 1 ? format_partition(model, stats.ranks, ranks_memory, context.threads)
+                      : std::string();
   std::printf("%s%sresults       %s", summary.c_str(), partition.c_str(), out.target().c_str());
   std::printf(" (%zu files)\n", files.size());
   if (pfc_status != exit_code::kSuccess) return pfc_status;

@@ -219,6 +219,10 @@ void remove_staging(const std::string& path) {
     if (slot.used.load() && path == slot.path) slot.used.store(false);
 }
 
+void remove_staging_now() {
+  remove_staging_folders();
+}
+
 Deferred::Deferred() {
   g_deferred.fetch_add(1);
 }

@@ -22,6 +22,9 @@ void note_simulated_time(std::int64_t ps);
 void add_staging(const std::string& path);
 void remove_staging(const std::string& path);
 
+// Removes every staging folder still registered: for a process ending on an error mid-run.
+void remove_staging_now();
+
 // From inside a Deferred scope, once the results are in place: a signal now says so.
 void note_results_written();
 

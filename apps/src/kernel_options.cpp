@@ -56,6 +56,12 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
                   "event) (run: the scenario's engine.sync, default hybrid)")
       ->check(CLI::IsMember({"optimistic", "conservative", "hybrid"}))
       ->capture_default_str();
+  command
+      .add_option("--threads", o.threads,
+                  "Optimistic: run N partitions as threads of this process, exchanging events in "
+                  "shared memory (the results of any other partition count; not under mpirun)")
+      ->check(CLI::Range(1, kMaxThreads))
+      ->capture_default_str();
   command.add_flag("--check-reverse", o.check_reverse,
                    "Optimistic: handle every event forward, roll it back and handle it again, "
                    "failing if state, sends or records differ");
@@ -67,8 +73,8 @@ engine::KernelConfig make_kernel_config(const KernelOptions& o, const AppContext
       o.kernel == "optimistic" ? engine::KernelKind::optimistic : engine::KernelKind::sequential;
   if (config.kind == engine::KernelKind::sequential && context.exchange->size() > 1)
     throw UsageError(
-        "--kernel: the sequential kernel runs on one rank; start it without mpirun or use "
-        "--kernel optimistic");
+        "--kernel: the sequential kernel runs on one rank; start it without mpirun and "
+        "--threads, or use --kernel optimistic");
   if (o.check_reverse && config.kind != engine::KernelKind::optimistic)
     throw UsageError("--check-reverse: needs --kernel optimistic");
   config.gvt_interval = o.gvt_interval;

@@ -10,6 +10,9 @@
 
 namespace netwarp::apps {
 
+// The most partitions --threads runs in one process.
+inline constexpr int kMaxThreads = 1024;
+
 struct KernelOptions {
   std::string kernel = "sequential";
   std::uint32_t gvt_interval = 64;
@@ -20,6 +23,7 @@ struct KernelOptions {
   std::uint64_t max_uncommitted_bytes = 0;  // 0: engine::effective_max_uncommitted_bytes
   bool check_reverse = false;
   std::string sync = "hybrid";  // engine::SyncMode by name
+  int threads = 1;              // partitions as threads (main starts them; see threads_requested)
 };
 
 void add_kernel_options(CLI::App& command, KernelOptions& options);

@@ -7,11 +7,15 @@
 #include <sys/resource.h>
 #include <CLI/CLI.hpp>
 
+#include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <new>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 #include "app_context.hpp"
 #include "cmd_bench.hpp"
@@ -25,6 +29,7 @@
 #include "cmd_validation.hpp"
 #include "exit_codes.hpp"
 #include "interrupt.hpp"
+#include "kernel_options.hpp"
 #include "netwarp/engine/log.hpp"
 #include "netwarp/engine/sim_time.hpp"
 #include "netwarp/mpiemul/trace.hpp"
@@ -127,32 +132,47 @@ std::string out_of_memory_message() {
          "--kernel optimistic lower --max-uncommitted or --window, or run on more ranks";
 }
 
-// Raised on one rank mid-run: the others cannot finish, so end the job. A sequential run has
-// one rank, and its message no rank number.
-int fail_mid_run(const netwarp::engine::RankExchange& exchange, const std::string& message,
-                 int status) {
+// Raised on one rank mid-run: the others cannot finish, so end the job (every partition's
+// thread, or every process of the MPI job). A sequential run has one rank, and its message no
+// rank number.
+int fail_mid_run(const netwarp::engine::RankExchange& exchange, bool threads,
+                 const std::string& message, int status) {
   const std::string rank =
-      exchange.size() > 1 ? fmt::format("rank {}: ", exchange.rank()) : std::string();
+      exchange.size() > 1 ? fmt::format("{} {}: ", threads ? "partition" : "rank", exchange.rank())
+                          : std::string();
   std::fprintf(stderr, "netwarp: %s%s\n", rank.c_str(), one_line(message).c_str());
   std::fflush(stderr);
+  if (exchange.size() > 1 && threads) {
+    netwarp::apps::interrupt::remove_staging_now();
+    std::_Exit(status);
+  }
   if (exchange.size() > 1) MPI_Abort(MPI_COMM_WORLD, status);
   return status;
 }
 
-}  // namespace
+// The value of --threads (--threads N or --threads=N) when it is a whole number from 2 to
+// kMaxThreads; 1 otherwise, and then the command's own parser accepts or refuses the flag.
+int threads_requested(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    std::string_view value;
+    if (arg == "--threads" && i + 1 < argc)
+      value = argv[i + 1];
+    else if (arg.starts_with("--threads="))
+      value = arg.substr(std::string_view("--threads=").size());
+    else
+      continue;
+    int n = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
+    const bool whole = error == std::errc() && end == value.data() + value.size();
+    return whole && n >= 2 && n <= netwarp::apps::kMaxThreads ? n : 1;
+  }
+  return 1;
+}
 
-int main(int argc, char** argv) {
-  // Protobuf's own log lines ("[libprotobuf ERROR ...]") would precede our one-line errors.
-  google::protobuf::SetLogHandler(nullptr);
-  std::unique_ptr<netwarp::engine::MpiSession> mpi;
-  if (netwarp::engine::MpiSession::launched_by_mpirun())
-    mpi = std::make_unique<netwarp::engine::MpiSession>(argc, argv);
-  const auto exchange =
-      mpi ? netwarp::engine::make_mpi_exchange() : netwarp::engine::make_local_exchange();
-  AppContext context{exchange.get()};
-  netwarp::apps::interrupt::install(command_text(argc, argv), context.is_root());
-  // Every rank loads the scenario; rank 0 alone reports what it ignores.
-  if (!context.is_root()) netwarp::scenarios::set_warning_printer([](const std::string&) {});
+// One rank's (or partition's) whole command: every failure becomes one line and an exit status.
+int run_rank(int argc, char** argv, netwarp::engine::RankExchange& exchange, bool threads) {
+  AppContext context{&exchange, threads};
   try {
     return run_main(argc, argv, context);
   } catch (const netwarp::scenarios::ScenarioError& e) {
@@ -179,15 +199,57 @@ int main(int argc, char** argv) {
     return exit_code::kBadInput;
   } catch (const netwarp::engine::SimTimeOverflow& e) {
     return fail_mid_run(
-        *exchange,
+        exchange, threads,
         fmt::format("error: {}: the scenario needs more simulated time than a run can count (lower "
                     "sizes, repetitions, latencies or costs; raise rates)",
                     e.what()),
         exit_code::kBadInput);
   } catch (const std::bad_alloc&) {
-    return fail_mid_run(*exchange, "error: " + out_of_memory_message(), exit_code::kOutOfMemory);
+    return fail_mid_run(exchange, threads, "error: " + out_of_memory_message(),
+                        exit_code::kOutOfMemory);
   } catch (const std::exception& e) {
-    return fail_mid_run(*exchange, std::string("internal error: ") + e.what(),
+    return fail_mid_run(exchange, threads, std::string("internal error: ") + e.what(),
                         exit_code::kInternal);
   }
+}
+
+// --threads N: N partitions as threads of this process (rank 0 on this thread); the process
+// exits with rank 0's status, as an MPI job reports rank 0's.
+int run_threads(int argc, char** argv, int threads) {
+  std::vector<int> status(static_cast<std::size_t>(threads), 0);
+  const auto exchanges = netwarp::engine::make_thread_exchanges(threads);
+  std::vector<std::thread> others;
+  for (int i = 1; i < threads; ++i)
+    others.emplace_back([&, i] { status[i] = run_rank(argc, argv, *exchanges[i], true); });
+  status[0] = run_rank(argc, argv, *exchanges[0], true);
+  for (std::thread& t : others) t.join();
+  return status[0];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Protobuf's own log lines ("[libprotobuf ERROR ...]") would precede our one-line errors.
+  google::protobuf::SetLogHandler(nullptr);
+  const int threads = threads_requested(argc, argv);
+  std::unique_ptr<netwarp::engine::MpiSession> mpi;
+  if (netwarp::engine::MpiSession::launched_by_mpirun())
+    mpi = std::make_unique<netwarp::engine::MpiSession>(argc, argv);
+  const auto exchange =
+      mpi ? netwarp::engine::make_mpi_exchange() : netwarp::engine::make_local_exchange();
+  const bool root = exchange->rank() == 0;
+  netwarp::apps::interrupt::install(command_text(argc, argv), root);
+  if (threads > 1 && mpi) {
+    if (root)
+      std::fprintf(stderr,
+                   "netwarp: error: --threads: not under mpirun yet (MPI ranks and threads do not "
+                   "combine); use mpirun -np %d without --threads, or --threads without mpirun\n",
+                   threads * exchange->size());
+    return exit_code::kBadInput;
+  }
+  // Every rank loads the scenario; rank 0 alone reports what it ignores. (Partitions as threads
+  // share the printer, which prints each line once.)
+  if (!root) netwarp::scenarios::set_warning_printer([](const std::string&) {});
+  if (threads > 1) return run_threads(argc, argv, threads);
+  return run_rank(argc, argv, *exchange, false);
 }

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <optional>
 #include <regex>
 #include <set>
@@ -192,8 +193,11 @@ std::vector<std::string> apply_overrides(const std::vector<std::string>& overrid
   return notes;
 }
 
+// Partitions running as threads share it: each line is printed once.
 void print_once_on_stderr(const std::string& line) {
+  static std::mutex mutex;
   static std::set<std::string> printed;
+  const std::lock_guard<std::mutex> lock(mutex);
   if (printed.insert(line).second)
     std::fprintf(stderr, "netwarp: warning: %s\n", netmodels::printable(line).c_str());
 }

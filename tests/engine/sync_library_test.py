@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Every engine.sync mode gives the sequential kernel's digest on every library scenario, on 2
-and 4 MPI ranks (shrunk by --set to run in about a second each; stars spread over the ranks with
+and 4 MPI ranks and on 2 and 4 partitions as threads of one process (--threads) (shrunk by --set to run in about a second each; stars spread over the ranks with
 engine.few_groups=SPREAD, so every packet crosses ranks and safe events meet Time Warp ones).
 Conservative runs roll nothing back and run every event safe."""
 import glob
@@ -43,6 +43,8 @@ SHRINK = {
                   "workload.flows.flow[1].start_ns=20000"],
 }
 MODES = ("optimistic", "conservative", "hybrid")
+# (MPI ranks, threads per process)
+LAUNCHES = ((2, 1), (4, 1), (1, 2), (1, 4))
 
 
 class LibraryDigests(netwarp_cli.ScratchCase):
@@ -56,13 +58,17 @@ class LibraryDigests(netwarp_cli.ScratchCase):
                 args += ["--set", setting]
             sequential, _, _ = self.run_scenario(args, out=name)
             self.assertEqual(sequential["events_safe"], sequential["events_committed"])
-            for ranks in (2, 4):
+            for ranks, threads in LAUNCHES:
                 for mode in MODES:
-                    with self.subTest(scenario=name, ranks=ranks, sync=mode):
+                    with self.subTest(scenario=name, ranks=ranks, threads=threads, sync=mode):
+                        extra = ["--threads", str(threads)] if threads > 1 else []
                         result, _, _ = self.run_scenario(
-                            [*args, "--kernel", "optimistic", "--sync", mode], mpi_ranks=ranks,
-                            out=f"{name}-{mode}{ranks}")
+                            [*args, "--kernel", "optimistic", "--sync", mode, *extra],
+                            mpi_ranks=ranks if ranks > 1 else 0,
+                            out=f"{name}-{mode}{ranks}x{threads}")
                         self.assertEqual(result["digest"], sequential["digest"])
+                        partitions = result.get("kernel_ranks", result["ranks"])
+                        self.assertEqual(partitions, ranks * threads)
                         self.assertEqual(result["sync"], mode)
                         if mode == "conservative":
                             self.assertEqual(result["events_rolled_back"], 0)

@@ -1,8 +1,11 @@
 // Category-level logging configuration and output.
 #include "netwarp/engine/log.hpp"
 
+#include <atomic>
 #include <cstdio>
+#include <deque>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 
 namespace netwarp::engine {
@@ -13,9 +16,16 @@ struct LogConfig {
   std::map<std::string, LogLevel, std::less<>> by_category;
 };
 
-LogConfig& config() {
-  static LogConfig c;
-  return c;
+// The configuration in force, replaced whole and never changed in place: partitions running as
+// threads read it while another may configure it. Replaced ones are kept (a handful per run).
+std::atomic<const LogConfig*> g_config{nullptr};
+std::mutex g_configs_mutex;
+std::deque<LogConfig> g_configs;
+
+const LogConfig& config() {
+  static const LogConfig defaults;
+  const LogConfig* c = g_config.load(std::memory_order_acquire);
+  return c != nullptr ? *c : defaults;
 }
 
 LogLevel parse_level(std::string_view s) {
@@ -49,7 +59,8 @@ void configure_logging(std::string_view spec) {
       fresh.by_category[std::string(item.substr(0, eq))] = parse_level(item.substr(eq + 1));
     }
   }
-  config() = std::move(fresh);
+  const std::lock_guard<std::mutex> lock(g_configs_mutex);
+  g_config.store(&g_configs.emplace_back(std::move(fresh)), std::memory_order_release);
 }
 
 bool log_enabled(std::string_view category, LogLevel level) {

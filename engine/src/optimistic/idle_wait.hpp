@@ -1,7 +1,8 @@
 // IdleWait: how a rank with nothing to do waits for the other ranks. It spins for a millisecond
-// (a wait usually lasts microseconds), then naps, each nap twice the last up to `longest_nap`:
-// on a machine with more runnable processes than cores, a spinning rank would burn the time
-// slice that the rank it waits for needs, and frequent wake-ups cost that rank too.
+// (a wait usually lasts microseconds), yielding its core each time round, then naps, each nap twice
+// the last up to `longest_nap`: on a machine with more runnable processes than cores, a spinning
+// rank would burn the time slice that the rank it waits for needs, and frequent wake-ups cost that
+// rank too.
 #pragma once
 
 #include <algorithm>
@@ -27,7 +28,9 @@ class IdleWait {
     const std::uint64_t now = wall_clock_ns();
     if (idle_since_ == 0) {
       idle_since_ = now;
-    } else if (now - idle_since_ > kSpinNs) {
+    } else if (now - idle_since_ <= kSpinNs) {
+      std::this_thread::yield();  // a rank waited for may share this core (threads, mpirun)
+    } else {
       std::this_thread::sleep_for(nap_);
       nap_ = std::min(2 * nap_, longest_nap_);
     }

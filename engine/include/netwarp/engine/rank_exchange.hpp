@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -58,6 +59,14 @@ class RankExchange {
 
 // One rank, no MPI.
 std::unique_ptr<RankExchange> make_local_exchange();
+// `partitions` ranks as threads of this process, sharing memory: element i is rank i's, to be
+// used by one thread each (thread_exchange.cpp).
+std::vector<std::unique_ptr<RankExchange>> make_thread_exchanges(int partitions);
+// Runs body on `partitions` threads, rank 0 on the calling thread, each with its rank's exchange
+// from make_thread_exchanges; returns when all have, rethrowing the first rank's exception. A rank
+// that throws while the others wait for it in a collective leaves them waiting: callers end the
+// process on such errors, as MPI_Abort does.
+void run_as_threads(int partitions, const std::function<void(RankExchange&)>& body);
 // All ranks of MPI_COMM_WORLD; MPI must already be initialized (see MpiSession).
 std::unique_ptr<RankExchange> make_mpi_exchange();
 

@@ -1,0 +1,169 @@
+// Partitions as threads: the exchange's collectives and ordering, and the optimistic kernel on
+// 2 and 4 threads giving the sequential kernel's digest in every sync mode.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+#include "engine/test_models.hpp"
+#include "netwarp/phold/phold.hpp"
+
+namespace netwarp::engine {
+namespace {
+
+std::vector<std::byte> bytes_of(std::int64_t a, std::int64_t b) {
+  std::vector<std::byte> bytes(16);
+  std::memcpy(bytes.data(), &a, 8);
+  std::memcpy(bytes.data() + 8, &b, 8);
+  return bytes;
+}
+
+std::array<std::int64_t, 2> values_of(const std::vector<std::byte>& bytes) {
+  std::array<std::int64_t, 2> v{};
+  std::memcpy(v.data(), bytes.data(), 16);
+  return v;
+}
+
+TEST(ThreadExchange, CollectivesCombineEveryPartitionInOrder) {
+  static constexpr int kPartitions = 3;
+  run_as_threads(kPartitions, [](RankExchange& ex) {
+    ASSERT_EQ(ex.size(), kPartitions);
+    const std::int64_t r = ex.rank();
+    std::array<std::int64_t, 2> v{r + 1, -r};
+    ex.sum(v);
+    EXPECT_EQ(v[0], 6);
+    EXPECT_EQ(v[1], -3);
+    EXPECT_EQ(ex.min(10 - r), 8);
+    EXPECT_EQ(ex.max(10 - r), 10);
+    const auto all = ex.gather(bytes_of(r, r * r));
+    if (r == 0) {
+      ASSERT_EQ(all.size(), 3u);
+      for (std::int64_t i = 0; i < 3; ++i) EXPECT_EQ(values_of(all[i])[1], i * i);
+    } else {
+      EXPECT_TRUE(all.empty());
+    }
+    std::vector<std::byte> shared = r == 0 ? bytes_of(42, 7) : std::vector<std::byte>{};
+    ex.broadcast(shared);
+    EXPECT_EQ(values_of(shared)[0], 42);
+  });
+}
+
+// Many GVT-style rounds back to back, each with different values: a partition racing ahead to
+// the next round must not disturb what a slower one still reads.
+TEST(ThreadExchange, NonBlockingRoundsNeverMixValuesOfTwoRounds) {
+  static constexpr int kPartitions = 4;
+  run_as_threads(kPartitions, [](RankExchange& ex) {
+    const std::int64_t r = ex.rank();
+    for (std::int64_t round = 0; round < 2000; ++round) {
+      ex.start_sum_and_min(round + r, 1000 * round + r, -round - r);
+      std::int64_t total = 0;
+      std::int64_t least = 0;
+      std::int64_t horizon = 0;
+      while (!ex.try_finish_sum_and_min(total, least, horizon)) std::this_thread::yield();
+      ASSERT_EQ(total, 4 * round + 6) << round;
+      ASSERT_EQ(least, 1000 * round) << round;
+      ASSERT_EQ(horizon, -round - 3) << round;
+    }
+  });
+}
+
+TEST(ThreadExchange, KeepsEachSendersOrder) {
+  static constexpr int kPartitions = 3;
+  static constexpr std::int64_t kMessages = 5000;
+  run_as_threads(kPartitions, [](RankExchange& ex) {
+    const int r = ex.rank();
+    if (r != 0) {
+      for (std::int64_t i = 0; i < kMessages; ++i) ex.send(0, bytes_of(r, i));
+    } else {
+      std::array<std::int64_t, kPartitions> next{};
+      std::int64_t received = 0;
+      std::vector<std::byte> bytes;
+      while (received < (kPartitions - 1) * kMessages) {
+        if (!ex.try_receive(bytes)) {
+          std::this_thread::yield();
+          continue;
+        }
+        const auto [sender, seq] = values_of(bytes);
+        ASSERT_EQ(seq, next[static_cast<std::size_t>(sender)]++) << "from " << sender;
+        ++received;
+      }
+      EXPECT_FALSE(ex.try_receive(bytes));
+    }
+    ex.barrier();
+  });
+}
+
+TEST(ThreadExchange, RethrowsAPartitionsExceptionAfterJoiningAll) {
+  std::atomic<int> finished{0};
+  EXPECT_THROW(run_as_threads(2,
+                              [&](RankExchange& ex) {
+                                ++finished;
+                                if (ex.rank() == 1) throw std::runtime_error("partition 1");
+                              }),
+               std::runtime_error);
+  EXPECT_EQ(finished.load(), 2);
+}
+
+struct ThreadRun {
+  int threads;
+  SyncMode sync;
+};
+
+class PholdOnThreads : public ::testing::TestWithParam<ThreadRun> {};
+
+// The digests and committed counts of the sequential kernel, on threads, with tunings that
+// roll back often (one event per batch, a tiny memory cap) and with the defaults.
+TEST_P(PholdOnThreads, MatchesTheSequentialKernel) {
+  const auto [threads, sync] = GetParam();
+  phold::PholdConfig c;
+  c.lps_per_rank = 64 / static_cast<std::uint32_t>(threads);
+  c.ranks = threads;
+  c.remote = 0.5;
+  c.lookahead = 0.1;
+  c.end = 150;
+  const phold::PholdModel model(c);
+  KernelConfig config;
+  config.end_time = SimTime::from_us(c.end);
+  const RunResult reference = run_sequential(model, config);
+  config.kind = KernelKind::optimistic;
+  config.sync = sync;
+  struct Tuning {
+    std::uint32_t batch, gvt_interval;
+    std::uint64_t max_bytes;
+  };
+  for (const Tuning t : {Tuning{16, 64, 0}, Tuning{1, 1, 0}, Tuning{16, 4, 4096}}) {
+    config.batch_size = t.batch;
+    config.gvt_interval = t.gvt_interval;
+    config.max_uncommitted_bytes = t.max_bytes;
+    std::mutex mutex;
+    std::vector<RunStats> stats;
+    run_as_threads(threads, [&](RankExchange& ex) {
+      const RunResult run = run_optimistic(model, config, ex);
+      const std::lock_guard<std::mutex> lock(mutex);
+      stats.push_back(run.stats);
+    });
+    ASSERT_EQ(stats.size(), static_cast<std::size_t>(threads));
+    for (const RunStats& s : stats) {
+      EXPECT_EQ(s.digest, reference.stats.digest) << "batch " << t.batch;
+      EXPECT_EQ(s.events_committed, reference.stats.events_committed);
+      EXPECT_EQ(s.ranks, threads);
+      EXPECT_GT(s.remote_events_sent, 0u);
+      if (sync == SyncMode::conservative) EXPECT_EQ(s.events_rolled_back, 0u);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Threads, PholdOnThreads,
+    ::testing::Values(ThreadRun{2, SyncMode::optimistic}, ThreadRun{2, SyncMode::conservative},
+                      ThreadRun{2, SyncMode::hybrid}, ThreadRun{4, SyncMode::optimistic},
+                      ThreadRun{4, SyncMode::conservative}, ThreadRun{4, SyncMode::hybrid}),
+    [](const auto& info) {
+      return std::to_string(info.param.threads) + "_" + std::string(sync_name(info.param.sync));
+    });
+
+}  // namespace
+}  // namespace netwarp::engine
