@@ -13,6 +13,7 @@
 #include "netwarp/mpiemul/mpi_model.hpp"
 #include "netwarp/mpiemul/mpi_outputs.hpp"
 #include "netwarp/mpiemul/mpi_results.hpp"
+#include "netwarp/netmodels/network_context.hpp"
 #include "netwarp/scenarios/network_builder.hpp"
 #include "network_outputs.hpp"
 #include "run_report.hpp"
@@ -139,7 +140,7 @@ nlohmann::ordered_json results_json(const MpiRunInputs& in, const NetworkRunRepo
     j["classes"] = std::move(classes);
   }
   j["ports"] = ports_json(net, busy_span(r.network));
-  if (!net.spec->switches.classes.empty()) j["port_classes"] = port_classes_json(net);
+  if (netmodels::has_class_queues(net.spec->switches)) j["port_classes"] = port_classes_json(net);
   j["sample_interval_ps"] = net.spec->outputs.sample_interval_ps;  // time series; 0: none
   j["effective_scenario"] = net.effective_scenario;
   return j;

@@ -12,6 +12,7 @@
 
 #include "app_context.hpp"
 #include "class_results.hpp"
+#include "netwarp/netmodels/network_context.hpp"
 #include "netwarp/netmodels/pcap_writer.hpp"
 #include "netwarp/netmodels/timeseries.hpp"
 #include "pfc_report.hpp"
@@ -164,7 +165,7 @@ void for_each_switch_buffer_row(const NetworkRunReport& rep, Fn&& fn) {
 }
 
 bool has_port_classes(const NetworkRunReport& rep) {
-  return !rep.spec->switches.classes.empty();
+  return netmodels::has_class_queues(rep.spec->switches);
 }
 
 }  // namespace
@@ -299,8 +300,9 @@ void write_queue_csv(const NetworkRunReport& rep, const std::string& path) {
   static constexpr const char* kEvents[] = {"admitted", "departed", "dropped"};
   const PoolLevels pools(rep);
   auto out = open_for_writing(path);
+  const bool has_classes = has_port_classes(rep);
   out << "time_ps,node,port,event,queue_bytes,queue_packets"
-      << (pools.is_shared() ? ",pool_bytes\n" : "\n");
+      << (pools.is_shared() ? ",pool_bytes" : "") << (has_classes ? ",priority\n" : "\n");
   auto samples = rep.results->open<netmodels::QueueSample>();
   for (; const netmodels::QueueSample* s = samples.peek(); samples.pop()) {
     out << fmt::format("{},{},{},{},{},{}", s->time_ps, node_name(*rep.spec, s->node), s->port,
@@ -309,6 +311,9 @@ void write_queue_csv(const NetworkRunReport& rep, const std::string& path) {
       out << (rep.spec->topology.is_host(s->node)
                   ? std::string(",")
                   : fmt::format(",{}", pools.at(s->node, s->time_ps)));
+    // A class's row (OutputPort::sample_class) holds 1 + its priority; the port's, 0.
+    if (has_classes)
+      out << (s->reserved == 0 ? std::string(",") : fmt::format(",{}", s->reserved - 1));
     out << '\n';
   }
 }

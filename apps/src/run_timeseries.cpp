@@ -3,6 +3,7 @@
 
 #include <numeric>
 
+#include "netwarp/netmodels/network_context.hpp"
 #include "netwarp/netmodels/timeseries.hpp"
 
 namespace netwarp::apps {
@@ -34,7 +35,7 @@ void write_timeseries_files(const NetworkRunReport& report, const std::string& d
       auto flows = open_for_writing(files.back());
       netmodels::write_flows_timeseries_csv(results, *report.spec, flows);
     }
-    if (!report.spec->switches.classes.empty()) {
+    if (netmodels::has_class_queues(report.spec->switches)) {
       files.push_back(dir + "/port_classes_timeseries.csv");
       auto classes = open_for_writing(files.back());
       netmodels::write_classes_timeseries_csv(results, *report.spec, classes);

@@ -11,6 +11,11 @@
 
 namespace netwarp::netmodels {
 
+bool has_class_queues(const SwitchConfig& config) {
+  return !config.classes.empty() || config.red.enabled() || config.mark_at == MarkAt::dequeue ||
+         config.shared_buffer.bytes != 0 || config.pfc.enabled;
+}
+
 namespace {
 
 // The class queues of every switch port: the configured classes, or one class when RED, dequeue
@@ -18,9 +23,7 @@ namespace {
 const std::vector<PortClassConfig>* port_classes(const SwitchConfig& config) {
   static const std::vector<PortClassConfig> one_class{PortClassConfig{}};
   if (!config.classes.empty()) return &config.classes;
-  const bool needs_queues = config.red.enabled() || config.mark_at == MarkAt::dequeue ||
-                            config.shared_buffer.bytes != 0 || config.pfc.enabled;
-  return needs_queues ? &one_class : nullptr;
+  return has_class_queues(config) ? &one_class : nullptr;
 }
 
 bool port_before(const PortRef& a, const PortRef& b) {

@@ -5,7 +5,7 @@ is dropped, the receiver's link stays busy and the pause frames are counted in r
 (total and per port); without PFC and with a small pool packets are dropped and go-back-N
 sends them again (retransmitted packets, NACKs and timeouts in results.json). The shared pool's occupancy shows
 in the queue trace and the port time series, and the per-class time series sum to the class
-totals, with the same files on 1, 2 and 4 ranks."""
+totals, with the same files on 1, 2 and 4 ranks; the queue trace follows the class's queue too."""
 import csv
 import os
 import re
@@ -59,6 +59,13 @@ class RoceIncast(netwarp_cli.ScratchCase):
         queue = table(out, "queues.csv")
         self.assertTrue(all(r["node"] == "sw0" for r in queue))
         self.assertGreater(len(queue), 1000)
+        # The class's own trace: its queue's peak is the class total's.
+        class_rows = [r for r in queue if r["priority"] == "0"]
+        self.assertGreater(len(class_rows), 100)
+        self.assertEqual(len(class_rows) + sum(r["priority"] == "" for r in queue), len(queue))
+        peak = next(int(r["max_queue_bytes"]) for r in table(out, "port_classes.csv")
+                    if (r["node"], r["port"]) == ("sw0", "32"))
+        self.assertEqual(max(int(r["queue_bytes"]) for r in class_rows), peak)
         for r in queue:
             self.assertGreaterEqual(int(r["pool_bytes"]) + frame, int(r["queue_bytes"]), r)
         self.assertLessEqual(max(int(r["pool_bytes"]) for r in queue), pool["max_used_bytes"])

@@ -83,6 +83,11 @@ class ClassQueues {
   void note_pause_sent(std::size_t c, engine::EventCtx& ctx);
   std::uint64_t queued_packets() const;
   std::uint64_t queued_bytes() const;
+  // Class c's queue (waiting, not on the wire).
+  std::uint64_t class_bytes(std::size_t c) const {
+    return static_cast<std::uint64_t>(classes_[c].bytes.get());
+  }
+  std::uint64_t class_packets(std::size_t c) const { return classes_[c].queue.size(); }
   // Removes the packet the scheduler sends next (not empty()); `marked`: whether dequeue
   // marking (mark_at dequeue) marked it.
   Packet pop_next(engine::EventCtx& ctx, bool& marked);

@@ -181,6 +181,7 @@ bool OutputPort::offer_to_class(Packet& packet, PortInterval& interval, EventCtx
                                                         classes_->fits(c, packet.wire_bytes));
   if (!is_admitted) {
     classes_->count_drop(c, packet, ctx);
+    sample_class(ctx, c, queue_event::dropped);
     drop(packet, interval, ctx);
     return false;
   }
@@ -189,6 +190,7 @@ bool OutputPort::offer_to_class(Packet& packet, PortInterval& interval, EventCtx
   note_level(interval, buffered_bytes());
   store_interval(interval, ctx);
   classes_->push(c, packet, ctx);
+  sample_class(ctx, c, queue_event::admitted);
   if (free_at_.get() <= ctx.now() && classes_->has_eligible(ctx.now()))
     serve_classes(ctx, observer);
   sample(ctx, ctx.now(), queue_event::admitted);
@@ -277,6 +279,7 @@ void OutputPort::send_pause_frame(std::size_t c, std::uint32_t quanta, EventCtx&
 void OutputPort::serve_classes(EventCtx& ctx, TransmitObserver* observer) {
   bool marked = false;
   const Packet packet = classes_->pop_next(ctx, marked);
+  sample_class(ctx, classes_->class_of(packet), queue_event::departed);
   if (marked) ctx.add(ecn_marked_, 1);
   const auto vc = static_cast<std::uint8_t>(packet.vc + link_.vc_step);
   NW_CHECK(vc < kVirtualChannels, "packet of flow {} needs virtual channel {} of {}", packet.flow,
@@ -348,6 +351,15 @@ SimTime OutputPort::random_gap(EventCtx& ctx) const {
 void OutputPort::sample(EventCtx& ctx, SimTime at, std::uint8_t event) {
   if (!traced_) return;
   ctx.emit(QueueSample{at.ps(), node_, index_, event, 0, buffered_bytes(), buffered_packets()});
+}
+
+// A traced port's class queue after a change: `reserved` holds 1 + its priority (0 marks the
+// port's rows); departed: the packet left the class's queue for the wire.
+void OutputPort::sample_class(EventCtx& ctx, std::size_t c, std::uint8_t event) {
+  if (!traced_) return;
+  ctx.emit(QueueSample{ctx.now().ps(), node_, index_, event,
+                       static_cast<std::uint8_t>(1 + classes_->priority(c)),
+                       classes_->class_bytes(c), classes_->class_packets(c)});
 }
 
 // --- sampling intervals (OutputSpec::sample_interval) --------------------------------------

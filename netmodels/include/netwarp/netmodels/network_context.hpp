@@ -10,6 +10,10 @@
 
 namespace netwarp::netmodels {
 
+// Whether ports keep their packets in class queues: SwitchConfig::classes, or the one class that
+// RED, dequeue marking, a shared buffer or PFC needs. Their per-class outputs exist then.
+bool has_class_queues(const SwitchConfig& config);
+
 class NetworkContext {
  public:
   explicit NetworkContext(const NetworkSpec& spec);

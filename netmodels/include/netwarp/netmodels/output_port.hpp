@@ -135,6 +135,7 @@ class OutputPort {
   void transmit(const Packet& packet, std::uint8_t vc, engine::EventCtx& ctx,
                 TransmitObserver* observer);
   void sample(engine::EventCtx& ctx, SimTime at, std::uint8_t event);
+  void sample_class(engine::EventCtx& ctx, std::size_t c, std::uint8_t event);
   SimTime random_gap(engine::EventCtx& ctx) const;
   bool is_sampled() const { return policy_->sample_interval_ps > 0; }
   PortLevel level() const;
