@@ -20,10 +20,11 @@ close sequential PHOLD comes to a bare event loop.
   sync      with --sync-modes (issue 31): writes the section "Sync modes" instead of the above:
             PHOLD (2048 LPs / RANKS x 2048/RANKS) and the library scenarios (--only narrows
             them) as interleaved tuples: sequential, then the optimistic kernel on each rank
-            count of --ranks (default 2) in each engine.sync mode; engine wall time, the share
+            count of --ranks (default 2), as MPI processes and as threads (--as narrows it),
+            in each engine.sync mode (--modes narrows them); engine wall time, the share
             of events that ran safe, rollbacks, GVT time. For the 16-core device machine:
               bench/parallel_report.py --sync-modes --ranks 1 2 4 8 16 --pairs 3 \
-                  --only torus-alltoall fat-tree-alltoall
+                  --as threads --modes hybrid --only torus-alltoall fat-tree-alltoall
 
 Every pair must give equal digests. Run it on an otherwise idle machine: a 2-rank run needs both
 cores, and any other process makes one rank wait for the other at every GVT round.
@@ -83,10 +84,17 @@ def sync_args(kernel, sync):
     return ["--sync", sync] if kernel == "optimistic" and sync else []
 
 
-def scenario_run(path, kernel, ranks, out, sync=None):
+def launch(cmd, ranks, threads=False):
+    """cmd on `ranks` partitions: MPI processes, or threads of one process (--threads)."""
+    if ranks <= 1:
+        return cmd
+    return cmd + ["--threads", str(ranks)] if threads else mpi(ranks, cmd)
+
+
+def scenario_run(path, kernel, ranks, out, sync=None, threads=False):
     """`netwarp run` of a scenario file; returns results.json."""
     cmd = [NETWARP, "run", path, "--kernel", kernel, "--out", out, *sync_args(kernel, sync)]
-    result, _ = run_json(mpi(ranks, cmd) if ranks > 1 else cmd, os.path.join(out, "results.json"))
+    result, _ = run_json(launch(cmd, ranks, threads), os.path.join(out, "results.json"))
     return result
 
 
@@ -96,10 +104,10 @@ def phold_command(kernel, lps, end, json_path, sync=None):
             "--lps", str(lps), "--json", json_path, *sync_args(kernel, sync)]
 
 
-def phold_run(kernel, ranks, lps, end, json_path, sync=None):
-    """PHOLD on `ranks` ranks; returns its JSON."""
+def phold_run(kernel, ranks, lps, end, json_path, sync=None, threads=False):
+    """PHOLD on `ranks` ranks (or threads); returns its JSON."""
     cmd = phold_command(kernel, lps, end, json_path, sync)
-    result, _ = run_json(mpi(ranks, cmd) if ranks > 1 else cmd, json_path)
+    result, _ = run_json(launch(cmd, ranks, threads), json_path)
     return result
 
 
@@ -307,48 +315,58 @@ SYNC_HEADING = "## Sync modes (issue 31)"
 SYNC_MODES = ("optimistic", "conservative", "hybrid")
 
 
-def case_run(case, kernel, ranks, phold_end, out, sync):
+def case_run(case, kernel, ranks, phold_end, out, sync, threads=False):
     if case == "phold":
-        return phold_run(kernel, ranks, 2048 // ranks, phold_end, out + ".json", sync)
-    return scenario_run(os.path.join(ROOT, "scenarios", case + ".pbtxt"), kernel, ranks, out, sync)
+        return phold_run(kernel, ranks, 2048 // ranks, phold_end, out + ".json", sync, threads)
+    return scenario_run(os.path.join(ROOT, "scenarios", case + ".pbtxt"), kernel, ranks, out, sync,
+                        threads)
 
 
-def sync_rows(case, rank_counts, pairs, phold_end):
-    """Interleaved tuples (sequential, then every rank count x sync mode); per configuration the
-    median of the tuples' speed-ups over the sequential run of the same tuple."""
-    configs = [(r, m) for r in rank_counts for m in SYNC_MODES]
+def sync_configs(rank_counts, launches, modes):
+    """(partitions, as threads, sync mode) of every optimistic run; one partition runs once."""
+    return [(r, t, m) for r in rank_counts for t in (launches if r > 1 else ["processes"])
+            for m in modes]
+
+
+def sync_rows(case, configs, pairs, phold_end):
+    """Interleaved tuples (sequential, then every configuration); per configuration the median
+    of the tuples' speed-ups over the sequential run of the same tuple."""
     speedups = {c: [] for c in configs}
     last, seq_walls, same = {}, [], True
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(pairs):
             seq = case_run(case, "sequential", 1, phold_end, os.path.join(tmp, "seq"), None)
             seq_walls.append(seq["wall_seconds"])
-            for ranks, mode in configs:
-                out = os.path.join(tmp, f"{mode}{ranks}")
-                result = case_run(case, "optimistic", ranks, phold_end, out, mode)
-                speedups[(ranks, mode)].append(seq["wall_seconds"] /
-                                               max(result["wall_seconds"], 1e-9))
-                last[(ranks, mode)] = result
+            for config in configs:
+                ranks, launch_as, mode = config
+                out = os.path.join(tmp, f"{mode}{ranks}{launch_as}")
+                result = case_run(case, "optimistic", ranks, phold_end, out, mode,
+                                  launch_as == "threads")
+                speedups[config].append(seq["wall_seconds"] / max(result["wall_seconds"], 1e-9))
+                last[config] = result
                 same = same and result["digest"] == seq["digest"]
     rows = []
-    for ranks, mode in configs:
-        r = last[(ranks, mode)]
-        median = statistics.median(speedups[(ranks, mode)])
+    for config in configs:
+        ranks, launch_as, mode = config
+        r = last[config]
+        median = statistics.median(speedups[config])
         safe = r.get("events_safe", 0) / max(r["events_committed"], 1) * 100
         rolled = r["events_rolled_back"] / max(r["events_processed"], 1) * 100
-        print(f"  {case} {ranks} ranks {mode}: {median:.2f}x, {safe:.0f} % safe", file=sys.stderr)
-        rows.append(f"| {case} | {ranks} | {mode} | {statistics.median(seq_walls):.3f} |"
+        print(f"  {case} {ranks} {launch_as} {mode}: {median:.2f}x, {safe:.0f} % safe",
+              file=sys.stderr)
+        rows.append(f"| {case} | {ranks} | {launch_as if ranks > 1 else '-'} | {mode} |"
+                    f" {statistics.median(seq_walls):.3f} |"
                     f" {r['wall_seconds']:.3f} | {median:.2f}x"
-                    f" ({min(speedups[(ranks, mode)]):.2f}-{max(speedups[(ranks, mode)]):.2f}) |"
+                    f" ({min(speedups[config]):.2f}-{max(speedups[config]):.2f}) |"
                     f" {safe:.1f} % | {rolled:.2f} % | {r['gvt_rounds']:,} |"
                     f" {r['gvt_seconds']:.3f} |")
     return rows, same
 
 
-def sync_section(cases, rank_counts, pairs, phold_end, options):
+def sync_section(cases, configs, pairs, phold_end, options):
     rows, same = [], True
     for case in cases:
-        case_rows, case_same = sync_rows(case, rank_counts, pairs, phold_end)
+        case_rows, case_same = sync_rows(case, configs, pairs, phold_end)
         rows += case_rows
         same = same and case_same
     load = os.getloadavg()[0]
@@ -361,15 +379,16 @@ def sync_section(cases, rank_counts, pairs, phold_end, options):
         verdict(same, "digests equal to sequential in every run."),
         "",
         f"Interleaved tuples ({pairs}): the sequential kernel, then the optimistic kernel on each"
-        " rank count in each `engine.sync` mode (PHOLD: 2048 LPs in all, remote 0.1, lookahead"
+        " partition count, as MPI processes (mpirun -np N) or as threads of one process"
+        " (--threads N), in each `engine.sync` mode (PHOLD: 2048 LPs in all, remote 0.1, lookahead"
         f" 0.1 us, end {phold_end} us). Speed-up: the median (min-max) over the tuples of"
         " sequential / optimistic engine wall time; the other columns are the last tuple's run"
         " (safe: events handled below the safe horizon, share of those committed; GVT: the"
         " largest rank's time in GVT rounds).",
         "",
-        "| case | ranks | sync | sequential (s, median) | optimistic (s) | speed-up | safe |"
-        " rolled back | GVT rounds | GVT (s) |",
-        "|---|---:|---|---:|---:|---|---:|---:|---:|---:|",
+        "| case | partitions | as | sync | sequential (s, median) | optimistic (s) | speed-up |"
+        " safe | rolled back | GVT rounds | GVT (s) |",
+        "|---|---:|---|---|---:|---:|---|---:|---:|---:|---:|",
         *rows,
         "",
     ])
@@ -403,6 +422,11 @@ def main():
     parser.add_argument("--ranks", type=int, nargs="*", default=[2],
                         help="rank counts of --sync-modes (default 2)")
     parser.add_argument("--no-phold", action="store_true", help="--sync-modes without PHOLD")
+    parser.add_argument("--as", dest="launches", nargs="*", default=["processes", "threads"],
+                        choices=["processes", "threads"],
+                        help="--sync-modes: partitions as MPI processes, threads or both")
+    parser.add_argument("--modes", nargs="*", default=list(SYNC_MODES), choices=SYNC_MODES,
+                        help="--sync-modes: the engine.sync modes to run (default all)")
     args = parser.parse_args()
     paths = sorted(glob.glob(os.path.join(ROOT, "scenarios", "*.pbtxt")))
     if args.only:
@@ -411,7 +435,8 @@ def main():
     if args.sync_modes:
         cases = ([] if args.no_phold else ["phold"]) + [
             os.path.splitext(os.path.basename(p))[0] for p in paths]
-        write_section(sync_section(cases, args.ranks, args.pairs, args.phold_end, options),
+        configs = sync_configs(args.ranks, args.launches, args.modes)
+        write_section(sync_section(cases, configs, args.pairs, args.phold_end, options),
                       SYNC_HEADING)
         print(f"wrote {OUT}", file=sys.stderr)
         return

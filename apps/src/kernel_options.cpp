@@ -57,9 +57,11 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
       ->check(CLI::IsMember({"optimistic", "conservative", "hybrid"}))
       ->capture_default_str();
   command
-      .add_option("--threads", o.threads,
-                  "Optimistic: run N partitions as threads of this process, exchanging events in "
-                  "shared memory (the results of any other partition count; not under mpirun)")
+      .add_option(
+          "--threads", o.threads,
+          "Optimistic: run N partitions as threads of this process, exchanging events in "
+          "shared memory (the results of any other partition count); under mpirun -np M, M x N "
+          "partitions")
       ->check(CLI::Range(1, kMaxThreads))
       ->capture_default_str();
   command.add_flag("--check-reverse", o.check_reverse,

@@ -142,12 +142,12 @@ int fail_mid_run(const netwarp::engine::RankExchange& exchange, bool threads,
                           : std::string();
   std::fprintf(stderr, "netwarp: %s%s\n", rank.c_str(), one_line(message).c_str());
   std::fflush(stderr);
-  if (exchange.size() > 1 && threads) {
-    netwarp::apps::interrupt::remove_staging_now();
-    std::_Exit(status);
-  }
-  if (exchange.size() > 1) MPI_Abort(MPI_COMM_WORLD, status);
-  return status;
+  if (exchange.size() == 1) return status;
+  if (threads) netwarp::apps::interrupt::remove_staging_now();
+  int mpi_running = 0;
+  MPI_Initialized(&mpi_running);
+  if (mpi_running != 0) MPI_Abort(MPI_COMM_WORLD, status);
+  std::_Exit(status);
 }
 
 // The value of --threads (--threads N or --threads=N) when it is a whole number from 2 to
@@ -213,11 +213,13 @@ int run_rank(int argc, char** argv, netwarp::engine::RankExchange& exchange, boo
   }
 }
 
-// --threads N: N partitions as threads of this process (rank 0 on this thread); the process
-// exits with rank 0's status, as an MPI job reports rank 0's.
-int run_threads(int argc, char** argv, int threads) {
+// --threads N: N partitions as threads of this process (its first on this thread), or of every
+// process of an MPI job; the process exits with its first partition's status, as an MPI job
+// reports rank 0's.
+int run_threads(int argc, char** argv, int threads, bool mpi) {
   std::vector<int> status(static_cast<std::size_t>(threads), 0);
-  const auto exchanges = netwarp::engine::make_thread_exchanges(threads);
+  const auto exchanges = mpi ? netwarp::engine::make_hybrid_exchanges(threads)
+                             : netwarp::engine::make_thread_exchanges(threads);
   std::vector<std::thread> others;
   for (int i = 1; i < threads; ++i)
     others.emplace_back([&, i] { status[i] = run_rank(argc, argv, *exchanges[i], true); });
@@ -234,22 +236,21 @@ int main(int argc, char** argv) {
   const int threads = threads_requested(argc, argv);
   std::unique_ptr<netwarp::engine::MpiSession> mpi;
   if (netwarp::engine::MpiSession::launched_by_mpirun())
-    mpi = std::make_unique<netwarp::engine::MpiSession>(argc, argv);
+    mpi = std::make_unique<netwarp::engine::MpiSession>(argc, argv, threads > 1);
   const auto exchange =
       mpi ? netwarp::engine::make_mpi_exchange() : netwarp::engine::make_local_exchange();
   const bool root = exchange->rank() == 0;
   netwarp::apps::interrupt::install(command_text(argc, argv), root);
-  if (threads > 1 && mpi) {
-    if (root)
-      std::fprintf(stderr,
-                   "netwarp: error: --threads: not under mpirun yet (MPI ranks and threads do not "
-                   "combine); use mpirun -np %d without --threads, or --threads without mpirun\n",
-                   threads * exchange->size());
-    return exit_code::kBadInput;
-  }
   // Every rank loads the scenario; rank 0 alone reports what it ignores. (Partitions as threads
   // share the printer, which prints each line once.)
   if (!root) netwarp::scenarios::set_warning_printer([](const std::string&) {});
-  if (threads > 1) return run_threads(argc, argv, threads);
+  if (threads > 1) {
+    try {
+      return run_threads(argc, argv, threads, mpi != nullptr);
+    } catch (const std::runtime_error& e) {  // no MPI_THREAD_MULTIPLE
+      if (root) std::fprintf(stderr, "netwarp: error: --threads: %s\n", e.what());
+      return exit_code::kBadInput;
+    }
+  }
   return run_rank(argc, argv, *exchange, false);
 }

@@ -67,12 +67,16 @@ class Threads(netwarp_cli.ScratchCase):
                 self.assertEqual(r.returncode, 2, r.stderr)
                 self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
                 self.assertIn(expected, r.stderr)
-        r = run(["run", *INCAST, "--kernel", "optimistic", "--threads", "2", "--out",
-                 os.path.join(self.dir, "m")], mpi_ranks=2)
-        self.assertEqual(r.returncode, 2, r.stderr)
-        ours = [l for l in r.stderr.splitlines() if l.startswith("netwarp:")]
-        self.assertEqual(len(ours), 1, r.stderr)  # mpirun adds its own banner
-        self.assertIn("--threads: not under mpirun", ours[0])
+
+    def test_threads_in_every_mpi_process(self):
+        sequential, seq_dir, _ = self.run_scenario(INCAST, out="seq")
+        result, out, r = self.run_scenario(
+            [*INCAST, "--kernel", "optimistic", "--threads", "2"], mpi_ranks=2, out="m")
+        self.assertEqual(result["digest"], sequential["digest"])
+        self.assertEqual(result["ranks"], 4)
+        for table in TABLES:
+            self.assertTrue(filecmp.cmp(os.path.join(seq_dir, table), os.path.join(out, table),
+                                        shallow=False), table)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Every engine.sync mode gives the sequential kernel's digest on every library scenario, on 2
-and 4 MPI ranks and on 2 and 4 partitions as threads of one process (--threads) (shrunk by --set to run in about a second each; stars spread over the ranks with
-engine.few_groups=SPREAD, so every packet crosses ranks and safe events meet Time Warp ones).
-Conservative runs roll nothing back and run every event safe."""
+and 4 MPI ranks and on 2 and 4 partitions as threads of one process (--threads) (shrunk by --set
+to run in about a second each; stars spread over the ranks with engine.few_groups=SPREAD, so
+every packet crosses ranks and safe events meet Time Warp ones). Threads in MPI processes:
+threads_cli_test.py and phold_hybrid_mpi_test.cpp. Conservative runs roll nothing back and run every event safe."""
 import glob
 import os
 import sys

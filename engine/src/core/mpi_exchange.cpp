@@ -2,6 +2,13 @@
 // and the collectives as Boost.MPI all_reduce / gather / broadcast. MPI matches arriving messages
 // to posted receives in posting order and keeps each sender's order, and completed receives are
 // taken in posting order too: so an anti-message is never seen before the event it cancels.
+//
+// With threads in every process (make_hybrid_exchanges), partition (p, t) is rank p x T + t.
+// Each local partition t has its own duplicate of the world communicator, made in the same order
+// in every process, on which it receives: a message to (p, t) goes on communicator t to process
+// p, or through the process's ThreadHub when p is this process. Each partition is one thread, so
+// MPI keeps its sends' order (MPI_THREAD_MULTIPLE). The collectives combine a process's
+// partitions in the hub; partition 0 of each process carries the result across processes.
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/environment.hpp>
@@ -12,13 +19,17 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstdlib>
 #include <deque>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 
 #include "netwarp/engine/check.hpp"
 #include "netwarp/engine/rank_exchange.hpp"
+#include "thread_hub.hpp"
 
 namespace netwarp::engine {
 namespace {
@@ -26,39 +37,46 @@ namespace {
 constexpr int kEventTag = 7001;
 namespace mpi = boost::mpi;
 
-class MpiExchange final : public RankExchange {
+// Element 0 summed, element 1 minimised, for each pair.
+void combine_sum_and_min(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* a = static_cast<const std::int64_t*>(in);
+  auto* b = static_cast<std::int64_t*>(inout);
+  for (int i = 0; i + 1 < *len; i += 2) {
+    b[i] += a[i];
+    b[i + 1] = std::min(b[i + 1], a[i + 1]);
+  }
+}
+
+// One receiver's byte messages on one communicator: sends in flight (their buffers kept until
+// done) and receives posted in advance, taken in posting order.
+class MpiMailbox {
  public:
-  MpiExchange() {
-    MPI_Op_create(&combine_sum_and_min, 1, &sum_and_min_);
+  explicit MpiMailbox(const mpi::communicator& receives_on) : comm_(receives_on) {
     if (comm_.size() > 1)
       for (int i = 0; i < kPostedReceives; ++i)
         post_receive(std::make_unique_for_overwrite<std::byte[]>(kMaxMessageBytes));
   }
   // Runs when the run is over: GVT has seen nothing in transit, so no posted receive can match.
-  ~MpiExchange() override {
+  ~MpiMailbox() {
     for (Posted& p : posted_) {
       MPI_Cancel(&p.request);
       MPI_Wait(&p.request, MPI_STATUS_IGNORE);
     }
-    MPI_Op_free(&sum_and_min_);
   }
-  MpiExchange(const MpiExchange&) = delete;
-  MpiExchange& operator=(const MpiExchange&) = delete;
+  MpiMailbox(const MpiMailbox&) = delete;
+  MpiMailbox& operator=(const MpiMailbox&) = delete;
 
-  int rank() const override { return comm_.rank(); }
-  int size() const override { return comm_.size(); }
-
-  void send(int dest, std::vector<std::byte> bytes) override {
+  void send(const mpi::communicator& comm, int dest, std::vector<std::byte> bytes) {
     NW_CHECK(bytes.size() <= kMaxMessageBytes, "message of {} bytes exceeds {}", bytes.size(),
              kMaxMessageBytes);
     reap_completed();
     in_flight_.push_back(InFlight{{}, std::move(bytes)});
     InFlight& f = in_flight_.back();
-    f.request = comm_.isend(dest, kEventTag, reinterpret_cast<const char*>(f.bytes.data()),
-                            static_cast<int>(f.bytes.size()));
+    f.request = comm.isend(dest, kEventTag, reinterpret_cast<const char*>(f.bytes.data()),
+                           static_cast<int>(f.bytes.size()));
   }
 
-  bool try_receive(std::vector<std::byte>& bytes) override {
+  bool try_receive(std::vector<std::byte>& bytes) {
     if (posted_.empty()) return false;
     Posted& oldest = posted_.front();
     int done = 0;
@@ -74,52 +92,7 @@ class MpiExchange final : public RankExchange {
     return true;
   }
 
-  void sum(std::span<std::int64_t> v) override { reduce(v, std::plus<std::int64_t>()); }
-  void min(std::span<std::int64_t> v) override { reduce(v, mpi::minimum<std::int64_t>()); }
-  void max(std::span<std::int64_t> v) override { reduce(v, mpi::maximum<std::int64_t>()); }
-
-  // Two (sum, min) pairs: (total, least) and (0, horizon).
-  void start_sum_and_min(std::int64_t total, std::int64_t least, std::int64_t horizon) override {
-    NW_CHECK(reduction_ == MPI_REQUEST_NULL, "a GVT reduction is already running");
-    reduce_in_[0] = total;
-    reduce_in_[1] = least;
-    reduce_in_[2] = 0;
-    reduce_in_[3] = horizon;
-    MPI_Iallreduce(reduce_in_, reduce_out_, 4, MPI_INT64_T, sum_and_min_, MPI_Comm(comm_),
-                   &reduction_);
-  }
-  bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least,
-                              std::int64_t& horizon) override {
-    int done = 0;
-    MPI_Test(&reduction_, &done, MPI_STATUS_IGNORE);
-    if (!done) return false;
-    total = reduce_out_[0];
-    least = reduce_out_[1];
-    horizon = reduce_out_[3];
-    return true;
-  }
-
-  std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) override {
-    std::vector<std::vector<std::byte>> all;
-    std::vector<std::vector<char>> parts;
-    std::vector<char> mine(reinterpret_cast<const char*>(bytes.data()),
-                           reinterpret_cast<const char*>(bytes.data()) + bytes.size());
-    mpi::gather(comm_, mine, parts, 0);
-    for (const auto& p : parts)
-      all.emplace_back(reinterpret_cast<const std::byte*>(p.data()),
-                       reinterpret_cast<const std::byte*>(p.data()) + p.size());
-    return all;
-  }
-
-  void broadcast(std::vector<std::byte>& bytes) override {
-    std::vector<char> chars(reinterpret_cast<const char*>(bytes.data()),
-                            reinterpret_cast<const char*>(bytes.data()) + bytes.size());
-    mpi::broadcast(comm_, chars, 0);
-    bytes.assign(reinterpret_cast<const std::byte*>(chars.data()),
-                 reinterpret_cast<const std::byte*>(chars.data()) + chars.size());
-  }
-
-  void complete_sends() override {
+  void complete_sends() {
     for (InFlight& f : in_flight_) f.request.wait();
     in_flight_.clear();
   }
@@ -135,23 +108,6 @@ class MpiExchange final : public RankExchange {
   };
   static constexpr int kPostedReceives = 8;
 
-  // Element 0 summed, element 1 minimised.
-  static void combine_sum_and_min(void* in, void* inout, int* len, MPI_Datatype*) {
-    const auto* a = static_cast<const std::int64_t*>(in);
-    auto* b = static_cast<std::int64_t*>(inout);
-    for (int i = 0; i + 1 < *len; i += 2) {
-      b[i] += a[i];
-      b[i + 1] = std::min(b[i + 1], a[i + 1]);
-    }
-  }
-
-  template <class Op>
-  void reduce(std::span<std::int64_t> v, Op op) {
-    std::vector<std::int64_t> out(v.size());
-    mpi::all_reduce(comm_, v.data(), static_cast<int>(v.size()), out.data(), op);
-    std::copy(out.begin(), out.end(), v.begin());
-  }
-
   // Posts a receive into `buffer` (kMaxMessageBytes, allocated once and reused).
   void post_receive(std::unique_ptr<std::byte[]> buffer) {
     posted_.push_back(Posted{MPI_REQUEST_NULL, std::move(buffer)});
@@ -164,15 +120,231 @@ class MpiExchange final : public RankExchange {
     while (!in_flight_.empty() && in_flight_.front().request.test()) in_flight_.pop_front();
   }
 
+  const mpi::communicator& comm_;
+  std::deque<InFlight> in_flight_;
+  std::deque<Posted> posted_;  // in posting order
+};
+
+// The collectives across the processes of the job (one caller per process at a time).
+class MpiCollectives {
+ public:
+  MpiCollectives() { MPI_Op_create(&combine_sum_and_min, 1, &sum_and_min_); }
+  ~MpiCollectives() { MPI_Op_free(&sum_and_min_); }
+  MpiCollectives(const MpiCollectives&) = delete;
+  MpiCollectives& operator=(const MpiCollectives&) = delete;
+
+  const mpi::communicator& comm() const { return comm_; }
+  void sum(std::span<std::int64_t> v) { reduce(v, std::plus<std::int64_t>()); }
+  void min(std::span<std::int64_t> v) { reduce(v, mpi::minimum<std::int64_t>()); }
+  void max(std::span<std::int64_t> v) { reduce(v, mpi::maximum<std::int64_t>()); }
+
+  // Two (sum, min) pairs: (total, least) and (0, horizon).
+  void start_sum_and_min(std::int64_t total, std::int64_t least, std::int64_t horizon) {
+    NW_CHECK(reduction_ == MPI_REQUEST_NULL, "a GVT reduction is already running");
+    reduce_in_[0] = total;
+    reduce_in_[1] = least;
+    reduce_in_[2] = 0;
+    reduce_in_[3] = horizon;
+    MPI_Iallreduce(reduce_in_, reduce_out_, 4, MPI_INT64_T, sum_and_min_, MPI_Comm(comm_),
+                   &reduction_);
+  }
+  bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least, std::int64_t& horizon) {
+    int done = 0;
+    MPI_Test(&reduction_, &done, MPI_STATUS_IGNORE);
+    if (!done) return false;
+    total = reduce_out_[0];
+    least = reduce_out_[1];
+    horizon = reduce_out_[3];
+    return true;
+  }
+
+  // Every process's list at process 0, concatenated in process order (empty elsewhere).
+  std::vector<std::vector<std::byte>> gather(const std::vector<std::vector<std::byte>>& mine) {
+    std::vector<std::vector<std::vector<char>>> parts;
+    mpi::gather(comm_, as_chars(mine), parts, 0);
+    std::vector<std::vector<std::byte>> all;
+    for (const auto& process : parts)
+      for (const auto& p : process)
+        all.emplace_back(reinterpret_cast<const std::byte*>(p.data()),
+                         reinterpret_cast<const std::byte*>(p.data()) + p.size());
+    return all;
+  }
+
+  void broadcast(std::vector<std::byte>& bytes) {
+    std::vector<char> chars(reinterpret_cast<const char*>(bytes.data()),
+                            reinterpret_cast<const char*>(bytes.data()) + bytes.size());
+    mpi::broadcast(comm_, chars, 0);
+    bytes.assign(reinterpret_cast<const std::byte*>(chars.data()),
+                 reinterpret_cast<const std::byte*>(chars.data()) + chars.size());
+  }
+
+ private:
+  static std::vector<std::vector<char>> as_chars(const std::vector<std::vector<std::byte>>& in) {
+    std::vector<std::vector<char>> out;
+    for (const auto& b : in)
+      out.emplace_back(reinterpret_cast<const char*>(b.data()),
+                       reinterpret_cast<const char*>(b.data()) + b.size());
+    return out;
+  }
+
+  template <class Op>
+  void reduce(std::span<std::int64_t> v, Op op) {
+    std::vector<std::int64_t> out(v.size());
+    mpi::all_reduce(comm_, v.data(), static_cast<int>(v.size()), out.data(), op);
+    std::copy(out.begin(), out.end(), v.begin());
+  }
+
   // A duplicate of the world communicator: its own message space, so two exchanges (or other
   // MPI users in the process) never take each other's messages.
   mpi::communicator comm_{MPI_COMM_WORLD, mpi::comm_duplicate};
-  std::deque<InFlight> in_flight_;
-  std::deque<Posted> posted_;  // in posting order
   MPI_Op sum_and_min_ = MPI_OP_NULL;
   MPI_Request reduction_ = MPI_REQUEST_NULL;
   std::int64_t reduce_in_[4] = {};
   std::int64_t reduce_out_[4] = {};
+};
+
+class MpiExchange final : public RankExchange {
+ public:
+  int rank() const override { return collectives_.comm().rank(); }
+  int size() const override { return collectives_.comm().size(); }
+  void send(int dest, std::vector<std::byte> bytes) override {
+    mailbox_.send(collectives_.comm(), dest, std::move(bytes));
+  }
+  bool try_receive(std::vector<std::byte>& bytes) override { return mailbox_.try_receive(bytes); }
+  void sum(std::span<std::int64_t> v) override { collectives_.sum(v); }
+  void min(std::span<std::int64_t> v) override { collectives_.min(v); }
+  void max(std::span<std::int64_t> v) override { collectives_.max(v); }
+  void start_sum_and_min(std::int64_t total, std::int64_t least, std::int64_t horizon) override {
+    collectives_.start_sum_and_min(total, least, horizon);
+  }
+  bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least,
+                              std::int64_t& horizon) override {
+    return collectives_.try_finish_sum_and_min(total, least, horizon);
+  }
+  std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) override {
+    std::vector<std::vector<std::byte>> mine;
+    mine.push_back(std::move(bytes));
+    return collectives_.gather(mine);
+  }
+  void broadcast(std::vector<std::byte>& bytes) override { collectives_.broadcast(bytes); }
+  void complete_sends() override { mailbox_.complete_sends(); }
+
+ private:
+  MpiCollectives collectives_;
+  MpiMailbox mailbox_{collectives_.comm()};
+};
+
+// What the partitions of one process share in a hybrid job.
+struct HybridProcess {
+  explicit HybridProcess(int threads) : hub(threads) {
+    for (int t = 0; t < threads; ++t)
+      receive_comms.emplace_back(MPI_COMM_WORLD, mpi::comm_duplicate);  // same order everywhere
+  }
+  ThreadHub hub;
+  std::deque<mpi::communicator> receive_comms;              // partition t's, in every process
+  MpiCollectives collectives;                               // used by partition 0 only
+  std::array<std::array<std::int64_t, 3>, 2> gvt_result{};  // by round parity
+  std::atomic<std::uint64_t> gvt_published{0};              // rounds whose result is out
+};
+
+class HybridExchange final : public RankExchange {
+ public:
+  HybridExchange(std::shared_ptr<HybridProcess> process, int thread)
+      : process_(std::move(process)),
+        thread_(thread),
+        threads_(process_->hub.size()),
+        process_rank_(process_->collectives.comm().rank()),
+        size_(process_->collectives.comm().size() * threads_),
+        mailbox_(process_->receive_comms[static_cast<std::size_t>(thread)]) {}
+
+  int rank() const override { return process_rank_ * threads_ + thread_; }
+  int size() const override { return size_; }
+  void send(int dest, std::vector<std::byte> bytes) override {
+    NW_CHECK(dest != rank() && dest >= 0 && dest < size_, "send from {} to {}", rank(), dest);
+    const int to_process = dest / threads_;
+    const int to_thread = dest % threads_;
+    if (to_process == process_rank_) {
+      NW_CHECK(bytes.size() <= kMaxMessageBytes, "message of {} bytes exceeds {}", bytes.size(),
+               kMaxMessageBytes);
+      process_->hub.post(to_thread, std::move(bytes));
+    } else {
+      mailbox_.send(process_->receive_comms[static_cast<std::size_t>(to_thread)], to_process,
+                    std::move(bytes));
+    }
+  }
+  bool try_receive(std::vector<std::byte>& bytes) override {
+    if (arrived_.empty()) process_->hub.take_all(thread_, arrived_);
+    if (arrived_.empty()) return mailbox_.try_receive(bytes);
+    bytes = std::move(arrived_.front());
+    arrived_.pop_front();
+    return true;
+  }
+  void sum(std::span<std::int64_t> v) override {
+    process_->hub.all_reduce(thread_, v, std::plus<>(),
+                             [this](std::span<std::int64_t> x) { collectives().sum(x); });
+  }
+  void min(std::span<std::int64_t> v) override {
+    process_->hub.all_reduce(
+        thread_, v, [](std::int64_t a, std::int64_t b) { return std::min(a, b); },
+        [this](std::span<std::int64_t> x) { collectives().min(x); });
+  }
+  void max(std::span<std::int64_t> v) override {
+    process_->hub.all_reduce(
+        thread_, v, [](std::int64_t a, std::int64_t b) { return std::max(a, b); },
+        [this](std::span<std::int64_t> x) { collectives().max(x); });
+  }
+  // The process's partitions meet in the hub; partition 0 then reduces across processes and
+  // publishes the result for the others.
+  void start_sum_and_min(std::int64_t total, std::int64_t least, std::int64_t horizon) override {
+    process_->hub.start_round(thread_, round_, {total, least, horizon});
+  }
+  bool try_finish_sum_and_min(std::int64_t& total, std::int64_t& least,
+                              std::int64_t& horizon) override {
+    std::array<std::int64_t, 3>& result = process_->gvt_result[round_ % 2];
+    if (thread_ == 0) {
+      if (!across_running_) {
+        std::array<std::int64_t, 3> local{};
+        if (!process_->hub.try_finish_round(round_, local)) return false;
+        collectives().start_sum_and_min(local[0], local[1], local[2]);
+        across_running_ = true;
+      }
+      std::array<std::int64_t, 3> all{};
+      if (!collectives().try_finish_sum_and_min(all[0], all[1], all[2])) return false;
+      across_running_ = false;
+      result = all;
+      process_->gvt_published.store(round_ + 1, std::memory_order_release);
+    } else if (process_->gvt_published.load(std::memory_order_acquire) <= round_) {
+      return false;
+    }
+    total = result[0];
+    least = result[1];
+    horizon = result[2];
+    ++round_;
+    return true;
+  }
+  std::vector<std::vector<std::byte>> gather(std::vector<std::byte> bytes) override {
+    return process_->hub.gather(
+        thread_, std::move(bytes),
+        [this](std::vector<std::vector<std::byte>> local) { return collectives().gather(local); });
+  }
+  void broadcast(std::vector<std::byte>& bytes) override {
+    process_->hub.broadcast(thread_, bytes,
+                            [this](std::vector<std::byte>& b) { collectives().broadcast(b); });
+  }
+  void complete_sends() override { mailbox_.complete_sends(); }
+
+ private:
+  MpiCollectives& collectives() const { return process_->collectives; }
+
+  std::shared_ptr<HybridProcess> process_;
+  int thread_;
+  int threads_;
+  int process_rank_;
+  int size_;
+  MpiMailbox mailbox_;
+  std::deque<std::vector<std::byte>> arrived_;  // from this process's other partitions
+  std::uint64_t round_ = 0;
+  bool across_running_ = false;  // partition 0: the reduction across processes has started
 };
 
 }  // namespace
@@ -181,12 +353,28 @@ std::unique_ptr<RankExchange> make_mpi_exchange() {
   return std::make_unique<MpiExchange>();
 }
 
+std::vector<std::unique_ptr<RankExchange>> make_hybrid_exchanges(int threads) {
+  NW_CHECK(threads >= 1, "{} threads", threads);
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  if (level < MPI_THREAD_MULTIPLE)
+    throw std::runtime_error(
+        "threads under mpirun need MPI_THREAD_MULTIPLE, which this MPI library did not grant");
+  auto process = std::make_shared<HybridProcess>(threads);
+  std::vector<std::unique_ptr<RankExchange>> exchanges;
+  for (int t = 0; t < threads; ++t)
+    exchanges.push_back(std::make_unique<HybridExchange>(process, t));
+  return exchanges;
+}
+
 struct MpiSession::Impl {
-  Impl(int& argc, char**& argv) : env(argc, argv, mpi::threading::single, false) {}
+  Impl(int& argc, char**& argv, bool threads)
+      : env(argc, argv, threads ? mpi::threading::multiple : mpi::threading::single, false) {}
   mpi::environment env;
 };
 
-MpiSession::MpiSession(int& argc, char**& argv) : impl_(std::make_unique<Impl>(argc, argv)) {}
+MpiSession::MpiSession(int& argc, char**& argv, bool threads)
+    : impl_(std::make_unique<Impl>(argc, argv, threads)) {}
 MpiSession::~MpiSession() = default;
 
 bool MpiSession::launched_by_mpirun() {

@@ -1,129 +1,20 @@
 // Partitions as threads of one process: events travel as the same byte messages as over MPI,
-// handed over through one locked mailbox per receiving partition (so each sender's order is
-// kept, as MPI keeps it); the blocking collectives meet at a std::barrier, and GVT's
-// non-blocking reduction counts arrivals on an atomic, with two slot sets used in turn (a
-// partition can start round r + 2 only after every partition has started round r + 1, so after
-// every partition has read round r's slots).
-#include <algorithm>
+// through the ThreadHub (thread_hub.hpp).
 #include <array>
-#include <atomic>
-#include <barrier>
 #include <deque>
 #include <exception>
 #include <functional>
-#include <limits>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <thread>
 #include <vector>
 
 #include "netwarp/engine/check.hpp"
 #include "netwarp/engine/rank_exchange.hpp"
+#include "thread_hub.hpp"
 
 namespace netwarp::engine {
 namespace {
-
-// What the partitions of one process share.
-class ThreadHub {
- public:
-  explicit ThreadHub(int partitions)
-      : size_(partitions),
-        mailboxes_(static_cast<std::size_t>(partitions)),
-        barrier_(partitions),
-        values_(static_cast<std::size_t>(partitions)),
-        bytes_(static_cast<std::size_t>(partitions)) {
-    for (auto& set : gvt_slots_) set.resize(static_cast<std::size_t>(partitions));
-  }
-  int size() const { return size_; }
-
-  void post(int dest, std::vector<std::byte> bytes) {
-    Mailbox& box = mailboxes_[static_cast<std::size_t>(dest)];
-    const std::lock_guard<std::mutex> lock(box.mutex);
-    box.queue.push_back(std::move(bytes));
-    box.filled.store(true, std::memory_order_release);
-  }
-  // Moves every message waiting for `rank` to the back of `into`; false when there were none.
-  bool take_all(int rank, std::deque<std::vector<std::byte>>& into) {
-    Mailbox& box = mailboxes_[static_cast<std::size_t>(rank)];
-    if (!box.filled.load(std::memory_order_acquire)) return false;
-    const std::lock_guard<std::mutex> lock(box.mutex);
-    for (auto& message : box.queue) into.push_back(std::move(message));
-    box.queue.clear();
-    box.filled.store(false, std::memory_order_relaxed);
-    return true;
-  }
-
-  // Every partition's values combined element-wise in partition order, written back in place.
-  template <class Combine>
-  void all_reduce(int rank, std::span<std::int64_t> values, Combine combine) {
-    values_[static_cast<std::size_t>(rank)].assign(values.begin(), values.end());
-    barrier_.arrive_and_wait();
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      std::int64_t v = values_[0][i];
-      for (std::size_t r = 1; r < values_.size(); ++r) v = combine(v, values_[r][i]);
-      values[i] = v;
-    }
-    barrier_.arrive_and_wait();  // nobody overwrites a slot another still reads
-  }
-
-  std::vector<std::vector<std::byte>> gather(int rank, std::vector<std::byte> bytes) {
-    bytes_[static_cast<std::size_t>(rank)] = std::move(bytes);
-    barrier_.arrive_and_wait();
-    std::vector<std::vector<std::byte>> all;
-    if (rank == 0) all = std::move(bytes_);
-    barrier_.arrive_and_wait();
-    if (rank == 0) bytes_.resize(static_cast<std::size_t>(size_));
-    return all;
-  }
-
-  void broadcast(int rank, std::vector<std::byte>& bytes) {
-    if (rank == 0) bytes_[0] = bytes;
-    barrier_.arrive_and_wait();
-    if (rank != 0) bytes = bytes_[0];
-    barrier_.arrive_and_wait();
-    if (rank == 0) bytes_[0].clear();
-  }
-
-  // Round `round` of the GVT reduction (each partition counts its own rounds from 0).
-  void start_round(int rank, std::uint64_t round, const std::array<std::int64_t, 3>& triple) {
-    gvt_slots_[round % 2][static_cast<std::size_t>(rank)].values = triple;
-    gvt_arrived_[round % 2].value.fetch_add(1, std::memory_order_acq_rel);
-  }
-  bool try_finish_round(std::uint64_t round, std::array<std::int64_t, 3>& result) {
-    const std::uint64_t everyone = static_cast<std::uint64_t>(size_) * (round / 2 + 1);
-    if (gvt_arrived_[round % 2].value.load(std::memory_order_acquire) < everyone) return false;
-    result = {0, std::numeric_limits<std::int64_t>::max(),
-              std::numeric_limits<std::int64_t>::max()};
-    for (const GvtSlot& slot : gvt_slots_[round % 2]) {
-      result[0] += slot.values[0];
-      result[1] = std::min(result[1], slot.values[1]);
-      result[2] = std::min(result[2], slot.values[2]);
-    }
-    return true;
-  }
-
- private:
-  struct alignas(64) Mailbox {
-    std::mutex mutex;
-    std::vector<std::vector<std::byte>> queue;
-    std::atomic<bool> filled{false};
-  };
-  struct alignas(64) GvtSlot {
-    std::array<std::int64_t, 3> values{};
-  };
-  struct alignas(64) Counter {
-    std::atomic<std::uint64_t> value{0};
-  };
-
-  int size_;
-  std::vector<Mailbox> mailboxes_;
-  std::barrier<> barrier_;
-  std::vector<std::vector<std::int64_t>> values_;
-  std::vector<std::vector<std::byte>> bytes_;
-  std::array<std::vector<GvtSlot>, 2> gvt_slots_;
-  std::array<Counter, 2> gvt_arrived_;
-};
 
 class ThreadExchange final : public RankExchange {
  public:
@@ -193,8 +84,8 @@ std::vector<std::unique_ptr<RankExchange>> make_thread_exchanges(int partitions)
   return exchanges;
 }
 
-void run_as_threads(int partitions, const std::function<void(RankExchange&)>& body) {
-  auto exchanges = make_thread_exchanges(partitions);
+void run_as_threads(std::span<const std::unique_ptr<RankExchange>> exchanges,
+                    const std::function<void(RankExchange&)>& body) {
   std::vector<std::exception_ptr> errors(exchanges.size());
   std::vector<std::thread> threads;
   for (std::size_t i = 1; i < exchanges.size(); ++i)
@@ -213,6 +104,10 @@ void run_as_threads(int partitions, const std::function<void(RankExchange&)>& bo
   for (std::thread& t : threads) t.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
+}
+
+void run_as_threads(int partitions, const std::function<void(RankExchange&)>& body) {
+  run_as_threads(make_thread_exchanges(partitions), body);
 }
 
 }  // namespace netwarp::engine

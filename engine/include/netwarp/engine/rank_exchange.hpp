@@ -67,13 +67,22 @@ std::vector<std::unique_ptr<RankExchange>> make_thread_exchanges(int partitions)
 // that throws while the others wait for it in a collective leaves them waiting: callers end the
 // process on such errors, as MPI_Abort does.
 void run_as_threads(int partitions, const std::function<void(RankExchange&)>& body);
+// The same with given exchanges (make_thread_exchanges, make_hybrid_exchanges): element i on
+// thread i.
+void run_as_threads(std::span<const std::unique_ptr<RankExchange>> exchanges,
+                    const std::function<void(RankExchange&)>& body);
 // All ranks of MPI_COMM_WORLD; MPI must already be initialized (see MpiSession).
 std::unique_ptr<RankExchange> make_mpi_exchange();
+// `threads` partitions in each process of MPI_COMM_WORLD, element t to be used by this process's
+// thread t: rank (process x threads + t) of size() = processes x threads. Every process calls it
+// with the same count; MPI must be initialized with threads (MpiSession(..., true)).
+std::vector<std::unique_ptr<RankExchange>> make_hybrid_exchanges(int threads);
 
-// Initializes MPI (thread level: single) for its lifetime; finalizes on destruction.
+// Initializes MPI for its lifetime (thread level: single, or multiple for partitions as threads
+// in each process); finalizes on destruction.
 class MpiSession {
  public:
-  MpiSession(int& argc, char**& argv);
+  MpiSession(int& argc, char**& argv, bool threads = false);
   ~MpiSession();
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;

@@ -1,0 +1,145 @@
+// ThreadHub: what the partitions run as threads of one process share (thread_exchange.cpp;
+// with MPI, mpi_exchange.cpp's hybrid exchange): a locked mailbox per partition (each sender's
+// order kept), the blocking collectives at a std::barrier, and GVT's non-blocking reduction as
+// arrivals counted on an atomic, with two slot sets used in turn (a partition can start round
+// r + 2 only after every partition has started round r + 1, so after every partition has read
+// round r's slots).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <barrier>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <mutex>
+#include <span>
+#include <vector>
+
+namespace netwarp::engine {
+
+// What the partitions of one process share.
+class ThreadHub {
+ public:
+  explicit ThreadHub(int partitions)
+      : size_(partitions),
+        mailboxes_(static_cast<std::size_t>(partitions)),
+        barrier_(partitions),
+        values_(static_cast<std::size_t>(partitions)),
+        bytes_(static_cast<std::size_t>(partitions)) {
+    for (auto& set : gvt_slots_) set.resize(static_cast<std::size_t>(partitions));
+  }
+  int size() const { return size_; }
+
+  void post(int dest, std::vector<std::byte> bytes) {
+    Mailbox& box = mailboxes_[static_cast<std::size_t>(dest)];
+    const std::lock_guard<std::mutex> lock(box.mutex);
+    box.queue.push_back(std::move(bytes));
+    box.filled.store(true, std::memory_order_release);
+  }
+  // Moves every message waiting for `rank` to the back of `into`; false when there were none.
+  bool take_all(int rank, std::deque<std::vector<std::byte>>& into) {
+    Mailbox& box = mailboxes_[static_cast<std::size_t>(rank)];
+    if (!box.filled.load(std::memory_order_acquire)) return false;
+    const std::lock_guard<std::mutex> lock(box.mutex);
+    for (auto& message : box.queue) into.push_back(std::move(message));
+    box.queue.clear();
+    box.filled.store(false, std::memory_order_relaxed);
+    return true;
+  }
+
+  // The collectives below take `rank` as the partition's index in this process. `across`, when
+  // given, carries the process's combined part to the other processes of an MPI job and back;
+  // partition 0 calls it, between the others' barriers.
+  using AcrossValues = std::function<void(std::span<std::int64_t>)>;
+  using AcrossGather =
+      std::function<std::vector<std::vector<std::byte>>(std::vector<std::vector<std::byte>>)>;
+  using AcrossBroadcast = std::function<void(std::vector<std::byte>&)>;
+
+  // Every partition's values combined element-wise in partition order, written back in place.
+  template <class Combine>
+  void all_reduce(int rank, std::span<std::int64_t> values, Combine combine,
+                  const AcrossValues& across = {}) {
+    values_[static_cast<std::size_t>(rank)].assign(values.begin(), values.end());
+    barrier_.arrive_and_wait();
+    if (rank == 0) {
+      for (std::size_t i = 0; i < values.size(); ++i)
+        for (std::size_t r = 1; r < values_.size(); ++r)
+          values_[0][i] = combine(values_[0][i], values_[r][i]);
+      if (across) across(values_[0]);
+    }
+    barrier_.arrive_and_wait();
+    std::copy(values_[0].begin(), values_[0].end(), values.begin());
+    barrier_.arrive_and_wait();  // nobody overwrites a slot another still reads
+  }
+
+  // Every partition's bytes at partition 0 (of the job's first process, with `across`).
+  std::vector<std::vector<std::byte>> gather(int rank, std::vector<std::byte> bytes,
+                                             const AcrossGather& across = {}) {
+    bytes_[static_cast<std::size_t>(rank)] = std::move(bytes);
+    barrier_.arrive_and_wait();
+    std::vector<std::vector<std::byte>> all;
+    if (rank == 0) {
+      all = std::move(bytes_);
+      bytes_.resize(static_cast<std::size_t>(size_));
+      if (across) all = across(std::move(all));
+    }
+    barrier_.arrive_and_wait();
+    return all;
+  }
+
+  void broadcast(int rank, std::vector<std::byte>& bytes, const AcrossBroadcast& across = {}) {
+    if (rank == 0) {
+      if (across) across(bytes);
+      bytes_[0] = bytes;
+    }
+    barrier_.arrive_and_wait();
+    if (rank != 0) bytes = bytes_[0];
+    barrier_.arrive_and_wait();
+    if (rank == 0) bytes_[0].clear();
+  }
+
+  // Round `round` of the GVT reduction (each partition counts its own rounds from 0).
+  void start_round(int rank, std::uint64_t round, const std::array<std::int64_t, 3>& triple) {
+    gvt_slots_[round % 2][static_cast<std::size_t>(rank)].values = triple;
+    gvt_arrived_[round % 2].value.fetch_add(1, std::memory_order_acq_rel);
+  }
+  bool try_finish_round(std::uint64_t round, std::array<std::int64_t, 3>& result) {
+    const std::uint64_t everyone = static_cast<std::uint64_t>(size_) * (round / 2 + 1);
+    if (gvt_arrived_[round % 2].value.load(std::memory_order_acquire) < everyone) return false;
+    result = {0, std::numeric_limits<std::int64_t>::max(),
+              std::numeric_limits<std::int64_t>::max()};
+    for (const GvtSlot& slot : gvt_slots_[round % 2]) {
+      result[0] += slot.values[0];
+      result[1] = std::min(result[1], slot.values[1]);
+      result[2] = std::min(result[2], slot.values[2]);
+    }
+    return true;
+  }
+
+ private:
+  struct alignas(64) Mailbox {
+    std::mutex mutex;
+    std::vector<std::vector<std::byte>> queue;
+    std::atomic<bool> filled{false};
+  };
+  struct alignas(64) GvtSlot {
+    std::array<std::int64_t, 3> values{};
+  };
+  struct alignas(64) Counter {
+    std::atomic<std::uint64_t> value{0};
+  };
+
+  int size_;
+  std::vector<Mailbox> mailboxes_;
+  std::barrier<> barrier_;
+  std::vector<std::vector<std::int64_t>> values_;
+  std::vector<std::vector<std::byte>> bytes_;
+  std::array<std::vector<GvtSlot>, 2> gvt_slots_;
+  std::array<Counter, 2> gvt_arrived_;
+};
+
+}  // namespace netwarp::engine

@@ -1,0 +1,67 @@
+// Partitions as threads in every process of an MPI job (mpirun -np M, 2 threads each; this
+// binary's MPI allows threads: NETWARP_MPI_TEST_THREADS).
+#include <gtest/gtest.h>
+
+#include "engine/test_models.hpp"
+#include "netwarp/phold/phold.hpp"
+
+namespace netwarp::engine {
+namespace {
+
+struct Tuning {
+  const char* name;
+  std::uint32_t batch;
+  std::uint32_t gvt_interval;
+  std::uint64_t max_uncommitted_bytes;
+};
+
+const Tuning kTunings[] = {{"defaults", 16, 64, 0}, {"tiny_byte_cap", 16, 4, 4096}};
+
+// The sequential digest in every sync mode, events crossing both threads and processes, and the
+// collectives' results in global rank order.
+TEST(PholdHybrid, ThreadsInEveryProcessGiveTheSequentialDigest) {
+  auto world = make_mpi_exchange();
+  constexpr int kThreads = 2;
+  const int partitions = world->size() * kThreads;
+  phold::PholdConfig c;
+  c.lps_per_rank = 128 / static_cast<std::uint32_t>(partitions);
+  c.ranks = partitions;
+  c.remote = 0.5;
+  c.lookahead = 0.1;
+  c.end = 80;
+  const phold::PholdModel model(c);
+  KernelConfig config;
+  config.end_time = SimTime::from_us(c.end);
+  const RunResult reference = run_sequential(model, config);  // on every process
+  config.kind = KernelKind::optimistic;
+  for (const SyncMode mode : {SyncMode::optimistic, SyncMode::conservative, SyncMode::hybrid}) {
+    config.sync = mode;
+    for (const Tuning& t : kTunings) {
+      config.batch_size = t.batch;
+      config.gvt_interval = t.gvt_interval;
+      config.max_uncommitted_bytes = t.max_uncommitted_bytes;
+      const auto exchanges = make_hybrid_exchanges(kThreads);
+      run_as_threads(exchanges, [&](RankExchange& ex) {
+        EXPECT_EQ(ex.size(), partitions);
+        const RunResult run = run_optimistic(model, config, ex);
+        EXPECT_EQ(run.stats.digest, reference.stats.digest) << t.name << " rank " << ex.rank();
+        EXPECT_EQ(run.stats.events_committed, reference.stats.events_committed) << t.name;
+        EXPECT_EQ(run.stats.ranks, partitions);
+        EXPECT_GT(run.stats.remote_events_sent, 0u);
+        if (mode == SyncMode::conservative) EXPECT_EQ(run.stats.events_rolled_back, 0u);
+        const std::int64_t r = ex.rank();
+        const auto all = ex.gather({static_cast<std::byte>(r)});
+        if (r == 0) {
+          ASSERT_EQ(all.size(), static_cast<std::size_t>(partitions));
+          for (std::size_t i = 0; i < all.size(); ++i)
+            EXPECT_EQ(all[i], std::vector<std::byte>{static_cast<std::byte>(i)});
+        }
+        EXPECT_EQ(ex.sum(r), std::int64_t{partitions} * (partitions - 1) / 2);
+        EXPECT_EQ(ex.max(r), partitions - 1);
+      });
+    }
+  }
+}
+
+}  // namespace
+}  // namespace netwarp::engine
