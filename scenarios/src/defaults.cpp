@@ -35,8 +35,11 @@ void apply_ns3_tcp_defaults(proto::Tcp& tcp) {
     tcp.set_syn_timeout_rto_us(tcp.has_min_rto_us() ? tcp.min_rto_us() : 200'000);
   const bool is_ns3_classic_case =
       !tcp.sack() && !tcp.ecn() && tcp.congestion_control() == proto::Tcp::NEW_RENO;
-  if (!tcp.has_syn_option_bytes()) tcp.set_syn_option_bytes(4);  // window scale, padded
+  // Window scale (3 B), with SACK also SACK permitted (2 B), padded to 4-byte words.
+  if (!tcp.has_syn_option_bytes()) tcp.set_syn_option_bytes(tcp.sack() ? 8 : 4);
   if (!tcp.has_recovery() && is_ns3_classic_case) tcp.set_recovery(proto::Tcp::NS3_CLASSIC);
+  if (!tcp.has_sack_reading()) tcp.set_sack_reading(proto::Tcp::SACK_NS3);
+  if (!tcp.has_sack_option_bytes()) tcp.set_sack_option_bytes(true);
 }
 
 // DCQCN and RoCE defaults: scenario.proto (Roce, Dcqcn) cites each.

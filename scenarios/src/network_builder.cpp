@@ -235,6 +235,9 @@ TransportConfig transport_config(const proto::Transport& transport) {
   config.tcp.recovery = tcp_recovery(tcp.recovery());
   config.tcp.prr_conservative = tcp.prr_conservative_bound();
   config.tcp.prr_whole_segments = tcp.prr_whole_segments();
+  config.tcp.sack_reading =
+      tcp.sack_reading() == proto::Tcp::SACK_NS3 ? SackReading::ns3 : SackReading::rfc;
+  config.tcp.sack_option_bytes = tcp.sack_option_bytes();
   config.tcp.max_ooo_ranges = tcp.max_ooo_ranges();
   config.tcp.handshake = tcp.handshake();
   config.tcp.rto_after_syn_timeout =

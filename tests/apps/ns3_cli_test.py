@@ -30,6 +30,8 @@ LATENCY = 5_000_000
 MSS = 1460
 IP_TCP = 40     # IPv4 + TCP headers, no options (timestamps off)
 SYN_IP = 44     # SYN and SYN-ACK carry the window-scale option: 3 B, padded to 4
+SACK_SYN_IP = 48  # with SACK also SACK permitted: 3 + 2 B, padded to 8
+SACK_PRR = ["--set", "transport.tcp.sack=true", "--set", "transport.tcp.recovery=PRR"]
 PPP = 2         # ns-3's point-to-point header, on the wire and in the device queue
 LINKTYPE_PPP = 9
 
@@ -126,6 +128,26 @@ class SingleFlow(Ns3Case):
         self.assertEqual(f["delivered_ps"], arrivals[-1])
         self.assertEqual(f["completed_ps"], self.ack_back(arrivals[-1]))
 
+    def test_with_sack_the_handshake_carries_sack_permitted_as_in_emulate_ns3(self):
+        # SYN and SYN-ACK are 50 B frames; netwarp's emulate: NS3 gives them the same 8 option
+        # bytes (syn_option_bytes), so both simulators deliver at the same picosecond.
+        s = self.write("s.pbtxt", star_scenario(self.BYTES, 0))
+        j, _ = self.ns3([s, *SACK_PRR])
+        self.assertEqual(j["tcp"], "TcpNewReno, Sack on, TcpPrrRecovery (SSRB)")
+        f = j["flows"][0]
+        handshake = 4 * (tx(SACK_SYN_IP + PPP) + LATENCY)
+        arrivals = store_and_forward([self.ACK] + data_frames(self.BYTES), handshake)
+        self.assertEqual(f["delivered_ps"], arrivals[-1])
+        self.assertEqual(f["completed_ps"], self.ack_back(arrivals[-1]))
+        out = os.path.join(self.dir, "nw")
+        r = subprocess.run([NETWARP, "run", s, *SACK_PRR, "--set", "emulate=NS3", "--out", out],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "results.json")) as fh:
+            nw = json.load(fh)["flows"][0]
+        self.assertEqual((nw["delivered_ps"], nw["completed_ps"]),
+                         (f["delivered_ps"], f["completed_ps"]))
+
     def test_pcap_has_one_ppp_file_per_port(self):
         pcap = os.path.join(self.dir, "pcap")
         j, _ = self.ns3([self.write("s.pbtxt", star_scenario(self.BYTES, 0)), "--pcap", pcap])
@@ -197,11 +219,11 @@ class EmulateNs3(Ns3Case):
     rounds transmission times to the nearest ps where netwarp rounds up, and delays data handed
     to an open socket by one time step)."""
 
-    def compare(self, senders, message_bytes, buffer_bytes):
+    def compare(self, senders, message_bytes, buffer_bytes, extra=()):
         sets = ["--set", f"topology.star.hosts={senders + 1}",
                 "--set", f"workload.incast.senders={senders}",
                 "--set", f"workload.incast.bytes={message_bytes}",
-                "--set", f"switch.buffer_bytes={buffer_bytes}"]
+                "--set", f"switch.buffer_bytes={buffer_bytes}", *extra]
         scenario = os.path.join(LIBRARY, "incast.pbtxt")
         ns3, _ = self.ns3([scenario, *sets])
         out = os.path.join(self.dir, f"netwarp-{senders}-{message_bytes}-{buffer_bytes}")
@@ -239,6 +261,18 @@ class EmulateNs3(Ns3Case):
         # the one whose NIC has been busy longer (engine.tie_order FIFO_CREATOR, busy periods).
         self.compare(8, 262144, 32768)
 
+    def test_sack_and_prr_with_timeouts(self):
+        # ns-3 with SACK and TcpPrrRecovery; emulate: NS3 sets ssthresh from the pipe.
+        self.compare(4, 16384, 32768, SACK_PRR)
+
+    def test_sack_and_prr_with_repeated_timeouts(self):
+        self.compare(8, 16384, 65536, SACK_PRR)
+
+    def test_sack_and_prr_repair_many_holes_as_ns3_does(self):
+        # Some 45 holes per window: ns-3 retransmits at once on partial ACKs and beyond the
+        # highest SACK (sack_reading SACK_NS3); RFC 6675 as written ends one flow in a timeout.
+        self.compare(4, 262144, 262144, SACK_PRR)
+
     def test_sixty_four_senders_started_one_syn_ack_apart(self):
         # The senders start one 46-byte SYN-ACK apart (syn_option_bytes 4).
         self.compare(64, 16384, 262144)
@@ -257,6 +291,15 @@ class Notes(Ns3Case):
         j, r = self.ns3([s, "--set", "emulate=NS3"], name="ns3.json")
         self.assertEqual(j["notes"], [])
         self.assertEqual(r.stderr, "")
+
+    def test_ns3s_own_sack_readings_are_noted_unless_emulate_ns3_selects_them(self):
+        s = self.write("s.pbtxt", star_scenario(10_000, 0))
+        j, _ = self.ns3([s, *SACK_PRR])
+        noted = [n.split(":")[0] for n in j["notes"]]
+        self.assertIn("transport.tcp.sack_reading", noted)
+        self.assertIn("transport.tcp.sack_option_bytes", noted)
+        j, _ = self.ns3([s, *SACK_PRR, "--set", "emulate=NS3"], name="ns3.json")
+        self.assertEqual(j["notes"], [])
 
     def test_ecn_marking_ns3_would_not_do_is_refused(self):
         s = self.write("s.pbtxt", star_scenario(10_000, 0))
@@ -357,12 +400,36 @@ class BadInput(Ns3Case):
         self.assert_one_line_error(
             r, "transport.tcp.congestion_control: netwarp-ns3 cannot mirror CUBIC")
 
-    def test_sack_is_refused_not_run_without_it(self):
+    def test_sack_with_newreno_recovery_is_refused_not_run_without_it(self):
+        # ns-3 with Sack on recovers by its SACK scoreboard; recovery NEWRENO ignores blocks.
         s = self.write("sack.pbtxt", star_scenario(1000, 0))
-        r = run([s, "--set", "transport.tcp.sack=true", "--set", "transport.tcp.recovery=PRR",
-                 "--out", self.out()])
+        r = run([s, "--set", "transport.tcp.sack=true", "--out", self.out()])
         self.assert_one_line_error(r, "transport.tcp.sack: netwarp-ns3 cannot mirror true")
         self.assertFalse(os.path.exists(self.out()))
+        r = run([s, *SACK_PRR, "--set", "transport.tcp.prr_whole_segments=true",
+                 "--out", self.out()])
+        self.assert_one_line_error(
+            r, "transport.tcp.prr_whole_segments: netwarp-ns3 cannot mirror true")
+
+    def test_recovery_types_reach_ns3(self):
+        # Four senders lose segments in one window: PRR (SSRB) paces the repair differently
+        # from TcpClassicRecovery, whose runs PRR-CRB repeats here.
+        sets = ["--set", "topology.star.hosts=5", "--set", "workload.incast.senders=4",
+                "--set", "workload.incast.bytes=65536", "--set", "switch.buffer_bytes=65536",
+                "--set", "transport.tcp.sack=true"]
+        scenario = os.path.join(LIBRARY, "incast.pbtxt")
+        runs = {}
+        for name, more in (("classic", ["transport.tcp.recovery=SACK_6675"]),
+                           ("ssrb", ["transport.tcp.recovery=PRR"]),
+                           ("crb", ["transport.tcp.recovery=PRR",
+                                    "transport.tcp.prr_conservative_bound=true"])):
+            j, _ = self.ns3([scenario, *sets, *[a for m in more for a in ("--set", m)]],
+                            name=f"{name}.json")
+            runs[name] = (j["tcp"], [f["completed_ps"] for f in j["flows"]])
+        self.assertEqual(runs["classic"][0], "TcpNewReno, Sack on, TcpClassicRecovery")
+        self.assertEqual(runs["crb"][0], "TcpNewReno, Sack on, TcpPrrRecovery (CRB)")
+        self.assertNotEqual(runs["ssrb"][1], runs["classic"][1])
+        self.assertEqual(runs["crb"][1], runs["classic"][1])
 
     def test_missing_file_and_bad_override(self):
         r = run([os.path.join(self.dir, "nope.pbtxt"), "--out", self.out()])

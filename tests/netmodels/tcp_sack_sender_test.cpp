@@ -65,6 +65,17 @@ TEST_F(SackSenderTest, WithoutLimitedTransmitTheFirstDuplicateAcksSendNothing) {
   EXPECT_EQ(s.ssthresh, 10u * kMss);
 }
 
+TEST_F(SackSenderTest, SsthreshFromBytesInFlightHalvesThePipe) {
+  // ssthresh_on_loss BYTES_IN_FLIGHT (ns-3.37's EnterRecovery with SACK): half the pipe before
+  // the fast retransmit, 20 sent less 3 SACKed less the lost head = 16 segments.
+  config.limited_transmit = false;
+  config.ssthresh_base = SsthreshBase::bytes_in_flight;
+  open(TcpRecovery::prr);
+  sends_per_ack(3);
+  EXPECT_EQ(s.in_fast_recovery, 1u);
+  EXPECT_EQ(s.ssthresh, 8u * kMss);
+}
+
 TEST_F(SackSenderTest, PrrSpreadsTheReductionOverTheRecovery) {
   open(TcpRecovery::prr);
   const auto sent = sends_per_ack(19);
@@ -154,6 +165,26 @@ TEST_F(PrrBoundTest, SlowStartBoundSendsOneSegmentMoreThanDelivered) {
 
 TEST_F(PrrBoundTest, ConservativeBoundSendsNoMoreThanDelivered) {
   EXPECT_EQ(sends(true), (std::vector<std::size_t>{0, 0, 1, 1, 1, 1}));
+}
+
+TEST_F(PrrBoundTest, Ns3SlowStartBoundWaitsForRetransmittedDataToBeAcknowledged) {
+  // ns-3.37's TcpPrrRecovery (sack_reading ns3): without an ACK of retransmitted data SSRB's
+  // limit is DeliveredData, so no segment beyond what was delivered.
+  config.sack_reading = SackReading::ns3;
+  EXPECT_EQ(sends(false), (std::vector<std::size_t>{0, 0, 1, 1, 1, 1}));
+}
+
+TEST_F(SackSenderTest, Ns3ReadingKeepsTheScoreboardOverATimeout) {
+  config.sack_reading = SackReading::ns3;
+  open(TcpRecovery::sack_6675);
+  sends_per_ack(5);
+  const std::uint64_t sacked = s.scoreboard.sacked_bytes;
+  EXPECT_EQ(sacked, 5u * kMss);
+  tcp_on_timer(s, config, s.timer_generation, &scoreboard, engine::seconds(5), out);
+  EXPECT_EQ(s.timeouts, 1u);
+  EXPECT_EQ(s.scoreboard.sacked_bytes, sacked);
+  ASSERT_EQ(out.segments.size(), 1u);
+  EXPECT_EQ(out.segments[0].seq, 0u);
 }
 
 TEST_F(SackSenderTest, TimeoutClearsTheScoreboard) {

@@ -115,6 +115,7 @@ TEST(Loader, EmulateNs3PresetsNs3SemanticsButKeepsWrittenFields) {
   EXPECT_EQ(t.recovery_exit_cwnd(), proto::Tcp::SSTHRESH);
   EXPECT_EQ(t.rto_backoff_reset(), proto::Tcp::ON_NEW_ACK);
   EXPECT_EQ(t.syn_timeout_rto_us(), t.min_rto_us());
+  EXPECT_EQ(t.syn_option_bytes(), 4u);  // window scale, padded
   const LoadedScenario native_tcp =
       load_scenario_text(kSmall, "small.pbtxt", {"transport.kind=TCP"});
   const proto::Tcp& native = native_tcp.scenario.transport().tcp();
@@ -129,6 +130,10 @@ TEST(Loader, EmulateNs3PresetsNs3SemanticsButKeepsWrittenFields) {
         load_scenario_text(kSmall, "small.pbtxt", {"emulate=NS3", "transport.kind=TCP", other});
     EXPECT_EQ(o.scenario.transport().tcp().recovery(), proto::Tcp::NEWRENO) << other;
   }
+  // With SACK the SYN also carries SACK permitted: 3 + 2 B, padded to 8.
+  const LoadedScenario sack = load_scenario_text(
+      kSmall, "small.pbtxt", {"emulate=NS3", "transport.kind=TCP", "transport.tcp.sack=true"});
+  EXPECT_EQ(sack.scenario.transport().tcp().syn_option_bytes(), 8u);
   const LoadedScenario kept = load_scenario_text(
       kSmall, "small.pbtxt",
       {"emulate=NS3", "links.frame_overhead_bytes=38", "switch.same_instant=DEPARTURE_FIRST"});

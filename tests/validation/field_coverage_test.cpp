@@ -80,6 +80,16 @@ TEST(FieldCoverage, Ns3RefusesWhatItCannotMirrorByName) {
   EXPECT_EQ(refused_field(ns3, effective(kTcpStar, {"transport.kind=LOSSLESS"})), "transport.kind");
   const auto refused = first_refused(ns3, effective(kTcpStar, {"transport.tcp.sack=true"}));
   EXPECT_EQ(refused->message.find("netwarp-ns3 cannot mirror true: "), 0U) << refused->message;
+  // SACK with RFC 6675 or PRR recovery runs on ns-3's SACK scoreboard; PRR's share in whole
+  // segments has no counterpart in ns-3's TcpPrrRecovery.
+  const std::vector<std::string> prr = {"transport.tcp.sack=true", "transport.tcp.recovery=PRR"};
+  EXPECT_EQ(refused_field(ns3, effective(kTcpStar, prr)), "");
+  EXPECT_EQ(refused_field(ns3, effective(kTcpStar, {"transport.tcp.sack=true",
+                                                    "transport.tcp.recovery=SACK_6675"})),
+            "");
+  std::vector<std::string> whole = prr;
+  whole.push_back("transport.tcp.prr_whole_segments=true");
+  EXPECT_EQ(refused_field(ns3, effective(kTcpStar, whole)), "transport.tcp.prr_whole_segments");
 }
 
 TEST(FieldCoverage, Ns3RefusesEcmpButMirrorsUpDownRouting) {
@@ -101,6 +111,18 @@ TEST(FieldCoverage, Ns3NotesNativeReadingsAndNoneUnderEmulateNs3) {
   EXPECT_NE(std::find(noted.begin(), noted.end(), "transport.tcp.recovery"), noted.end());
   EXPECT_NE(std::find(noted.begin(), noted.end(), "links.frame_overhead_bytes"), noted.end());
   EXPECT_TRUE(noted_settings(ns3_fields(), effective(kTcpStar, {"emulate=NS3"})).empty());
+  // With SACK netwarp reads RFC 6675 and RFC 6937 as written and ACKs ignore their SACK
+  // option: noted; emulate: NS3 selects ns-3's readings (and SYNs of 8 option bytes).
+  const std::vector<std::string> prr = {"transport.tcp.sack=true", "transport.tcp.recovery=PRR"};
+  noted.clear();
+  for (const FieldFinding& f : noted_settings(ns3_fields(), effective(kTcpStar, prr)))
+    noted.push_back(f.field);
+  for (const char* field : {"transport.tcp.sack_reading", "transport.tcp.sack_option_bytes",
+                            "transport.tcp.syn_option_bytes"})
+    EXPECT_NE(std::find(noted.begin(), noted.end(), field), noted.end()) << field;
+  std::vector<std::string> emulated = prr;
+  emulated.push_back("emulate=NS3");
+  EXPECT_TRUE(noted_settings(ns3_fields(), effective(kTcpStar, emulated)).empty());
 }
 
 TEST(FieldCoverage, SimgridRefusesNetworkWorkloadsAndUnmirroredMpiSettings) {

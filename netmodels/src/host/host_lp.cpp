@@ -352,6 +352,7 @@ void HostLp::send_control(const Message& m, PacketKind kind, std::uint32_t ack, 
   p.flags = flags;
   set_priority(p, m.priority);
   set_sack_blocks(p, sack);
+  if (is_tcp_ && tcp_of(m.id).sack_option_bytes) p.wire_bytes += sack_option_wire_bytes(sack.count);
   send_packet(p, ctx);
 }
 

@@ -162,6 +162,7 @@ void StreamTransport::apply_receiver_actions(NodeId peer, const TcpReceiverState
     p.ack = static_cast<std::uint32_t>(a.ack);  // the wire's 32 bits wrap
     p.flags = a.ece ? packet_flags::ece : 0;
     set_sack_blocks(p, a.sack);
+    if (tcp_config_.sack_option_bytes) p.wire_bytes += sack_option_wire_bytes(a.sack.count);
     send_packet(p, ctx);
   }
   if (a.timer.wanted)

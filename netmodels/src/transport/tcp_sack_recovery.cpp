@@ -16,7 +16,16 @@ namespace {
 
 TcpScoreboardView view_of(const TcpSenderState& s, const TcpConfig& config,
                           const TcpRangeStore& scoreboard) {
-  return TcpScoreboardView{scoreboard, s.snd_una, s.snd_max, s.mss, config.dupack_threshold};
+  return TcpScoreboardView{scoreboard,
+                           s.snd_una,
+                           s.snd_max,
+                           s.mss,
+                           config.dupack_threshold,
+                           config.sack_reading == SackReading::ns3};
+}
+
+bool reads_as_ns3(const TcpConfig& config) {
+  return config.sack_reading == SackReading::ns3;
 }
 
 // NextSeg() rule 2's condition: unsent data that the receive window allows.
@@ -27,13 +36,10 @@ bool may_send_new(const TcpSenderState& s, const TcpConfig& config) {
          s.snd_max - s.snd_una + length <= config.receive_window_bytes;
 }
 
-// (C.1)-(C.3): sends the segment NextSeg() chooses; returns its length, 0 if none.
-std::uint32_t send_next_segment(TcpSenderState& s, const TcpConfig& config,
-                                const TcpRangeStore& scoreboard, SimTime now,
-                                TcpSenderActions& out) {
+// (C.2)-(C.3): sends the segment `next` (a NextSeg() answer); returns its length.
+std::uint32_t send_segment(TcpSenderState& s, TcpNextSegment next, SimTime now,
+                           TcpSenderActions& out) {
   TcpScoreboardState& sb = s.scoreboard;
-  const TcpNextSegment next =
-      tcp_next_segment(view_of(s, config, scoreboard), sb, may_send_new(s, config));
   TcpRange r = next.range;
   if (next.rule == 0) return 0;
   if (next.rule == 2) {
@@ -53,6 +59,34 @@ std::uint32_t send_next_segment(TcpSenderState& s, const TcpConfig& config,
   return static_cast<std::uint32_t>(r.length());  // at most one SMSS
 }
 
+// (C.1): sends the segment NextSeg() chooses; returns its length, 0 if none.
+std::uint32_t send_next_segment(TcpSenderState& s, const TcpConfig& config,
+                                const TcpRangeStore& scoreboard, SimTime now,
+                                TcpSenderActions& out) {
+  return send_segment(
+      s, tcp_next_segment(view_of(s, config, scoreboard), s.scoreboard, may_send_new(s, config)),
+      now, out);
+}
+
+// ns-3.37's partial ACK in recovery (TcpSocketBase::ProcessAck, DoRetransmit): unless the new
+// head was retransmitted already, at once and whatever cwnd says, NextSeg()'s lost segment,
+// else new data, else the head.
+void retransmit_on_partial_ack(TcpSenderState& s, const TcpConfig& config,
+                               const TcpRangeStore& scoreboard, SimTime now,
+                               TcpSenderActions& out) {
+  const TcpSeq head_end = std::min<TcpSeq>(s.snd_una + s.mss, s.snd_max);
+  if (s.scoreboard.high_rxt >= head_end) return;
+  TcpNextSegment next =
+      tcp_next_segment(view_of(s, config, scoreboard), s.scoreboard, may_send_new(s, config));
+  if (next.rule != 1 && next.rule != 2) {
+    TcpSeq end = head_end;
+    if (const auto sacked = scoreboard.first_at_or_after(s.snd_una))
+      end = std::min(end, sacked->begin);
+    next = TcpNextSegment{1, TcpRange{s.snd_una, end}};
+  }
+  send_segment(s, next, now, out);
+}
+
 // (C) and (C.5): while cwnd - pipe >= 1 SMSS, send NextSeg() and add it to pipe (C.4).
 void send_in_recovery(TcpSenderState& s, const TcpConfig& config, const TcpRangeStore& scoreboard,
                       std::uint64_t pipe, SimTime now, TcpSenderActions& out) {
@@ -63,9 +97,10 @@ void send_in_recovery(TcpSenderState& s, const TcpConfig& config, const TcpRange
   }
 }
 
-// RFC 6937 section 3, on each ACK in recovery: cwnd = pipe + sndcnt.
+// RFC 6937 section 3, on each ACK in recovery: cwnd = pipe + sndcnt. `retransmitted_acked`:
+// the ACK covers retransmitted data, without which ns-3.37's SSRB sends only DeliveredData.
 void set_prr_cwnd(TcpSenderState& s, const TcpConfig& config, std::uint64_t pipe,
-                  std::uint64_t delivered) {
+                  std::uint64_t delivered, bool retransmitted_acked) {
   TcpScoreboardState& sb = s.scoreboard;
   sb.prr_delivered += delivered;
   const auto prr_delivered = static_cast<std::int64_t>(sb.prr_delivered);
@@ -84,10 +119,12 @@ void set_prr_cwnd(TcpSenderState& s, const TcpConfig& config, std::uint64_t pipe
         std::min<U128>(share, static_cast<U128>(std::numeric_limits<std::int64_t>::max()));
     sndcnt = static_cast<std::int64_t>(capped) - prr_out;
   } else {  // reduction bound: PRR-CRB or PRR-SSRB
-    const std::int64_t limit =
-        config.prr_conservative
-            ? prr_delivered - prr_out
-            : std::max(prr_delivered - prr_out, static_cast<std::int64_t>(delivered)) + mss;
+    const auto delivered_now = static_cast<std::int64_t>(delivered);
+    std::int64_t limit = config.prr_conservative
+                             ? prr_delivered - prr_out
+                             : std::max(prr_delivered - prr_out, delivered_now) + mss;
+    if (!config.prr_conservative && reads_as_ns3(config) && !retransmitted_acked)
+      limit = delivered_now;
     sndcnt = std::min(ssthresh - static_cast<std::int64_t>(pipe), limit);
   }
   sndcnt = std::max<std::int64_t>(sndcnt, 0);
@@ -100,8 +137,13 @@ void set_prr_cwnd(TcpSenderState& s, const TcpConfig& config, std::uint64_t pipe
 void enter_recovery(TcpSenderState& s, const TcpConfig& config, const TcpRangeStore& scoreboard,
                     std::uint64_t delivered, SimTime now, TcpSenderActions& out) {
   TcpScoreboardState& sb = s.scoreboard;
-  s.recover = s.snd_max;                                  // (4.1) RecoveryPoint = HighData
-  tcp_cc::on_fast_retransmit(s, config, flight_size(s));  // (4.2), FlightSize itself
+  s.recover = s.snd_max;  // (4.1) RecoveryPoint = HighData
+  // (4.2) from FlightSize itself; with ssthresh_on_loss BYTES_IN_FLIGHT from the pipe before
+  // the fast retransmit (ns-3.37's EnterRecovery with SACK: BytesInFlight()).
+  const std::uint64_t reduced = config.ssthresh_base == SsthreshBase::bytes_in_flight
+                                    ? tcp_set_pipe(view_of(s, config, scoreboard), s.snd_una)
+                                    : flight_size(s);
+  tcp_cc::on_fast_retransmit(s, config, reduced);
   s.cwnd = s.ssthresh;
   s.in_fast_recovery = 1;
   ++s.fast_retransmits;
@@ -111,7 +153,7 @@ void enter_recovery(TcpSenderState& s, const TcpConfig& config, const TcpRangeSt
   sb.recover_fs = s.snd_max - s.snd_una;
   const TcpScoreboardView view = view_of(s, config, scoreboard);
   if (config.recovery == TcpRecovery::prr)
-    set_prr_cwnd(s, config, tcp_set_pipe(view, 0), delivered);
+    set_prr_cwnd(s, config, tcp_set_pipe(view, 0), delivered, false);
   // (4.3): the segment at HighACK + 1; HighRxt = RescueRxt = its last byte.
   TcpSeq end = std::min<TcpSeq>(s.snd_una + s.mss, s.snd_max);
   if (const auto next = scoreboard.first_at_or_after(s.snd_una)) end = std::min(end, next->begin);
@@ -214,14 +256,42 @@ void on_ack_outside_recovery(TcpSenderState& s, const TcpConfig& config, bool is
   }
 }
 
+// What an ACK in recovery changed, for ns-3.37's reading.
+struct AckInRecovery {
+  TcpSeq una_before = 0;
+  std::uint64_t newly_sacked = 0;
+  std::uint64_t delivered = 0;
+};
+
+// An ACK in recovery as ns-3.37's TcpSocketBase takes it with SACK (ProcessAck, DupAck): PRR's
+// DoRecovery on an ACK that SACKed new data, again on a partial ACK of at least one SMSS (with
+// the same DeliveredData), the partial ACK's retransmission, then (C) as cwnd allows.
+void recover_as_ns3(TcpSenderState& s, const TcpConfig& config, const TcpRangeStore& scoreboard,
+                    AckInRecovery a, SimTime now, TcpSenderActions& out) {
+  TcpScoreboardState& sb = s.scoreboard;
+  const bool partial = s.snd_una > a.una_before;
+  const bool retransmitted_acked = partial && a.una_before < sb.high_rxt;
+  const std::uint64_t pipe = tcp_set_pipe(view_of(s, config, scoreboard), sb.high_rxt);
+  if (config.recovery == TcpRecovery::prr) {
+    if (a.newly_sacked > 0) set_prr_cwnd(s, config, pipe, a.delivered, retransmitted_acked);
+    if (partial && s.snd_una - a.una_before >= s.mss)
+      set_prr_cwnd(s, config, pipe, a.delivered, retransmitted_acked);
+  }
+  if (partial) retransmit_on_partial_ack(s, config, scoreboard, now, out);
+  send_in_recovery(s, config, scoreboard, tcp_set_pipe(view_of(s, config, scoreboard), sb.high_rxt),
+                   now, out);
+}
+
 }  // namespace
 
 bool uses_scoreboard(const TcpConfig& config) {
   return config.sack && config.recovery != TcpRecovery::newreno;
 }
 
-void forget_scoreboard(TcpSenderState& s, TcpRangeStore& scoreboard) {
-  tcp_scoreboard_clear(s.scoreboard, scoreboard);
+void forget_scoreboard(TcpSenderState& s, const TcpConfig& config, TcpRangeStore& scoreboard) {
+  // ns-3.37 keeps what was SACKed (ReTxTimeout: SetSentListLost(false)); RFC 2018 section 8
+  // forgets it.
+  if (!reads_as_ns3(config)) tcp_scoreboard_clear(s.scoreboard, scoreboard);
   s.scoreboard.high_rxt = 0;
   s.scoreboard.rescue_rxt = 0;
 }
@@ -249,9 +319,11 @@ void on_ack_with_scoreboard(TcpSenderState& s, const TcpConfig& config, TcpSeq a
     return;
   }
   if (is_duplicate) ++s.duplicate_acks;
-  if (s.in_fast_recovery != 0) {
+  if (s.in_fast_recovery != 0 && reads_as_ns3(config)) {
+    recover_as_ns3(s, config, scoreboard, {una_before, newly_sacked, delivered}, now, out);
+  } else if (s.in_fast_recovery != 0) {
     const std::uint64_t pipe = tcp_set_pipe(view_of(s, config, scoreboard), sb.high_rxt);  // (B.2)
-    if (config.recovery == TcpRecovery::prr) set_prr_cwnd(s, config, pipe, delivered);
+    if (config.recovery == TcpRecovery::prr) set_prr_cwnd(s, config, pipe, delivered, true);
     send_in_recovery(s, config, scoreboard, pipe, now, out);
   } else {
     on_ack_outside_recovery(s, config, ack == una_before, ece, is_duplicate, delivered, scoreboard,

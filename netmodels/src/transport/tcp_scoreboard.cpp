@@ -109,6 +109,8 @@ TcpNextSegment tcp_next_segment(const TcpScoreboardView& v, const TcpScoreboardS
   const bool below_sacked = s2 < sb.high_sacked;
   if (below_sacked && s2 < tcp_lost_below(v)) return {1, hole_segment(v, s2)};  // (1.c)
   if (may_send_new) return {2, TcpRange{v.snd_max, v.snd_max + v.mss}};
+  if (v.ns3_next_seg)
+    return s2 < v.snd_max ? TcpNextSegment{3, hole_segment(v, s2)} : TcpNextSegment{};
   if (below_sacked) return {3, hole_segment(v, s2)};
   // Rule 4: once per recovery, while HighACK > RescueRxt (or it is undefined).
   const bool has_unsacked = unsacked_within(v.sacked, v.snd_una, v.snd_max) > 0;

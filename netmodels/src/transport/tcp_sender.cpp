@@ -403,7 +403,8 @@ void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t gene
                   TcpRangeStore* scoreboard, SimTime now, TcpSenderActions& out) {
   const std::uint64_t timeouts_before = s.timeouts;
   tcp_on_timer(s, config, generation, now, out);
-  if (scoreboard != nullptr && s.timeouts != timeouts_before) forget_scoreboard(s, *scoreboard);
+  if (scoreboard != nullptr && s.timeouts != timeouts_before)
+    forget_scoreboard(s, config, *scoreboard);
 }
 
 }  // namespace netwarp::netmodels

@@ -25,8 +25,9 @@ bool uses_scoreboard(const TcpConfig& config);
 void on_ack_with_scoreboard(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, bool ece,
                             const TcpSackBlocks& sack, TcpRangeStore& scoreboard, SimTime now,
                             TcpSenderActions& out);
-// After a retransmission timeout: RFC 2018 section 8, the SACKed bits are turned off.
-void forget_scoreboard(TcpSenderState& s, TcpRangeStore& scoreboard);
+// After a retransmission timeout: RFC 2018 section 8, the SACKed bits are turned off (kept
+// under TcpConfig::sack_reading ns3, as ns-3.37 keeps them).
+void forget_scoreboard(TcpSenderState& s, const TcpConfig& config, TcpRangeStore& scoreboard);
 
 // tcp_ns3_recovery.cpp: TcpRecovery::ns3_classic.
 bool uses_ns3_classic(const TcpConfig& config);

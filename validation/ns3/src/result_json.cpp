@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "tcp_settings.hpp"
+
 namespace netwarp::ns3_check {
 namespace {
 
@@ -69,6 +71,7 @@ std::string result_json(const netmodels::NetworkSpec& spec, const Ns3RunResult& 
   Json j;
   j["tool"] = "ns3";
   j["ns3_version"] = result.ns3_version;
+  j["tcp"] = tcp_variant(spec.transport.tcp);
   j["scenario"] = context.scenario_name;
   j["scenario_file"] = context.scenario;
   j["completion_time_ps"] = t.completion_time_ps;

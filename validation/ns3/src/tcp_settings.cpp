@@ -10,6 +10,7 @@
 #include "ns3/enum.h"
 #include "ns3/nstime.h"
 #include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-prr-recovery.h"
 #include "ns3/tcp-recovery-ops.h"
 #include "ns3/tcp-socket-state.h"
 #include "ns3/type-id.h"
@@ -38,6 +39,20 @@ std::string largest_message_problem(const netmodels::Workload& workload) {
   return {};
 }
 
+// The recovery ns-3 runs: TcpPrrRecovery for PRR (bytes, SSRB or CRB), else TcpClassicRecovery
+// (with Sack on, over the SACK scoreboard: ns-3's reading of RFC 6675).
+void apply_recovery(const netmodels::TcpConfig& tcp) {
+  using ns3::Config::SetDefault;
+  const bool prr = tcp.recovery == netmodels::TcpRecovery::prr;
+  SetDefault("ns3::TcpL4Protocol::RecoveryType",
+             ns3::TypeIdValue(prr ? ns3::TcpPrrRecovery::GetTypeId()
+                                  : ns3::TcpClassicRecovery::GetTypeId()));
+  SetDefault(
+      "ns3::TcpPrrRecovery::ReductionBound",
+      ns3::EnumValue(tcp.prr_conservative ? ns3::TcpPrrRecovery::CRB : ns3::TcpPrrRecovery::SSRB));
+  SetDefault("ns3::TcpSocketBase::Sack", ns3::BooleanValue(tcp.sack));
+}
+
 }  // namespace
 
 std::string unsupported_reason(const netmodels::NetworkSpec& spec) {
@@ -50,6 +65,14 @@ std::string unsupported_reason(const netmodels::NetworkSpec& spec) {
   return largest_message_problem(spec.workload);
 }
 
+std::string tcp_variant(const netmodels::TcpConfig& tcp) {
+  const std::string recovery =
+      tcp.recovery == netmodels::TcpRecovery::prr
+          ? fmt::format("TcpPrrRecovery ({})", tcp.prr_conservative ? "CRB" : "SSRB")
+          : "TcpClassicRecovery";
+  return fmt::format("TcpNewReno, Sack {}, {}", tcp.sack ? "on" : "off", recovery);
+}
+
 std::uint32_t segment_size(const netmodels::NetworkSpec& spec) {
   const std::uint32_t mss = spec.transport.tcp.mss_bytes;
   return mss != 0 ? mss : spec.format.max_payload();
@@ -59,9 +82,7 @@ void apply_tcp_defaults(const netmodels::NetworkSpec& spec, const Ns3Choices& ch
   using ns3::Config::SetDefault;
   const netmodels::TcpConfig& tcp = spec.transport.tcp;
   SetDefault("ns3::TcpL4Protocol::SocketType", ns3::TypeIdValue(ns3::TcpNewReno::GetTypeId()));
-  SetDefault("ns3::TcpL4Protocol::RecoveryType",
-             ns3::TypeIdValue(ns3::TcpClassicRecovery::GetTypeId()));
-  SetDefault("ns3::TcpSocketBase::Sack", ns3::BooleanValue(false));
+  apply_recovery(tcp);
   // Off: the 40 B IPv4 + TCP header of netwarp's PacketFormat holds for every data segment.
   SetDefault("ns3::TcpSocketBase::Timestamp", ns3::BooleanValue(false));
   SetDefault("ns3::TcpSocketBase::WindowScaling", ns3::BooleanValue(true));

@@ -22,11 +22,15 @@ struct Ns3Choices {
 // (validation/src/coverage/ns3_fields.cpp) before this.
 std::string unsupported_reason(const netmodels::NetworkSpec& spec);
 
+// What ns-3 runs, in its own names: "TcpNewReno, Sack on, TcpPrrRecovery (SSRB)".
+std::string tcp_variant(const netmodels::TcpConfig& tcp);
+
 // The TCP segment size: tcp.mss_bytes, else the MTU's payload.
 std::uint32_t segment_size(const netmodels::NetworkSpec& spec);
 
-// Sets ns-3's attribute defaults for TCP (NewReno, classic recovery, no SACK, no timestamps,
-// the scenario's windows, timers and thresholds). Call before any node exists.
+// Sets ns-3's attribute defaults for TCP (NewReno; SACK and classic or PRR recovery as the
+// scenario says; no timestamps; the scenario's windows, timers and thresholds). Call before any
+// node exists.
 void apply_tcp_defaults(const netmodels::NetworkSpec& spec, const Ns3Choices& choices);
 
 }  // namespace netwarp::ns3_check

@@ -73,6 +73,12 @@ bool syn_timeout_is_min_rto(const Scenario& s) {
   return s.transport().tcp().syn_timeout_rto_us() <= s.transport().tcp().min_rto_us();
 }
 
+// Window scale (3 B), with SACK SACK permitted (2 B), padded to 4-byte words.
+bool syn_options_are_ns3s(const Scenario& s) {
+  const auto& tcp = s.transport().tcp();
+  return tcp.syn_option_bytes() == (tcp.sack() ? 8U : 4U);
+}
+
 std::vector<FieldRule> tcp_timers_and_windows() {
   return {
       {"transport.kind",
@@ -107,10 +113,39 @@ std::vector<FieldRule> tcp_timers_and_windows() {
        syn_timeout_is_min_rto},
       {"transport.tcp.syn_option_bytes",
        C::noted,
-       {"4"},
-       "ns-3's SYN carries the window-scale option, 4 B padded (emulate: NS3 selects it)",
-       {}},
+       {},
+       "ns-3's SYN carries the window-scale option, with SACK also SACK permitted, padded to "
+       "4 B or 8 B (emulate: NS3 selects it)",
+       syn_options_are_ns3s},
   };
+}
+
+// ns-3 with Sack on always recovers by its SACK scoreboard: NEWRENO recovery that ignores the
+// blocks has no counterpart.
+bool sack_recovers_with_sack(const Scenario& s) {
+  const auto& tcp = s.transport().tcp();
+  return !tcp.sack() || tcp.recovery() == scenarios::proto::Tcp::SACK_6675 ||
+         tcp.recovery() == scenarios::proto::Tcp::PRR;
+}
+
+// The recovery ns-3.37 runs: TcpClassicRecovery over its Reno scoreboard without SACK
+// (NS3_CLASSIC); with SACK TcpClassicRecovery (SACK_6675) or TcpPrrRecovery (PRR) over its
+// SACK scoreboard, read as sack_reading says.
+bool recovery_is_ns3s(const Scenario& s) {
+  const auto& tcp = s.transport().tcp();
+  if (!tcp.sack()) return tcp.recovery() == scenarios::proto::Tcp::NS3_CLASSIC;
+  return tcp.recovery() == scenarios::proto::Tcp::SACK_6675 ||
+         tcp.recovery() == scenarios::proto::Tcp::PRR;
+}
+
+bool sack_read_as_ns3(const Scenario& s) {
+  const auto& tcp = s.transport().tcp();
+  return !tcp.sack() || tcp.sack_reading() == scenarios::proto::Tcp::SACK_NS3;
+}
+
+bool sack_option_on_wire(const Scenario& s) {
+  const auto& tcp = s.transport().tcp();
+  return !tcp.sack() || tcp.sack_option_bytes();
 }
 
 std::vector<FieldRule> tcp_recovery_and_control() {
@@ -131,24 +166,30 @@ std::vector<FieldRule> tcp_recovery_and_control() {
        "ns-3.37 recomputes the RTO at every new ACK (emulate: NS3 selects it)",
        {}},
       {"transport.tcp.sack",
-       C::refused,
-       {"false"},
-       "netwarp-ns3 runs ns-3 without SACK (RFC 6675 recovery is not mirrored yet)",
-       {}},
+       C::mirrored,
+       {},
+       "ns-3 with SACK recovers on its SACK scoreboard (recovery SACK_6675 or PRR)",
+       sack_recovers_with_sack},
       {"transport.tcp.recovery",
        C::noted,
-       {"NS3_CLASSIC"},
-       "ns-3.37 runs TcpClassicRecovery (emulate: NS3 selects NS3_CLASSIC)",
-       {}},
-      {"transport.tcp.prr_conservative_bound",
-       C::refused,
-       {"false"},
-       "PRR is not mirrored (ns-3 runs classic recovery)",
-       {}},
+       {},
+       "ns-3.37 runs TcpClassicRecovery without SACK (emulate: NS3 selects NS3_CLASSIC)",
+       recovery_is_ns3s},
+      {"transport.tcp.sack_reading",
+       C::noted,
+       {},
+       "ns-3.37 reads RFC 6675 and RFC 6937 its own way (emulate: NS3 selects SACK_NS3)",
+       sack_read_as_ns3},
+      {"transport.tcp.sack_option_bytes",
+       C::noted,
+       {},
+       "ns-3's ACKs carry their SACK option on the wire (emulate: NS3 selects it)",
+       sack_option_on_wire},
+      {"transport.tcp.prr_conservative_bound", C::mirrored, {}, "", {}},
       {"transport.tcp.prr_whole_segments",
        C::refused,
        {"false"},
-       "PRR is not mirrored (ns-3 runs classic recovery; its TcpPrrRecovery counts bytes)",
+       "ns-3's TcpPrrRecovery counts its proportional share in bytes",
        {}},
       {"transport.tcp.max_ooo_ranges",
        C::refused,

@@ -150,8 +150,8 @@ ModelResult run_ns3_check(const Ns3CheckRequest& request, std::vector<FlowSample
   std::ifstream in(request.out_file);
   const nlohmann::json j = nlohmann::json::parse(in);
   m.predicted_ps = j.at("completion_time_ps").get<std::int64_t>();
-  m.note = fmt::format("ns-3 {} packet-level TCP (NewReno, DropTail device queues){}",
-                       j.value("ns3_version", "?"), own_readings(j));
+  m.note = fmt::format("ns-3 {} packet-level TCP ({}; DropTail device queues){}",
+                       j.value("ns3_version", "?"), j.value("tcp", "TcpNewReno"), own_readings(j));
   m.params_file = request.out_file.filename().string();
   point.ns3 = Ns3Comparison{m.predicted_ps, counters_of(j), std::move(packet_flows), flows_of(j)};
   return m;

@@ -133,11 +133,11 @@ enum class CongestionControl : std::uint8_t { new_reno, cubic, dctcp };
 
 // Choices the RFCs leave open, each with the RFC reading first (the default) and the reading
 // of ns-3.37 (src/internet/model/tcp-socket-base.cc), so `emulate: NS3` can select it.
-// ssthresh on loss (RFC 5681 eq. 4; NewReno recovery, timeouts and ECN; RFC 6675 recovery keeps
-// FlightSize): FlightSize, less the data sent by limited transmit when the
-// third duplicate ACK arrives (RFC 5681 3.2 step 2); or bytes in flight: data sent and not
-// acknowledged less one SMSS per duplicate ACK, which showed a segment left the network
-// (ns-3.37 with limited transmit: BytesInFlight() + SMSS at NewReno recovery entry).
+// ssthresh on loss (RFC 5681 eq. 4; recovery, timeouts and ECN): FlightSize, less the data
+// sent by limited transmit at the third duplicate ACK in NewReno recovery (RFC 5681 3.2 step
+// 2); or bytes in flight: sent, not acknowledged, less one SMSS per duplicate ACK (ns-3.37
+// with limited transmit: BytesInFlight() + SMSS at NewReno recovery entry), in RFC 6675 and
+// PRR recovery the pipe before the fast retransmit (ns-3.37's BytesInFlight() with SACK).
 enum class SsthreshBase : std::uint8_t { flight_size, bytes_in_flight };
 // cwnd when fast recovery ends with a full ACK (RFC 6582 3.2 step 6): option 1,
 // min(ssthresh, max(FlightSize, SMSS) + SMSS); or option 2, ssthresh (ns-3.37).
@@ -158,6 +158,11 @@ enum class TcpRecovery : std::uint8_t {
   ns3_classic,
 };
 
+// How SACK_6675 and PRR recovery read RFC 6675 and RFC 6937: as written, or as ns-3.37's
+// TcpSocketBase, TcpTxBuffer and TcpPrrRecovery do with SACK (validation/ns3/SEMANTICS.md
+// section 11), so that `emulate: NS3` can select it.
+enum class SackReading : std::uint8_t { rfc, ns3 };
+
 // TCP (RFC 5681), loss recovery and congestion control as chosen, RTO per RFC 6298.
 struct TcpConfig {
   std::uint32_t mss_bytes = 0;  // 0: PacketFormat::max_payload()
@@ -177,6 +182,10 @@ struct TcpConfig {
   // (a segment on ACKs 5, 7, .., 15); false: in bytes, as ns-3's TcpPrrRecovery (6, 8, .., 14).
   // The scenario's transport.tcp.prr_whole_segments.
   bool prr_whole_segments = false;
+  SackReading sack_reading = SackReading::rfc;
+  // ACKs carry their SACK option on the wire (sack_option_wire_bytes in packet.hpp); false: an
+  // ACK's size ignores it.
+  bool sack_option_bytes = false;
   std::uint32_t max_ooo_ranges = 0;  // receiver's out-of-order ranges; 0: unlimited
   // Connection set-up, limited transmit and the policy choices above.
   bool handshake = true;  // three-way handshake before data (RFC 793 3.4)

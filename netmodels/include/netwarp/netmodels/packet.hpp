@@ -102,6 +102,11 @@ inline void set_sack_blocks(Packet& p, const TcpSackBlocks& blocks) {
     p.sack_edges[2 * i] = static_cast<std::uint32_t>(b.end);
   }
 }
+// An ACK's SACK option on the wire (RFC 2018 section 3): kind and length, 8 bytes per block,
+// padded to 4-byte words (12, 20, 28 bytes); 0 without blocks.
+inline std::uint32_t sack_option_wire_bytes(std::uint32_t blocks) {
+  return blocks == 0 ? 0 : (2 + 8 * blocks + 3) / 4 * 4;
+}
 inline TcpSackBlocks sack_blocks_of(const Packet& p) {
   TcpSackBlocks blocks;
   blocks.count = std::min<std::uint32_t>(p.sack_count, kMaxSackBlocks);

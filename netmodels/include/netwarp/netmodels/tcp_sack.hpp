@@ -47,6 +47,9 @@ struct TcpScoreboardView {
   TcpSeq snd_max = 0;  // HighData + 1
   std::uint32_t mss = 0;
   std::uint32_t dupack_threshold = 3;  // DupThresh
+  // NextSeg() as ns-3.37's TcpTxBuffer: rule 3 from the first unSACKed byte above HighRxt
+  // whatever was SACKed (no 1.b), and no rule 4 (TcpConfig::sack_reading ns3).
+  bool ns3_next_seg = false;
 };
 
 // Update() (RFC 6675 section 4): records the blocks above snd_una, clipped to what was sent
