@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <string>
+#include <type_traits>
 
 #include "netwarp/engine/kernel.hpp"
 #include "netwarp/netmodels/multipath.hpp"
@@ -151,26 +152,20 @@ std::string write_parts_of_every_rank(NetworkResults local, engine::RankExchange
   return dir;
 }
 
-// What the merged part files stream, table by table, flows joined with their receivers.
+// What the merged part files stream, table by table (every table of for_each_table, so a new
+// one cannot be left out), flows joined with their receivers.
 NetworkResults streamed(const ResultsSource& source) {
   NetworkResults out;
-  const auto read = [&]<class R>(std::vector<R>& table) {
-    for (auto records = source.open<R>(); const R* r = records.peek(); records.pop())
-      table.push_back(*r);
-  };
-  read(out.deliveries);
-  FlowRows rows(source);
-  for (FlowRows::Row row; rows.next(row);) out.flows.push_back(row.flow);
-  read(out.ports);
-  read(out.queue_samples);
-  read(out.packet_traces);
-  read(out.cwnd_samples);
-  read(out.receivers);
-  read(out.port_samples);
-  read(out.flow_samples);
-  read(out.port_classes);
-  read(out.switch_buffers);
-  read(out.drops);
+  out.for_each_table([&]<class R>(const std::vector<R>& table) {
+    auto& into = const_cast<std::vector<R>&>(table);  // out's own: for_each_table is const
+    if constexpr (std::is_same_v<R, FlowRecord>) {
+      FlowRows rows(source);
+      for (FlowRows::Row row; rows.next(row);) into.push_back(row.flow);
+    } else {
+      for (auto records = source.open<R>(); const R* r = records.peek(); records.pop())
+        into.push_back(*r);
+    }
+  });
   return out;
 }
 
