@@ -14,7 +14,6 @@
 #include <new>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "app_context.hpp"
@@ -217,15 +216,15 @@ int run_rank(int argc, char** argv, netwarp::engine::RankExchange& exchange, boo
 // process of an MPI job; the process exits with its first partition's status, as an MPI job
 // reports rank 0's.
 int run_threads(int argc, char** argv, int threads, bool mpi) {
-  std::vector<int> status(static_cast<std::size_t>(threads), 0);
   const auto exchanges = mpi ? netwarp::engine::make_hybrid_exchanges(threads)
                              : netwarp::engine::make_thread_exchanges(threads);
-  std::vector<std::thread> others;
-  for (int i = 1; i < threads; ++i)
-    others.emplace_back([&, i] { status[i] = run_rank(argc, argv, *exchanges[i], true); });
-  status[0] = run_rank(argc, argv, *exchanges[0], true);
-  for (std::thread& t : others) t.join();
-  return status[0];
+  int first_status = 0;
+  // run_rank turns every failure into a status: nothing is thrown out of a thread.
+  netwarp::engine::run_as_threads(exchanges, [&](netwarp::engine::RankExchange& exchange) {
+    const int status = run_rank(argc, argv, exchange, true);
+    if (exchange.rank() % threads == 0) first_status = status;
+  });
+  return first_status;
 }
 
 }  // namespace

@@ -2,20 +2,11 @@
 // binary's MPI allows threads: NETWARP_MPI_TEST_THREADS).
 #include <gtest/gtest.h>
 
+#include "engine/phold_spread.hpp"
 #include "engine/test_models.hpp"
-#include "netwarp/phold/phold.hpp"
 
 namespace netwarp::engine {
 namespace {
-
-struct Tuning {
-  const char* name;
-  std::uint32_t batch;
-  std::uint32_t gvt_interval;
-  std::uint64_t max_uncommitted_bytes;
-};
-
-const Tuning kTunings[] = {{"defaults", 16, 64, 0}, {"tiny_byte_cap", 16, 4, 4096}};
 
 // The sequential digest in every sync mode, events crossing both threads and processes, and the
 // collectives' results in global rank order.
@@ -23,12 +14,7 @@ TEST(PholdHybrid, ThreadsInEveryProcessGiveTheSequentialDigest) {
   auto world = make_mpi_exchange();
   constexpr int kThreads = 2;
   const int partitions = world->size() * kThreads;
-  phold::PholdConfig c;
-  c.lps_per_rank = 128 / static_cast<std::uint32_t>(partitions);
-  c.ranks = partitions;
-  c.remote = 0.5;
-  c.lookahead = 0.1;
-  c.end = 80;
+  const phold::PholdConfig c = testing::phold_spread(partitions, 128, 80);
   const phold::PholdModel model(c);
   KernelConfig config;
   config.end_time = SimTime::from_us(c.end);
@@ -36,7 +22,8 @@ TEST(PholdHybrid, ThreadsInEveryProcessGiveTheSequentialDigest) {
   config.kind = KernelKind::optimistic;
   for (const SyncMode mode : {SyncMode::optimistic, SyncMode::conservative, SyncMode::hybrid}) {
     config.sync = mode;
-    for (const Tuning& t : kTunings) {
+    for (const testing::ThreadTuning& t :
+         {testing::kThreadTunings[0], testing::kThreadTunings[2]}) {
       config.batch_size = t.batch;
       config.gvt_interval = t.gvt_interval;
       config.max_uncommitted_bytes = t.max_uncommitted_bytes;

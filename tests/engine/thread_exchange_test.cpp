@@ -8,8 +8,8 @@
 #include <mutex>
 #include <thread>
 
+#include "engine/phold_spread.hpp"
 #include "engine/test_models.hpp"
-#include "netwarp/phold/phold.hpp"
 
 namespace netwarp::engine {
 namespace {
@@ -118,26 +118,17 @@ class PholdOnThreads : public ::testing::TestWithParam<ThreadRun> {};
 // roll back often (one event per batch, a tiny memory cap) and with the defaults.
 TEST_P(PholdOnThreads, MatchesTheSequentialKernel) {
   const auto [threads, sync] = GetParam();
-  phold::PholdConfig c;
-  c.lps_per_rank = 64 / static_cast<std::uint32_t>(threads);
-  c.ranks = threads;
-  c.remote = 0.5;
-  c.lookahead = 0.1;
-  c.end = 150;
+  const phold::PholdConfig c = testing::phold_spread(threads, 64, 150);
   const phold::PholdModel model(c);
   KernelConfig config;
   config.end_time = SimTime::from_us(c.end);
   const RunResult reference = run_sequential(model, config);
   config.kind = KernelKind::optimistic;
   config.sync = sync;
-  struct Tuning {
-    std::uint32_t batch, gvt_interval;
-    std::uint64_t max_bytes;
-  };
-  for (const Tuning t : {Tuning{16, 64, 0}, Tuning{1, 1, 0}, Tuning{16, 4, 4096}}) {
+  for (const testing::ThreadTuning& t : testing::kThreadTunings) {
     config.batch_size = t.batch;
     config.gvt_interval = t.gvt_interval;
-    config.max_uncommitted_bytes = t.max_bytes;
+    config.max_uncommitted_bytes = t.max_uncommitted_bytes;
     std::mutex mutex;
     std::vector<RunStats> stats;
     run_as_threads(threads, [&](RankExchange& ex) {
@@ -147,7 +138,7 @@ TEST_P(PholdOnThreads, MatchesTheSequentialKernel) {
     });
     ASSERT_EQ(stats.size(), static_cast<std::size_t>(threads));
     for (const RunStats& s : stats) {
-      EXPECT_EQ(s.digest, reference.stats.digest) << "batch " << t.batch;
+      EXPECT_EQ(s.digest, reference.stats.digest) << t.name;
       EXPECT_EQ(s.events_committed, reference.stats.events_committed);
       EXPECT_EQ(s.ranks, threads);
       EXPECT_GT(s.remote_events_sent, 0u);
