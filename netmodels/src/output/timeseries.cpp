@@ -67,15 +67,14 @@ class PoolIntervals {
     const std::int64_t to = from + static_cast<std::int64_t>(s.intervals) * length_;
     std::uint64_t max = 0;
     double area = 0;  // mean occupancy x intervals
-    const auto first =
-        std::lower_bound(rows_.begin(), rows_.end(), s.node,
-                         [](const PoolIntervalSample& r, NodeId node) { return r.node < node; });
-    for (auto r = first; r != rows_.end() && r->node == s.node; ++r) {
-      const std::int64_t r_to =
-          r->interval_start_ps + static_cast<std::int64_t>(r->intervals) * length_;
-      if (r->interval_start_ps >= to) break;
-      if (r_to <= from) continue;
-      const std::int64_t overlap = std::min(to, r_to) - std::max(from, r->interval_start_ps);
+    // Rows are by (node, interval), each node's intervals disjoint and increasing: the first
+    // one of this node that ends after `from` (a search, not a walk from the node's first row,
+    // which made a long run's file quadratic in its intervals).
+    const auto first = std::partition_point(rows_.begin(), rows_.end(), [&](const auto& r) {
+      return r.node < s.node || (r.node == s.node && end_of(r) <= from);
+    });
+    for (auto r = first; r != rows_.end() && r->node == s.node && r->interval_start_ps < to; ++r) {
+      const std::int64_t overlap = std::min(to, end_of(*r)) - std::max(from, r->interval_start_ps);
       max = std::max(max, r->max_used_bytes);
       area += static_cast<double>(r->mean_used_bytes) * static_cast<double>(overlap / length_);
     }
@@ -84,6 +83,10 @@ class PoolIntervals {
   }
 
  private:
+  std::int64_t end_of(const PoolIntervalSample& r) const {
+    return r.interval_start_ps + static_cast<std::int64_t>(r.intervals) * length_;
+  }
+
   std::int64_t length_;
   bool is_shared_;
   std::vector<PoolIntervalSample> rows_;

@@ -14,18 +14,14 @@
 namespace netwarp::netmodels::tcp_detail {
 namespace {
 
-TcpScoreboardView view_of(const TcpSenderState& s, const TcpConfig& config,
-                          const TcpRangeStore& scoreboard) {
-  return TcpScoreboardView{scoreboard,
-                           s.snd_una,
-                           s.snd_max,
-                           s.mss,
-                           config.dupack_threshold,
-                           config.sack_reading == SackReading::ns3};
-}
-
 bool reads_as_ns3(const TcpConfig& config) {
   return config.sack_reading == SackReading::ns3;
+}
+
+TcpScoreboardView view_of(const TcpSenderState& s, const TcpConfig& config,
+                          const TcpRangeStore& scoreboard) {
+  return TcpScoreboardView{
+      scoreboard, s.snd_una, s.snd_max, s.mss, config.dupack_threshold, reads_as_ns3(config)};
 }
 
 // NextSeg() rule 2's condition: unsent data that the receive window allows.
