@@ -18,10 +18,22 @@ TEST(Dcqcn, ACnpCutsByHalfAlphaAndRaisesAlphaByG) {
   EXPECT_DOUBLE_EQ(r.rate_bps, kLine / 2.0);  // alpha 1: cut by half
   EXPECT_DOUBLE_EQ(r.target_bps, static_cast<double>(kLine));
   EXPECT_DOUBLE_EQ(r.alpha, 1.0);  // (1 - g) + g
-  dcqcn_on_alpha_timer(r, c);
+  dcqcn_decay_alpha(r, c, 1);
   EXPECT_DOUBLE_EQ(r.alpha, 1 - c.g);
   dcqcn_on_cnp(r, c);
   EXPECT_DOUBLE_EQ(r.rate_bps, kLine / 2.0 * (1 - (1 - c.g) / 2));
+}
+
+TEST(Dcqcn, AlphaDecaysOncePerPeriodWithoutACnp) {
+  DcqcnConfig c;
+  c.g = 0.5;
+  DcqcnRate r = dcqcn_start(kLine);
+  dcqcn_decay_alpha(r, c, 0);
+  EXPECT_EQ(r.alpha, 1.0);
+  dcqcn_decay_alpha(r, c, 3);
+  EXPECT_EQ(r.alpha, 0.125);
+  dcqcn_decay_alpha(r, c, 5000);  // reaches 0 and stops there
+  EXPECT_EQ(r.alpha, 0.0);
 }
 
 TEST(Dcqcn, FastRecoveryHalvesTheGapFStepsThenAdditiveThenHyper) {

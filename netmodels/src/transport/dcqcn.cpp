@@ -39,8 +39,10 @@ void dcqcn_on_cnp(DcqcnRate& r, const DcqcnConfig& c) {
   r.byte_steps = 0;
 }
 
-void dcqcn_on_alpha_timer(DcqcnRate& r, const DcqcnConfig& c) {
-  r.alpha *= 1 - c.g;
+// One multiplication per period, as a timer event per period would (bit for bit), at a fraction
+// of its cost; the loop stops once alpha is 0.
+void dcqcn_decay_alpha(DcqcnRate& r, const DcqcnConfig& c, std::uint64_t periods) {
+  for (; periods > 0 && r.alpha > 0; --periods) r.alpha *= 1 - c.g;
 }
 
 void dcqcn_on_rate_timer(DcqcnRate& r, const DcqcnConfig& c, std::uint64_t line_rate_bps) {

@@ -1,6 +1,7 @@
 // DCQCN's reaction point (Zhu et al., SIGCOMM 2015, section 3.1 and Figure 7): the sender's
 // current rate RC, target rate RT and congestion estimate alpha. A CNP cuts RC by alpha / 2
-// (RT keeps the rate before the cut); alpha decays every alpha_timer without a CNP; every
+// (RT keeps the rate before the cut); alpha decays once per alpha_timer period without a CNP
+// (applied when the next CNP comes, the only time alpha is read: no timer events); every
 // rate_timer period and every byte_counter_bytes sent is an increase step: while neither count
 // is past F, fast recovery (RC halfway to RT); then additive (RT += R_AI) or, once both are
 // past F, hyper increase (RT += i x R_HAI, i the smaller count less F); RC goes halfway to RT
@@ -25,8 +26,8 @@ struct DcqcnRate {
 DcqcnRate dcqcn_start(std::uint64_t line_rate_bps);
 // A CNP arrived: cut, and reset the increase counts.
 void dcqcn_on_cnp(DcqcnRate& r, const DcqcnConfig& c);
-// The alpha timer fired with no CNP in its period.
-void dcqcn_on_alpha_timer(DcqcnRate& r, const DcqcnConfig& c);
+// `periods` alpha-timer periods passed without a CNP: alpha decays once for each.
+void dcqcn_decay_alpha(DcqcnRate& r, const DcqcnConfig& c, std::uint64_t periods);
 // The rate timer fired.
 void dcqcn_on_rate_timer(DcqcnRate& r, const DcqcnConfig& c, std::uint64_t line_rate_bps);
 // `bytes` were sent.

@@ -44,8 +44,7 @@ class RoceHost {
 namespace roce_timer {
 inline constexpr std::uint32_t pacing = 2;
 inline constexpr std::uint32_t retransmission = 3;
-inline constexpr std::uint32_t alpha = 4;
-inline constexpr std::uint32_t rate = 5;
+inline constexpr std::uint32_t rate = 5;  // 4 was alpha's timer, now applied at the next CNP
 }  // namespace roce_timer
 
 class RoceTransport {
@@ -76,17 +75,18 @@ class RoceTransport {
     std::uint64_t timeouts;
     std::int64_t rto_at_ps;       // when the retransmission timer expires; -1: not armed
     std::int64_t paced_from_ps;   // when the packet the pending pacing gap follows was sent
+    std::int64_t alpha_from_ps;   // the last CNP: alpha's decay periods count from it; -1: none
     std::uint32_t pacing;         // Pacing
     std::uint32_t rto_event_due;  // 1: a retransmission TimerFired is scheduled
-    std::uint32_t alpha_generation;
     std::uint32_t rate_generation;
     std::uint32_t paced_wire_bytes;   // that packet's size
     std::uint32_t pacing_generation;  // of the one pacing TimerFired that counts
+    std::uint32_t zero = 0;           // fills the struct: no padding bytes in its hash
     DcqcnRate dcqcn;
     // Hashed as its bytes: no padding (the static_assert below), doubles included.
     void visit_bytes(engine::StateVisitor& v) const { v.bytes(this, sizeof *this); }
   };
-  static_assert(sizeof(DcqcnRate) == 40 && sizeof(Sender) == 9 * 8 + 6 * 4 + 40);
+  static_assert(sizeof(DcqcnRate) == 40 && sizeof(Sender) == 10 * 8 + 6 * 4 + 40);
   struct Receiver {
     std::uint64_t expected_psn;
     std::int64_t last_cnp_ps;  // -1: none yet
@@ -110,7 +110,7 @@ class RoceTransport {
   void on_ack(const Packet& p, engine::EventCtx& ctx, RoceHost& host);
   void on_retransmission_timer(MessageId flow, engine::EventCtx& ctx);
   void on_cnp(const Packet& p, engine::EventCtx& ctx);
-  void on_dcqcn_timer(const TimerFired& ev, engine::EventCtx& ctx);
+  void on_rate_timer(const TimerFired& ev, engine::EventCtx& ctx);
   void on_data(const Packet& p, engine::EventCtx& ctx, RoceHost& host);
   void send_control(const Message& m, PacketKind kind, std::uint64_t psn, engine::EventCtx& ctx,
                     RoceHost& host) const;
