@@ -17,11 +17,14 @@ struct Platform {
   scenarios::MpiRunSpec spec;
 };
 
-Platform pingpong_platform(const std::vector<std::string>& sets) {
-  Platform p{scenarios::load_scenario(scenarios::scenario_library_dir() + "/pingpong.pbtxt", sets),
-             {}};
+Platform library_platform(const std::string& name, const std::vector<std::string>& sets) {
+  Platform p{scenarios::load_scenario(scenarios::scenario_library_dir() + "/" + name, sets), {}};
   p.spec = scenarios::build_mpi_run(p.loaded);
   return p;
+}
+
+Platform pingpong_platform(const std::vector<std::string>& sets) {
+  return library_platform("pingpong.pbtxt", sets);
 }
 
 // The fit recovers the scenario's mpi.host settings (o 1500 ns; shm defaults: 200 ns, 10 GB/s
@@ -68,6 +71,30 @@ TEST(IntraNodeFit, ParameterFilesCarryThemAndPredictUsesThem) {
   const double with_file = predict_with(file, "f", p.loaded, p.spec).prediction.run_time_ns;
   const double with_scenario = predict_with(plain, "f", p.loaded, p.spec).prediction.run_time_ns;
   EXPECT_GT(with_file, with_scenario + 2 * 4800);
+}
+
+// Several ranks per host: the LogGPS fit adds what two ranks of one host sharing its NIC with two
+// of another add to a round trip, and takes Gl from it: the host link's serialisation (8 ns/byte
+// at 1 Gbit/s, plus headers). With the ping-pong alone Gl also held part of the unexpected-buffer
+// copy's place; here both pairs' data go through one 1 Gbit/s NIC each way.
+TEST(IntraNodeFit, LogGpsTakesGlFromTheSharedNic) {
+  const Platform shared = library_platform("alltoall-ab.pbtxt", {"mpi.ranks_per_host=2"});
+  const nlohmann::ordered_json json = fit_model(ModelKind::loggps, shared.loaded, shared.spec);
+  const double gl = json["params"]["Gl"].get<double>();
+  EXPECT_GT(gl, 8.0);
+  EXPECT_LT(gl, 8.0 * 1.05);
+  bool noted = false;
+  for (const auto& note : json["fit"]["notes"])
+    noted = noted || note.get<std::string>().find("sharing a NIC") != std::string::npos;
+  EXPECT_TRUE(noted);
+  std::size_t nic_points = 0;
+  for (const auto& r : json["fit"]["residuals"])
+    if (r["series"] == "nic") ++nic_points;
+  EXPECT_EQ(nic_points, 4u);
+  // One rank per host: no NIC is shared by ranks, the ping-pong alone fits.
+  const Platform apart = library_platform("alltoall-ab.pbtxt", {});
+  const nlohmann::ordered_json alone = fit_model(ModelKind::loggps, apart.loaded, apart.spec);
+  for (const auto& r : alone["fit"]["residuals"]) EXPECT_NE(r["series"], "nic");
 }
 
 }  // namespace

@@ -19,7 +19,8 @@ std::vector<std::uint64_t> sizes_for(std::uint64_t s, std::uint64_t S) {
 }
 
 LogGpsSamples samples_from(const LogGpsParams& p, double W) {
-  LogGpsSamples in{.s = p.s, .S = p.S, .W_ns = W, .rtt_w0 = {}, .rtt_wW = {}, .send = {}};
+  LogGpsSamples in{
+      .s = p.s, .S = p.S, .W_ns = W, .rtt_w0 = {}, .rtt_wW = {}, .send = {}, .nic_shared = {}};
   for (const std::uint64_t k : sizes_for(p.s, p.S)) {
     in.rtt_w0.push_back({k, loggps::rtt(p, k, 0)});
     in.rtt_wW.push_back({k, loggps::rtt(p, k, W)});
@@ -122,6 +123,88 @@ TEST(LogGpsFit, TooFewPointsIsAClearError) {
   EXPECT_THROW(fit_loggps(in), std::invalid_argument);
   in = samples_from(loggps_preset("myrinet"), 5e5);
   in.rtt_w0[3].ns = -1;
+  EXPECT_THROW(fit_loggps(in), std::invalid_argument);
+}
+
+// A platform whose receiver copies an unexpected eager message once more (the packet MPI's
+// unexpected-buffer copy, which LogGPS has no parameter for): the w = W curve then carries it in
+// Ors, and the ping-pong alone gives it back from Gl, so Orl takes what Gl lacks. What sharing a
+// NIC adds to a round trip, 2 k Gl plus a constant (§3, two messages each way), sets Gl and Orl
+// right; the contention rule scales Gl by the number of sharers, so it must be the wire's.
+LogGpsParams tree_platform() {
+  LogGpsParams p;
+  p.L = 2000;
+  p.o = 1000;
+  p.Oss = 0.05;
+  p.Ors = 0.05;
+  p.Osl = 0.02;
+  p.Orl = 0.02;
+  p.Gs = 0.6;
+  p.Gl = 0.33;
+  p.s = 1024;
+  p.S = 16384;
+  return p;
+}
+
+LogGpsSamples with_unexpected_copy(const LogGpsParams& p, double copy_per_byte) {
+  LogGpsSamples in = samples_from(p, 5e5);
+  for (SizePoint& point : in.rtt_wW)
+    if (point.k <= p.S) point.ns += copy_per_byte * static_cast<double>(point.k);
+  return in;
+}
+
+void add_nic_points(LogGpsSamples& in, double gl, double constant) {
+  for (const std::uint64_t k : {32768, 65536, 98304, 131072}) {
+    const double alone = 40000 + 0.75 * static_cast<double>(k);
+    in.nic_shared.push_back({k, alone, alone + constant + 2 * gl * static_cast<double>(k)});
+  }
+}
+
+TEST(LogGpsFit, NicSharingSeparatesGlFromOrl) {
+  const LogGpsParams truth = tree_platform();
+  LogGpsSamples in = with_unexpected_copy(truth, 0.1);
+  const LogGpsFit pingpong_only = fit_loggps(in);
+  EXPECT_LT(pingpong_only.params.Gl, 0.9 * truth.Gl);  // what the series is there for
+  EXPECT_GT(pingpong_only.params.Orl, 3 * truth.Orl);
+  add_nic_points(in, truth.Gl, -8000);
+  const LogGpsFit fit = fit_loggps(in);
+  expect_within(fit.params.Gl, truth.Gl, "Gl");
+  EXPECT_NEAR(fit.params.Orl, truth.Orl, 1e-3);
+  expect_within(fit.params.Osl, truth.Osl, "Osl");
+  expect_within(fit.params.Oss, truth.Oss, "Oss");
+  EXPECT_TRUE(has_note(fit, "Gl = 0.33 ns/byte from what sharing a NIC adds"));
+  for (const FitResidual& r : fit.report.residuals)
+    if (r.series == "nic") EXPECT_NEAR(r.error_pct, 0, 1e-6) << r.k;
+}
+
+TEST(LogGpsFit, NicSharingWithoutGrowthLeavesGlToThePingPong) {
+  const LogGpsParams truth = tree_platform();
+  LogGpsSamples in = samples_from(truth, 5e5);
+  add_nic_points(in, 0, 3000);
+  const LogGpsFit fit = fit_loggps(in);
+  expect_params_within(fit.params, truth);
+  EXPECT_TRUE(has_note(fit, "sharing a NIC adds no time that grows with k"));
+}
+
+TEST(LogGpsFit, NicSharingPointsAreChecked) {
+  LogGpsSamples in = samples_from(tree_platform(), 5e5);
+  in.nic_shared.push_back({16384, 30000, 40000});
+  try {
+    fit_loggps(in);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "loggps fit: nic point at k = 16384: NIC sharing is measured for k > S (16384) "
+                 "only");
+  }
+  in.nic_shared = {{65536, 30000, 40000}};
+  try {
+    fit_loggps(in);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "loggps fit: too few points: NIC sharing needs at least 2 sizes, got 1");
+  }
+  in.nic_shared = {{65536, 30000, 0}, {131072, 50000, 70000}};
   EXPECT_THROW(fit_loggps(in), std::invalid_argument);
 }
 

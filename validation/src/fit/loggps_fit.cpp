@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "least_squares.hpp"
@@ -24,7 +26,7 @@ using Row = std::array<double, kUnknowns>;
 
 struct LinearPoint {
   Row coefficients{};
-  double offset = 0;  // the known part of the model value (W)
+  double offset = 0;  // the known part of the model value (W; one pair's round trip)
   double measured = 0;
 };
 
@@ -41,6 +43,31 @@ Row rtt_wW_row(std::uint64_t k_bytes, std::uint64_t s_bytes, std::uint64_t S_byt
   const double s = static_cast<double>(s_bytes);
   if (k_bytes <= S_bytes) return {2, 0, k, k, 0, 0, 0, 0};
   return {10, 4, 0, 0, 2 * k, k, s, k - s};
+}
+
+// What sharing a NIC adds to a round trip, (shared - alone) over k, as a line: §3 with two
+// messages on the NIC each way makes its slope 2 Gl. The intercept is left free: at a fixed size
+// sharing also moves costs §3 leaves out (two handshakes that overlap instead of following each
+// other). None without points.
+struct NicLine {
+  double intercept = 0;
+  double gl = 0;
+};
+
+std::optional<NicLine> nic_line(const LogGpsSamples& in) {
+  if (in.nic_shared.empty()) return std::nullopt;
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const NicSharingPoint& p : in.nic_shared) {
+    const auto x = static_cast<double>(p.k);
+    const double y = p.shared_ns - p.alone_ns;
+    n += 1;
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);  // >= 2 sizes (check_counts)
+  return NicLine{(sy - slope * sx) / n, slope / 2};
 }
 
 std::vector<LinearPoint> linear_points(const LogGpsSamples& in) {
@@ -71,6 +98,11 @@ bool check_counts(const LogGpsSamples& in) {
   require_sizes(kModel, fmt::format("RTT at w = W with k > S ({})", in.S),
                 distinct_sizes(in.rtt_wW, long_k), 2);
   require_sizes(kModel, "MPI_Send", distinct_sizes(in.send, all), 1);
+  if (!in.nic_shared.empty()) {
+    std::set<std::uint64_t> nic_sizes;
+    for (const NicSharingPoint& p : in.nic_shared) nic_sizes.insert(p.k);
+    require_sizes(kModel, "NIC sharing", nic_sizes.size(), 2);
+  }
   const std::size_t eager = distinct_sizes(in.rtt_w0, eager_k);
   if (eager == 1)
     require_sizes(kModel, fmt::format("RTT at w = 0 with {} < k <= {}", in.s, in.S), eager, 2);
@@ -125,6 +157,19 @@ void report_residuals(const LogGpsSamples& in, const LogGpsParams& p, FitReport&
     add_residual(report, "wW", pt.k, pt.ns, loggps::rtt(p, pt.k, in.W_ns));
   for (const SizePoint& pt : in.send)
     add_residual(report, "send", pt.k, pt.ns, loggps::send(p, pt.k, 0));
+  if (const auto line = nic_line(in))
+    for (const NicSharingPoint& pt : in.nic_shared)
+      add_residual(report, "nic", pt.k, pt.shared_ns,
+                   pt.alone_ns + line->intercept + 2 * static_cast<double>(pt.k) * p.Gl);
+}
+
+// The nic rows read §3 as scaling Gl; say so when the fit makes another parameter the largest.
+void check_nic_rows(const LogGpsSamples& in, const LogGpsParams& p, FitReport& report) {
+  if (in.nic_shared.empty() || (p.Gl >= p.Osl && p.Gl >= p.Orl)) return;
+  report.notes.push_back(fmt::format(
+      "the NIC-sharing points were fitted as (k - s) Gl per direction, but Gl = {:.6g} is not the "
+      "largest of Osl = {:.6g}, Orl = {:.6g}, which the contention rule scales instead",
+      p.Gl, p.Osl, p.Orl));
 }
 
 void check_w_large(const LogGpsSamples& in, const LogGpsParams& p, FitReport& report) {
@@ -138,20 +183,43 @@ void check_w_large(const LogGpsSamples& in, const LogGpsParams& p, FitReport& re
   }
 }
 
+// Gl from the NIC-sharing line, fixed in `points` (moved into their known part); none without
+// points or when sharing adds nothing that grows with k (then the ping-pong fits Gl).
+std::optional<double> nic_gl(const LogGpsSamples& in, std::vector<LinearPoint>& points,
+                             FitReport& report) {
+  const std::optional<NicLine> line = nic_line(in);
+  if (!line) return std::nullopt;
+  if (line->gl <= 0) {
+    report.notes.push_back(fmt::format(
+        "sharing a NIC adds no time that grows with k (slope {:.6g} ns/byte): Gl is fitted from "
+        "the ping-pong alone",
+        2 * line->gl));
+    return std::nullopt;
+  }
+  for (LinearPoint& p : points) p.offset += p.coefficients[Gl] * line->gl;
+  report.notes.push_back(fmt::format(
+      "Gl = {:.6g} ns/byte from what sharing a NIC adds to a round trip (half its slope over k, "
+      "§3 with two messages each way); the other parameters are fitted with it",
+      line->gl));
+  return line->gl;
+}
+
 }  // namespace
 
 LogGpsFit fit_loggps(const LogGpsSamples& samples) {
   fit::check_samples(samples, kModel);
   LogGpsFit result;
   std::array<bool, kUnknowns> fixed{};
-  if (check_counts(samples)) {
+  if (check_counts(samples) && samples.nic_shared.empty()) {
     fixed[Gl] = true;
     result.report.notes.push_back(fmt::format(
         "no w = 0 points with s < k <= S ({} < k <= {}): Gl and Orl are separable only through "
         "s*Gl in the k > S intercepts, so Gl is fixed at 0 and Orl holds Orl + Gl",
         samples.s, samples.S));
   }
-  const std::vector<LinearPoint> points = linear_points(samples);
+  std::vector<LinearPoint> points = linear_points(samples);
+  const std::optional<double> gl = nic_gl(samples, points, result.report);
+  if (gl) fixed[Gl] = true;
   Row x = solve(points, fixed);
   for (std::size_t round = 0; round < kUnknowns; ++round) {
     std::size_t worst = kUnknowns;
@@ -164,9 +232,11 @@ LogGpsFit fit_loggps(const LogGpsSamples& samples) {
     fixed[worst] = true;
     x = solve(points, fixed);
   }
+  if (gl) x[Gl] = *gl;
   result.params = to_params(x, samples);
   report_residuals(samples, result.params, result.report);
   check_w_large(samples, result.params, result.report);
+  check_nic_rows(samples, result.params, result.report);
   return result;
 }
 

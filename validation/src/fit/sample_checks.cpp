@@ -30,6 +30,13 @@ void check_samples(const LogGpsSamples& samples, std::string_view model) {
   check_series(samples.rtt_w0, model, "w0");
   check_series(samples.rtt_wW, model, "wW");
   check_series(samples.send, model, "send");
+  for (const NicSharingPoint& point : samples.nic_shared) {
+    check_series({{point.k, point.alone_ns}, {point.k, point.shared_ns}}, model, "nic");
+    if (point.k <= samples.S)
+      throw std::invalid_argument(
+          fmt::format("{}: nic point at k = {}: NIC sharing is measured for k > S ({}) only", model,
+                      point.k, samples.S));
+  }
   for (const SizePoint& point : samples.send)
     if (point.k > samples.S)
       throw std::invalid_argument(

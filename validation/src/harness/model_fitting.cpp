@@ -55,6 +55,44 @@ LogGpsSamples measure_loggps(const scenarios::MpiRunSpec& spec, double w_ns) {
   return samples;
 }
 
+// The first host the platform runs two ranks on.
+std::optional<netmodels::NodeId> shared_host(const scenarios::MpiRunSpec& spec) {
+  const auto& hosts = spec.config.rank_hosts;
+  for (std::size_t r = 1; r < hosts.size(); ++r)
+    if (std::find(hosts.begin(), hosts.begin() + static_cast<std::ptrdiff_t>(r), hosts[r]) !=
+        hosts.begin() + static_cast<std::ptrdiff_t>(r))
+      return hosts[r];
+  return std::nullopt;
+}
+
+// What sharing a host's NIC adds to a round trip (LogGpsSamples::nic_shared): ranks 0 and 1 on
+// `host`, 2 and 3 on another host of the platform; pairs (0, 2) and (1, 3) at once against
+// (0, 2) alone. Sizes of 2 to 8 S, whose data outlasts the handshakes, so that the two pairs'
+// data share the NIC from start to end. None when every rank runs on `host`.
+std::vector<NicSharingPoint> measure_nic_sharing(const scenarios::MpiRunSpec& spec,
+                                                 netmodels::NodeId host) {
+  const auto& hosts = spec.config.rank_hosts;
+  const auto other =
+      std::find_if(hosts.begin(), hosts.end(), [&](netmodels::NodeId h) { return h != host; });
+  if (other == hosts.end()) return {};
+  scenarios::MpiRunSpec four = spec;
+  four.config.rank_hosts = {host, host, *other, *other};
+  const std::uint64_t unit = std::max<std::uint64_t>(spec.config.protocol.eager_bytes, 4096);
+  std::vector<NicSharingPoint> points;
+  for (const std::uint64_t k : {2 * unit, 4 * unit, 6 * unit, 8 * unit})
+    points.push_back({k, measure_concurrent_pingpong(four, 4, {{0, 2}}, k),
+                      measure_concurrent_pingpong(four, 4, {{0, 2}, {1, 3}}, k)});
+  return points;
+}
+
+// The ping-pong curves, and on a platform with several ranks per host what sharing a NIC adds
+// (the only points that tell Gl from Orl when an unexpected message's copy weighs on Ors).
+LogGpsSamples measure_loggps_shared(const scenarios::MpiRunSpec& spec, double w_ns) {
+  LogGpsSamples samples = measure_loggps(spec, w_ns);
+  if (const auto host = shared_host(spec)) samples.nic_shared = measure_nic_sharing(spec, *host);
+  return samples;
+}
+
 std::string platform_source(const scenarios::LoadedScenario& loaded, std::string_view what) {
   return fmt::format("fitted by netwarp from {} in the packet simulator on {}", what, loaded.path);
 }
@@ -145,7 +183,7 @@ nlohmann::ordered_json fitted_params(ModelKind kind, const scenarios::LoadedScen
                                      const scenarios::MpiRunSpec& spec, const FitOptions& options) {
   switch (kind) {
     case ModelKind::loggps: {
-      const LogGpsFit fit = fit_loggps(measure_loggps(spec, options.w_ns));
+      const LogGpsFit fit = fit_loggps(measure_loggps_shared(spec, options.w_ns));
       return params_to_json(
           {fit.params, platform_source(loaded, "ping-pong RTT curves"), fit.report});
     }
@@ -181,16 +219,6 @@ nlohmann::ordered_json fitted_params(ModelKind kind, const scenarios::LoadedScen
   throw std::invalid_argument(
       fmt::format("{} has no fitted parameters (fit: loggps, loggp, hockney, plogp, plogp-br)",
                   model_name(kind)));
-}
-
-// The first host the platform runs two ranks on.
-std::optional<netmodels::NodeId> shared_host(const scenarios::MpiRunSpec& spec) {
-  const auto& hosts = spec.config.rank_hosts;
-  for (std::size_t r = 1; r < hosts.size(); ++r)
-    if (std::find(hosts.begin(), hosts.begin() + static_cast<std::ptrdiff_t>(r), hosts[r]) !=
-        hosts.begin() + static_cast<std::ptrdiff_t>(r))
-      return hosts[r];
-  return std::nullopt;
 }
 
 struct Line {

@@ -13,9 +13,18 @@ struct SizePoint {
   double ns = 0;        // measured time
 };
 
+// Concurrent ping-pongs of k bytes between two ranks of one host and two of another (shared), and
+// the same program with one of the pairs (alone): the largest round trip of each.
+struct NicSharingPoint {
+  std::uint64_t k = 0;
+  double alone_ns = 0;
+  double shared_ns = 0;
+};
+
 // The LogGPS benchmarks (LOGGPS.md §4.1-4.2), also used for the Hockney and LogGP fits:
 // blocking ping-pong round trips with a dummy loop of w = 0 and w = W on P0, and the duration
-// of the blocking MPI_Send call at k <= S (o' + k Oss).
+// of the blocking MPI_Send call at k <= S (o' + k Oss). On a platform with several ranks per
+// host, also what sharing a NIC adds to a round trip of k > S bytes.
 struct LogGpsSamples {
   std::uint64_t s = 0;  // short limit of the MPI library
   std::uint64_t S = 0;  // eager limit of the MPI library
@@ -23,6 +32,7 @@ struct LogGpsSamples {
   std::vector<SizePoint> rtt_w0;
   std::vector<SizePoint> rtt_wW;
   std::vector<SizePoint> send;
+  std::vector<NicSharingPoint> nic_shared;
 };
 
 struct FitResidual {

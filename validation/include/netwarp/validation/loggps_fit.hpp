@@ -9,16 +9,27 @@
 //   RTT, w = W,  k <= S       W + 2o' + k(Oss + Ors)
 //   RTT, w = W,  k > S        W + 10o' + 4L + k(2Osl + Orl) + s Gs + (k - s) Gl
 //   MPI_Send,    k <= S       o' + k Oss        (separates Oss from Ors)
+//   NIC sharing, k > S        (shared - alone) = c + 2k Gl: on a platform with several ranks per
+//                             host, concurrent round trips of two ranks of one host with two of
+//                             another less one pair's (§3 with two messages each way). Gl is
+//                             half the slope of a line over these points (its intercept c free:
+//                             overlapping handshakes, which §3 leaves out) and fixed in the rest.
+//                             The ping-pong alone ties Gl to Ors through the eager segment, and a
+//                             packet MPI's copy of unexpected messages (w = W) then lands in Ors
+//                             and leaves Gl short; the contention rule scales Gl, so it must be
+//                             the cost sharing multiplies.
 // Rows are divided by the measured value, so the fit minimises the squared relative errors,
 // the quantity the residuals report. Choices, each recorded in the report's notes:
 //   - no w = 0 point with s < k <= S (always so when s == S): Gl and Orl are then separable
 //     only through the s Gl inside the k > S intercepts, so Gl is fixed at 0 and Orl carries
-//     Orl + Gl, as in the paper's Cenju-4 row;
+//     Orl + Gl, as in the paper's Cenju-4 row (unless NIC-sharing points set Gl);
+//   - NIC-sharing points whose line does not grow with k are left out (Gl from the ping-pong);
 //   - a parameter that comes out negative is fixed at 0 and the rest refitted;
 //   - after the fit, every w = W point whose max{} term is not 0 under the fitted parameters
 //     is named (W too small for it).
 // Too few points: every RTT segment above (except w = 0, s < k <= S, see above) needs at
-// least 2 distinct sizes and MPI_Send at least 1; otherwise std::invalid_argument says which.
+// least 2 distinct sizes, MPI_Send at least 1 and NIC sharing (when given) 2; otherwise
+// std::invalid_argument says which.
 #pragma once
 
 #include "netwarp/validation/fit_samples.hpp"
