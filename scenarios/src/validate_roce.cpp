@@ -1,6 +1,6 @@
 // Validator of transport.roce (RoCEv2 and DCQCN): timers and intervals > 0 and within the
-// simulated time, DCQCN's gain in (0, 1], rates that a link can carry; RoCE carries packet
-// workloads (MPI over RoCE is refused, not run over something else).
+// simulated time, DCQCN's gain in (0, 1], rates that a link can carry. RoCE carries packet
+// workloads, or an MPI job (one stream per pair of hosts) on hosts that run nothing else.
 #include <cmath>
 #include <string>
 
@@ -46,8 +46,10 @@ void validate_dcqcn(const proto::Dcqcn& d, std::uint64_t link_rate_bps) {
 
 void validate_roce(const proto::Scenario& scenario) {
   const proto::Roce& roce = scenario.transport().roce();
-  if (scenario.has_mpi())
-    fail("transport.kind", "ROCE carries packet workloads; MPI over RoCE is not modelled yet");
+  if (scenario.has_mpi() && has_workloads(scenario))
+    fail("transport.kind",
+         "ROCE carries packet workloads or an MPI job; both at once (one NIC shared by RoCE "
+         "messages and MPI's RoCE streams) is not modelled");
   if (scenario.switch_().flow_control() == proto::Switch::CREDIT)
     fail("switch.flow_control",
          "CREDIT is InfiniBand's link-level flow control; ROCE runs on Ethernet (lossless with "

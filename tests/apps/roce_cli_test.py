@@ -5,7 +5,9 @@ is dropped, the receiver's link stays busy and the pause frames are counted in r
 (total and per port); without PFC and with a small pool packets are dropped and go-back-N
 sends them again (retransmitted packets, NACKs and timeouts in results.json). The shared pool's occupancy shows
 in the queue trace and the port time series, and the per-class time series sum to the class
-totals, with the same files on 1, 2 and 4 ranks; the queue trace follows the class's queue too."""
+totals, with the same files on 1, 2 and 4 ranks; the queue trace follows the class's queue too.
+MPI jobs run over RoCE streams (eager and rendezvous, lossy with go-back-N), with the same
+digest on 1, 2 and 4 ranks and through the reverse check."""
 import csv
 import os
 import re
@@ -103,6 +105,73 @@ class RoceIncast(netwarp_cli.ScratchCase):
                 self.assertEqual(other["digest"], results["digest"])
                 for name in ("queues.csv", "ports_timeseries.csv", "port_classes_timeseries.csv"):
                     self.assertEqual(table(other_out, name), table(out, name), name)
+
+
+# MPI over RoCE: 8 hosts gather to rank 0 through one switch, one RoCE stream per pair of hosts.
+MPI_OVER_ROCE = """name: "roce-mpi"
+seed: 1
+topology { star { hosts: 8 } }
+links { rate_bps: 10000000000 latency_ns: 1000 mtu_bytes: 1024 header_bytes: 58 frame_overhead_bytes: 24 }
+transport { kind: ROCE }
+mpi {
+  host { o_ns: 1000 }
+  protocol { eager_bytes: 16384 }
+  collective { kind: "gather" bytes: 12000 iterations: 2 }
+}
+"""
+
+
+class MpiOverRoce(netwarp_cli.ScratchCase):
+    def test_eager_and_rendezvous_messages_complete_over_roce_streams(self):
+        path = self.write("roce-mpi.pbtxt", MPI_OVER_ROCE)
+        for kind, size in (("eager", 12000), ("rendezvous", 100000)):
+            with self.subTest(kind=kind):
+                results, _, _ = self.run_scenario(
+                    [path, "--set", f"mpi.collective.bytes={size}"], out=kind)
+                self.assertTrue(results["finished"])
+                self.assertEqual(results["messages"][kind]["count"], 14)  # 7 senders x 2
+                self.assertEqual(results["messages"][kind]["bytes"], 14 * size)
+                # RoCE's packets: one ACK per data packet, no loss with the unlimited buffer.
+                self.assertEqual(results["network"]["retransmitted_segments"], 0)
+                sent = sum(c["segments_sent"] for c in results["connections"])
+                self.assertGreaterEqual(sent * 1024, 14 * size)
+                ports = sum(p["packets_sent"] for p in results["ports"] if p["node"] != "sw0")
+                self.assertGreater(ports, sent)  # ACKs besides the data
+
+    def test_a_lossy_gather_recovers_by_go_back_n_on_every_rank_count(self):
+        path = self.write("lossy.pbtxt", MPI_OVER_ROCE.replace(
+            "transport {", "switch { buffer_bytes: 8192 }\ntransport {"))
+        results, _, _ = self.run_scenario([path, "--set", "mpi.collective.bytes=100000"])
+        self.assertTrue(results["finished"])
+        self.assertEqual(results["messages"]["rendezvous"]["count"], 14)
+        net = results["network"]
+        self.assertGreater(net["packets_dropped"], 0)
+        self.assertGreaterEqual(net["retransmitted_segments"], net["packets_dropped"])
+        self.assertGreater(net["fast_retransmits"], 0)  # NACKs acted on
+        self.assertGreater(net["ooo_discarded_segments"], 0)  # go-back-N's receiver drops
+        checked, _, _ = self.run_scenario(  # every event rolled back and handled again
+            [path, "--set", "mpi.collective.bytes=100000", "--kernel", "optimistic",
+             "--check-reverse"], out="reverse")
+        self.assertEqual(checked["digest"], results["digest"])
+        for ranks in (2, 4):
+            with self.subTest(ranks=ranks):
+                other, _, _ = self.run_scenario(
+                    [path, "--set", "mpi.collective.bytes=100000", "--kernel", "optimistic"],
+                    mpi_ranks=ranks, out=f"out{ranks}")
+                self.assertEqual(other["digest"], results["digest"])
+
+    def test_the_pingpong_library_scenario_over_roce_on_every_rank_count(self):
+        pingpong = os.path.join(LIBRARY, "pingpong.pbtxt")
+        results, _, _ = self.run_scenario([pingpong, "--set", "transport.kind=ROCE"])
+        self.assertTrue(results["finished"])
+        for kind in ("short", "eager", "rendezvous"):
+            self.assertGreater(results["messages"][kind]["count"], 0, kind)
+        for ranks in (2, 4):
+            with self.subTest(ranks=ranks):
+                other, _, _ = self.run_scenario(
+                    [pingpong, "--set", "transport.kind=ROCE", "--kernel", "optimistic"],
+                    mpi_ranks=ranks, out=f"out{ranks}")
+                self.assertEqual(other["digest"], results["digest"])
 
 
 COUNTERS = ["packets_sent", "bytes_sent", "packets_dropped", "ecn_marked", "pause_frames",

@@ -394,6 +394,12 @@ const std::vector<BadCase> kBadCases = {
      {},
      "F:4:39: transport.roce.dcqcn.min_rate_mbps: must be at most the hosts' link rate (1000 "
      "Mbit/s), got 2000"},
+    {"roce_mpi_beside_a_workload",
+     "transport { kind: ROCE }\n"
+     "mpi { pingpong { sizes: 1 } }\n",
+     {},
+     "F:3:13: transport.kind: ROCE carries packet workloads or an MPI job; both at once (one NIC "
+     "shared by RoCE messages and MPI's RoCE streams) is not modelled"},
     {"roce_over_credit",
      "transport { kind: ROCE }\n"
      "switch { buffer_bytes: 65536 flow_control: CREDIT }\n",

@@ -17,7 +17,7 @@ HostLp::HostLp(NodeId self, const NetworkContext& net)
       traced_(net.is_pcap_traced(self)),
       nic_(net.port_settings(self, 0)),
       lossless_(net.spec().format.max_payload(), net.spec().format),
-      roce_(self, net, nic_.link().rate_bps, is_roce_),
+      roce_(self, net, nic_.link().rate_bps, is_roce_ ? RoceMode::messages : RoceMode::off),
       senders_(net.messages_of(self).size(), SenderFlow{-1, -1, 0, 0}),
       prerequisites_done_(net.spec().workload.dependents.empty() ? 0 : net.messages_of(self).size(),
                           0),

@@ -23,14 +23,20 @@ StreamTransport::StreamTransport(NodeId self, const NetworkContext& net, OutputP
       tcp_config_(net.spec().transport.tcp),
       mss_(net.tcp_mss()),
       is_tcp_(net.spec().transport.kind == TransportKind::tcp),
+      is_roce_(net.spec().transport.kind == TransportKind::roce),
       traced_(net.is_pcap_traced(self)),
       shared_(shared_nic != nullptr),
       marked_(!net.spec().workload.messages.empty()),
       nic_(shared_ ? *shared_nic : own_nic_.emplace(net.port_settings(self, 0))),
-      lossless_(net.spec().format.max_payload(), net.spec().format) {}
+      lossless_(net.spec().format.max_payload(), net.spec().format),
+      roce_(self, net, nic_.link().rate_bps, is_roce_ ? RoceMode::streams : RoceMode::off) {
+  NW_CHECK(!is_roce_ || (!shared_ && !nic_.has_classes()),
+           "host {}: MPI over RoCE beside a workload, or with PFC (not modelled)", self);
+}
 
 void StreamTransport::send(NodeId to, const TransferTag& tag, EventCtx& ctx) {
   NW_CHECK(tag.bytes > 0 && tag.bytes <= kMaxMessageBytes, "transfer of {} bytes", tag.bytes);
+  if (is_roce_) return send_roce(to, tag, ctx);
   if (!is_tcp_) {
     send_lossless(to, tag, ctx);
     return;
@@ -71,6 +77,39 @@ void StreamTransport::send_lossless(NodeId to, const TransferTag& tag, EventCtx&
   fill_lossless(ctx);
 }
 
+// A transfer's own packets on the peer's stream, after those already appended.
+void StreamTransport::send_roce(NodeId to, const TransferTag& tag, EventCtx& ctx) {
+  const std::uint64_t payload = net_.spec().format.max_payload();
+  const std::uint64_t packets = (tag.bytes + payload - 1) / payload;
+  const std::uint64_t* sent = next_send_offset_.find(to);
+  ctx.put(next_send_offset_, to, (sent == nullptr ? 0 : *sent) + tag.bytes);
+  ctx.put(unacknowledged_, EndKey{to, 0, roce_.appended(to) + packets}, tag);
+  roce_.append(to, packets, ctx, *this);
+}
+
+// Packet `psn` is in the transfer with the first end past it; its packets end at that end.
+void StreamTransport::roce_stream_packet(NodeId peer, std::uint64_t psn, Packet& p) const {
+  const auto it = unacknowledged_.lower_bound(EndKey{peer, 0, psn + 1});
+  NW_CHECK(it != unacknowledged_.end() && it->first.peer == peer,
+           "RoCE stream {} -> {}: packet {} belongs to no transfer", self_, peer, psn);
+  const TransferTag& tag = it->second;
+  const std::uint64_t payload = net_.spec().format.max_payload();
+  const std::uint64_t first = it->first.end - (tag.bytes + payload - 1) / payload;
+  const std::uint64_t offset = (psn - first) * payload;
+  const auto length = static_cast<std::uint32_t>(std::min(payload, tag.bytes - offset));
+  p = data_packet(peer, tag, static_cast<std::uint32_t>(psn), length, psn + 1 == it->first.end,
+                  false);
+}
+
+// Packets come in PSN order, each once: a transfer's last one completes it.
+void StreamTransport::roce_stream_received(const Packet& p, EventCtx&) {
+  if ((p.flags & packet_flags::last) != 0) arrivals_->push_back({p.src, tag_of_packet(p)});
+}
+
+void StreamTransport::roce_stream_acknowledged(NodeId peer, std::uint64_t una, EventCtx& ctx) {
+  forget_acknowledged(peer, una, ctx);
+}
+
 // The wire's 32-bit seq wraps; the receiver checks it against its 64-bit offset's low half.
 void StreamTransport::fill_lossless(EventCtx& ctx) {
   lossless_.fill(nic_, ctx, [&](const PacketCut& cut) {
@@ -90,6 +129,12 @@ void StreamTransport::on_lossless_refill(const LosslessRefillDue& ev, EventCtx& 
 
 void StreamTransport::on_packet(const Packet& p, EventCtx& ctx,
                                 std::vector<ReceivedTransfer>& out) {
+  if (is_roce_) {
+    arrivals_ = &out;
+    roce_.on_packet(p, ctx, *this);
+    arrivals_ = nullptr;
+    return;
+  }
   if (p.kind == PacketKind::ack) {
     on_tcp_ack(p, ctx);
   } else if (p.kind == PacketKind::syn) {
@@ -199,6 +244,7 @@ void StreamTransport::send_handshake(NodeId peer, PacketKind kind, bool retransm
 }
 
 void StreamTransport::on_timer(const TimerFired& ev, EventCtx& ctx) {
+  if (is_roce_) return roce_.on_timer(ev, ctx, *this);
   const NodeId peer = ev.flow;
   if ((ev.is_receiver & 1) != 0) {
     TcpReceiverState r = *tcp_receivers_.find(peer);
@@ -258,6 +304,11 @@ void StreamTransport::forget_acknowledged(NodeId peer, TcpSeq snd_una, EventCtx&
 void StreamTransport::send_data(NodeId to, const TransferTag& tag, std::uint32_t seq,
                                 std::uint32_t length, bool last, bool retransmission,
                                 EventCtx& ctx) {
+  send_packet(data_packet(to, tag, seq, length, last, retransmission), ctx);
+}
+
+Packet StreamTransport::data_packet(NodeId to, const TransferTag& tag, std::uint32_t seq,
+                                    std::uint32_t length, bool last, bool retransmission) const {
   Packet p;
   p.flow = tag.word;
   p.seq = seq;
@@ -272,7 +323,7 @@ void StreamTransport::send_data(NodeId to, const TransferTag& tag, std::uint32_t
   p.retransmission = retransmission ? 1 : 0;
   p.app_kind = tag.kind;
   p.app_aux = tag.aux;
-  send_packet(p, ctx);
+  return p;
 }
 
 // Every packet of the job carries its traffic class (NetworkSpec::stream_priority).
@@ -313,6 +364,17 @@ void StreamTransport::finish(engine::FinishCtx& ctx) const {
     r.limited_transmits = s.limited_transmits;
     ctx.emit(r);
   }
+  for (NodeId peer : roce_.stream_peers()) {  // RoCE: one record per stream, as TCP's
+    FlowRecord r;
+    r.flow = peer | mark;
+    r.src = self_;
+    r.bytes = *next_send_offset_.find(peer);
+    roce_.add_counters(peer, r);
+    ctx.emit(r);
+  }
+  for (NodeId peer : roce_.stream_sources())  // out-of-order packets go-back-N dropped
+    if (const std::uint64_t n = roce_.discarded_packets(peer); n != 0)
+      ctx.emit(ReceiverRecord{self_ | mark, peer, self_, 0, n});
   for (const auto& [peer, r] : tcp_receivers_)  // named as the peer's FlowRecord names it
     if (r.discarded_segments != 0)
       ctx.emit(ReceiverRecord{self_ | mark, peer, self_, 0, r.discarded_segments});
@@ -329,6 +391,7 @@ void StreamTransport::visit_state(engine::StateVisitor& v) const {
   v("tcp_ooo_ranges", tcp_ooo_ranges_);
   v("tcp_scoreboards", tcp_scoreboards_);
   lossless_.visit_state(v);
+  roce_.visit_state(v);
 }
 
 }  // namespace netwarp::netmodels

@@ -5,7 +5,9 @@
 // never puts bytes of two transfers in one packet. Every packet of a transfer carries the
 // application's tag; the receiver hands a transfer up once all of its bytes and all earlier
 // bytes of the connection are in, so transfers from one peer arrive in send order even after
-// loss and retransmission (MPI's non-overtaking rule needs nothing more).
+// loss and retransmission (MPI's non-overtaking rule needs nothing more). RoCE (transport.kind
+// ROCE) runs one reliable connection per peer host (RoceTransport's streams: PSNs, ACK/NACK,
+// go-back-N, DCQCN), a transfer cut into its own MTU packets.
 //
 // Part of an LP (like OutputPort): its state is reversible and visited by the owner.
 #pragma once
@@ -21,6 +23,7 @@
 #include "netwarp/netmodels/lossless_sender.hpp"
 #include "netwarp/netmodels/network_context.hpp"
 #include "netwarp/netmodels/output_port.hpp"
+#include "netwarp/netmodels/roce_transport.hpp"
 #include "netwarp/netmodels/tcp.hpp"
 #include "netwarp/netmodels/tcp_rev_ranges.hpp"
 
@@ -58,7 +61,7 @@ inline bool is_stream_timer(const TimerFired& ev) {
   return (ev.is_receiver & kStreamTimerBit) != 0;
 }
 
-class StreamTransport {
+class StreamTransport final : private RoceHost {
  public:
   StreamTransport(NodeId self, const NetworkContext& net, OutputPort* shared_nic = nullptr);
   StreamTransport(const StreamTransport&) = delete;
@@ -93,6 +96,13 @@ class StreamTransport {
   };
 
   void send_lossless(NodeId to, const TransferTag& tag, engine::EventCtx& ctx);
+  void send_roce(NodeId to, const TransferTag& tag, engine::EventCtx& ctx);
+  // RoceTransport (streams) reaches the NIC and the transfers through these.
+  void send_roce(const Packet& p, engine::EventCtx& ctx) override { send_packet(p, ctx); }
+  const OutputPort& roce_nic() const override { return nic_; }
+  void roce_stream_packet(NodeId peer, std::uint64_t psn, Packet& p) const override;
+  void roce_stream_received(const Packet& p, engine::EventCtx& ctx) override;
+  void roce_stream_acknowledged(NodeId peer, std::uint64_t una, engine::EventCtx& ctx) override;
   void fill_lossless(engine::EventCtx& ctx);
   void on_lossless_data(const Packet& p, engine::EventCtx& ctx, std::vector<ReceivedTransfer>& out);
   static TransferTag tag_of_packet(const Packet& p);
@@ -108,6 +118,8 @@ class StreamTransport {
 
   void send_data(NodeId to, const TransferTag& tag, std::uint32_t seq, std::uint32_t length,
                  bool last, bool retransmission, engine::EventCtx& ctx);
+  Packet data_packet(NodeId to, const TransferTag& tag, std::uint32_t seq, std::uint32_t length,
+                     bool last, bool retransmission) const;
   void send_packet(Packet p, engine::EventCtx& ctx);
 
   const NodeId self_;
@@ -115,13 +127,14 @@ class StreamTransport {
   const TcpConfig& tcp_config_;  // the spec's: a copy per host cost 112 bytes
   const std::uint32_t mss_;
   const bool is_tcp_;
+  const bool is_roce_;
   const bool traced_;
   const bool shared_;  // sends through another part's NIC (see kStreamControlKind)
   const bool marked_;  // a workload runs beside: marks as kStreamControlKind says
   std::optional<OutputPort> own_nic_;
   OutputPort& nic_;
   LosslessSender lossless_;                                     // transfers not yet all in the NIC
-  engine::RevHashMap<NodeId, std::uint64_t> next_send_offset_;  // lossless, by peer
+  engine::RevHashMap<NodeId, std::uint64_t> next_send_offset_;  // lossless and RoCE, by peer
   engine::RevHashMap<NodeId, std::uint64_t> next_receive_offset_;  // lossless, by peer
   engine::RevMap<NodeId, TcpSenderState> tcp_senders_;
   engine::RevMap<NodeId, TcpReceiverState> tcp_receivers_;
@@ -129,9 +142,12 @@ class StreamTransport {
   engine::RevMap<EndKey, TransferTag> arrived_ends_;    // last bytes in, earlier bytes missing
   TcpRangeTable tcp_ooo_ranges_;   // receivers' out-of-order data, by (peer, begin)
   TcpRangeTable tcp_scoreboards_;  // senders' SACKed ranges, by (peer, begin)
+  // RoCE: one stream per peer; unacknowledged_ keys its transfers by the PSN past their end.
+  RoceTransport roce_;
   // Scratch for one handler call; never state.
   TcpSenderActions sender_actions_;
   TcpReceiverActions receiver_actions_;
+  std::vector<ReceivedTransfer>* arrivals_ = nullptr;  // on_packet's `out`, during the call
 };
 
 }  // namespace netwarp::netmodels
