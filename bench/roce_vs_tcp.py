@@ -10,6 +10,7 @@ Usage: bench/roce_vs_tcp.py --netwarp build/bin/netwarp [--pairs 7] [--bytes 838
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import tempfile
@@ -21,11 +22,13 @@ ROCE = os.path.join(REPO, "scenarios", "roce-incast.pbtxt")
 def tcp_variant(directory):
     with open(ROCE) as f:
         text = f.read()
-    assert "  kind: ROCE\n" in text, "roce-incast.pbtxt changed: update this script"
+    # The whole transport block (kind and the RoCE settings) becomes TCP's.
+    tcp = "transport {\n  kind: TCP\n  tcp { min_rto_us: 1000 initial_rto_us: 1000 }\n}\n"
+    text, found = re.subn(r"(?ms)^transport \{\n.*?^\}\n", tcp, text)
+    assert found == 1 and "  kind: ROCE" not in text, "roce-incast.pbtxt changed: update this script"
     path = os.path.join(directory, "tcp-incast-lossless.pbtxt")
     with open(path, "w") as f:
-        f.write(text.replace("  kind: ROCE\n",
-                             "  kind: TCP\n  tcp { min_rto_us: 1000 initial_rto_us: 1000 }\n"))
+        f.write(text)
     return path
 
 
