@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """DCQCN report: netwarp's RoCE/DCQCN against the DCQCN paper's fluid model, and fairness.
 
-Usage: run.py NETWARP [--out DIR]   (prints the markdown tables of README.md)
+Usage: run.py NETWARP [--out DIR] [--red]   (prints the markdown tables of README.md)
 
 1. Trajectory: 2 flows into one 40 Gbit/s port (the paper's testbed rate), RED marking with
    the paper's Kmin 5 KB, Kmax 200 KB, Pmax 1 %, DCQCN defaults. netwarp's per-flow rate is
@@ -10,7 +10,8 @@ Usage: run.py NETWARP [--out DIR]   (prints the markdown tables of README.md)
    section 4.1) integrated here (equations in README.md).
 2. Fairness: N = 2, 8, 32 flows into one 10 Gbit/s port, starting 50 us apart, step ECN at
    40 KB marked at dequeue (tests/netmodels/roce_transport_test.cpp's setting), Jain's index
-   and the worst deviation from the fair share over the run's second half.
+   and the worst deviation from the fair share over the run's second half; with --red also
+   with the paper's RED marking, in runs long enough to converge.
 """
 import argparse
 import csv
@@ -167,10 +168,14 @@ def trajectory(netwarp, tmp):
           f"{sum(fl) / len(fl) / 1e9:.2f} Gbit/s each, queue {sum(fq) / len(fq) / 1e3:.0f} KB.")
 
 
-def fairness(netwarp, tmp, n, end_ms, pfc=False):
-    step = "ecn_threshold_bytes: 40000 mark_at: DEQUEUE"
-    out = run(netwarp, scenario(n, 10_000_000_000, end_ms * 1_000_000, step, 50_000, pfc),
-              os.path.join(tmp, f"fair{n}{'pfc' if pfc else ''}"))
+STEP = "ecn_threshold_bytes: 40000 mark_at: DEQUEUE"
+RED = "red { min_bytes: 5000 max_bytes: 200000 max_probability: 0.01 } mark_at: DEQUEUE"
+
+
+def fairness(netwarp, tmp, n, end_ms, pfc=False, marking=STEP):
+    name = f"fair{n}{'pfc' if pfc else ''}{'red' if marking == RED else ''}"
+    out = run(netwarp, scenario(n, 10_000_000_000, end_ms * 1_000_000, marking, 50_000, pfc),
+              os.path.join(tmp, name))
     end_s = end_ms * 1e-3
     sums = [0.0] * n
     for t, src in pcap_packets(mirror_file(out, n)):
@@ -195,6 +200,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("netwarp")
     parser.add_argument("--out")
+    parser.add_argument("--red", action="store_true",
+                        help="also the fairness rows with RED marking (runs of 8-150 ms, ~2 min)")
     args = parser.parse_args()
     tmp = args.out or tempfile.mkdtemp(prefix="dcqcn-report-")
     os.makedirs(tmp, exist_ok=True)
@@ -205,6 +212,14 @@ def main():
     fairness(args.netwarp, tmp, 2, 4)
     fairness(args.netwarp, tmp, 8, 8)
     fairness(args.netwarp, tmp, 32, 20, pfc=True)
+    if args.red:
+        print("\nWith the paper's RED marking (Kmin 5 KB, Kmax 200 KB, Pmax 1 %, at dequeue):\n")
+        print("| N | PFC | run (ms) | Jain, 2nd half | worst vs fair share | utilisation | "
+              "max queue, 2nd half (KB) | pause frames |")
+        print("|---|---|---|---|---|---|---|---|")
+        for n, end_ms in ((2, 8), (2, 80), (8, 24), (8, 80), (8, 120)):
+            fairness(args.netwarp, tmp, n, end_ms, marking=RED)
+        fairness(args.netwarp, tmp, 32, 150, pfc=True, marking=RED)
     return 0
 
 
