@@ -33,8 +33,13 @@ void apply_ns3_tcp_defaults(proto::Tcp& tcp) {
   if (!tcp.has_rto_backoff_reset()) tcp.set_rto_backoff_reset(proto::Tcp::ON_NEW_ACK);
   if (!tcp.has_syn_timeout_rto_us())
     tcp.set_syn_timeout_rto_us(tcp.has_min_rto_us() ? tcp.min_rto_us() : 200'000);
-  const bool is_ns3_classic_case =
-      !tcp.sack() && !tcp.ecn() && tcp.congestion_control() == proto::Tcp::NEW_RENO;
+  const bool is_cubic = tcp.congestion_control() == proto::Tcp::CUBIC;
+  const bool ns3_recovery = !tcp.has_recovery() || tcp.recovery() == proto::Tcp::NS3_CLASSIC;
+  if (is_cubic && !tcp.has_cubic_reading() && !tcp.sack() && !tcp.ecn() && ns3_recovery)
+    tcp.set_cubic_reading(proto::Tcp::CUBIC_NS3);
+  const bool ns3_window_rules = tcp.congestion_control() == proto::Tcp::NEW_RENO ||
+                                (is_cubic && tcp.cubic_reading() == proto::Tcp::CUBIC_NS3);
+  const bool is_ns3_classic_case = !tcp.sack() && !tcp.ecn() && ns3_window_rules;
   // Window scale (3 B), with SACK also SACK permitted (2 B), padded to 4-byte words.
   if (!tcp.has_syn_option_bytes()) tcp.set_syn_option_bytes(tcp.sack() ? 8 : 4);
   if (!tcp.has_recovery() && is_ns3_classic_case) tcp.set_recovery(proto::Tcp::NS3_CLASSIC);

@@ -33,6 +33,9 @@ void set_congestion_control(const proto::Tcp& tcp, netmodels::TcpConfig& config)
       config.congestion_control = CongestionControl::cubic;
       config.cubic_c = tcp.cubic_c();
       config.cubic_beta = tcp.cubic_beta();
+      config.cubic_reading = tcp.cubic_reading() == proto::Tcp::CUBIC_NS3
+                                 ? netmodels::CubicReading::ns3
+                                 : netmodels::CubicReading::rfc9438;
       break;
     case proto::Tcp::DCTCP:
       config.congestion_control = CongestionControl::dctcp;

@@ -279,15 +279,19 @@ void validate_rto(const proto::Tcp& tcp, const std::string& at) {
   require_at_most(at + ".tcp.syn_timeout_rto_us", tcp.syn_timeout_rto_us(), max_us);
 }
 
-// ns-3.37's recovery without SACK, with NewReno's window rules and no ECN reaction
-// (tcp_ns3_recovery.cpp emulates exactly that configuration).
+// ns-3.37's recovery without SACK, with NewReno's or ns-3's CUBIC window rules and no ECN
+// reaction (tcp_ns3_recovery.cpp emulates exactly those configurations).
 void validate_ns3_classic(const proto::Tcp& tcp, const std::string& at) {
   if (tcp.sack())
     fail(at + ".tcp.recovery",
          "NS3_CLASSIC is ns-3's recovery without SACK; it needs "
          "transport.tcp.sack: false");
-  if (tcp.congestion_control() != proto::Tcp::NEW_RENO)
-    fail(at + ".tcp.recovery", "NS3_CLASSIC needs transport.tcp.congestion_control: NEW_RENO");
+  const bool ns3_cubic =
+      tcp.congestion_control() == proto::Tcp::CUBIC && tcp.cubic_reading() == proto::Tcp::CUBIC_NS3;
+  if (tcp.congestion_control() != proto::Tcp::NEW_RENO && !ns3_cubic)
+    fail(at + ".tcp.recovery",
+         "NS3_CLASSIC needs transport.tcp.congestion_control: NEW_RENO, or CUBIC with "
+         "cubic_reading: CUBIC_NS3");
   if (tcp.ecn()) fail(at + ".tcp.recovery", "NS3_CLASSIC needs transport.tcp.ecn: false");
   if (tcp.prr_conservative_bound())
     fail(at + ".tcp.prr_conservative_bound", "only applies with recovery: PRR");
@@ -356,6 +360,11 @@ void validate_congestion_control(const proto::Tcp& tcp, const proto::Switch& sw,
   if (is_cubic && !(tcp.cubic_c() > 0 && std::isfinite(tcp.cubic_c())))
     fail(at + ".tcp.cubic_c", fmt::format("must be > 0, got {}", tcp.cubic_c()));
   if (is_cubic) require_open_unit_interval(at + ".tcp.cubic_beta", tcp.cubic_beta(), false);
+  require_only_with(at + ".tcp.cubic_reading", tcp.has_cubic_reading(), is_cubic, "CUBIC");
+  if (tcp.cubic_reading() == proto::Tcp::CUBIC_NS3 && tcp.recovery() != proto::Tcp::NS3_CLASSIC)
+    fail(at + ".tcp.cubic_reading",
+         "CUBIC_NS3 is ns-3's TcpCubic inside ns-3's sender; it needs recovery: NS3_CLASSIC "
+         "(sack and ecn off)");
   if (is_dctcp) require_open_unit_interval(at + ".tcp.dctcp_g", tcp.dctcp_g(), true);
   if (is_dctcp && !marks_congestion(sw))
     fail(at + ".tcp.congestion_control",

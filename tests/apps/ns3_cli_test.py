@@ -32,6 +32,7 @@ IP_TCP = 40     # IPv4 + TCP headers, no options (timestamps off)
 SYN_IP = 44     # SYN and SYN-ACK carry the window-scale option: 3 B, padded to 4
 SACK_SYN_IP = 48  # with SACK also SACK permitted: 3 + 2 B, padded to 8
 SACK_PRR = ["--set", "transport.tcp.sack=true", "--set", "transport.tcp.recovery=PRR"]
+CUBIC = ["--set", "transport.tcp.congestion_control=CUBIC"]
 PPP = 2         # ns-3's point-to-point header, on the wire and in the device queue
 LINKTYPE_PPP = 9
 
@@ -273,6 +274,13 @@ class EmulateNs3(Ns3Case):
         # highest SACK (sack_reading SACK_NS3); RFC 6675 as written ends one flow in a timeout.
         self.compare(4, 262144, 262144, SACK_PRR)
 
+    def test_cubic_with_fast_recoveries_and_timeouts(self):
+        # ns-3's TcpCubic (HyStart off); emulate: NS3 selects cubic_reading CUBIC_NS3.
+        self.compare(8, 65536, 65536, CUBIC)
+
+    def test_cubic_with_repeated_timeouts(self):
+        self.compare(16, 65536, 32768, CUBIC)
+
     def test_sixty_four_senders_started_one_syn_ack_apart(self):
         # The senders start one 46-byte SYN-ACK apart (syn_option_bytes 4).
         self.compare(64, 16384, 262144)
@@ -291,6 +299,15 @@ class Notes(Ns3Case):
         j, r = self.ns3([s, "--set", "emulate=NS3"], name="ns3.json")
         self.assertEqual(j["notes"], [])
         self.assertEqual(r.stderr, "")
+
+    def test_cubic_runs_as_tcpcubic_and_rfc_9438_is_noted(self):
+        s = self.write("s.pbtxt", star_scenario(10_000, 0))
+        j, _ = self.ns3([s, *CUBIC, "--set", "transport.tcp.cubic_beta=0.5"])
+        self.assertEqual(j["tcp"], "TcpCubic (C 0.4, Beta 0.5, HyStart off), Sack off, "
+                         "TcpClassicRecovery")
+        self.assertIn("transport.tcp.cubic_reading", [n.split(":")[0] for n in j["notes"]])
+        j, _ = self.ns3([s, *CUBIC, "--set", "emulate=NS3"], name="ns3.json")
+        self.assertEqual(j["notes"], [])
 
     def test_ns3s_own_sack_readings_are_noted_unless_emulate_ns3_selects_them(self):
         s = self.write("s.pbtxt", star_scenario(10_000, 0))
@@ -394,11 +411,12 @@ class BadInput(Ns3Case):
                  "--out", self.out()])
         self.assert_one_line_error(r, "switch.flow_control: netwarp-ns3 cannot mirror CREDIT")
 
-    def test_congestion_control_other_than_new_reno_is_refused(self):
+    def test_dctcp_is_refused(self):
         s = self.write("cc.pbtxt", star_scenario(1000, 0))
-        r = run([s, "--set", "transport.tcp.congestion_control=CUBIC", "--out", self.out()])
+        r = run([s, "--set", "transport.tcp.congestion_control=DCTCP",
+                 "--set", "switch.ecn_threshold_bytes=20000", "--out", self.out()])
         self.assert_one_line_error(
-            r, "transport.tcp.congestion_control: netwarp-ns3 cannot mirror CUBIC")
+            r, "switch.ecn_threshold_bytes: netwarp-ns3 cannot mirror 20000")
 
     def test_sack_with_newreno_recovery_is_refused_not_run_without_it(self):
         # ns-3 with Sack on recovers by its SACK scoreboard; recovery NEWRENO ignores blocks.

@@ -122,10 +122,21 @@ TEST(Loader, EmulateNs3PresetsNs3SemanticsButKeepsWrittenFields) {
   EXPECT_EQ(native.ssthresh_on_loss(), proto::Tcp::FLIGHT_SIZE);
   EXPECT_EQ(native.rto_backoff_reset(), proto::Tcp::ON_RTT_SAMPLE);
   EXPECT_EQ(native.recovery(), proto::Tcp::NEWRENO);
-  // ns-3's recovery without SACK applies only where ns-3 would run it: not with SACK, another
-  // congestion control or ECN, and not where the file chose a recovery.
-  for (const char* other : {"transport.tcp.sack=true", "transport.tcp.congestion_control=CUBIC",
-                            "transport.tcp.recovery=NEWRENO"}) {
+  // With CUBIC, ns-3's TcpCubic inside ns-3's sender.
+  const LoadedScenario cubic = load_scenario_text(
+      kSmall, "small.pbtxt",
+      {"emulate=NS3", "transport.kind=TCP", "transport.tcp.congestion_control=CUBIC"});
+  EXPECT_EQ(cubic.scenario.transport().tcp().recovery(), proto::Tcp::NS3_CLASSIC);
+  EXPECT_EQ(cubic.scenario.transport().tcp().cubic_reading(), proto::Tcp::CUBIC_NS3);
+  const LoadedScenario rfc_cubic = load_scenario_text(
+      kSmall, "small.pbtxt",
+      {"emulate=NS3", "transport.kind=TCP", "transport.tcp.congestion_control=CUBIC",
+       "transport.tcp.cubic_reading=CUBIC_RFC9438"});
+  EXPECT_EQ(rfc_cubic.scenario.transport().tcp().recovery(), proto::Tcp::NEWRENO);
+  // ns-3's recovery without SACK applies only where ns-3 would run it: not with SACK, ECN or
+  // RFC 9438's CUBIC (above), and not where the file chose a recovery.
+  for (const char* other :
+       {"transport.tcp.sack=true", "transport.tcp.ecn=true", "transport.tcp.recovery=NEWRENO"}) {
     const LoadedScenario o =
         load_scenario_text(kSmall, "small.pbtxt", {"emulate=NS3", "transport.kind=TCP", other});
     EXPECT_EQ(o.scenario.transport().tcp().recovery(), proto::Tcp::NEWRENO) << other;

@@ -248,11 +248,21 @@ const std::vector<BadCase> kBadCases = {
      {},
      "F:3:40: transport.tcp.recovery: NS3_CLASSIC is ns-3's recovery without SACK; it needs "
      "transport.tcp.sack: false"},
-    {"tcp_ns3_classic_with_cubic",
+    {"tcp_ns3_classic_with_rfc_cubic",
      "transport { kind: TCP tcp { recovery: NS3_CLASSIC congestion_control: CUBIC } }\n",
      {},
      "F:3:29: transport.tcp.recovery: NS3_CLASSIC needs transport.tcp.congestion_control: "
-     "NEW_RENO"},
+     "NEW_RENO, or CUBIC with cubic_reading: CUBIC_NS3"},
+    {"tcp_ns3_cubic_without_ns3_classic",
+     "transport { kind: TCP tcp { congestion_control: CUBIC cubic_reading: CUBIC_NS3 } }\n",
+     {},
+     "F:3:55: transport.tcp.cubic_reading: CUBIC_NS3 is ns-3's TcpCubic inside ns-3's sender; it "
+     "needs recovery: NS3_CLASSIC (sack and ecn off)"},
+    {"tcp_cubic_reading_without_cubic",
+     "transport { kind: TCP tcp { cubic_reading: CUBIC_RFC9438 } }\n",
+     {},
+     "F:3:29: transport.tcp.cubic_reading: only used with transport.tcp.congestion_control: "
+     "CUBIC"},
     {"tcp_sack_recovery_without_sack",
      "transport { kind: TCP tcp { recovery: PRR } }\n",
      {},

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "netwarp/netmodels/tcp.hpp"
+#include "transport/cubic_ns3.hpp"
 #include "transport/tcp_rtt.hpp"
 #include "transport/tcp_sender_steps.hpp"
 
@@ -122,9 +123,16 @@ void do_retransmit(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpS
   send_item(s, next.seq, static_cast<std::uint32_t>(next.end - next.seq), now, out);
 }
 
+bool runs_cubic(const TcpConfig& config) {
+  return config.congestion_control == CongestionControl::cubic;
+}
+
 // TcpNewReno::IncreaseWindow: +1 SMSS in slow start for an ACK of at least one segment (the
-// rest of the segments are lost to growth), then congestion avoidance once per ACK.
-void increase_window(TcpSenderState& s, std::uint32_t segments) {
+// rest of the segments are lost to growth), then congestion avoidance once per ACK. With CUBIC,
+// TcpCubic's (cubic_ns3.cpp).
+void increase_window(TcpSenderState& s, const TcpConfig& config, std::uint32_t segments,
+                     SimTime now) {
+  if (runs_cubic(config)) return tcp_cc::cubic_ns3::increase_window(s, config, segments, now);
   const std::uint64_t mss = s.mss;
   if (s.cwnd < s.ssthresh) {
     if (segments == 0) return;
@@ -135,9 +143,16 @@ void increase_window(TcpSenderState& s, std::uint32_t segments) {
     s.cwnd += std::max<std::uint64_t>(1, mss * mss / s.cwnd);
 }
 
-// TcpNewReno::GetSsThresh.
-std::uint64_t ns3_ssthresh(const TcpSenderState& s, std::uint64_t bytes_in_flight) {
+// TcpNewReno::GetSsThresh; TcpCubic's reads cwnd instead of the bytes in flight.
+std::uint64_t ns3_ssthresh(TcpSenderState& s, const TcpConfig& config,
+                           std::uint64_t bytes_in_flight) {
+  if (runs_cubic(config)) return tcp_cc::cubic_ns3::ssthresh(s, config);
   return std::max<std::uint64_t>(2 * std::uint64_t{s.mss}, bytes_in_flight / 2);
+}
+
+// PktsAcked (only TcpCubic reads it).
+void pkts_acked(TcpSenderState& s, const TcpConfig& config, SimTime now) {
+  if (runs_cubic(config)) tcp_cc::cubic_ns3::pkts_acked(s, now);
 }
 
 // NewAck: with reset_rto the timer restarts with the RTO recomputed from SRTT and RTTVAR (the
@@ -162,7 +177,7 @@ void enter_recovery(TcpSenderState& s, const TcpConfig& config, SimTime now,
   s.in_fast_recovery = 1;
   s.partial_ack_seen = 0;
   // "still consider the head as in flight for compatibility with old ns-3 versions"
-  s.ssthresh = ns3_ssthresh(s, pipe(s) + s.mss);
+  s.ssthresh = ns3_ssthresh(s, config, pipe(s) + s.mss);
   s.cwnd = s.ssthresh;  // TcpClassicRecovery::EnterRecovery
   ++s.fast_retransmits;
   do_retransmit(s, config, now, out);
@@ -204,6 +219,7 @@ void on_partial_ack(TcpSenderState& s, const TcpConfig& config, SimTime now,
                     TcpSenderActions& out) {
   mark_head_as_lost(s);
   do_retransmit(s, config, now, out);
+  pkts_acked(s, config, now);
   new_ack(s, config, s.partial_ack_seen == 0, now, out);
   s.partial_ack_seen = 1;
 }
@@ -214,11 +230,13 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq old_una, SimT
   TcpNs3State& n = s.ns3;
   const TcpSeq ack = s.snd_una;
   std::uint32_t segments = segments_acked(s, ack - old_una);
+  const std::uint32_t old_dupacks = s.dupacks;
   s.dupacks = 0;
   if (ack < s.recover && n.state == Ns3CongState::recovery)
     return on_partial_ack(s, config, now, out);
   if (ack < s.recover && n.state == Ns3CongState::loss) {
-    increase_window(s, segments);
+    pkts_acked(s, config, now);
+    increase_window(s, config, segments, now);
     return new_ack(s, config, true, now, out);
   }
   const bool exited_recovery = n.state == Ns3CongState::recovery;
@@ -227,6 +245,8 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq old_una, SimT
   } else if (n.state == Ns3CongState::loss) {
     segments = static_cast<std::uint32_t>((ack - s.recover) / s.mss);
   }
+  // In disorder ns-3 passes on only the segments beyond those counted as duplicates.
+  if (n.state != Ns3CongState::disorder || segments >= old_dupacks) pkts_acked(s, config, now);
   n.state = Ns3CongState::open;
   s.in_fast_recovery = 0;
   s.partial_ack_seen = 0;
@@ -235,7 +255,7 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq old_una, SimT
     new_ack(s, config, true, now, out);
     s.cwnd = s.ssthresh;
   }
-  increase_window(s, segments);
+  increase_window(s, config, segments, now);
   new_ack(s, config, true, now, out);
 }
 
@@ -283,6 +303,7 @@ void ns3_on_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, SimTime 
   if (ack == old_una) {
     if (ack == s.snd_max) return;  // nothing outstanding: not a duplicate
     on_duplicate_ack(s, config, ack, now, out);
+    pkts_acked(s, config, now);  // "after all, one segment has been ACKed"
   } else {
     on_new_ack(s, config, old_una, now, out);
   }
@@ -314,7 +335,8 @@ void ns3_on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now,
   s.rto_ps = s.rto_ps > config.max_rto.ps() / 2 ? config.max_rto.ps() : s.rto_ps * 2;
   ++s.backoff_count;
   s.rtt_timing = 0;
-  s.ssthresh = ns3_ssthresh(s, in_flight_before);
+  s.ssthresh = ns3_ssthresh(s, config, in_flight_before);
+  if (runs_cubic(config)) tcp_cc::cubic_ns3::on_loss(s);  // CongestionStateSet(CA_LOSS)
   s.cwnd = s.mss;
   n.state = Ns3CongState::loss;
   s.in_fast_recovery = 0;

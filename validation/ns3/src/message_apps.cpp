@@ -6,6 +6,7 @@
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-cubic.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
 
@@ -20,27 +21,37 @@ std::int64_t now_ps() {
   return ns3::Simulator::Now().GetPicoSeconds();
 }
 
-// NewReno that counts, per flow, the recovery episodes TcpSocketBase starts: it announces every
-// fast retransmit (EnterRecovery) as CA_RECOVERY and every retransmission timeout
-// (ReTxTimeout) as CA_LOSS, also when the state already was CA_LOSS.
-class CountingNewReno : public ns3::TcpNewReno {
+// A congestion control (TcpNewReno or TcpCubic, with the attributes tcp_settings.cpp set as
+// their defaults) that counts, per flow, the recovery episodes TcpSocketBase starts: it
+// announces every fast retransmit (EnterRecovery) as CA_RECOVERY and every retransmission
+// timeout (ReTxTimeout) as CA_LOSS, also when the state already was CA_LOSS.
+template <class Base>
+class Counting : public Base {
  public:
-  explicit CountingNewReno(FlowOutcome* outcome) : outcome_(outcome) {}
+  explicit Counting(FlowOutcome* outcome) : outcome_(outcome) {}
   void CongestionStateSet(ns3::Ptr<ns3::TcpSocketState> tcb,
                           const ns3::TcpSocketState::TcpCongState_t state) override {
     if (state == ns3::TcpSocketState::CA_RECOVERY) ++outcome_->fast_retransmits;
     if (state == ns3::TcpSocketState::CA_LOSS) ++outcome_->retransmission_timeouts;
-    ns3::TcpNewReno::CongestionStateSet(tcb, state);
+    Base::CongestionStateSet(tcb, state);
   }
 
  private:
   FlowOutcome* outcome_;
 };
 
+ns3::Ptr<ns3::TcpCongestionOps> counting_control(netmodels::CongestionControl control,
+                                                 FlowOutcome* outcome) {
+  if (control == netmodels::CongestionControl::cubic)
+    return ns3::CreateObject<Counting<ns3::TcpCubic>>(outcome);
+  return ns3::CreateObject<Counting<ns3::TcpNewReno>>(outcome);
+}
+
 }  // namespace
 
-FlowLedger::FlowLedger(const netmodels::Workload& workload)
+FlowLedger::FlowLedger(const netmodels::Workload& workload, netmodels::CongestionControl control)
     : workload_(workload),
+      control_(control),
       outcomes_(workload.messages.size()),
       senders_(workload.messages.size(), nullptr),
       next_of_(workload.messages.size(), kNoMessage),
@@ -99,7 +110,8 @@ void MessageSender::StartApplication() {
   socket_ = ns3::DynamicCast<ns3::TcpSocketBase>(
       ns3::Socket::CreateSocket(GetNode(), ns3::TcpSocketFactory::GetTypeId()));
   socket_->SetAttribute("SndBufSize", ns3::UintegerValue(static_cast<std::uint32_t>(m.bytes)));
-  socket_->SetCongestionControlAlgorithm(ns3::CreateObject<CountingNewReno>(&ledger_.outcome(id_)));
+  socket_->SetCongestionControlAlgorithm(
+      counting_control(ledger_.congestion_control(), &ledger_.outcome(id_)));
   socket_->TraceConnectWithoutContext("HighestRxAck",
                                       ns3::MakeCallback(&MessageSender::on_highest_ack, this));
   socket_->TraceConnectWithoutContext("Tx",

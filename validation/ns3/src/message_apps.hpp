@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "netwarp/netmodels/network_config.hpp"
 #include "netwarp/netmodels/workload.hpp"
 #include "ns3/application.h"
 #include "ns3/ipv4-address.h"
@@ -37,12 +38,14 @@ class MessageSender;
 
 class FlowLedger {
  public:
-  explicit FlowLedger(const netmodels::Workload& workload);
+  FlowLedger(const netmodels::Workload& workload, netmodels::CongestionControl control);
 
   const netmodels::Message& message(netmodels::MessageId id) const {
     return workload_.messages[id];
   }
   FlowOutcome& outcome(netmodels::MessageId id) { return outcomes_[id]; }
+  // The senders' congestion control (NEW_RENO or CUBIC; ns3_fields.cpp refuses the others).
+  netmodels::CongestionControl congestion_control() const { return control_; }
   const std::vector<FlowOutcome>& outcomes() const { return outcomes_; }
 
   // A sender's local (address, port) once bound, so the sink can name the flow it accepts.
@@ -66,6 +69,7 @@ class FlowLedger {
   void stop_when_done();
 
   const netmodels::Workload& workload_;
+  netmodels::CongestionControl control_;
   std::vector<FlowOutcome> outcomes_;
   std::vector<MessageSender*> senders_;
   std::vector<netmodels::MessageId> next_of_;  // the host's next message; kNoMessage when none

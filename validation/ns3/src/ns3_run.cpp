@@ -64,7 +64,7 @@ Ns3RunResult run_ns3(const netmodels::NetworkSpec& spec, const Ns3RunSettings& s
   apply_tcp_defaults(spec, settings.choices);
   const Ns3Network net = build_ns3_network(spec);
   if (!settings.pcap_dir.empty()) enable_pcap(spec, net, settings.pcap_dir);
-  FlowLedger ledger(spec.workload);
+  FlowLedger ledger(spec.workload, spec.transport.tcp.congestion_control);
   install_sinks(spec, net, ledger);
   install_senders(spec, net, ledger);
   if (settings.end_ps >= 0) ns3::Simulator::Stop(ns3::PicoSeconds(settings.end_ps));

@@ -7,9 +7,11 @@
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/nstime.h"
 #include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-cubic.h"
 #include "ns3/tcp-prr-recovery.h"
 #include "ns3/tcp-recovery-ops.h"
 #include "ns3/tcp-socket-state.h"
@@ -53,6 +55,25 @@ void apply_recovery(const netmodels::TcpConfig& tcp) {
   SetDefault("ns3::TcpSocketBase::Sack", ns3::BooleanValue(tcp.sack));
 }
 
+bool runs_cubic(const netmodels::TcpConfig& tcp) {
+  return tcp.congestion_control == netmodels::CongestionControl::cubic;
+}
+
+// TcpNewReno, or TcpCubic with the scenario's C and beta, fast convergence (as RFC 9438 4.7
+// and netwarp) and without HyStart: netwarp's CUBIC starts with standard slow start (4.10).
+void apply_congestion_control(const netmodels::TcpConfig& tcp) {
+  using ns3::Config::SetDefault;
+  if (!runs_cubic(tcp)) {
+    SetDefault("ns3::TcpL4Protocol::SocketType", ns3::TypeIdValue(ns3::TcpNewReno::GetTypeId()));
+    return;
+  }
+  SetDefault("ns3::TcpL4Protocol::SocketType", ns3::TypeIdValue(ns3::TcpCubic::GetTypeId()));
+  SetDefault("ns3::TcpCubic::C", ns3::DoubleValue(tcp.cubic_c));
+  SetDefault("ns3::TcpCubic::Beta", ns3::DoubleValue(tcp.cubic_beta));
+  SetDefault("ns3::TcpCubic::FastConvergence", ns3::BooleanValue(true));
+  SetDefault("ns3::TcpCubic::HyStart", ns3::BooleanValue(false));
+}
+
 }  // namespace
 
 std::string unsupported_reason(const netmodels::NetworkSpec& spec) {
@@ -70,7 +91,10 @@ std::string tcp_variant(const netmodels::TcpConfig& tcp) {
       tcp.recovery == netmodels::TcpRecovery::prr
           ? fmt::format("TcpPrrRecovery ({})", tcp.prr_conservative ? "CRB" : "SSRB")
           : "TcpClassicRecovery";
-  return fmt::format("TcpNewReno, Sack {}, {}", tcp.sack ? "on" : "off", recovery);
+  const std::string control = runs_cubic(tcp) ? fmt::format("TcpCubic (C {}, Beta {}, HyStart off)",
+                                                            tcp.cubic_c, tcp.cubic_beta)
+                                              : "TcpNewReno";
+  return fmt::format("{}, Sack {}, {}", control, tcp.sack ? "on" : "off", recovery);
 }
 
 std::uint32_t segment_size(const netmodels::NetworkSpec& spec) {
@@ -81,7 +105,7 @@ std::uint32_t segment_size(const netmodels::NetworkSpec& spec) {
 void apply_tcp_defaults(const netmodels::NetworkSpec& spec, const Ns3Choices& choices) {
   using ns3::Config::SetDefault;
   const netmodels::TcpConfig& tcp = spec.transport.tcp;
-  SetDefault("ns3::TcpL4Protocol::SocketType", ns3::TypeIdValue(ns3::TcpNewReno::GetTypeId()));
+  apply_congestion_control(tcp);
   apply_recovery(tcp);
   // Off: the 40 B IPv4 + TCP header of netwarp's PacketFormat holds for every data segment.
   SetDefault("ns3::TcpSocketBase::Timestamp", ns3::BooleanValue(false));

@@ -143,6 +143,12 @@ bool sack_read_as_ns3(const Scenario& s) {
   return !tcp.sack() || tcp.sack_reading() == scenarios::proto::Tcp::SACK_NS3;
 }
 
+bool cubic_read_as_ns3(const Scenario& s) {
+  const auto& tcp = s.transport().tcp();
+  return tcp.congestion_control() != scenarios::proto::Tcp::CUBIC ||
+         tcp.cubic_reading() == scenarios::proto::Tcp::CUBIC_NS3;
+}
+
 bool sack_option_on_wire(const Scenario& s) {
   const auto& tcp = s.transport().tcp();
   return !tcp.sack() || tcp.sack_option_bytes();
@@ -198,11 +204,17 @@ std::vector<FieldRule> tcp_recovery_and_control() {
        {}},
       {"transport.tcp.congestion_control",
        C::refused,
-       {"NEW_RENO"},
-       "netwarp-ns3 runs TcpNewReno only (CUBIC and DCTCP are not mirrored yet)",
+       {"NEW_RENO", "CUBIC"},
+       "netwarp-ns3 runs TcpNewReno or TcpCubic (DCTCP is not mirrored yet)",
        {}},
-      {"transport.tcp.cubic_c", C::refused, {}, "CUBIC is not mirrored", {}},
-      {"transport.tcp.cubic_beta", C::refused, {}, "CUBIC is not mirrored", {}},
+      {"transport.tcp.cubic_c", C::mirrored, {}, "TcpCubic's C", {}},
+      {"transport.tcp.cubic_beta", C::mirrored, {}, "TcpCubic's Beta", {}},
+      {"transport.tcp.cubic_reading",
+       C::noted,
+       {},
+       "ns-3.37's TcpCubic is Linux's cubic in whole segments, not RFC 9438 (emulate: NS3 "
+       "selects CUBIC_NS3)",
+       cubic_read_as_ns3},
       {"transport.tcp.dctcp_g", C::refused, {}, "DCTCP is not mirrored", {}},
   };
 }

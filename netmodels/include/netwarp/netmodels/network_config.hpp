@@ -163,6 +163,10 @@ enum class TcpRecovery : std::uint8_t {
 // section 11), so that `emulate: NS3` can select it.
 enum class SackReading : std::uint8_t { rfc, ns3 };
 
+// How CUBIC reads its window rules: RFC 9438 as written (cubic.cpp), or as ns-3.37's TcpCubic
+// (cubic_ns3.cpp; with TcpRecovery::ns3_classic only), so that `emulate: NS3` can select it.
+enum class CubicReading : std::uint8_t { rfc9438, ns3 };
+
 // TCP (RFC 5681), loss recovery and congestion control as chosen, RTO per RFC 6298.
 struct TcpConfig {
   std::uint32_t mss_bytes = 0;  // 0: PacketFormat::max_payload()
@@ -196,8 +200,9 @@ struct TcpConfig {
   RecoveryExitCwnd recovery_exit_cwnd = RecoveryExitCwnd::bounded_by_flight;
   RtoBackoffReset rto_backoff_reset = RtoBackoffReset::on_rtt_sample;
   CongestionControl congestion_control = CongestionControl::new_reno;
-  double cubic_c = 0.4;       // RFC 9438 4.2: segments / s^3
-  double cubic_beta = 0.7;    // RFC 9438 4.6: multiplicative decrease factor
+  double cubic_c = 0.4;     // RFC 9438 4.2: segments / s^3
+  double cubic_beta = 0.7;  // RFC 9438 4.6: multiplicative decrease factor
+  CubicReading cubic_reading = CubicReading::rfc9438;
   double dctcp_g = 1.0 / 16;  // RFC 8257 3.3: gain of the alpha estimator
   // DCTCP needs marked packets, so it sends ECT even without `ecn` (RFC 8257 section 3).
   bool sends_ect() const { return ecn || congestion_control == CongestionControl::dctcp; }
