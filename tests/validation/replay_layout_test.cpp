@@ -186,5 +186,64 @@ TEST(ReplayLayout, MessagesOfOnePairDoNotShareWithEachOther) {
   EXPECT_DOUBLE_EQ(r.ranks[1].end_ns, 3000 + 2512 + 3048 + 3024);
 }
 
+// Four ranks: rank 1 sends 8192 bytes (> S) to rank 2 at once; rank 3 sends 8192 bytes to rank
+// 0, which posts its receive after `recv_delay_ns` of compute.
+Program answer_behind_data(double recv_delay_ns) {
+  RankProgramBuilder r0(0, 4), r1(1, 4), r2(2, 4), r3(3, 4);
+  r0.compute(engine::SimTime::from_ps(static_cast<std::int64_t>(recv_delay_ns * 1e3)));
+  r0.recv(3, 0, 8192);
+  r1.send(2, 0, 8192);
+  r2.recv(1, 0, 8192);
+  r3.send(0, 0, 8192);
+  Program p;
+  p.ranks = {r0.take(), r1.take(), r2.take(), r3.take()};
+  return p;
+}
+
+// The NIC is one queue: rank 0's answer to rank 3's request leaves its host only after the data
+// rank 1 put on the same NIC before it. Rank 1's data enters at 16096 (REQ at 3000, answer out
+// at 7000, back at 10000, T1' = 6096) and leaves the NIC at 16096 + 4096 Gs-part... + 896 Gl-part
+// = 21088; rank 0 matches at 13000 and its answer is ready at 17000.
+TEST(ReplayLayout, AnAnswerLeavesBehindTheDataOnItsHostsNic) {
+  const auto model = loggps_replay_model(simple());
+  ReplayLayout apart;
+  apart.rank_hosts = {0, 3, 1, 2};
+  ReplayLayout shared;
+  shared.rank_hosts = {0, 0, 1, 2};
+  const Prediction a = predict_program(answer_behind_data(13000), *model, nullptr, apart);
+  const Prediction s = predict_program(answer_behind_data(13000), *model, nullptr, shared);
+  // Apart: answer out at 17000, at rank 3 at 20000, data in at 26096 + 5992, T3' = 4048.
+  EXPECT_DOUBLE_EQ(a.ranks[0].end_ns, 36136);
+  // Shared: it waits until 21088.
+  EXPECT_DOUBLE_EQ(s.ranks[0].end_ns, 36136 + (21088 - 17000));
+  EXPECT_DOUBLE_EQ(s.ranks[2].end_ns, a.ranks[2].end_ns);
+  // Posted once that data is out, the answer waits for nothing.
+  const Prediction later = predict_program(answer_behind_data(20000), *model, nullptr, shared);
+  EXPECT_DOUBLE_EQ(later.ranks[0].end_ns, 36136 + 7000);
+}
+
+// A request leaves behind the data on its NIC too, and a rendezvous message's data shares the
+// NIC with what is in flight when it enters the network, not when its send was posted: rank 1
+// posts at 17000 while rank 0's data (16096 to 22088) is in flight; its REQ leaves at 21088,
+// rank 3 answers at 30000 + 2o', and its data enters at 43096 alone.
+TEST(ReplayLayout, RendezvousDataSharesWhatIsInFlightWhenItEnters) {
+  const auto model = loggps_replay_model(simple());
+  RankProgramBuilder r0(0, 4), r1(1, 4), r2(2, 4), r3(3, 4);
+  r0.send(2, 0, 8192);
+  r1.compute(engine::SimTime::from_ps(17'000'000));
+  r1.send(3, 0, 8192);
+  r2.recv(0, 0, 8192);
+  r3.compute(engine::SimTime::from_ps(30'000'000));
+  r3.recv(1, 0, 8192);
+  Program program;
+  program.ranks = {r0.take(), r1.take(), r2.take(), r3.take()};
+  ReplayLayout layout;
+  layout.rank_hosts = {0, 0, 1, 2};
+  const Prediction r = predict_program(program, *model, nullptr, layout);
+  // Answer at 34000 + L + o' = 37000, T1' = 6096, T2' alone 5992, T3' = 4048.
+  EXPECT_DOUBLE_EQ(r.ranks[3].end_ns, 37000 + 6096 + 5992 + 4048);
+  EXPECT_DOUBLE_EQ(r.ranks[1].end_ns, 37000 + 6096);
+}
+
 }  // namespace
 }  // namespace netwarp::validation

@@ -66,9 +66,10 @@ std::optional<netmodels::NodeId> shared_host(const scenarios::MpiRunSpec& spec) 
 }
 
 // What sharing a host's NIC adds to a round trip (LogGpsSamples::nic_shared): ranks 0 and 1 on
-// `host`, 2 and 3 on another host of the platform; pairs (0, 2) and (1, 3) at once against
-// (0, 2) alone. Sizes of 2 to 8 S, whose data outlasts the handshakes, so that the two pairs'
-// data share the NIC from start to end. None when every rank runs on `host`.
+// `host`, 2 and 3 on another host the program runs on (two ranks a host whatever the
+// platform's ranks per host); pairs (0, 2) and (1, 3) at once against (0, 2) alone. Sizes of 2
+// to 8 S, whose data outlasts the handshakes, so that the two pairs' data share the NIC from
+// start to end. None when every rank runs on `host`.
 std::vector<NicSharingPoint> measure_nic_sharing(const scenarios::MpiRunSpec& spec,
                                                  netmodels::NodeId host) {
   const auto& hosts = spec.config.rank_hosts;
@@ -85,11 +86,12 @@ std::vector<NicSharingPoint> measure_nic_sharing(const scenarios::MpiRunSpec& sp
   return points;
 }
 
-// The ping-pong curves, and on a platform with several ranks per host what sharing a NIC adds
-// (the only points that tell Gl from Orl when an unexpected message's copy weighs on Ors).
+// The ping-pong curves and what sharing a NIC adds, on the host of rank 0 (the only points that
+// tell Gl from Orl when an unexpected message's copy weighs on Ors).
 LogGpsSamples measure_loggps_shared(const scenarios::MpiRunSpec& spec, double w_ns) {
   LogGpsSamples samples = measure_loggps(spec, w_ns);
-  if (const auto host = shared_host(spec)) samples.nic_shared = measure_nic_sharing(spec, *host);
+  if (!spec.config.rank_hosts.empty())
+    samples.nic_shared = measure_nic_sharing(spec, spec.config.rank_hosts.front());
   return samples;
 }
 

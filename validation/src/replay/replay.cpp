@@ -79,10 +79,11 @@ struct Message {
   double ts = 0;
   double tr = 0;
   double req_arrival = 0;  // rendezvous: REQ at the receiver
+  bool req_sent = false;   // rendezvous: req_arrival is known (the REQ left the host)
   double inject = 0;       // data leaves the sender
   double arrival = 0;      // data at the receiver
   MessageCosts costs;
-  std::uint32_t sharers_at_post = 1;
+  std::uint32_t sharers_at_send = 1;  // when the sender pays for the data (T1, T1')
 };
 
 struct PostedRecv {
@@ -115,7 +116,7 @@ struct Rank {
   TimeSplit split_at_call_start;
 };
 
-enum class EventKind : std::uint8_t { step, inject, launch, arrive, request_done };
+enum class EventKind : std::uint8_t { step, inject, launch, arrive, request_done, request, answer };
 
 struct Event {
   double time = 0;
@@ -142,6 +143,7 @@ class Replay {
         ranks_(program.size()),
         rank_free_(program.size(), 0.0),
         nic_free_(host_count(hosts_), 0.0),
+        nic_queue_(host_count(hosts_), 0.0),
         inflight_to_(host_count(hosts_), 0),
         inflight_from_(host_count(hosts_), 0) {
     for (RankId r = 0; r < program.size(); ++r) {
@@ -220,6 +222,12 @@ class Replay {
         break;
       case EventKind::request_done:
         request_done(static_cast<RankId>(e.a), e.b, e.time);
+        break;
+      case EventKind::request:
+        request(e.a, e.time);
+        break;
+      case EventKind::answer:
+        answer(e.a, e.time);
         break;
     }
   }
@@ -330,13 +338,12 @@ class Replay {
   void start_network_send(Message& m, std::uint64_t id, Profile& profile) {
     const double t = m.ts;
     m.rendezvous = m.bytes > model_.eager_limit();
-    m.sharers_at_post = nic_sharers(m.src, m.dst);
-    m.costs = model_.costs(m.bytes, m.sharers_at_post);
+    m.sharers_at_send = nic_sharers(m.src, m.dst);
+    m.costs = model_.costs(m.bytes, m.sharers_at_send);
     if (m.rendezvous) {
       const double o = model_.control_overhead();
-      m.req_arrival = t + o + model_.latency();
       profile.add(t + o, Part::overhead);
-      profile.add(m.req_arrival, Part::sync);
+      schedule(t + o, EventKind::request, id);
       return;
     }
     const double local_done = t + m.costs.send_overhead;
@@ -354,6 +361,7 @@ class Replay {
     m.rendezvous = m.bytes > p.eager_bytes;
     if (m.rendezvous) {
       m.req_arrival = t + p.o + p.latency;
+      m.req_sent = true;
       profile.add(t + p.o, Part::overhead);
       profile.add(m.req_arrival, Part::sync);
       return;
@@ -409,28 +417,58 @@ class Replay {
     m.recv_request = recv_request;
     m.recv_op = recv_op;
     m.tr = tr;
-    // An eager message not yet in is matched when it arrives (arrive()).
-    if (m.rendezvous) m.matched_at = std::max(m.req_arrival, tr);
+    // An eager message not yet in is matched when it arrives (arrive()), a rendezvous one
+    // whose REQ has not left yet when it does (request()).
     if (!m.rendezvous && m.arrived) m.matched_at = std::max(m.arrival, tr);
-    if (m.rendezvous) return m.local ? start_single_copy(id) : start_rendezvous_data(id);
-    if (m.arrived) complete_recv(id);
+    if (m.rendezvous && m.req_sent) start_handshake(id);
+    if (!m.rendezvous && m.arrived) complete_recv(id);
   }
 
-  // The receive is posted: the receiver answers the REQ, the sender then sends the data.
+  void start_handshake(std::uint64_t id) {
+    Message& m = messages_[id];
+    m.matched_at = std::max(m.req_arrival, m.tr);
+    return m.local ? start_single_copy(id) : start_rendezvous_data(id);
+  }
+
+  // The REQ, ready at t, leaves the sender's host behind the data queued on its NIC.
+  void request(std::uint64_t id, double t) {
+    Message& m = messages_[id];
+    m.req_arrival = control_sent(m.src, t) + model_.latency();
+    m.req_sent = true;
+    ranks_[m.src].requests[m.send_request].profile.add(m.req_arrival, Part::sync);
+    if (m.matched) start_handshake(id);
+  }
+
+  // A control message from rank r's host, ready at t, leaves once the NIC has sent the data
+  // queued on it before (nic_queue_).
+  double control_sent(RankId r, double t) const { return std::max(t, nic_queue_[hosts_[r]]); }
+
+  // The receive is posted: the receiver handles the REQ (o') and sends its answer (o'), which
+  // leaves its host in answer().
   void start_rendezvous_data(std::uint64_t id) {
     const Message& m = messages_[id];
     const double o = model_.control_overhead();
     const double matched = std::max(m.req_arrival, m.tr);
-    const double answered = matched + 3 * o + model_.latency();  // o' + T5 after the match
-    const double inject_at = answered + m.costs.send_overhead;
-    Profile& send = ranks_[m.src].requests[m.send_request].profile;
-    send.add(matched, Part::send_wait);
-    send.add(answered, Part::sync);
-    send.add(inject_at, Part::overhead);
+    ranks_[m.src].requests[m.send_request].profile.add(matched, Part::send_wait);
     Profile& recv = ranks_[m.dst].requests[m.recv_request].profile;
     recv.add(matched, Part::recv_wait);
     recv.add(matched + o, Part::overhead);
-    recv.add(inject_at, Part::sync);
+    schedule(matched + 2 * o, EventKind::answer, id);
+  }
+
+  // The answer leaves the receiver's host (T5's o' + L + o' once it is out); the sender then
+  // pays the data overhead (T1') and the data enters the network.
+  void answer(std::uint64_t id, double t) {
+    Message& m = messages_[id];
+    const double answered = control_sent(m.dst, t) + model_.latency() + model_.control_overhead();
+    // The data is sent now, not when the send was posted: it shares with what is in flight now.
+    m.sharers_at_send = nic_sharers(m.src, m.dst);
+    m.costs = model_.costs(m.bytes, m.sharers_at_send);
+    const double inject_at = answered + m.costs.send_overhead;
+    Profile& send = ranks_[m.src].requests[m.send_request].profile;
+    send.add(answered, Part::sync);
+    send.add(inject_at, Part::overhead);
+    ranks_[m.dst].requests[m.recv_request].profile.add(inject_at, Part::sync);
     schedule(inject_at, EventKind::request_done, m.src, m.send_request);
     schedule(inject_at, EventKind::inject, id);
   }
@@ -450,6 +488,12 @@ class Replay {
   // whatever the order their events ran in.
   void launch(std::uint64_t id, double t) {
     const Message& m = messages_[id];
+    // A network shares its links as it goes: the NIC has sent the bytes put on it once it has
+    // had their time at its rate, in order. Without one, launch_all knows when they leave.
+    if (network_) {
+      double& queue = nic_queue_[hosts_[m.src]];
+      queue = std::max(queue, t) + network_->serialization_ns(m.src, m.bytes);
+    }
     ++inflight_to_[hosts_[m.dst]];
     ++inflight_from_[hosts_[m.src]];
     ++inflight_pair_[{m.src, m.dst}];
@@ -457,18 +501,22 @@ class Replay {
     launching_.push_back(id);
   }
 
-  // A message shares the NIC with the messages in flight when its send is posted (the rule's
-  // reading so far) and with those in flight when its data enters the network, counting the
-  // ones entering at the same instant: a rendezvous message's data leaves after the handshake,
-  // so ranks of one host that send together share whatever the collective algorithm. The larger
-  // count is taken. The sender's overhead, already paid, keeps the count at the post.
+  // A message shares the NIC with the messages in flight when it is sent (an eager one when
+  // its send is posted, a rendezvous one when the answer comes back: its data is not on the
+  // network before) and with those in flight when its data enters the network, counting the
+  // ones entering at the same instant: ranks of one host that send together share whatever the
+  // collective algorithm. The larger count is taken. The sender's overhead, already paid,
+  // keeps the count at the send.
   void launch_all() {
     for (const std::uint64_t id : launching_) {
       Message& m = messages_[id];
       const MessageCosts now =
-          model_.costs(m.bytes, std::max(m.sharers_at_post, nic_sharers(m.src, m.dst)));
+          model_.costs(m.bytes, std::max(m.sharers_at_send, nic_sharers(m.src, m.dst)));
       m.costs.wire = now.wire;
       m.costs.recv_overhead = now.recv_overhead;
+      // Its last byte leaves the NIC a latency before it arrives.
+      double& queue = nic_queue_[hosts_[m.src]];
+      if (!network_) queue = std::max(queue, m.inject + m.costs.wire - model_.latency());
       if (network_)
         network_->start(id, m.src, m.dst, m.bytes, m.inject);
       else
@@ -582,6 +630,7 @@ class Replay {
   std::vector<CallPrediction> calls_;
   std::vector<double> rank_free_;  // per rank: its next injection, after its gap
   std::vector<double> nic_free_;   // per host: the NIC's next free injection
+  std::vector<double> nic_queue_;  // per host: when its NIC has sent the data put on it so far
   // Per host: network messages injected and not yet arrived, to and from it.
   std::vector<std::uint32_t> inflight_to_;
   std::vector<std::uint32_t> inflight_from_;

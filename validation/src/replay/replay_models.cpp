@@ -143,6 +143,10 @@ class FlowReplayNetwork final : public ReplayNetwork {
   double arrival_delay_ns(mpiemul::RankId src, mpiemul::RankId dst) const override {
     return network_.route_latency_s(hosts_[src], hosts_[dst]) * 1e9;
   }
+  double serialization_ns(mpiemul::RankId src, std::uint64_t bytes) const override {
+    const FlowLink& nic = network_.link(network_.link_of(hosts_[src], 0));
+    return static_cast<double>(bytes + envelope_) / nic.bytes_per_second * 1e9;
+  }
 
  private:
   FlowNetwork network_;

@@ -23,8 +23,8 @@ struct NicSharingPoint {
 
 // The LogGPS benchmarks (LOGGPS.md §4.1-4.2), also used for the Hockney and LogGP fits:
 // blocking ping-pong round trips with a dummy loop of w = 0 and w = W on P0, and the duration
-// of the blocking MPI_Send call at k <= S (o' + k Oss). On a platform with several ranks per
-// host, also what sharing a NIC adds to a round trip of k > S bytes.
+// of the blocking MPI_Send call at k <= S (o' + k Oss); and what sharing a NIC adds to a round
+// trip of k > S bytes (LogGPS only; empty: not measured).
 struct LogGpsSamples {
   std::uint64_t s = 0;  // short limit of the MPI library
   std::uint64_t S = 0;  // eager limit of the MPI library

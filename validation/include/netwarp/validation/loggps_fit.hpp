@@ -9,9 +9,9 @@
 //   RTT, w = W,  k <= S       W + 2o' + k(Oss + Ors)
 //   RTT, w = W,  k > S        W + 10o' + 4L + k(2Osl + Orl) + s Gs + (k - s) Gl
 //   MPI_Send,    k <= S       o' + k Oss        (separates Oss from Ors)
-//   NIC sharing, k > S        (shared - alone) = c + 2k Gl: on a platform with several ranks per
-//                             host, concurrent round trips of two ranks of one host with two of
-//                             another less one pair's (§3 with two messages each way). Gl is
+//   NIC sharing, k > S        (shared - alone) = c + 2k Gl: concurrent round trips of two
+//                             ranks of one host with two of another less one pair's (§3 with
+//                             two messages each way; measured when given). Gl is
 //                             half the slope of a line over these points (its intercept c free:
 //                             overlapping handshakes, which §3 leaves out) and fixed in the rest.
 //                             The ping-pong alone ties Gl to Ors through the eager segment, and a

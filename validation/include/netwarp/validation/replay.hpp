@@ -29,9 +29,15 @@
 // flight to the receiver's host and from the sender's host (the receiver-side rule of §3
 // applied to both ends of the shared NIC), leaving out those of the same sender and receiver
 // (one pair's messages go in order on one stream, not side by side). It is taken when the
-// message is sent and again when its data enters the network (after a rendezvous handshake),
-// with every message entering at that instant counted, and the larger count sets its wire and
-// receive costs: concurrent sends of one host's ranks share alike, whatever the algorithm.
+// data is sent (an eager message's post; a rendezvous message's answer, after the handshake)
+// and again when it enters the network, with every message entering at that instant counted,
+// and the larger count sets its costs: concurrent sends of one host's ranks share alike,
+// whatever the algorithm.
+// The NIC is also one queue: a control message (a rendezvous request or its answer) leaves a
+// host only once the data its ranks put on the NIC before it has left (a model: its wire time
+// less the latency, sharing included; a ReplayNetwork: the bytes at the NIC's rate, in order),
+// as the packet simulation's NIC sends whole messages in order: a rank's answer waits behind
+// another rank's data going out.
 //
 // Where the time goes (per rank, sums exactly to the rank's end time):
 //   compute    compute operations;
@@ -93,6 +99,8 @@ class ReplayNetwork {
   virtual std::vector<std::uint64_t> advance(double now_ns) = 0;
   // Time from the end of a transfer to the data being at the receiver (route latency).
   virtual double arrival_delay_ns(mpiemul::RankId src, mpiemul::RankId dst) const = 0;
+  // Time `bytes` of data take on the NIC of rank `src`'s host alone (its injection link).
+  virtual double serialization_ns(mpiemul::RankId src, std::uint64_t bytes) const = 0;
 };
 
 // A message between two ranks of one host, as the packet simulation's shared-memory

@@ -1,9 +1,10 @@
 // The models the trace-driven replay (replay.hpp) can time messages with.
 //   LogGPS   T1/T2/T3 (eager) and T1'/T2'/T3' (rendezvous above S), with the receiver-side
 //            bandwidth sharing rule: the message's senders count is the number of messages
-//            in flight through its receiver's or its sender's host when it is sent or when its
-//            data enters the network, whichever is more (other pairs' only), plus one
-//            (loggps::contended; replay.hpp).
+//            in flight through its receiver's or its sender's host when its data is sent or
+//            enters the network, whichever is more (other pairs' only), plus one
+//            (loggps::contended; replay.hpp). Requests and answers leave a host behind the
+//            data on its NIC (until its wire time less L has passed).
 //   LogGP    one protocol: o to send, (k - 1)G + L on the wire, o to receive; consecutive
 //            injections of one sender max(g, o + (k - 1)G) apart, of one host's ranks
 //            (k - 1)G apart (the NIC's part).
@@ -16,7 +17,8 @@
 //            receive ends at max(receive posted, send posted) + T_comm(size).
 //   flow     the host costs of LogGPS (o', Oss, Ors, Osl, Orl, s, S from the platform) with
 //            the data of every message shared max-min (or Mode F) on the scenario's topology;
-//            control messages take the route latency.
+//            control messages take the route latency, once the bytes put on their host's NIC
+//            before them have had their time at its rate.
 #pragma once
 
 #include <memory>
