@@ -150,6 +150,29 @@ TEST_F(TcpReceiverTest, SackBlocksFollowRfc2018Order) {
   EXPECT_EQ(out.sack.count, 0u);
 }
 
+// sack_reading NS3: ns-3.37's TcpRxBuffer::UpdateSackList and ClearSackList. Arrivals 0 (lost),
+// 1, 3, 5, 7, 9, 4, 1, 0 in units of 1000 bytes; each differs from the RFC 2018 reading above.
+TEST_F(TcpReceiverTest, Ns3SackListKeepsFourBlocksAndForgetsTheFifth) {
+  config.sack = true;
+  config.sack_reading = SackReading::ns3;
+  segment(1000);
+  segment(3000);
+  segment(5000);
+  segment(7000);  // four blocks fit (RFC reading: three)
+  EXPECT_EQ(sack(), (Ranges{{7000, 8000}, {5000, 6000}, {3000, 4000}, {1000, 2000}}));
+  segment(9000);  // a fifth: [1000, 2000) is forgotten for good
+  EXPECT_EQ(sack(), (Ranges{{9000, 10'000}, {7000, 8000}, {5000, 6000}, {3000, 4000}}));
+  segment(4000);  // merges with both neighbours, one after the other; the list keeps its order
+  EXPECT_EQ(sack(), (Ranges{{3000, 6000}, {9000, 10'000}, {7000, 8000}}));
+  segment(1000);  // held already: nothing new, and the forgotten block does not come back
+  EXPECT_EQ(sack(), (Ranges{{3000, 6000}, {9000, 10'000}, {7000, 8000}}));
+  segment(2000);  // adjacent to the forgotten [1000, 2000): only the new bytes are reported
+  EXPECT_EQ(sack(), (Ranges{{2000, 6000}, {9000, 10'000}, {7000, 8000}}));
+  segment(0);  // fills the hole: the cumulative ACK clears the blocks below it
+  EXPECT_EQ(out.ack, 6000u);
+  EXPECT_EQ(sack(), (Ranges{{9000, 10'000}, {7000, 8000}}));
+}
+
 TEST_F(TcpReceiverTest, NoSackBlocksUnlessNegotiated) {
   segment(1000);
   EXPECT_EQ(out.sack.count, 0u);

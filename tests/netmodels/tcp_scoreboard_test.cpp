@@ -111,5 +111,17 @@ TEST(SackBlocks, TravelInTheAcksFieldsUnchanged) {
   EXPECT_EQ(sack_blocks_of(Packet{}).count, 0u);
 }
 
+TEST(SackBlocks, AFourthBlockTravelsInAnAcksUnusedAuxWord) {
+  const TcpSackBlocks sent =
+      blocks({{9000, 10'000}, {7000, 8000}, {3000, 6000}, {4'294'960'000, 4'294'967'295}});
+  Packet p;
+  p.kind = PacketKind::ack;
+  set_sack_blocks(p, sent);
+  const TcpSackBlocks got = sack_blocks_of(p);
+  ASSERT_EQ(got.count, 4u);
+  for (std::uint32_t i = 0; i < 4; ++i) EXPECT_EQ(got.block[i], sent.block[i]) << i;
+  EXPECT_EQ(sack_option_wire_bytes(4), 36u);  // 2 + 4 x 8, padded
+}
+
 }  // namespace
 }  // namespace netwarp::netmodels

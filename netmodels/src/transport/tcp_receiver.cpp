@@ -23,7 +23,7 @@ bool has_block(const TcpSackBlocks& blocks, TcpRange range) {
 }
 
 void add_block(TcpSackBlocks& blocks, TcpRange range) {
-  if (blocks.count < kMaxSackBlocks && !has_block(blocks, range))
+  if (blocks.count < kRfcSackBlocks && !has_block(blocks, range))
     blocks.block[blocks.count++] = range;
 }
 
@@ -42,9 +42,68 @@ TcpSackBlocks choose_sack_blocks(const TcpReceiverState& r, const TcpRangeStore&
     if (const auto now = tcp_range_containing(ooo, std::max(old.begin, r.rcv_nxt)))
       add_block(blocks, *now);
   }
-  for (auto range = ooo.first_at_or_after(r.rcv_nxt); range && blocks.count < kMaxSackBlocks;
+  for (auto range = ooo.first_at_or_after(r.rcv_nxt); range && blocks.count < kRfcSackBlocks;
        range = ooo.first_at_or_after(range->end))
     add_block(blocks, *range);
+  return blocks;
+}
+
+// --- ns-3.37's SACK list (TcpRxBuffer, sack_reading NS3), kept in `reported` --------------
+
+bool reads_sack_as_ns3(const TcpConfig& config) {
+  return config.sack && config.sack_reading == SackReading::ns3;
+}
+
+// TcpRxBuffer::Add's trimming: the part of [seq, end) it stores, empty when every byte is
+// held already (segments arrive whole, so stored ranges stand for ns-3's stored packets).
+TcpRange ns3_stored_part(const TcpRangeStore& ooo, TcpSeq seq, TcpSeq end) {
+  TcpRange part{seq, end};
+  auto range = tcp_range_containing(ooo, seq);
+  if (!range) range = ooo.first_at_or_after(seq);
+  for (; range && range->begin <= part.end; range = ooo.first_at_or_after(range->end)) {
+    if (range->end <= part.begin) continue;
+    if (range->begin > part.begin && range->end < part.end) continue;  // inside: replaced
+    if (range->begin <= part.begin) part.begin = range->end;
+    if (range->end >= part.end) part.end = range->begin;
+  }
+  if (part.begin >= part.end) return TcpRange{};
+  return part;
+}
+
+// UpdateSackList: the new block first, merged with every block it touches (restarting after
+// each merge), and only the first four kept: a block pushed out is forgotten for good.
+void ns3_update_sack_list(TcpReceiverState& r, TcpRange block) {
+  TcpRange list[kMaxSackBlocks + 1];
+  std::uint32_t n = 0;
+  list[n++] = block;
+  for (std::uint32_t i = 0; i < r.reported_count; ++i) list[n++] = r.reported[i];
+  for (std::uint32_t i = 1; i < n; ++i) {
+    const TcpRange first = list[0];
+    const TcpRange other = list[i];
+    if (first.begin != other.end && first.end != other.begin) continue;
+    list[0] = TcpRange{std::min(first.begin, other.begin), std::max(first.end, other.end)};
+    std::copy(list + i + 1, list + n, list + i);
+    --n;
+    i = 0;  // the loop's ++i looks at the second block again
+  }
+  r.reported_count = std::min(n, kMaxSackBlocks);
+  std::copy(list, list + r.reported_count, r.reported);
+  std::fill(r.reported + r.reported_count, r.reported + kMaxSackBlocks, TcpRange{});
+}
+
+// ClearSackList: blocks wholly below the cumulative ACK go.
+void ns3_clear_sack_list(TcpReceiverState& r) {
+  std::uint32_t kept = 0;
+  for (std::uint32_t i = 0; i < r.reported_count; ++i)
+    if (r.reported[i].end > r.rcv_nxt) r.reported[kept++] = r.reported[i];
+  std::fill(r.reported + kept, r.reported + kMaxSackBlocks, TcpRange{});
+  r.reported_count = kept;
+}
+
+TcpSackBlocks ns3_sack_blocks(const TcpReceiverState& r) {
+  TcpSackBlocks blocks;
+  blocks.count = r.reported_count;
+  std::copy(r.reported, r.reported + r.reported_count, blocks.block);
   return blocks;
 }
 
@@ -53,7 +112,9 @@ void send_ack(TcpReceiverState& r, const TcpConfig& config, const TcpRangeStore*
   out.send_ack = true;
   out.ack = r.rcv_nxt;
   out.ece = r.ce_pending != 0 || r.dctcp_ce != 0;
-  if (config.sack && ooo != nullptr) {
+  if (reads_sack_as_ns3(config)) {
+    out.sack = ns3_sack_blocks(r);
+  } else if (config.sack && ooo != nullptr) {
     out.sack = choose_sack_blocks(r, *ooo, newest);
     r.reported_count = out.sack.count;
     for (std::uint32_t i = 0; i < kMaxSackBlocks; ++i)
@@ -135,13 +196,16 @@ void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore&
     return;
   }
   if (seq > r.rcv_nxt) {  // out of order: an immediate duplicate ACK (RFC 5681 4.2)
+    const TcpRange part = reads_sack_as_ns3(config) ? ns3_stored_part(ooo, seq, end) : TcpRange{};
     const auto stored = store_out_of_order(r, config, ooo, TcpRange{seq, end});
+    if (stored && part.end != 0) ns3_update_sack_list(r, part);
     send_ack(r, config, &ooo, stored ? &*stored : nullptr, out);
     return;
   }
   const TcpSeq before = r.rcv_nxt;
   const bool fills_gap = r.range_count > 0;
   advance(r, ooo, end);
+  if (reads_sack_as_ns3(config)) ns3_clear_sack_list(r);
   out.delivered = r.rcv_nxt - before;
   if (!config.delayed_ack || fills_gap) {
     send_ack(r, config, &ooo, nullptr, out);

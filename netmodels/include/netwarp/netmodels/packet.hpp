@@ -48,9 +48,10 @@ struct Packet {
   // (flow holds the application's word); the network never reads them.
   std::uint8_t app_kind = 0;
   std::uint8_t sack_count = 0;  // ack: SACK blocks carried (RFC 2018), <= kMaxSackBlocks
-  // ack: the SACK blocks' edges. Block 0 is [seq, sack_edges[0]), block i > 0 is
-  // [sack_edges[2i - 1], sack_edges[2i]): an ACK carries no data, so seq is free for it.
-  std::uint32_t sack_edges[2 * kMaxSackBlocks - 1] = {};
+  // ack: the SACK blocks' edges. Block 0 is [seq, sack_edges[0]), blocks 1 and 2 are
+  // [sack_edges[2i - 1], sack_edges[2i]): an ACK carries no data, so seq is free for it. A
+  // fourth block travels in app_aux, which no ACK uses (set_sack_blocks).
+  std::uint32_t sack_edges[5] = {};
   std::int64_t app_aux = 0;
 };
 static_assert(std::is_trivially_copyable_v<Packet> &&
@@ -90,9 +91,10 @@ inline Packet control_packet(const PacketFormat& f, NodeId src, NodeId dst, Pack
 // The SACK blocks of an ACK, in and out of the packet's fields. The edges travel as 32-bit
 // sequence numbers that wrap; sack_blocks_of gives them back as such (tcp_unwrap in tcp.hpp
 // turns them into stream offsets).
+inline constexpr std::uint32_t kSackBlocksInEdges = 3;
 inline void set_sack_blocks(Packet& p, const TcpSackBlocks& blocks) {
   p.sack_count = static_cast<std::uint8_t>(blocks.count);
-  for (std::uint32_t i = 0; i < blocks.count; ++i) {
+  for (std::uint32_t i = 0; i < std::min(blocks.count, kSackBlocksInEdges); ++i) {
     const TcpRange b = blocks.block[i];
     if (i == 0) {
       p.seq = static_cast<std::uint32_t>(b.begin);
@@ -101,17 +103,26 @@ inline void set_sack_blocks(Packet& p, const TcpSackBlocks& blocks) {
     }
     p.sack_edges[2 * i] = static_cast<std::uint32_t>(b.end);
   }
+  if (blocks.count > kSackBlocksInEdges) {
+    const TcpRange b = blocks.block[kSackBlocksInEdges];
+    p.app_aux = static_cast<std::int64_t>(std::uint64_t{static_cast<std::uint32_t>(b.end)} << 32 |
+                                          static_cast<std::uint32_t>(b.begin));
+  }
 }
 // An ACK's SACK option on the wire (RFC 2018 section 3): kind and length, 8 bytes per block,
-// padded to 4-byte words (12, 20, 28 bytes); 0 without blocks.
+// padded to 4-byte words (12, 20, 28, 36 bytes); 0 without blocks.
 inline std::uint32_t sack_option_wire_bytes(std::uint32_t blocks) {
   return blocks == 0 ? 0 : (2 + 8 * blocks + 3) / 4 * 4;
 }
 inline TcpSackBlocks sack_blocks_of(const Packet& p) {
   TcpSackBlocks blocks;
   blocks.count = std::min<std::uint32_t>(p.sack_count, kMaxSackBlocks);
-  for (std::uint32_t i = 0; i < blocks.count; ++i)
+  for (std::uint32_t i = 0; i < std::min(blocks.count, kSackBlocksInEdges); ++i)
     blocks.block[i] = TcpRange{i == 0 ? p.seq : p.sack_edges[2 * i - 1], p.sack_edges[2 * i]};
+  if (blocks.count > kSackBlocksInEdges) {
+    const auto aux = static_cast<std::uint64_t>(p.app_aux);
+    blocks.block[kSackBlocksInEdges] = TcpRange{aux & 0xffffffffU, aux >> 32};
+  }
   return blocks;
 }
 

@@ -205,8 +205,9 @@ struct TcpReceiverState {
   std::uint8_t ce_pending = 0;
   std::uint8_t dctcp_ce = 0;  // DCTCP.CE: the latest data segment was CE-marked (RFC 8257 3.2)
   std::uint8_t reserved[6] = {};
-  TcpRange reported[kMaxSackBlocks] = {};  // ... in the order they were sent
-  std::uint64_t discarded_segments = 0;    // out-of-order segments dropped by max_ooo_ranges
+  // ... in the order they were sent; with sack_reading NS3, ns-3's SACK list (TcpRxBuffer)
+  TcpRange reported[kMaxSackBlocks] = {};
+  std::uint64_t discarded_segments = 0;  // out-of-order segments dropped by max_ooo_ranges
 
   void visit_bytes(engine::StateVisitor& v) const;  // as TcpSenderState's
 };
