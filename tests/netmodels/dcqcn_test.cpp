@@ -36,6 +36,20 @@ TEST(Dcqcn, AlphaDecaysOncePerPeriodWithoutACnp) {
   EXPECT_EQ(r.alpha, 0.0);
 }
 
+// With the paper's g = 1/256 alpha never reaches 0: it stops at a subnormal that (1 - g) no
+// longer changes. A stream idle for 2^62 periods decays to that value at once (the loop used to
+// run once per period: this test would not finish).
+TEST(Dcqcn, AlphaDecayStopsWhereItNoLongerChanges) {
+  const DcqcnConfig c;
+  DcqcnRate r = dcqcn_start(kLine);
+  dcqcn_decay_alpha(r, c, std::uint64_t{1} << 62);
+  EXPECT_GT(r.alpha, 0.0);
+  EXPECT_EQ(r.alpha * (1 - c.g), r.alpha);
+  double stepped = 1.0;
+  for (int i = 0; i < 200'000; ++i) stepped *= 1 - c.g;  // the same value, period by period
+  EXPECT_EQ(r.alpha, stepped);
+}
+
 TEST(Dcqcn, FastRecoveryHalvesTheGapFStepsThenAdditiveThenHyper) {
   DcqcnConfig c;
   DcqcnRate r = dcqcn_start(kLine);

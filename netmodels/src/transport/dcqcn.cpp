@@ -40,9 +40,15 @@ void dcqcn_on_cnp(DcqcnRate& r, const DcqcnConfig& c) {
 }
 
 // One multiplication per period, as a timer event per period would (bit for bit), at a fraction
-// of its cost; the loop stops once alpha is 0.
+// of its cost. The loop stops where a multiplication no longer changes alpha: with a realistic g
+// that is a subnormal above 0 (x (1 - g) rounds back to x), not 0, so without this test an
+// idle stream's first CNP would loop once per period it was idle (10^6 per second at 1 us).
 void dcqcn_decay_alpha(DcqcnRate& r, const DcqcnConfig& c, std::uint64_t periods) {
-  for (; periods > 0 && r.alpha > 0; --periods) r.alpha *= 1 - c.g;
+  for (; periods > 0; --periods) {
+    const double next = r.alpha * (1 - c.g);
+    if (next == r.alpha) return;
+    r.alpha = next;
+  }
 }
 
 void dcqcn_on_rate_timer(DcqcnRate& r, const DcqcnConfig& c, std::uint64_t line_rate_bps) {

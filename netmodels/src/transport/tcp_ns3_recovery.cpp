@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "netwarp/engine/check.hpp"
 #include "netwarp/netmodels/tcp.hpp"
 #include "transport/cubic_ns3.hpp"
 #include "transport/tcp_rtt.hpp"
@@ -123,8 +124,14 @@ void do_retransmit(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpS
   send_item(s, next.seq, static_cast<std::uint32_t>(next.end - next.seq), now, out);
 }
 
+// TcpCubic (cubic_reading NS3); the validator lets no other window rules than it and
+// TcpNewReno's into this sender.
 bool runs_cubic(const TcpConfig& config) {
-  return config.congestion_control == CongestionControl::cubic;
+  const bool cubic = config.congestion_control == CongestionControl::cubic;
+  NW_CHECK(cubic ? config.cubic_reading == CubicReading::ns3
+                 : config.congestion_control == CongestionControl::new_reno,
+           "ns-3's sender (recovery NS3_CLASSIC) with window rules it does not have");
+  return cubic;
 }
 
 // TcpNewReno::IncreaseWindow: +1 SMSS in slow start for an ACK of at least one segment (the
