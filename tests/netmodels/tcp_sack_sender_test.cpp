@@ -169,9 +169,11 @@ TEST_F(PrrBoundTest, ConservativeBoundSendsNoMoreThanDelivered) {
 
 TEST_F(PrrBoundTest, Ns3SlowStartBoundWaitsForRetransmittedDataToBeAcknowledged) {
   // ns-3.37's TcpPrrRecovery (sack_reading ns3): without an ACK of retransmitted data SSRB's
-  // limit is DeliveredData, so no segment beyond what was delivered.
+  // limit is DeliveredData, so no segment beyond what was delivered. Before recovery ns-3 sends
+  // while cwnd exceeds BytesInFlight, which with SACK is limited transmit whatever
+  // limited_transmit says: one new segment on each of the first two duplicate ACKs.
   config.sack_reading = SackReading::ns3;
-  EXPECT_EQ(sends(false), (std::vector<std::size_t>{0, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(sends(false), (std::vector<std::size_t>{1, 1, 1, 1, 1, 1}));
 }
 
 TEST_F(SackSenderTest, Ns3ReadingKeepsTheScoreboardOverATimeout) {
@@ -185,6 +187,67 @@ TEST_F(SackSenderTest, Ns3ReadingKeepsTheScoreboardOverATimeout) {
   EXPECT_EQ(s.scoreboard.sacked_bytes, sacked);
   ASSERT_EQ(out.segments.size(), 1u);
   EXPECT_EQ(out.segments[0].seq, 0u);
+}
+
+// ns-3.37's TcpSocketBase with SACK (sack_reading ns3, validation/ns3/SEMANTICS.md section 11).
+TEST_F(SackSenderTest, Ns3ReadingGrowsTheWindowOnTheAckThatEndsRecovery) {
+  // ProcessAck sets cwnd = ssthresh and then runs TcpNewReno's congestion avoidance for the
+  // same ACK: 11 segments + SMSS^2 / cwnd. The RFC reading stops at ssthresh.
+  config.sack_reading = SackReading::ns3;
+  open(TcpRecovery::prr);
+  sends_per_ack(19);
+  ack(22 * kMss, 0, 0);
+  EXPECT_EQ(s.in_fast_recovery, 0u);
+  EXPECT_EQ(s.cwnd, 11u * kMss + kMss * kMss / (11 * kMss));
+}
+
+TEST_F(SackSenderTest, Ns3ReadingDoesNotGrowOnACumulativeAckThatAlsoSacks) {
+  // In CA_DISORDER an ACK that moves snd_una and SACKs new data is a duplicate: no growth, and
+  // the timer is not restarted. Slow start outside it: +1 SMSS.
+  config.sack_reading = SackReading::ns3;
+  open(TcpRecovery::prr);
+  ack(kMss, 2 * kMss, 3 * kMss);
+  EXPECT_EQ(s.cwnd, 20u * kMss);
+  const std::int64_t deadline = s.rto_deadline_ps;
+  tcp_on_ack(s, config, 2 * kMss, false, TcpSackBlocks{1, {TcpRange{4 * kMss, 5 * kMss}}},
+             &scoreboard, SimTime::from_ps(2000), out);
+  EXPECT_EQ(s.cwnd, 20u * kMss);
+  EXPECT_EQ(s.rto_deadline_ps, deadline);
+  tcp_on_ack(s, config, 5 * kMss, false, TcpSackBlocks{}, &scoreboard, SimTime::from_ps(3000), out);
+  EXPECT_EQ(s.cwnd, 21u * kMss);
+  EXPECT_NE(s.rto_deadline_ps, deadline);
+}
+
+TEST_F(SackSenderTest, Ns3ReadingTakesSsthreshFromBytesInFlightAtEveryTimeout) {
+  // ReTxTimeout: ssthresh = max(2 SMSS, BytesInFlight / 2), also on a repeated timeout (the RFC
+  // reading keeps ssthresh then). Segments 1-5 SACKed, 0 lost: 20 sent, 15 in flight.
+  config.sack_reading = SackReading::ns3;
+  config.limited_transmit = false;
+  open(TcpRecovery::prr);
+  ack(0, kMss, 2 * kMss);
+  ack(0, kMss, 3 * kMss);
+  const std::uint64_t in_flight = s.snd_max - 2 * kMss;
+  tcp_on_timer(s, config, s.timer_generation, &scoreboard, engine::seconds(5), out);
+  EXPECT_EQ(s.ssthresh, in_flight / 2);
+  tcp_on_timer(s, config, s.timer_generation, &scoreboard, engine::seconds(20), out);
+  EXPECT_EQ(s.timeouts, 2u);
+  EXPECT_EQ(s.ssthresh, 2u * kMss);  // only the resent head was in flight
+}
+
+TEST_F(SackSenderTest, Ns3ReadingResendsLostSegmentsByBytesInFlightAfterATimeout) {
+  // After the timeout every unSACKed segment is lost and out of flight; the ACK of the head
+  // (slow start: cwnd 2 SMSS) releases two lost segments, 1 and 4, skipping the SACKed 2-3.
+  config.sack_reading = SackReading::ns3;
+  open(TcpRecovery::prr);
+  ack(0, 2 * kMss, 3 * kMss);
+  ack(0, 2 * kMss, 4 * kMss);
+  tcp_on_timer(s, config, s.timer_generation, &scoreboard, engine::seconds(5), out);
+  ASSERT_EQ(out.segments.size(), 1u);
+  ack(kMss, 2 * kMss, 4 * kMss);
+  EXPECT_EQ(s.cwnd, 2u * kMss);
+  ASSERT_EQ(out.segments.size(), 2u);
+  EXPECT_EQ(out.segments[0].seq, kMss);
+  EXPECT_EQ(out.segments[1].seq, 4u * kMss);
 }
 
 TEST_F(SackSenderTest, TimeoutClearsTheScoreboard) {

@@ -134,22 +134,6 @@ bool runs_cubic(const TcpConfig& config) {
   return cubic;
 }
 
-// TcpNewReno::IncreaseWindow: +1 SMSS in slow start for an ACK of at least one segment (the
-// rest of the segments are lost to growth), then congestion avoidance once per ACK. With CUBIC,
-// TcpCubic's (cubic_ns3.cpp).
-void increase_window(TcpSenderState& s, const TcpConfig& config, std::uint32_t segments,
-                     SimTime now) {
-  if (runs_cubic(config)) return tcp_cc::cubic_ns3::increase_window(s, config, segments, now);
-  const std::uint64_t mss = s.mss;
-  if (s.cwnd < s.ssthresh) {
-    if (segments == 0) return;
-    s.cwnd += mss;
-    --segments;
-  }
-  if (s.cwnd >= s.ssthresh && segments > 0)
-    s.cwnd += std::max<std::uint64_t>(1, mss * mss / s.cwnd);
-}
-
 // TcpNewReno::GetSsThresh; TcpCubic's reads cwnd instead of the bytes in flight.
 std::uint64_t ns3_ssthresh(TcpSenderState& s, const TcpConfig& config,
                            std::uint64_t bytes_in_flight) {
@@ -209,17 +193,6 @@ void on_duplicate_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, Si
   }
 }
 
-// Segments acknowledged by `acked` bytes, with the remainder carried to later ACKs.
-std::uint32_t segments_acked(TcpSenderState& s, std::uint64_t acked) {
-  auto segments = static_cast<std::uint32_t>(acked / s.mss);
-  s.ns3.bytes_acked_not_processed += static_cast<std::uint32_t>(acked % s.mss);
-  if (s.ns3.bytes_acked_not_processed >= s.mss) {
-    ++segments;
-    s.ns3.bytes_acked_not_processed -= s.mss;
-  }
-  return segments;
-}
-
 // A partial ACK in recovery: the new head is lost and retransmitted; only the first partial
 // ACK restarts the timer.
 void on_partial_ack(TcpSenderState& s, const TcpConfig& config, SimTime now,
@@ -236,14 +209,14 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq old_una, SimT
                 TcpSenderActions& out) {
   TcpNs3State& n = s.ns3;
   const TcpSeq ack = s.snd_una;
-  std::uint32_t segments = segments_acked(s, ack - old_una);
+  std::uint32_t segments = ns3_segments_acked(s, ack - old_una);
   const std::uint32_t old_dupacks = s.dupacks;
   s.dupacks = 0;
   if (ack < s.recover && n.state == Ns3CongState::recovery)
     return on_partial_ack(s, config, now, out);
   if (ack < s.recover && n.state == Ns3CongState::loss) {
     pkts_acked(s, config, now);
-    increase_window(s, config, segments, now);
+    ns3_increase_window(s, config, segments, now);
     return new_ack(s, config, true, now, out);
   }
   const bool exited_recovery = n.state == Ns3CongState::recovery;
@@ -262,7 +235,7 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq old_una, SimT
     new_ack(s, config, true, now, out);
     s.cwnd = s.ssthresh;
   }
-  increase_window(s, config, segments, now);
+  ns3_increase_window(s, config, segments, now);
   new_ack(s, config, true, now, out);
 }
 
@@ -274,6 +247,33 @@ void sample_rtt(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, SimTime 
 }
 
 }  // namespace
+
+// TcpNewReno::IncreaseWindow: +1 SMSS in slow start for an ACK of at least one segment (the
+// rest of the segments are lost to growth), then congestion avoidance once per ACK. With CUBIC,
+// TcpCubic's (cubic_ns3.cpp).
+void ns3_increase_window(TcpSenderState& s, const TcpConfig& config, std::uint32_t segments,
+                         SimTime now) {
+  if (runs_cubic(config)) return tcp_cc::cubic_ns3::increase_window(s, config, segments, now);
+  const std::uint64_t mss = s.mss;
+  if (s.cwnd < s.ssthresh) {
+    if (segments == 0) return;
+    s.cwnd += mss;
+    --segments;
+  }
+  if (s.cwnd >= s.ssthresh && segments > 0)
+    s.cwnd += std::max<std::uint64_t>(1, mss * mss / s.cwnd);
+}
+
+// Segments acknowledged by `acked` bytes, with the remainder carried to later ACKs.
+std::uint32_t ns3_segments_acked(TcpSenderState& s, std::uint64_t acked) {
+  auto segments = static_cast<std::uint32_t>(acked / s.mss);
+  s.ns3.bytes_acked_not_processed += static_cast<std::uint32_t>(acked % s.mss);
+  if (s.ns3.bytes_acked_not_processed >= s.mss) {
+    ++segments;
+    s.ns3.bytes_acked_not_processed -= s.mss;
+  }
+  return segments;
+}
 
 bool uses_ns3_classic(const TcpConfig& config) {
   return config.recovery == TcpRecovery::ns3_classic;

@@ -402,9 +402,11 @@ void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, bool ece
 void tcp_on_timer(TcpSenderState& s, const TcpConfig& config, std::uint32_t generation,
                   TcpRangeStore* scoreboard, SimTime now, TcpSenderActions& out) {
   const std::uint64_t timeouts_before = s.timeouts;
+  const std::uint64_t pipe_before =
+      scoreboard != nullptr ? ns3_pipe_with_sack(s, config, *scoreboard) : 0;
   tcp_on_timer(s, config, generation, now, out);
   if (scoreboard != nullptr && s.timeouts != timeouts_before)
-    forget_scoreboard(s, config, *scoreboard);
+    forget_scoreboard(s, config, *scoreboard, pipe_before);
 }
 
 }  // namespace netwarp::netmodels
