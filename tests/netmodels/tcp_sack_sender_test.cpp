@@ -250,6 +250,23 @@ TEST_F(SackSenderTest, Ns3ReadingResendsLostSegmentsByBytesInFlightAfterATimeout
   EXPECT_EQ(out.segments[1].seq, 4u * kMss);
 }
 
+TEST_F(SackSenderTest, Ns3ReadingCountsRetransmittedSegmentsInFlightOnceSacked) {
+  // 20 segments, all sent, segment 0 lost, one more SACKed per ACK. Recovery on ACK 3 (pipe 16,
+  // ssthresh 8, RecoverFS 20), PRR lets NextSeg's rule 3 resend segment 8 on ACK 7; ACK 8 SACKs
+  // its first copy. ns-3 keeps the retransmitted flag, so BytesInFlight = 20 - 8 SACKed - 1 lost
+  // + 2 retransmitted = 13 segments and PRR sets cwnd = 13000 + ceil(6000 * 8 / 20) - 2000.
+  config.sack_reading = SackReading::ns3;
+  config.ssthresh_base = SsthreshBase::bytes_in_flight;
+  config.sack = true;
+  config.recovery = TcpRecovery::prr;
+  config.initial_window_segments = 20;
+  s = tcp_open(config, 20 * kMss, kMss, SimTime::zero(), out);
+  const auto sent = sends_per_ack(8);
+  EXPECT_EQ(sent, (std::vector<std::size_t>{0, 0, 1, 0, 0, 0, 1, 0}));
+  EXPECT_EQ(s.ssthresh, 8u * kMss);
+  EXPECT_EQ(s.cwnd, 13u * kMss + 400);
+}
+
 TEST_F(SackSenderTest, TimeoutClearsTheScoreboard) {
   open(TcpRecovery::sack_6675);
   sends_per_ack(5);

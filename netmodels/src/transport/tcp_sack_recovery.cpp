@@ -302,6 +302,10 @@ std::uint64_t unsacked_between(const TcpRangeStore& scoreboard, TcpSeq begin, Tc
   return bytes;
 }
 
+std::uint64_t sacked_between(const TcpRangeStore& scoreboard, TcpSeq begin, TcpSeq end) {
+  return end > begin ? end - begin - unsacked_between(scoreboard, begin, end) : 0;
+}
+
 // One past the last lost byte: IsLost's marks and, after a timeout, all that was sent before it
 // (SetSentListLost), SACKed bytes excepted.
 TcpSeq ns3_lost_end(const TcpSenderState& s, const TcpConfig& config,
@@ -315,7 +319,7 @@ std::uint64_t ns3_pipe(const TcpSenderState& s, const TcpConfig& config,
                        const TcpRangeStore& scoreboard) {
   const TcpSeq rtx_end = std::min(std::max(s.scoreboard.high_rxt, s.snd_una), s.snd_max);
   return unsacked_between(scoreboard, ns3_lost_end(s, config, scoreboard), s.snd_max) +
-         unsacked_between(scoreboard, s.snd_una, rtx_end);
+         unsacked_between(scoreboard, s.snd_una, rtx_end) + s.ns3.sacked_after_rtx;
 }
 
 // NextSeg outside recovery (no rule 3): the first lost byte neither SACKed nor retransmitted,
@@ -492,6 +496,7 @@ void forget_scoreboard(TcpSenderState& s, const TcpConfig& config, TcpRangeStore
   s.ssthresh = std::max<std::uint64_t>(2 * std::uint64_t{s.mss}, pipe_before / 2);
   s.ns3.state = Ns3CongState::loss;
   s.ns3.lost_end = s.snd_max;
+  s.ns3.sacked_after_rtx = 0;
   s.scoreboard.high_rxt = s.snd_nxt;
 }
 
@@ -506,7 +511,15 @@ void on_ack_with_scoreboard(TcpSenderState& s, const TcpConfig& config, TcpSeq a
   const TcpSeq una_before = s.snd_una;
   const std::uint64_t sacked_before = sb.sacked_bytes;
   tcp_scoreboard_advance(sb, scoreboard, ack);
+  const bool ns3_socket = runs_ns3_socket(config);
+  const std::uint64_t sacked_below_rxt =
+      ns3_socket ? sacked_between(scoreboard, ack, sb.high_rxt) : 0;
   const std::uint64_t newly_sacked = tcp_scoreboard_update(sb, scoreboard, sack, ack, s.snd_max);
+  if (ns3_socket) {
+    const std::uint64_t now_below_rxt = sacked_between(scoreboard, ack, sb.high_rxt);
+    s.ns3.sacked_after_rtx =
+        std::min(s.ns3.sacked_after_rtx, sacked_below_rxt) + (now_below_rxt - sacked_below_rxt);
+  }
   // RFC 6937 DeliveredData: the change in snd.una plus the change in SACKed bytes.
   const std::uint64_t delivered = ack - una_before + sb.sacked_bytes - sacked_before;
   // RFC 6675 section 2: a duplicate ACK carries new SACK information; without SACK blocks

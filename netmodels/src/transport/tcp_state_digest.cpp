@@ -71,7 +71,8 @@ void put_ns3(TcpLegacyBytes& b, const TcpNs3State& n) {
   b.put(n.bytes_acked_not_processed);
   b.put(n.state);
   b.put(n.recover_active);
-  b.put(std::array<std::uint8_t, 6>{});  // the old layout's reserved bytes
+  b.put(std::array<std::uint8_t, 6>{});                    // the old layout's reserved bytes
+  if (n.sacked_after_rtx != 0) b.put(n.sacked_after_rtx);  // SACK under sack_reading NS3 only
 }
 
 }  // namespace

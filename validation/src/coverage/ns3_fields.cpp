@@ -79,6 +79,12 @@ bool syn_options_are_ns3s(const Scenario& s) {
   return tcp.syn_option_bytes() == (tcp.sack() ? 8U : 4U);
 }
 
+// ns-3.37 reads LimitedTransmit only without SACK (TcpSocketBase::DupAck).
+bool limited_transmit_runs(const Scenario& s) {
+  const auto& tcp = s.transport().tcp();
+  return !tcp.sack() || !tcp.has_limited_transmit() || tcp.limited_transmit();
+}
+
 std::vector<FieldRule> tcp_timers_and_windows() {
   return {
       {"transport.kind",
@@ -105,7 +111,12 @@ std::vector<FieldRule> tcp_timers_and_windows() {
        {"true"},
        "ns-3's sockets always open with a three-way handshake",
        {}},
-      {"transport.tcp.limited_transmit", C::mirrored, {}, "", {}},
+      {"transport.tcp.limited_transmit",
+       C::refused,
+       {},
+       "with SACK ns-3 sends whenever cwnd exceeds BytesInFlight, so it always transmits on the "
+       "first duplicate ACKs",
+       limited_transmit_runs},
       {"transport.tcp.syn_timeout_rto_us",
        C::noted,
        {},

@@ -81,7 +81,10 @@ enum class Ns3CongState : std::uint8_t { open, disorder, recovery, loss };
 // take three shapes only, so three offsets hold them: the Reno-SACKed items are one run that
 // starts right after the head, the lost ones a run from the head (all that was sent at a
 // timeout, else at most the head) and the retransmitted ones a run from the head. Offsets at or
-// below snd_una mean none. All zero with every other recovery.
+// below snd_una mean none. With SACK under sack_reading NS3 (tcp_sack_recovery.cpp) the
+// scoreboard holds the SACKed items and HighRxt the retransmitted ones; lost_end there marks
+// what a timeout declared lost, and sacked_after_rtx the retransmitted bytes SACKed since.
+// All zero with every other recovery.
 struct TcpNs3State {
   TcpSeq sacked_end = 0;  // one past the last Reno-SACKed byte; run begins after the head
   TcpSeq lost_end = 0;    // [snd_una, lost_end) is marked lost
@@ -90,6 +93,9 @@ struct TcpNs3State {
   Ns3CongState state = Ns3CongState::open;
   std::uint8_t recover_active = 0;  // m_recoverActive: `recover` holds a recovery point
   std::uint8_t reserved[2] = {};
+  // Bytes retransmitted and SACKed afterwards: ns-3 keeps their retransmitted flag, so
+  // BytesInFlight still counts them (sent - SACKed - lost + retransmitted).
+  std::uint64_t sacked_after_rtx = 0;
 };
 
 // Sender state: trivially copyable and padding-free (it is hashed and undo-logged as bytes).
