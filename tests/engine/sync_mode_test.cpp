@@ -139,6 +139,41 @@ TEST_F(ConservativeTest, NothingPastTheHorizonRuns) {
   EXPECT_EQ(committed_values(1), (std::vector<std::uint64_t>{30}));
 }
 
+// Between GVT rounds, the other rank's promise moves the horizon (Chandy-Misra-Bryant).
+TEST_F(ConservativeTest, APromiseFromTheOtherRankMovesTheHorizon) {
+  inject(ping_event(us(10), 1, 0, Ping{10, 0, 0}));
+  inject(ping_event(us(30), 2, 1, Ping{30, 0, 0}));
+  WireBatch promise;
+  promise.add_promise(us(20), 1);
+  exchange_.inbox.push_back(promise.take());
+  pe_.poll_incoming();
+  EXPECT_EQ(pe_.safe_horizon(), us(20));
+  EXPECT_EQ(run_all(), 1u);
+  EXPECT_EQ(pe_.local_min(), us(30));
+}
+
+// What a conservative rank promises as it flushes: its earliest pending event or its own
+// horizon, whichever is earlier, plus the lookahead; and only when that has grown.
+TEST_F(ConservativeTest, AFlushPromisesTheEarliestItMayStillSend) {
+  inject(ping_event(us(10), 1, 0, Ping{10, 0, 0}));
+  pe_.set_safe_horizon(us(8));
+  const auto promises_sent = [&] {
+    std::vector<SimTime> times;
+    for (const auto& m : exchange_.sent)
+      WireBatch::for_each(m.bytes, [&](WireKind kind, const Event& e) {
+        if (kind == WireKind::promise) times.push_back(e.key.time);
+      });
+    return times;
+  };
+  pe_.flush_outgoing();
+  EXPECT_EQ(promises_sent(), (std::vector<SimTime>{us(8) + ns(500)}));
+  pe_.flush_outgoing();  // nothing new to promise: nothing sent
+  EXPECT_EQ(promises_sent().size(), 1u);
+  pe_.set_safe_horizon(us(40));
+  pe_.flush_outgoing();
+  EXPECT_EQ(promises_sent(), (std::vector<SimTime>{us(8) + ns(500), us(10) + ns(500)}));
+}
+
 class OptimisticSyncTest : public SafeEventsTest {
  protected:
   OptimisticSyncTest() : SafeEventsTest(SyncMode::optimistic) {}

@@ -14,6 +14,15 @@
 
 namespace netwarp::engine {
 
+// Tells the core this thread spins on a flag another core will write.
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
 class IdleWait {
  public:
   explicit IdleWait(std::chrono::microseconds longest_nap) : longest_nap_(longest_nap) {}

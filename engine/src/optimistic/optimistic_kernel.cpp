@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 #include <optional>
+#include <thread>
 
 #include "idle_wait.hpp"
 #include "optimism_window.hpp"
@@ -121,21 +122,54 @@ void report_progress(const KernelConfig& config, RankExchange& exchange, const T
   config.on_progress(Progress{gvt, config.end_time, static_cast<std::uint64_t>(committed), wall});
 }
 
-// One GVT interval of scheduler iterations: exchange every few, handle a batch in each. Ends
-// early once the rank has been idle for kIdleIterations; conservative, at once when it is (only
-// the next GVT round can move the horizon), after sending what it holds.
-void run_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime limit, PhaseClock& clock) {
-  if (config.sync == SyncMode::conservative) {
-    while (pe.process_batch(config.batch_size, limit) > 0) clock.lap(clock.handling);
+// Conservative: nothing rolls back, and the horizon moves with the other ranks' promises between
+// rounds, so a GVT round is needed only to end the run, to report progress, and to move the
+// horizon over a span where no rank has anything to do (promises step by one lookahead per
+// exchange there). A rank handles what is safe, promises and polls, batch after batch, and leaves
+// for the round after kConservativeBatches batches or once it has found nothing to handle for
+// kConservativeIdleNs (the others may be in the round already, holding their promises).
+constexpr std::uint32_t kConservativeBatches = 1024;
+constexpr std::uint64_t kConservativeIdleNs = 20'000;
+constexpr std::uint64_t kConservativeSpinNs = 2'000;
+
+void run_conservative_interval(TimeWarpPe& pe, const KernelConfig& config, PhaseClock& clock) {
+  std::uint64_t idle_since = 0;
+  for (std::uint32_t batches = 0; batches < kConservativeBatches;) {
+    const std::size_t handled = pe.process_batch(config.batch_size, SimTime::max());
     clock.lap(clock.handling);
     pe.flush_outgoing();
+    pe.poll_incoming();
     clock.lap(clock.communication);
+    if (handled > 0) {
+      ++batches;
+      idle_since = 0;
+      continue;
+    }
+    const std::uint64_t now = wall_clock_ns();
+    if (idle_since == 0) idle_since = now;
+    if (now - idle_since > kConservativeIdleNs) return;
+    // A promise usually comes within a batch's time: spin briefly (a yield is a system call),
+    // then yield, as the rank waited for may share this core.
+    if (now - idle_since < kConservativeSpinNs) {
+      for (int i = 0; i < 32; ++i) cpu_relax();
+    } else {
+      std::this_thread::yield();
+    }
+  }
+}
+
+// One GVT interval of scheduler iterations: exchange every few (hybrid: also whenever the next
+// event waits for a promise to run safe), handle a batch in each. Ends early once the rank has
+// been idle for kIdleIterations.
+void run_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime limit, PhaseClock& clock) {
+  if (config.sync == SyncMode::conservative) {
+    run_conservative_interval(pe, config, clock);
     return;
   }
   std::uint32_t idle = 0;
   for (std::uint32_t i = 0; i < config.gvt_interval; ++i) {
     std::size_t received = 0;
-    if (i % kExchangeIterations == 0) {
+    if (i % kExchangeIterations == 0 || pe.waits_for_promise()) {
       pe.flush_outgoing();
       received = pe.poll_incoming();
       clock.lap(clock.communication);

@@ -22,8 +22,7 @@ TimeWarpPe::TimeWarpPe(const Model& model, const KernelConfig& config, RankExcha
       optimism_(!safe_enabled_ || config.sync != SyncMode::conservative),
       lookahead_(safe_enabled_ ? model.lookahead() : SimTime::zero()),
       outgoing_(static_cast<std::size_t>(exchange.size())),
-      channel_promises_(safe_enabled_ && optimism_ && lookahead_ > SimTime::zero() &&
-                        exchange.size() > 1),
+      channel_promises_(safe_enabled_ && lookahead_ > SimTime::zero() && exchange.size() > 1),
       promised_(static_cast<std::size_t>(exchange.size()), SimTime::zero()),
       promise_from_(static_cast<std::size_t>(exchange.size()), SimTime::zero()) {
   const LpId n = model.lp_count();
@@ -105,7 +104,7 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
       ++handled;
       continue;
     }
-    if (!optimism_) break;  // conservative: the next GVT round moves the horizon
+    if (!optimism_) break;  // conservative: a promise or the next GVT round moves the horizon
     if (time > limit) {
       held_by_window_ = true;
       break;

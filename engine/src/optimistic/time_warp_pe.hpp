@@ -47,6 +47,14 @@ class TimeWarpPe final : public EventRouter {
     if (safe_enabled_) safe_until_ = std::max(safe_until_, horizon);
   }
   SimTime safe_horizon() const { return safe_until_; }
+  // Whether the next event would run past the safe horizon while promises could move it (hybrid
+  // with a lookahead): a fresh exchange may let it run safe instead.
+  bool waits_for_promise() {
+    if (!channel_promises_) return false;
+    drop_cancelled_top();
+    return !pending_.empty() && SimTime::from_ps(pending_.top().time_ps) >= safe_until_ &&
+           SimTime::from_ps(pending_.top().time_ps) < config_.end_time;
+  }
   // Whether a batch stopped at an event past its limit since the last call (and forgets it).
   bool take_held_by_window() { return std::exchange(held_by_window_, false); }
   // Takes every message that has arrived; returns how many.
@@ -143,7 +151,8 @@ class TimeWarpPe final : public EventRouter {
   void cancel(const SentRecord& sent, LpId creator);
   void receive_positive(const Event& event);
   void receive_anti(const EventKey& key, LpId dest);
-  // Per-channel promises (hybrid, with a lookahead): what this rank tells every other one as it
+  // Per-channel promises (conservative or hybrid, with a lookahead; Chandy-Misra-Bryant's null
+  // messages, riding on the batches): what this rank tells every other one as it
   // flushes, the earliest time it may still send anything (its earliest pending event, or the
   // earliest that may still arrive here, whichever is earlier, plus the lookahead), and what it
   // is told: no message earlier than the least promise of the others can arrive any more.
