@@ -12,6 +12,7 @@
 
 #include "app_context.hpp"
 #include "class_results.hpp"
+#include "netwarp/netmodels/csv_text.hpp"
 #include "netwarp/netmodels/network_context.hpp"
 #include "netwarp/netmodels/pcap_writer.hpp"
 #include "netwarp/netmodels/timeseries.hpp"
@@ -297,34 +298,40 @@ class PoolLevels {
 };
 
 void write_queue_csv(const NetworkRunReport& rep, const std::string& path) {
-  static constexpr const char* kEvents[] = {"admitted", "departed", "dropped"};
+  static constexpr std::string_view kEvents[] = {"admitted", "departed", "dropped"};
   const PoolLevels pools(rep);
   auto out = open_for_writing(path);
   const bool has_classes = has_port_classes(rep);
   out << "time_ps,node,port,event,queue_bytes,queue_packets"
       << (pools.is_shared() ? ",pool_bytes" : "") << (has_classes ? ",priority\n" : "\n");
+  netmodels::CsvBuffer csv(out);
   auto samples = rep.results->open<netmodels::QueueSample>();
   for (; const netmodels::QueueSample* s = samples.peek(); samples.pop()) {
-    out << fmt::format("{},{},{},{},{},{}", s->time_ps, node_name(*rep.spec, s->node), s->port,
-                       kEvents[s->event], s->bytes, s->packets);
-    if (pools.is_shared())
-      out << (rep.spec->topology.is_host(s->node)
-                  ? std::string(",")
-                  : fmt::format(",{}", pools.at(s->node, s->time_ps)));
+    csv.number(s->time_ps).comma().text(node_name(*rep.spec, s->node)).comma().number(s->port);
+    csv.comma().text(kEvents[s->event]).comma().number(s->bytes).comma().number(s->packets);
+    if (pools.is_shared()) {
+      csv.comma();
+      if (!rep.spec->topology.is_host(s->node)) csv.number(pools.at(s->node, s->time_ps));
+    }
     // A class's row (OutputPort::sample_class) holds 1 + its priority; the port's, 0.
-    if (has_classes)
-      out << (s->reserved == 0 ? std::string(",") : fmt::format(",{}", s->reserved - 1));
-    out << '\n';
+    if (has_classes) {
+      csv.comma();
+      if (s->reserved != 0) csv.number(s->reserved - 1);
+    }
+    csv.end_row();
   }
 }
 
 void write_cwnd_csv(const NetworkRunReport& rep, const std::string& path) {
   auto out = open_for_writing(path);
   out << "time_ps,flow,cwnd_bytes,ssthresh_bytes\n";
+  netmodels::CsvBuffer csv(out);
   auto samples = rep.results->open<netmodels::CwndSample>();
-  for (; const netmodels::CwndSample* s = samples.peek(); samples.pop())
-    out << fmt::format("{},{},{},{}\n", s->time_ps, s->flow, s->cwnd,
-                       netmodels::ssthresh_field(s->ssthresh));
+  for (; const netmodels::CwndSample* s = samples.peek(); samples.pop()) {
+    csv.number(s->time_ps).comma().number(s->flow).comma().number(s->cwnd).comma();
+    if (netmodels::has_ssthresh(s->ssthresh)) csv.number(s->ssthresh);
+    csv.end_row();
+  }
 }
 
 }  // namespace

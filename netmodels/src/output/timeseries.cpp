@@ -12,6 +12,8 @@
 #include <string>
 #include <utility>
 
+#include "netwarp/netmodels/csv_text.hpp"
+
 namespace netwarp::netmodels {
 
 namespace {
@@ -23,30 +25,6 @@ const std::string& name_of(const NetworkSpec& spec, NodeId node) {
 bool is_same_port(const PortSample& a, const PortSample& b) {
   return a.node == b.node && a.port == b.port;
 }
-
-// Rows are formatted into one buffer, written out in large pieces.
-class CsvBuffer {
- public:
-  explicit CsvBuffer(std::ostream& out) : out_(out) {}
-  ~CsvBuffer() { flush(); }
-  CsvBuffer(const CsvBuffer&) = delete;
-  CsvBuffer& operator=(const CsvBuffer&) = delete;
-
-  // `format` is FMT_COMPILE(...): parsed once, at compile time, not on every row.
-  template <class Format, class... Args>
-  void row(const Format& format, Args&&... args) {
-    fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
-    if (buffer_.size() > (1u << 20)) flush();
-  }
-
- private:
-  void flush() {
-    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-    buffer_.clear();
-  }
-  std::ostream& out_;
-  fmt::memory_buffer buffer_;
-};
 
 // The shared pools' time series (PoolIntervalSample, by node and interval), joined into the
 // rows of their switches' ports: the pool's highest and mean occupancy over a row's intervals.
@@ -96,12 +74,13 @@ void write_port_row(const PortSample& s, const NetworkSpec& spec, const PoolInte
                     CsvBuffer& out) {
   const std::int64_t length = spec.outputs.sample_interval_ps;
   const NodeId peer = spec.topology.nodes[s.node].ports[s.port].peer;
-  out.row(FMT_COMPILE("{},{},{},{},{},{},{:.6f},{},{},{}"), s.interval_start_ps,
-          name_of(spec, s.node), s.port, name_of(spec, peer), s.max_queue_bytes, s.mean_queue_bytes,
-          static_cast<double>(s.busy_ps) / static_cast<double>(length), s.packets_dropped,
-          s.bytes_dropped, s.intervals);
+  out.number(s.interval_start_ps).comma().text(name_of(spec, s.node)).comma().number(s.port);
+  out.comma().text(name_of(spec, peer)).comma().number(s.max_queue_bytes).comma();
+  out.number(s.mean_queue_bytes).comma();
+  out.fixed6(static_cast<double>(s.busy_ps) / static_cast<double>(length)).comma();
+  out.number(s.packets_dropped).comma().number(s.bytes_dropped).comma().number(s.intervals);
   if (pools.is_shared()) pools.append(s, spec, out);
-  out.row(FMT_COMPILE("\n"));
+  out.end_row();
 }
 
 // A row of zeros for the interval after `s`'s last when the port's next row is not that interval.
@@ -126,10 +105,8 @@ bool shows_no_change(const FlowSample& before, const FlowSample& s) {
 
 }  // namespace
 
-std::string ssthresh_field(std::uint64_t ssthresh) {
-  constexpr auto kNoThreshold =
-      static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  return ssthresh >= kNoThreshold ? std::string() : std::to_string(ssthresh);
+bool has_ssthresh(std::uint64_t ssthresh) {
+  return ssthresh < static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 }
 
 void write_ports_timeseries_csv(const ResultsSource& results, const NetworkSpec& spec,
@@ -184,11 +161,14 @@ void write_flows_timeseries_csv(const ResultsSource& results, const NetworkSpec&
     const std::uint64_t timeouts_before = has_previous ? previous.timeouts : 0;
     if (has_previous && shows_no_change(previous, *s)) continue;
     const bool is_known = s->flow < messages.size();
-    buffer.row(FMT_COMPILE("{},{},{},{},{},{},{},{},{}\n"), s->interval_start_ps, s->flow,
-               is_known ? name_of(spec, messages[s->flow].src) : "",
-               is_known ? name_of(spec, messages[s->flow].dst) : "", s->cwnd,
-               ssthresh_field(s->ssthresh), s->acked_bytes - acked_before, s->acked_bytes,
-               s->timeouts - timeouts_before);
+    buffer.number(s->interval_start_ps).comma().number(s->flow).comma();
+    if (is_known) buffer.text(name_of(spec, messages[s->flow].src));
+    buffer.comma();
+    if (is_known) buffer.text(name_of(spec, messages[s->flow].dst));
+    buffer.comma().number(s->cwnd).comma();
+    if (has_ssthresh(s->ssthresh)) buffer.number(s->ssthresh);
+    buffer.comma().number(s->acked_bytes - acked_before).comma().number(s->acked_bytes).comma();
+    buffer.number(s->timeouts - timeouts_before).end_row();
     previous = *s;
     has_previous = true;
   }

@@ -65,7 +65,7 @@ std::vector<std::int64_t> flow_completion_times(const NetworkResults& results);
 
 // ssthresh starts "arbitrarily high" (RFC 5681 section 3.1), held as INT64_MAX: as a CSV field
 // it stays empty until a loss or an ECN echo sets it.
-std::string ssthresh_field(std::uint64_t ssthresh);
+bool has_ssthresh(std::uint64_t ssthresh);
 
 // Nearest-rank percentile (p in (0, 100]) of ascending values; -1 when there are none.
 std::int64_t percentile(const std::vector<std::int64_t>& ascending, double p);

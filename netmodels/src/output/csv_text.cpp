@@ -1,0 +1,53 @@
+// CsvBuffer's fixed-point numbers and its writes.
+#include "netwarp/netmodels/csv_text.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <ostream>
+
+namespace netwarp::netmodels {
+
+namespace {
+
+// `value` x 10^6 rounded to the nearest integer, ties to even, computed exactly from the
+// double's binary form; false outside [1e-7, 2^32), which fmt then prints.
+bool micro_units(double value, std::uint64_t& micro) {
+  if (!(value >= 1e-7 && value < 4294967296.0)) return false;
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  const int biased_exponent = static_cast<int>((bits >> 52) & 0x7ff);
+  const std::uint64_t mantissa = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
+  const int shift = 1075 - biased_exponent;  // value = mantissa / 2^shift, 21 <= shift <= 77
+  __extension__ using u128 = unsigned __int128;
+  const u128 scaled = static_cast<u128>(mantissa) * 1000000u;
+  u128 quotient = scaled >> shift;
+  const u128 remainder = scaled - (quotient << shift);
+  const u128 half = u128{1} << (shift - 1);
+  if (remainder > half || (remainder == half && (quotient & 1) != 0)) ++quotient;
+  micro = static_cast<std::uint64_t>(quotient);
+  return true;
+}
+
+}  // namespace
+
+CsvBuffer& CsvBuffer::fixed6(double value) {
+  if (value == 0 && !std::signbit(value)) return text("0.000000");
+  std::uint64_t micro = 0;
+  if (!micro_units(value, micro)) {
+    fmt::format_to(std::back_inserter(buffer_), FMT_COMPILE("{:.6f}"), value);
+    return *this;
+  }
+  number(micro / 1000000);
+  char fraction[7] = {'.', '0', '0', '0', '0', '0', '0'};
+  for (std::uint64_t rest = micro % 1000000, i = 6; rest != 0; rest /= 10, --i)
+    fraction[i] = static_cast<char>('0' + rest % 10);
+  return text(std::string_view(fraction, sizeof fraction));
+}
+
+void CsvBuffer::flush() {
+  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  buffer_.clear();
+}
+
+}  // namespace netwarp::netmodels

@@ -1,0 +1,73 @@
+// CsvBuffer: its numbers are fmt's text, byte for byte (the output files must not change when
+// the writers stop formatting each row through a format string).
+#include <gtest/gtest.h>
+
+#include <fmt/compile.h>
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "netwarp/netmodels/csv_text.hpp"
+
+namespace netwarp::netmodels {
+namespace {
+
+std::string fixed6_text(double value) {
+  std::ostringstream out;
+  {
+    CsvBuffer csv(out);
+    csv.fixed6(value);
+  }
+  return out.str();
+}
+
+void expect_as_fmt(double value) {
+  ASSERT_EQ(fixed6_text(value), fmt::format(FMT_COMPILE("{:.6f}"), value)) << "value " << value;
+}
+
+TEST(CsvText, Fixed6RoundsHalfwayCasesToEvenAsFmtDoes) {
+  // k / 128 is exact in binary and ends in 5 at the seventh decimal for odd k: a true tie.
+  EXPECT_EQ(fixed6_text(1.0 / 128), "0.007812");
+  EXPECT_EQ(fixed6_text(3.0 / 128), "0.023438");
+  for (int k = 0; k <= 4096; ++k) expect_as_fmt(k / 128.0);
+}
+
+TEST(CsvText, Fixed6OfBusyFractionsIsFmtsText) {
+  // Utilisation as ports_timeseries.csv computes it: busy_ps / interval_ps.
+  for (const std::int64_t interval : {100'000'000LL, 10'000'000LL, 12'345'679LL})
+    for (std::int64_t busy = 0; busy <= interval; busy += interval / 20'000 + 1)
+      expect_as_fmt(static_cast<double>(busy) / static_cast<double>(interval));
+}
+
+TEST(CsvText, Fixed6OfAnyDoubleIsFmtsText) {
+  std::mt19937_64 random(7);
+  for (int i = 0; i < 20'000; ++i) {
+    const double unit = static_cast<double>(random() >> 11) * 0x1p-53;
+    expect_as_fmt(std::ldexp(unit, static_cast<int>(random() % 64) - 30));
+  }
+  for (const double v : {0.0, -0.0, 1e-7, 4.9999999e-7, 5e-7, 0.9999995, 1.0, 4294967295.9999995,
+                         4294967296.0, 1e300, -2.5, std::numeric_limits<double>::denorm_min(),
+                         std::numeric_limits<double>::infinity()})
+    expect_as_fmt(v);
+}
+
+TEST(CsvText, NumbersAndTextAreFmtsText) {
+  std::ostringstream out;
+  {
+    CsvBuffer csv(out);
+    csv.number(std::numeric_limits<std::int64_t>::min()).comma();
+    csv.number(std::numeric_limits<std::uint64_t>::max()).comma();
+    csv.number(std::uint8_t{7}).comma().number(std::uint16_t{65535}).comma().text("sw0");
+    csv.end_row();
+  }
+  EXPECT_EQ(out.str(), fmt::format("{},{},{},{},sw0\n", std::numeric_limits<std::int64_t>::min(),
+                                   std::numeric_limits<std::uint64_t>::max(), 7, 65535));
+}
+
+}  // namespace
+}  // namespace netwarp::netmodels
