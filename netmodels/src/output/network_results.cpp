@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <stdexcept>
 #include <tuple>
+#include <unordered_map>
 
 namespace netwarp::netmodels {
 
@@ -22,13 +24,79 @@ using engine::put_table;
 using engine::table_bytes;
 using engine::take_table;
 
+// Tables often come in order already (one traced port's samples, in time): checking costs a
+// pass, sorting them again n log n comparisons. Records of equal keys are equal wherever the
+// order reaches the output (every rank count gives the same bytes), so skipping an unstable
+// sort of a sorted table changes nothing.
 template <class R>
 void sort_table(std::vector<R>& table) {
+  if (std::is_sorted(table.begin(), table.end(), RecordOrder<R>::less)) return;
   std::sort(table.begin(), table.end(), RecordOrder<R>::less);
 }
 template <class R>
 void stable_sort_table(std::vector<R>& table) {
+  if (std::is_sorted(table.begin(), table.end(), RecordOrder<R>::less)) return;
   std::stable_sort(table.begin(), table.end(), RecordOrder<R>::less);
+}
+
+// The leading part of a table's order, before its time: the port, flow or node whose LP emitted
+// the record, as one number ordered as RecordOrder orders them.
+std::uint64_t group_of(const QueueSample& r) {
+  return std::uint64_t{r.node} << 16 | r.port;
+}
+std::uint64_t group_of(const PortSample& r) {
+  return std::uint64_t{r.node} << 16 | r.port;
+}
+std::uint64_t group_of(const FlowSample& r) {
+  return r.flow;
+}
+std::uint64_t group_of(const CwndSample& r) {
+  return r.flow;
+}
+std::uint64_t group_of(const PacketTrace& r) {
+  return r.node;
+}
+
+// stable_sort_table's result in linear time for the usual table: an LP emits its records in time
+// order, so one stable pass by group (few groups: ports, flows) leaves each group sorted, which
+// is checked (and sorted where not).
+template <class R>
+void sort_by_group(std::vector<R>& table) {
+  if (std::is_sorted(table.begin(), table.end(), RecordOrder<R>::less)) return;
+  std::unordered_map<std::uint64_t, std::uint32_t> bucket_of;
+  std::vector<std::uint64_t> groups;
+  std::vector<std::size_t> sizes;
+  std::vector<std::uint32_t> bucket(table.size());
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const std::uint64_t group = group_of(table[i]);
+    const auto [it, added] =
+        bucket_of.try_emplace(group, static_cast<std::uint32_t>(groups.size()));
+    if (added) {
+      groups.push_back(group);
+      sizes.push_back(0);
+    }
+    bucket[i] = it->second;
+    ++sizes[it->second];
+  }
+  std::vector<std::uint32_t> by_group(groups.size());
+  std::iota(by_group.begin(), by_group.end(), 0u);
+  std::sort(by_group.begin(), by_group.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return groups[a] < groups[b]; });
+  std::vector<std::size_t> next(groups.size());
+  std::size_t at = 0;
+  for (const std::uint32_t b : by_group) {
+    next[b] = at;
+    at += sizes[b];
+  }
+  std::vector<R> sorted(table.size());
+  for (std::size_t i = 0; i < table.size(); ++i) sorted[next[bucket[i]]++] = table[i];
+  for (auto begin = sorted.begin(); const std::uint32_t b : by_group) {
+    const auto end = begin + static_cast<std::ptrdiff_t>(sizes[b]);
+    if (!std::is_sorted(begin, end, RecordOrder<R>::less))
+      std::stable_sort(begin, end, RecordOrder<R>::less);
+    begin = end;
+  }
+  table = std::move(sorted);
 }
 
 bool is_idle(const PortRecord& port) {
@@ -111,12 +179,12 @@ void NetworkResults::sort() {
   sort_table(deliveries);
   sort_table(flows);
   sort_table(ports);
-  stable_sort_table(queue_samples);
-  stable_sort_table(packet_traces);
-  stable_sort_table(cwnd_samples);
+  sort_by_group(queue_samples);
+  sort_by_group(packet_traces);
+  sort_by_group(cwnd_samples);
   sort_table(receivers);
-  sort_table(port_samples);
-  sort_table(flow_samples);
+  sort_by_group(port_samples);  // unique keys: sorted stably or not, the same table
+  sort_by_group(flow_samples);
   sort_table(port_classes);
   sort_table(switch_buffers);
   sort_table(drops);
