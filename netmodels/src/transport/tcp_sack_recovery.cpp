@@ -3,16 +3,17 @@
 // at RecoveryPoint; section 5.1 after a timeout), and optionally RFC 6937 proportional rate
 // reduction (PRR-SSRB, or PRR-CRB with prr_conservative) setting cwnd during recovery. Outside
 // recovery the sender behaves as in tcp_sender.cpp (RFC 5681), except that retransmissions
-// after a timeout skip what the receiver has SACKed since (RFC 6675 section 5.1).
+// after a timeout skip what the receiver has SACKed since (RFC 6675 section 5.1). Under
+// sack_reading NS3 with TcpNewReno, tcp_sack_ns3.cpp runs ns-3.37's socket around these steps.
 #include <algorithm>
 #include <limits>
 
 #include "transport/congestion_control.hpp"
 #include "transport/tcp_rtt.hpp"
+#include "transport/tcp_sack_steps.hpp"
 #include "transport/tcp_sender_steps.hpp"
 
 namespace netwarp::netmodels::tcp_detail {
-namespace {
 
 bool reads_as_ns3(const TcpConfig& config) {
   return config.sack_reading == SackReading::ns3;
@@ -55,6 +56,8 @@ std::uint32_t send_segment(TcpSenderState& s, TcpNextSegment next, SimTime now,
   return static_cast<std::uint32_t>(r.length());  // at most one SMSS
 }
 
+namespace {
+
 // (C.1): sends the segment NextSeg() chooses; returns its length, 0 if none.
 std::uint32_t send_next_segment(TcpSenderState& s, const TcpConfig& config,
                                 const TcpRangeStore& scoreboard, SimTime now,
@@ -63,6 +66,8 @@ std::uint32_t send_next_segment(TcpSenderState& s, const TcpConfig& config,
       s, tcp_next_segment(view_of(s, config, scoreboard), s.scoreboard, may_send_new(s, config)),
       now, out);
 }
+
+}  // namespace
 
 // ns-3.37's partial ACK in recovery (TcpSocketBase::ProcessAck, DoRetransmit): unless the new
 // head was retransmitted already, at once and whatever cwnd says, NextSeg()'s lost segment,
@@ -83,6 +88,8 @@ void retransmit_on_partial_ack(TcpSenderState& s, const TcpConfig& config,
   send_segment(s, next, now, out);
 }
 
+namespace {
+
 // (C) and (C.5): while cwnd - pipe >= 1 SMSS, send NextSeg() and add it to pipe (C.4).
 void send_in_recovery(TcpSenderState& s, const TcpConfig& config, const TcpRangeStore& scoreboard,
                       std::uint64_t pipe, SimTime now, TcpSenderActions& out) {
@@ -92,6 +99,8 @@ void send_in_recovery(TcpSenderState& s, const TcpConfig& config, const TcpRange
     pipe += sent;
   }
 }
+
+}  // namespace
 
 // RFC 6937 section 3, on each ACK in recovery: cwnd = pipe + sndcnt. `retransmitted_acked`:
 // the ACK covers retransmitted data, without which ns-3.37's SSRB sends only DeliveredData.
@@ -131,8 +140,7 @@ void set_prr_cwnd(TcpSenderState& s, const TcpConfig& config, std::uint64_t pipe
 
 // RFC 6675 section 5 step (4); with PRR, RFC 6937's initialisation.
 void enter_recovery(TcpSenderState& s, const TcpConfig& config, const TcpRangeStore& scoreboard,
-                    std::uint64_t delivered, SimTime now, TcpSenderActions& out,
-                    bool then_send = true) {
+                    std::uint64_t delivered, SimTime now, TcpSenderActions& out, bool then_send) {
   TcpScoreboardState& sb = s.scoreboard;
   s.recover = s.snd_max;  // (4.1) RecoveryPoint = HighData
   // (4.2) from FlightSize itself; with ssthresh_on_loss BYTES_IN_FLIGHT from the pipe before
@@ -163,6 +171,8 @@ void enter_recovery(TcpSenderState& s, const TcpConfig& config, const TcpRangeSt
   send_in_recovery(s, config, scoreboard, tcp_set_pipe(view_of(s, config, scoreboard), sb.high_rxt),
                    now, out);
 }
+
+namespace {
 
 // RFC 6675 section 5 step (3), limited transmit on a duplicate ACK that does not start
 // recovery: (3.1) HighRxt = HighACK, (3.2) SetPipe(), (3.3) while cwnd - pipe >= 1 SMSS and the
@@ -254,13 +264,6 @@ void on_ack_outside_recovery(TcpSenderState& s, const TcpConfig& config, bool is
   }
 }
 
-// What an ACK in recovery changed, for ns-3.37's reading.
-struct AckInRecovery {
-  TcpSeq una_before = 0;
-  std::uint64_t newly_sacked = 0;
-  std::uint64_t delivered = 0;
-};
-
 // An ACK in recovery as ns-3.37's TcpSocketBase takes it with SACK (ProcessAck, DupAck): PRR's
 // DoRecovery on an ACK that SACKed new data, again on a partial ACK of at least one SMSS (with
 // the same DeliveredData), the partial ACK's retransmission, then (C) as cwnd allows.
@@ -280,207 +283,10 @@ void recover_as_ns3(TcpSenderState& s, const TcpConfig& config, const TcpRangeSt
                    now, out);
 }
 
-// --- ns-3.37's TcpSocketBase with SACK and TcpNewReno (sack_reading NS3) --------------------
-// ProcessAck's order and congestion states (s.ns3.state): DupAck first, which may enter
-// recovery, then the cumulative part of the same ACK; window growth as TcpNewReno does it per
-// state; the timer restarted only where NewAck resets it; sending by BytesInFlight
-// (validation/ns3/SEMANTICS.md section 11).
-
-bool runs_ns3_socket(const TcpConfig& config) {
-  return config.sack && reads_as_ns3(config) &&
-         (config.recovery == TcpRecovery::prr || config.recovery == TcpRecovery::sack_6675) &&
-         config.congestion_control == CongestionControl::new_reno && !config.sends_ect();
-}
-
-// Bytes of [begin, end) that are not SACKed.
-std::uint64_t unsacked_between(const TcpRangeStore& scoreboard, TcpSeq begin, TcpSeq end) {
-  std::uint64_t bytes = end > begin ? end - begin : 0;
-  std::optional<TcpRange> r = tcp_range_containing(scoreboard, begin);
-  if (!r) r = scoreboard.first_at_or_after(begin);
-  for (; r && r->begin < end; r = scoreboard.first_at_or_after(r->end))
-    bytes -= std::min(r->end, end) - std::max(r->begin, begin);
-  return bytes;
-}
-
-std::uint64_t sacked_between(const TcpRangeStore& scoreboard, TcpSeq begin, TcpSeq end) {
-  return end > begin ? end - begin - unsacked_between(scoreboard, begin, end) : 0;
-}
-
-// One past the last lost byte: IsLost's marks and, after a timeout, all that was sent before it
-// (SetSentListLost), SACKed bytes excepted.
-TcpSeq ns3_lost_end(const TcpSenderState& s, const TcpConfig& config,
-                    const TcpRangeStore& scoreboard) {
-  const TcpSeq marked = std::max(tcp_lost_below(view_of(s, config, scoreboard)), s.ns3.lost_end);
-  return std::min(std::max(marked, s.snd_una), s.snd_max);
-}
-
-// TcpTxBuffer::BytesInFlight: sent, less SACKed, less lost, plus retransmitted.
-std::uint64_t ns3_pipe(const TcpSenderState& s, const TcpConfig& config,
-                       const TcpRangeStore& scoreboard) {
-  const TcpSeq rtx_end = std::min(std::max(s.scoreboard.high_rxt, s.snd_una), s.snd_max);
-  return unsacked_between(scoreboard, ns3_lost_end(s, config, scoreboard), s.snd_max) +
-         unsacked_between(scoreboard, s.snd_una, rtx_end) + s.ns3.sacked_after_rtx;
-}
-
-// NextSeg outside recovery (no rule 3): the first lost byte neither SACKed nor retransmitted,
-// else new data.
-TcpNextSegment ns3_next_seg_outside_recovery(const TcpSenderState& s, const TcpConfig& config,
-                                             const TcpRangeStore& scoreboard) {
-  TcpSeq seq = std::max(s.snd_una, s.scoreboard.high_rxt);
-  while (const auto r = tcp_range_containing(scoreboard, seq)) seq = r->end;
-  if (seq < ns3_lost_end(s, config, scoreboard)) {
-    TcpSeq end = std::min<TcpSeq>(seq + s.mss, s.snd_max);
-    if (const auto next = scoreboard.first_at_or_after(seq)) end = std::min(end, next->begin);
-    return {1, TcpRange{seq, end}};
-  }
-  if (may_send_new(s, config)) return {2, TcpRange{s.snd_max, s.snd_max + s.mss}};
-  return {};
-}
-
-// SendPendingData: while cwnd exceeds BytesInFlight, NextSeg's segment (rule 3 in recovery
-// only), whole segments unless the data left fits the window.
-void ns3_send_pending_with_sack(TcpSenderState& s, const TcpConfig& config,
-                                const TcpRangeStore& scoreboard, SimTime now,
-                                TcpSenderActions& out) {
-  for (;;) {
-    const std::uint64_t window = send_window(s, config);
-    const std::uint64_t pipe = ns3_pipe(s, config, scoreboard);
-    if (window <= pipe) return;
-    const std::uint64_t available = window - pipe;
-    TcpNextSegment next = s.in_fast_recovery != 0
-                              ? tcp_next_segment(view_of(s, config, scoreboard), s.scoreboard,
-                                                 may_send_new(s, config))
-                              : ns3_next_seg_outside_recovery(s, config, scoreboard);
-    if (next.rule == 0) return;
-    if (available < s.mss && s.total_bytes - next.range.begin > available) return;
-    next.range.end = std::min<TcpSeq>(next.range.end, next.range.begin + available);
-    send_segment(s, next, now, out);
-  }
-}
-
-// NewAck: with reset_rto the timer restarts with the RTO recomputed (the backoff ends).
-void ns3_new_ack(TcpSenderState& s, const TcpConfig& config, bool reset_rto, SimTime now,
-                 TcpSenderActions& out) {
-  if (!reset_rto) return;
-  s.rto_ps = unbacked_rto(s, config);
-  s.backoff_count = 0;
-  restart_timer(s, now, out);
-}
-
-// IsLost(HighACK + SMSS): the first item from the second on that is SACKed or lost is lost
-// (nothing at or above the highest SACKed item is).
-bool ns3_second_item_lost(const TcpSenderState& s, const TcpConfig& config,
-                          const TcpRangeStore& scoreboard) {
-  const TcpSeq seq = s.snd_una + s.mss;
-  if (seq >= s.scoreboard.high_sacked || tcp_range_containing(scoreboard, seq)) return false;
-  return seq < ns3_lost_end(s, config, scoreboard);
-}
-
-// One ACK as ReceivedAck sees it: BytesInFlight before ProcessAck (PRR's pipe; after entering
-// recovery, the one EnterRecovery computed) and m_isRetransDataAcked.
-struct Ns3Ack {
-  AckInRecovery a;
-  std::uint64_t pipe = 0;
-  bool retransmitted_acked = false;
-};
-
-// DupAck on an ACK that SACKed new data.
-void ns3_dup_ack(TcpSenderState& s, const TcpConfig& config, const TcpRangeStore& scoreboard,
-                 Ns3Ack& k, SimTime now, TcpSenderActions& out) {
-  TcpNs3State& n = s.ns3;
-  if (n.state == Ns3CongState::loss) return;
-  if (s.in_fast_recovery != 0) {
-    if (config.recovery == TcpRecovery::prr)
-      set_prr_cwnd(s, config, k.pipe, k.a.delivered, k.retransmitted_acked);
-    return;
-  }
-  ++s.dupacks;
-  n.state = Ns3CongState::disorder;
-  const bool by_count = s.dupacks == config.dupack_threshold && s.snd_una >= s.recover;
-  if (by_count || ns3_second_item_lost(s, config, scoreboard)) {
-    k.pipe = tcp_set_pipe(view_of(s, config, scoreboard), 0);
-    enter_recovery(s, config, scoreboard, k.a.delivered, now, out, false);
-    n.state = Ns3CongState::recovery;
-  }
-}
-
-// ProcessAck's part for an ACK that moved snd_una.
-void ns3_cumulative_ack(TcpSenderState& s, const TcpConfig& config, const TcpRangeStore& scoreboard,
-                        const Ns3Ack& k, SimTime now, TcpSenderActions& out) {
-  TcpNs3State& n = s.ns3;
-  const AckInRecovery& a = k.a;
-  const TcpSeq ack = s.snd_una;
-  const bool is_duplicate = a.newly_sacked > 0;
-  std::uint32_t segments = ns3_segments_acked(s, ack - a.una_before);
-  if (!is_duplicate) s.dupacks = 0;
-  if (s.in_fast_recovery != 0 && ack < s.recover) {  // partial ACK
-    if (config.recovery == TcpRecovery::prr && segments >= 1)
-      set_prr_cwnd(s, config, k.pipe, a.delivered, k.retransmitted_acked);
-    retransmit_on_partial_ack(s, config, scoreboard, now, out);
-    ns3_new_ack(s, config, s.partial_ack_seen == 0, now, out);
-    s.partial_ack_seen = 1;
-    return;
-  }
-  if (n.state == Ns3CongState::loss && ack < s.recover) {
-    ns3_increase_window(s, config, segments, now);
-    return ns3_new_ack(s, config, true, now, out);
-  }
-  const bool exits_recovery = s.in_fast_recovery != 0;
-  if (exits_recovery) {
-    segments = static_cast<std::uint32_t>((ack - a.una_before) / s.mss);
-    s.dupacks = 0;
-  } else if (n.state == Ns3CongState::loss) {
-    segments = static_cast<std::uint32_t>((ack - s.recover) / s.mss);
-  }
-  if (exits_recovery || n.state == Ns3CongState::loss || !is_duplicate) {
-    if (n.state != Ns3CongState::open && n.state != Ns3CongState::disorder)
-      s.partial_ack_seen = 0;  // m_isFirstPartialAck
-    n.state = Ns3CongState::open;
-  }
-  if (exits_recovery) {
-    s.in_fast_recovery = 0;
-    s.cwnd = s.ssthresh;
-  }
-  if (n.state != Ns3CongState::open) return;  // disorder: no growth, the timer runs on
-  ns3_increase_window(s, config, segments, now);
-  ns3_new_ack(s, config, true, now, out);
-}
-
-// ReceivedAck with SACK: the RTT sample, DupAck, the cumulative part, then SendPendingData.
-void on_ack_as_ns3(TcpSenderState& s, const TcpConfig& config, const TcpRangeStore& scoreboard,
-                   const AckInRecovery& a, SimTime now, TcpSenderActions& out) {
-  const TcpSeq ack = s.snd_una;
-  if (s.rtt_timing != 0 && ack >= s.rtt_seq) {
-    s.rtt_timing = 0;
-    take_rtt_sample(s, config, now.ps() - s.rtt_start_ps);
-  }
-  s.snd_nxt = std::max(s.snd_nxt, ack);
-  if (ack == s.total_bytes) {
-    s.completed = 1;
-    out.completed = true;
-    return stop_timer(s);
-  }
-  Ns3Ack k{a, ns3_pipe(s, config, scoreboard),
-           s.in_fast_recovery != 0 && ack > a.una_before && ack < s.recover &&
-               a.una_before < s.scoreboard.high_rxt};
-  if (a.newly_sacked > 0) {
-    ++s.duplicate_acks;
-    ns3_dup_ack(s, config, scoreboard, k, now, out);
-  }
-  if (ack > a.una_before) ns3_cumulative_ack(s, config, scoreboard, k, now, out);
-  if (s.snd_una == s.snd_max) stop_timer(s);
-  ns3_send_pending_with_sack(s, config, scoreboard, now, out);
-}
-
 }  // namespace
 
 bool uses_scoreboard(const TcpConfig& config) {
   return config.sack && config.recovery != TcpRecovery::newreno;
-}
-
-std::uint64_t ns3_pipe_with_sack(const TcpSenderState& s, const TcpConfig& config,
-                                 const TcpRangeStore& scoreboard) {
-  return runs_ns3_socket(config) ? ns3_pipe(s, config, scoreboard) : 0;
 }
 
 void forget_scoreboard(TcpSenderState& s, const TcpConfig& config, TcpRangeStore& scoreboard,
@@ -490,14 +296,7 @@ void forget_scoreboard(TcpSenderState& s, const TcpConfig& config, TcpRangeStore
   if (!reads_as_ns3(config)) tcp_scoreboard_clear(s.scoreboard, scoreboard);
   s.scoreboard.high_rxt = 0;
   s.scoreboard.rescue_rxt = 0;
-  if (!runs_ns3_socket(config)) return;
-  // ReTxTimeout: ssthresh from BytesInFlight at every timeout, every unSACKed byte sent lost,
-  // CA_LOSS; the head that the timeout sent again (tcp_sender.cpp) counts as retransmitted.
-  s.ssthresh = std::max<std::uint64_t>(2 * std::uint64_t{s.mss}, pipe_before / 2);
-  s.ns3.state = Ns3CongState::loss;
-  s.ns3.lost_end = s.snd_max;
-  s.ns3.sacked_after_rtx = 0;
-  s.scoreboard.high_rxt = s.snd_nxt;
+  if (runs_ns3_socket(config)) ns3_after_timeout_with_sack(s, pipe_before);
 }
 
 void on_ack_with_scoreboard(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, bool ece,
@@ -509,27 +308,18 @@ void on_ack_with_scoreboard(TcpSenderState& s, const TcpConfig& config, TcpSeq a
   const std::uint64_t ssthresh_before = s.ssthresh;
   TcpScoreboardState& sb = s.scoreboard;
   const TcpSeq una_before = s.snd_una;
+  if (runs_ns3_socket(config)) {
+    ns3_on_ack_with_sack(s, config, ack, sack, scoreboard, now, out);
+    out.cwnd_changed = s.cwnd != cwnd_before || s.ssthresh != ssthresh_before;
+    return;
+  }
   const std::uint64_t sacked_before = sb.sacked_bytes;
   tcp_scoreboard_advance(sb, scoreboard, ack);
-  const bool ns3_socket = runs_ns3_socket(config);
-  const std::uint64_t sacked_below_rxt =
-      ns3_socket ? sacked_between(scoreboard, ack, sb.high_rxt) : 0;
   const std::uint64_t newly_sacked = tcp_scoreboard_update(sb, scoreboard, sack, ack, s.snd_max);
-  if (ns3_socket) {
-    const std::uint64_t now_below_rxt = sacked_between(scoreboard, ack, sb.high_rxt);
-    s.ns3.sacked_after_rtx =
-        std::min(s.ns3.sacked_after_rtx, sacked_below_rxt) + (now_below_rxt - sacked_below_rxt);
-  }
   // RFC 6937 DeliveredData: the change in snd.una plus the change in SACKed bytes.
   const std::uint64_t delivered = ack - una_before + sb.sacked_bytes - sacked_before;
   // RFC 6675 section 2: a duplicate ACK carries new SACK information; without SACK blocks
   // (the receiver had none to report) RFC 5681's definition applies.
-  if (runs_ns3_socket(config)) {
-    s.snd_una = ack;
-    on_ack_as_ns3(s, config, scoreboard, {una_before, newly_sacked, delivered}, now, out);
-    out.cwnd_changed = s.cwnd != cwnd_before || s.ssthresh != ssthresh_before;
-    return;
-  }
   const bool is_duplicate =
       una_before < s.snd_max && (newly_sacked > 0 || (sack.count == 0 && ack == una_before));
   if (ack > una_before && on_cumulative_ack(s, config, ack, ece, now, out)) {

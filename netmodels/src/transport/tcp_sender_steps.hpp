@@ -25,8 +25,8 @@ bool uses_scoreboard(const TcpConfig& config);
 void on_ack_with_scoreboard(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, bool ece,
                             const TcpSackBlocks& sack, TcpRangeStore& scoreboard, SimTime now,
                             TcpSenderActions& out);
-// BytesInFlight as ns-3.37's socket counts it with SACK (0 unless sack_reading NS3 runs it),
-// read before a timeout for its ssthresh.
+// tcp_sack_ns3.cpp: BytesInFlight as ns-3.37's socket counts it with SACK (0 unless
+// sack_reading NS3 runs it), read before a timeout for its ssthresh.
 std::uint64_t ns3_pipe_with_sack(const TcpSenderState& s, const TcpConfig& config,
                                  const TcpRangeStore& scoreboard);
 // After a retransmission timeout: RFC 2018 section 8, the SACKed bits are turned off (kept
