@@ -125,36 +125,46 @@ void report_progress(const KernelConfig& config, RankExchange& exchange, const T
 // Conservative: nothing rolls back, and the horizon moves with the other ranks' promises between
 // rounds, so a GVT round is needed only to end the run, to report progress, and to move the
 // horizon over a span where no rank has anything to do (promises step by one lookahead per
-// exchange there). A rank handles what is safe, promises and polls, batch after batch, and leaves
-// for the round after kConservativeBatches batches or once it has found nothing to handle for
-// kConservativeIdleNs (the others may be in the round already, holding their promises).
-constexpr std::uint32_t kConservativeBatches = 1024;
+// exchange there). A rank handles what is safe, promises and polls, batch after batch, up to a
+// boundary of simulated time that every rank shares (the next multiple of
+// kConservativePeriodLookaheads lookaheads, or the end), so all reach the round together: it
+// leaves once it holds nothing before the boundary and nothing earlier can reach it any more, or
+// once it has found nothing to handle for kConservativeIdleNs (another rank may be in the round
+// already, holding its promises, or have lost its core).
+constexpr std::int64_t kConservativePeriodLookaheads = 1024;
 constexpr std::uint64_t kConservativeIdleNs = 20'000;
-constexpr std::uint64_t kConservativeSpinNs = 2'000;
 
-void run_conservative_interval(TimeWarpPe& pe, const KernelConfig& config, PhaseClock& clock) {
+SimTime conservative_boundary(SimTime gvt, SimTime lookahead, SimTime end) {
+  const std::int64_t period = lookahead.ps() * kConservativePeriodLookaheads;
+  if (period <= 0 || gvt.ps() > end.ps() - period) return end;
+  return std::min(end, SimTime::from_ps((gvt.ps() / period + 1) * period));
+}
+
+void run_conservative_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime boundary,
+                               PhaseClock& clock) {
   std::uint64_t idle_since = 0;
-  for (std::uint32_t batches = 0; batches < kConservativeBatches;) {
-    const std::size_t handled = pe.process_batch(config.batch_size, SimTime::max());
+  for (;;) {
+    const std::size_t handled = pe.process_batch(config.batch_size, boundary);
     clock.lap(clock.handling);
     pe.flush_outgoing();
     pe.poll_incoming();
-    clock.lap(clock.communication);
     if (handled > 0) {
-      ++batches;
       idle_since = 0;
+      clock.lap(clock.communication);
       continue;
     }
+    if (pe.local_min() >= boundary && pe.safe_horizon() >= boundary) {
+      pe.flush_outgoing();  // the promise that lets the others reach the boundary too
+      return;
+    }
+    // A promise usually comes within a batch's time: spin, without yielding (a yield can cost
+    // tens of microseconds on a virtual machine). A rank that shares its core with the one it
+    // waits for yields in the GVT round instead.
     const std::uint64_t now = wall_clock_ns();
     if (idle_since == 0) idle_since = now;
     if (now - idle_since > kConservativeIdleNs) return;
-    // A promise usually comes within a batch's time: spin briefly (a yield is a system call),
-    // then yield, as the rank waited for may share this core.
-    if (now - idle_since < kConservativeSpinNs) {
-      for (int i = 0; i < 32; ++i) cpu_relax();
-    } else {
-      std::this_thread::yield();
-    }
+    for (int i = 0; i < 32; ++i) cpu_relax();
+    clock.lap(clock.communication);  // waiting for a promise counts as communication
   }
 }
 
@@ -162,10 +172,6 @@ void run_conservative_interval(TimeWarpPe& pe, const KernelConfig& config, Phase
 // event waits for a promise to run safe), handle a batch in each. Ends early once the rank has
 // been idle for kIdleIterations.
 void run_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime limit, PhaseClock& clock) {
-  if (config.sync == SyncMode::conservative) {
-    run_conservative_interval(pe, config, clock);
-    return;
-  }
   std::uint32_t idle = 0;
   for (std::uint32_t i = 0; i < config.gvt_interval; ++i) {
     std::size_t received = 0;
@@ -295,9 +301,17 @@ RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExc
   OptimismWindow window(config.window, config.adaptive_window);
   RoundCounter round(pe);
   for (;;) {
-    run_interval(pe, config, window.limit(gvt), clock);
-    const GvtResult round_result = compute_gvt(
-        pe, exchange, [&] { return pe.process_batch(config.batch_size, window.limit(gvt)); });
+    // Conservative: the shared boundary of this interval; otherwise the optimism window.
+    const SimTime limit = config.sync == SyncMode::conservative
+                              ? conservative_boundary(gvt, model.lookahead(), config.end_time)
+                              : window.limit(gvt);
+    if (config.sync == SyncMode::conservative) {
+      run_conservative_interval(pe, config, limit, clock);
+    } else {
+      run_interval(pe, config, limit, clock);
+    }
+    const GvtResult round_result =
+        compute_gvt(pe, exchange, [&] { return pe.process_batch(config.batch_size, limit); });
     gvt = round_result.gvt;
     pe.set_safe_horizon(round_result.horizon);
     clock.lap(clock.gvt);

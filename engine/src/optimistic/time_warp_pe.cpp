@@ -96,6 +96,7 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
     const EventId id = pending_.top().id;
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
     if (time >= config_.end_time) break;
+    if (!optimism_ && time >= limit) break;  // conservative: the interval's boundary
     if (time < safe_until_ && runs_safe(pending_.top().dest)) {
       pending_.take_top();
       pending_.prefetch_next([&](LpId lp) { return slots_[local_index_[lp]].lp.get(); });
@@ -282,11 +283,14 @@ void TimeWarpPe::deliver_local(EventId id, Cause cause) {
   const Event& event = pool_[id];
   NW_CHECK(event.key.time >= gvt_, "event at {} ps arrived below GVT {} ps", event.key.time.ps(),
            gvt_.ps());
-  const std::uint32_t index = local_index_[event.dest];
-  if (event.key.time <= newest_time_[index]) {
-    LpSlot& slot = slots_[index];
-    if (processed_.contains(slot.newest) && event.key < pool_[processed_[slot.newest].id].key)
-      rollback(slot, event.key, cause);
+  // With nothing logged (conservative, or every event safe so far) there is nothing to roll back.
+  if (!processed_.empty()) {
+    const std::uint32_t index = local_index_[event.dest];
+    if (event.key.time <= newest_time_[index]) {
+      LpSlot& slot = slots_[index];
+      if (processed_.contains(slot.newest) && event.key < pool_[processed_[slot.newest].id].key)
+        rollback(slot, event.key, cause);
+    }
   }
   pending_.push(id);
 }

@@ -34,7 +34,7 @@ class TimeWarpPe final : public EventRouter {
 
   void init_lps();
   // Handles up to `max_events` events with time <= limit (and < end). Returns how many. With
-  // SyncMode::conservative only events below the safe horizon run, whatever the limit.
+  // SyncMode::conservative only events below the safe horizon and below the limit run.
   std::size_t process_batch(std::size_t max_events, SimTime limit);
   // What this rank contributes to the safe horizon of the next GVT round: no event can reach
   // another rank earlier than its earliest pending event plus the lookahead, or than what waits
