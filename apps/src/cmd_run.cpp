@@ -113,18 +113,22 @@ std::string parts_dir(const StagedFolder& out, const AppContext& context) {
   return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
-// Every rank's committed records in canonical order, for rank 0 to stream. On one rank that has
-// not spilled, its own sorted records; otherwise each rank merges what it spilled and what it
-// still holds into its part files in rank 0's output folder, and rank 0 merges those as it reads,
-// so no rank ever holds more than its record buffer. Collective; returns on rank 0 every rank's
-// memory (`mine` with its peak so far; the ranks other than 0 are done then).
+// Every rank's committed records in canonical order, for rank 0 to stream. On one rank, the runs
+// it spilled (if any) and its sorted buffer, merged as they are read; otherwise each rank merges
+// what it spilled and what it still holds into its part files in rank 0's output folder, and
+// rank 0 merges those as it reads, so no rank ever holds more than its record buffer. Collective;
+// returns on rank 0 every rank's memory (`mine` with its peak so far; the ranks other than 0 are
+// done then).
 std::vector<RankMemory> share_results(netmodels::SpillingResults& local, const AppContext& context,
                                       std::unique_ptr<netmodels::ResultsSource>& source,
                                       RankMemory mine) {
   const int ranks = context.exchange->size();
-  if (ranks == 1 && local.runs_spilled() == 0) {
-    local.buffer().sort();
-    source = std::make_unique<netmodels::ResultsSource>(local.buffer());
+  if (ranks == 1) {
+    try {
+      source = std::make_unique<netmodels::ResultsSource>(local.finish_in_place(), &local.buffer());
+    } catch (const std::exception& e) {
+      throw UsageError(e.what());
+    }
     mine.peak_bytes = static_cast<std::int64_t>(engine::peak_rss_bytes());
     return {mine};
   }

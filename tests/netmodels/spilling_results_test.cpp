@@ -111,12 +111,33 @@ TEST_F(SpillingResultsTest, FinishWithoutSpillsWritesTheBufferAsThePartFiles) {
   EXPECT_EQ(samples[1].packets, 3u);
 }
 
+TEST_F(SpillingResultsTest, RunsAndBufferReadInPlaceEqualTheWholeRunSortedInMemory) {
+  SpillingResults local(dir_, 0, 7 * sizeof(QueueSample));
+  NetworkResults reference;
+  for (std::uint64_t i = 0; i < 300; ++i) {  // dozens of spills, merged as they pile up
+    feed(local, sample(i));
+    feed(reference, sample(i));
+    if (i % 40 == 0) {
+      feed(local, flow(static_cast<MessageId>(100 - i / 40)));
+      feed(reference, flow(static_cast<MessageId>(100 - i / 40)));
+    }
+  }
+  ASSERT_GT(local.runs_on_disk(), 1u);
+  ASSERT_FALSE(local.buffer().queue_samples.empty());
+  const ResultsSource source(local.finish_in_place(), &local.buffer());
+  reference.sort();
+  expect_same(read_all<QueueSample>(source), reference.queue_samples);  // ties across runs
+  expect_same(read_all<FlowRecord>(source), reference.flows);
+  expect_same(read_all<PortRecord>(source), reference.ports);
+}
+
 TEST_F(SpillingResultsTest, AFailureToSpillIsReportedAtFinishNotDuringTheRun) {
   SpillingResults local(dir_ + "/missing", 0, sizeof(QueueSample));
   EXPECT_NO_THROW(feed(local, sample(0)));
   EXPECT_NO_THROW(feed(local, sample(1)));
   EXPECT_EQ(local.buffer().queue_samples.size(), 2u);  // kept in memory after the failure
   EXPECT_THROW(local.finish(), std::runtime_error);
+  EXPECT_THROW(local.finish_in_place(), std::runtime_error);
 }
 
 }  // namespace

@@ -37,9 +37,14 @@ bool RecordRun<R>::refill() {
   return !records_.empty();
 }
 
+ResultsSource::ResultsSource(const std::string& dir, int ranks) {
+  for (int rank = 0; rank < ranks; ++rank) stems_.push_back(part_stem(dir, rank));
+}
+
 template <class R>
 MergedRecords<R> ResultsSource::open() const {
   std::vector<RecordRun<R>> runs;
+  for (const std::string& stem : stems_) runs.emplace_back(table_path<R>(stem));
   if (memory_ != nullptr) {
     const auto tables = std::tie(
         memory_->deliveries, memory_->flows, memory_->ports, memory_->queue_samples,
@@ -47,8 +52,6 @@ MergedRecords<R> ResultsSource::open() const {
         memory_->flow_samples, memory_->port_classes, memory_->switch_buffers, memory_->drops,
         memory_->pool_samples, memory_->pool_interval_samples, memory_->class_samples);
     runs.emplace_back(std::span<const R>(std::get<const std::vector<R>&>(tables)));
-  } else {
-    for (int rank = 0; rank < ranks_; ++rank) runs.emplace_back(part_path<R>(dir_, rank));
   }
   return MergedRecords<R>(std::move(runs));
 }

@@ -15,11 +15,14 @@ namespace netwarp::netmodels {
 
 namespace {
 
+std::string run_stem(const std::string& dir, int rank, std::size_t run) {
+  return part_stem(dir, rank) + ".run" + std::to_string(run);
+}
+
 // Run `run` of `rank`'s table R; `suffix` names a merge still being written.
 template <class R>
 std::string run_path(const std::string& dir, int rank, std::size_t run, const char* suffix = "") {
-  return dir + "/rank" + std::to_string(rank) + ".run" + std::to_string(run) + "." +
-         RecordOrder<R>::kName + suffix;
+  return table_path<R>(run_stem(dir, rank, run)) + suffix;
 }
 
 void check_written(const std::ofstream& out, const std::string& path) {
@@ -82,6 +85,15 @@ void SpillingResults::finish() {
     rename_file(run_path<R>(dir_, rank_, 0), part_path<R>(dir_, rank_));
   });
   levels_.clear();
+}
+
+std::vector<std::string> SpillingResults::finish_in_place() {
+  if (!error_.empty()) throw std::runtime_error(error_);
+  buffer_.sort();
+  std::vector<std::string> stems;
+  for (std::size_t run = 0; run < levels_.size(); ++run)
+    stems.push_back(run_stem(dir_, rank_, run));
+  return stems;
 }
 
 void SpillingResults::spill() {

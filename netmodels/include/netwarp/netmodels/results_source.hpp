@@ -145,10 +145,19 @@ struct RecordOrder<DropRecord> {
   }
 };
 
+// The file of table R of the records whose files share `stem`.
+template <class R>
+std::string table_path(const std::string& stem) {
+  return stem + "." + RecordOrder<R>::kName;
+}
+// The stem of the files rank `rank` writes its tables to.
+inline std::string part_stem(const std::string& dir, int rank) {
+  return dir + "/rank" + std::to_string(rank);
+}
 // The file rank `rank` writes table `R` to.
 template <class R>
 std::string part_path(const std::string& dir, int rank) {
-  return dir + "/rank" + std::to_string(rank) + "." + RecordOrder<R>::kName;
+  return table_path<R>(part_stem(dir, rank));
 }
 
 // Writes `records` raw into `path` (replacing it); throws std::runtime_error naming the file
@@ -228,7 +237,13 @@ class ResultsSource {
   // A sorted NetworkResults (kept by reference).
   explicit ResultsSource(const NetworkResults& sorted) : memory_(&sorted) {}
   // The part files of `ranks` ranks in `dir`.
-  ResultsSource(std::string dir, int ranks) : dir_(std::move(dir)), ranks_(ranks) {}
+  ResultsSource(const std::string& dir, int ranks);
+  // Sorted runs of files, table R of each in STEM.<RecordOrder<R>::kName>, then `newest` (a
+  // sorted NetworkResults kept by reference, or null), merged as one sorted sequence with the
+  // earlier run first on a tie: one rank's spilled runs and its buffer, read without merging
+  // them into part files first.
+  ResultsSource(std::vector<std::string> stems, const NetworkResults* newest)
+      : memory_(newest), stems_(std::move(stems)) {}
 
   template <class R>
   MergedRecords<R> open() const;
@@ -239,8 +254,7 @@ class ResultsSource {
 
  private:
   const NetworkResults* memory_ = nullptr;
-  std::string dir_;
-  int ranks_ = 0;
+  std::vector<std::string> stems_;  // oldest first, before memory_
 };
 
 // The FlowRecords joined with their deliveries and their receivers' counters: one row per

@@ -35,6 +35,10 @@ class SpillingResults final : public engine::RecordSink {
   // Writes what is left and merges every run into this rank's part files. Throws
   // std::runtime_error naming the file on a failure, now or during the run.
   void finish();
+  // One rank's alternative to finish(): sorts the buffer and returns the stems of the runs on
+  // disk, oldest first, for ResultsSource(stems, &buffer()), which merges them as it reads
+  // instead of writing and reading the merge once more. Throws as finish() does.
+  std::vector<std::string> finish_in_place();
 
   // What is buffered, not spilled yet (idle-port filtering is set here).
   NetworkResults& buffer() { return buffer_; }
