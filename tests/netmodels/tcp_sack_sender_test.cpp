@@ -267,6 +267,38 @@ TEST_F(SackSenderTest, Ns3ReadingCountsRetransmittedSegmentsInFlightOnceSacked) 
   EXPECT_EQ(s.cwnd, 13u * kMss + 400);
 }
 
+TEST_F(SackSenderTest, Ns3ReadingWrapsPrrsShareProductAt32Bits) {
+  // 200 segments in flight, segment 0 lost, one more SACKed per ACK; limited transmit sends two
+  // more, so at the third duplicate ACK RecoverFS is 202 segments and ssthresh 99 (pipe 198).
+  // TcpPrrRecovery multiplies prr_delivered by ssthresh in 32 bits: PRR lets one segment go per
+  // two ACKs until ACK 45; from ACK 46 (44 segments delivered, 44000 x 99000 > 2^32) the product
+  // wraps, the share falls far below what was sent, and nothing goes while pipe > ssthresh. The
+  // RFC reading keeps sending.
+  config.ssthresh_base = SsthreshBase::bytes_in_flight;
+  config.sack = true;
+  config.recovery = TcpRecovery::prr;
+  config.initial_window_segments = 200;
+  const auto sends_between = [](const std::vector<std::size_t>& sent, std::size_t from,
+                                std::size_t to) {
+    std::size_t n = 0;
+    for (std::size_t k = from; k <= to; ++k) n += sent[k - 1];
+    return n;
+  };
+  for (const SackReading reading : {SackReading::ns3, SackReading::rfc}) {
+    config.sack_reading = reading;
+    scoreboard = TcpRangeMap{};
+    s = tcp_open(config, 1000 * kMss, kMss, SimTime::zero(), out);
+    const auto sent = sends_per_ack(60);
+    EXPECT_EQ(s.ssthresh, 99u * kMss);
+    EXPECT_EQ(sends_between(sent, 4, 45), 20u);
+    if (reading == SackReading::ns3) {
+      EXPECT_EQ(sends_between(sent, 46, 60), 0u);
+    } else {
+      EXPECT_EQ(sends_between(sent, 46, 60), 7u);
+    }
+  }
+}
+
 TEST_F(SackSenderTest, TimeoutClearsTheScoreboard) {
   open(TcpRecovery::sack_6675);
   sends_per_ack(5);

@@ -104,6 +104,17 @@ void send_in_recovery(TcpSenderState& s, const TcpConfig& config, const TcpRange
 
 // RFC 6937 section 3, on each ACK in recovery: cwnd = pipe + sndcnt. `retransmitted_acked`:
 // the ACK covers retransmitted data, without which ns-3.37's SSRB sends only DeliveredData.
+namespace {
+
+// TcpPrrRecovery::DoRecovery multiplies m_prrDelivered by m_ssThresh as uint32_t (a
+// TracedValue<uint32_t> product): it wraps at 2^32.
+std::uint64_t ns3_prr_product(std::uint64_t prr_delivered, std::uint64_t ssthresh) {
+  return static_cast<std::uint32_t>(static_cast<std::uint32_t>(prr_delivered) *
+                                    static_cast<std::uint32_t>(ssthresh));
+}
+
+}  // namespace
+
 void set_prr_cwnd(TcpSenderState& s, const TcpConfig& config, std::uint64_t pipe,
                   std::uint64_t delivered, bool retransmitted_acked) {
   TcpScoreboardState& sb = s.scoreboard;
@@ -118,7 +129,9 @@ void set_prr_cwnd(TcpSenderState& s, const TcpConfig& config, std::uint64_t pipe
     // few GB each does not fit 64.
     __extension__ using U128 = unsigned __int128;
     const U128 recover_fs = std::max<std::uint64_t>(sb.recover_fs, 1);
-    U128 share = (U128{sb.prr_delivered} * s.ssthresh + recover_fs - 1) / recover_fs;
+    U128 product = U128{sb.prr_delivered} * s.ssthresh;
+    if (reads_as_ns3(config)) product = ns3_prr_product(sb.prr_delivered, s.ssthresh);
+    U128 share = (product + recover_fs - 1) / recover_fs;
     if (config.prr_whole_segments) share = (share + s.mss - 1) / s.mss * s.mss;
     const U128 capped =
         std::min<U128>(share, static_cast<U128>(std::numeric_limits<std::int64_t>::max()));
@@ -128,8 +141,8 @@ void set_prr_cwnd(TcpSenderState& s, const TcpConfig& config, std::uint64_t pipe
     std::int64_t limit = config.prr_conservative
                              ? prr_delivered - prr_out
                              : std::max(prr_delivered - prr_out, delivered_now) + mss;
-    if (!config.prr_conservative && reads_as_ns3(config) && !retransmitted_acked)
-      limit = delivered_now;
+    if (!config.prr_conservative && reads_as_ns3(config))
+      limit = retransmitted_acked ? limit : delivered_now;
     sndcnt = std::min(ssthresh - static_cast<std::int64_t>(pipe), limit);
   }
   sndcnt = std::max<std::int64_t>(sndcnt, 0);
