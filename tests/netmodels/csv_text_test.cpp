@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "netwarp/netmodels/csv_text.hpp"
 
@@ -26,34 +27,58 @@ std::string fixed6_text(double value) {
   return out.str();
 }
 
-void expect_as_fmt(double value) {
-  ASSERT_EQ(fixed6_text(value), fmt::format(FMT_COMPILE("{:.6f}"), value)) << "value " << value;
+// Every value through one buffer, one per line, against fmt's text of each.
+void expect_as_fmt(const std::vector<double>& values) {
+  std::ostringstream out;
+  std::string expected;
+  {
+    CsvBuffer csv(out);
+    for (const double v : values) {
+      csv.fixed6(v).end_row();
+      expected += fmt::format(FMT_COMPILE("{:.6f}\n"), v);
+    }
+  }
+  ASSERT_TRUE(out.str() == expected);
 }
 
 TEST(CsvText, Fixed6RoundsHalfwayCasesToEvenAsFmtDoes) {
   // k / 128 is exact in binary and ends in 5 at the seventh decimal for odd k: a true tie.
   EXPECT_EQ(fixed6_text(1.0 / 128), "0.007812");
   EXPECT_EQ(fixed6_text(3.0 / 128), "0.023438");
-  for (int k = 0; k <= 4096; ++k) expect_as_fmt(k / 128.0);
+  std::vector<double> values;
+  for (int k = 0; k <= 4096; ++k) values.push_back(k / 128.0);
+  expect_as_fmt(values);
 }
 
 TEST(CsvText, Fixed6OfBusyFractionsIsFmtsText) {
   // Utilisation as ports_timeseries.csv computes it: busy_ps / interval_ps.
+  std::vector<double> values;
   for (const std::int64_t interval : {100'000'000LL, 10'000'000LL, 12'345'679LL})
     for (std::int64_t busy = 0; busy <= interval; busy += interval / 20'000 + 1)
-      expect_as_fmt(static_cast<double>(busy) / static_cast<double>(interval));
+      values.push_back(static_cast<double>(busy) / static_cast<double>(interval));
+  expect_as_fmt(values);
 }
 
 TEST(CsvText, Fixed6OfAnyDoubleIsFmtsText) {
   std::mt19937_64 random(7);
+  std::vector<double> values = {0.0,
+                                -0.0,
+                                1e-7,
+                                4.9999999e-7,
+                                5e-7,
+                                0.9999995,
+                                1.0,
+                                4294967295.9999995,
+                                4294967296.0,
+                                1e300,
+                                -2.5,
+                                std::numeric_limits<double>::denorm_min(),
+                                std::numeric_limits<double>::infinity()};
   for (int i = 0; i < 20'000; ++i) {
     const double unit = static_cast<double>(random() >> 11) * 0x1p-53;
-    expect_as_fmt(std::ldexp(unit, static_cast<int>(random() % 64) - 30));
+    values.push_back(std::ldexp(unit, static_cast<int>(random() % 64) - 30));
   }
-  for (const double v : {0.0, -0.0, 1e-7, 4.9999999e-7, 5e-7, 0.9999995, 1.0, 4294967295.9999995,
-                         4294967296.0, 1e300, -2.5, std::numeric_limits<double>::denorm_min(),
-                         std::numeric_limits<double>::infinity()})
-    expect_as_fmt(v);
+  expect_as_fmt(values);
 }
 
 TEST(CsvText, NumbersAndTextAreFmtsText) {
@@ -67,6 +92,24 @@ TEST(CsvText, NumbersAndTextAreFmtsText) {
   }
   EXPECT_EQ(out.str(), fmt::format("{},{},{},{},sw0\n", std::numeric_limits<std::int64_t>::min(),
                                    std::numeric_limits<std::uint64_t>::max(), 7, 65535));
+}
+
+TEST(CsvText, RowsPastTheBufferAndLongTextComeOutWhole) {
+  const std::string long_name(3u << 20, 'x');  // longer than the buffer: written through
+  std::ostringstream out;
+  std::string expected;
+  {
+    CsvBuffer csv(out);
+    for (std::int64_t i = 0; i < 200'000; ++i) {  // about 2.5 MB: the buffer fills twice
+      csv.number(i).comma().text("host1").end_row();
+      expected += fmt::format("{},host1\n", i);
+      if (i == 100'000) {
+        csv.text(long_name).end_row();
+        expected += long_name + "\n";
+      }
+    }
+  }
+  EXPECT_TRUE(out.str() == expected);
 }
 
 }  // namespace

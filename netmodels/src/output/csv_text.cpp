@@ -35,7 +35,7 @@ CsvBuffer& CsvBuffer::fixed6(double value) {
   if (value == 0 && !std::signbit(value)) return text("0.000000");
   std::uint64_t micro = 0;
   if (!micro_units(value, micro)) {
-    fmt::format_to(std::back_inserter(buffer_), FMT_COMPILE("{:.6f}"), value);
+    row(FMT_COMPILE("{:.6f}"), value);
     return *this;
   }
   number(micro / 1000000);
@@ -45,9 +45,18 @@ CsvBuffer& CsvBuffer::fixed6(double value) {
   return text(std::string_view(fraction, sizeof fraction));
 }
 
+CsvBuffer::CsvBuffer(std::ostream& out)
+    : out_(out), data_(new char[kSize]), end_(data_.get()), limit_(data_.get() + kSize) {}
+
 void CsvBuffer::flush() {
-  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-  buffer_.clear();
+  out_.write(data_.get(), static_cast<std::streamsize>(end_ - data_.get()));
+  end_ = data_.get();
+}
+
+CsvBuffer& CsvBuffer::write_through(std::string_view s) {
+  flush();
+  out_.write(s.data(), static_cast<std::streamsize>(s.size()));
+  return *this;
 }
 
 }  // namespace netwarp::netmodels

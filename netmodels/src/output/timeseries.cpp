@@ -135,14 +135,14 @@ void write_classes_timeseries_csv(const ResultsSource& results, const NetworkSpe
   CsvBuffer buffer(out);
   auto rows = results.open<ClassSample>();
   for (; const ClassSample* s = rows.peek(); rows.pop()) {
-    buffer.row(FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{}"), s->interval_start_ps,
-               name_of(spec, s->node), s->port, s->priority, s->max_queue_bytes, s->end_queue_bytes,
-               s->packets_sent, s->bytes_sent, s->packets_dropped, s->bytes_dropped, s->ecn_marked);
-    if (has_pfc) {
-      buffer.row(FMT_COMPILE(",{},{}\n"), s->pause_frames_sent, s->pause_frames_received);
-    } else {
-      buffer.row(FMT_COMPILE("\n"));
-    }
+    buffer.number(s->interval_start_ps).comma().text(name_of(spec, s->node)).comma();
+    buffer.number(s->port).comma().number(s->priority).comma().number(s->max_queue_bytes).comma();
+    buffer.number(s->end_queue_bytes).comma().number(s->packets_sent).comma();
+    buffer.number(s->bytes_sent).comma().number(s->packets_dropped).comma();
+    buffer.number(s->bytes_dropped).comma().number(s->ecn_marked);
+    if (has_pfc)
+      buffer.comma().number(s->pause_frames_sent).comma().number(s->pause_frames_received);
+    buffer.end_row();
   }
 }
 
@@ -210,7 +210,7 @@ void write_fct_cdf_csv(const std::vector<std::int64_t>& ascending, std::ostream&
   const double n = static_cast<double>(ascending.size());
   CsvBuffer buffer(out);
   for (std::size_t i = 0; i < ascending.size(); ++i)
-    buffer.row(FMT_COMPILE("{},{:.6f}\n"), ascending[i], static_cast<double>(i + 1) / n);
+    buffer.number(ascending[i]).comma().fixed6(static_cast<double>(i + 1) / n).end_row();
 }
 
 }  // namespace netwarp::netmodels
