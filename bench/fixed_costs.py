@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Fixed costs of a short run: the whole `netwarp run` process against its event loop.
+
+Runs the library's 64 x 1 MiB incast (scenarios/incast.pbtxt) with each given netwarp binary in
+turn (interleaved: A B A B ...), each run into a fresh output folder, and prints per binary the
+median and least of the whole process's wall time (fork to exit, as the caller sees it), of the
+engine's `wall_seconds` (results.json: building the LPs, the event loop, the LPs' final records)
+and of their difference, the time outside the loop: start-up, reading the scenario, building the
+network, sorting and writing the outputs, exit. Two output settings: `default` (the scenario as
+it is: queue trace of the bottleneck, 100 us time series, 7.4 MB of CSV) and `minimal` (no queue
+trace, `outputs.sample_interval_ns=0`: results.json, flows.csv, ports.csv, fct_cdf.csv).
+
+  bench/fixed_costs.py build/bin/netwarp                      # one binary
+  bench/fixed_costs.py OLD/netwarp NEW/netwarp --runs 15     # before/after, with A/B ratios
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+INCAST = os.path.join(ROOT, "scenarios", "incast.pbtxt")
+
+
+def minimal_scenario(folder):
+    """The incast without its outputs block (the queue trace), in `folder`."""
+    with open(INCAST) as f:
+        lines = f.read().splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith("outputs {"))
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("}"))
+    path = os.path.join(folder, "incast-minimal.pbtxt")
+    with open(path, "w") as f:
+        f.writelines(lines[:start] + lines[end + 1:])
+    return path
+
+
+def one_run(netwarp, scenario, extra, out):
+    shutil.rmtree(out, ignore_errors=True)
+    start = time.monotonic()
+    subprocess.run([netwarp, "run", scenario, "--out", out] + extra, check=True,
+                   stdout=subprocess.DEVNULL)
+    whole = time.monotonic() - start
+    with open(os.path.join(out, "results.json")) as f:
+        engine = json.load(f)["wall_seconds"]
+    return whole * 1e3, engine * 1e3
+
+
+def measure(binaries, scenario, extra, runs, folder):
+    times = {b: [] for b in range(len(binaries))}
+    for i in range(runs + 1):  # the first round warms the page cache, not counted
+        for b, netwarp in enumerate(binaries):
+            result = one_run(netwarp, scenario, extra, os.path.join(folder, f"out{b}"))
+            if i > 0:
+                times[b].append(result)
+    return times
+
+
+def summary(values):
+    return f"{statistics.median(values):7.1f} ({min(values):6.1f})"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("netwarp", nargs="+", help="netwarp binaries, measured in turn")
+    parser.add_argument("--runs", type=int, default=11, help="counted runs of each (default 11)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        no_samples = ["--set", "outputs.sample_interval_ns=0"]
+        settings = [("default", INCAST, []), ("minimal", minimal_scenario(folder), no_samples)]
+        print(f"load average before: {os.getloadavg()[0]:.2f}; {args.runs} interleaved runs each;"
+              " ms, median (least)")
+        print("| outputs | binary | whole process | engine wall_seconds | outside the loop |")
+        print("|---|---|---|---|---|")
+        for name, scenario, extra in settings:
+            times = measure(args.netwarp, scenario, extra, args.runs, folder)
+            for b, netwarp in enumerate(args.netwarp):
+                whole = [w for w, _ in times[b]]
+                engine = [e for _, e in times[b]]
+                outside = [w - e for w, e in times[b]]
+                print(f"| {name} | {chr(ord('A') + b)} | {summary(whole)} | {summary(engine)} |"
+                      f" {summary(outside)} |")
+            if len(args.netwarp) == 2:
+                ratios = [a[0] / b[0] for a, b in zip(times[0], times[1])]
+                print(f"| {name} | A/B whole, per pair | {statistics.median(ratios):.3f} "
+                      f"({min(ratios):.3f}-{max(ratios):.3f}) | | |")
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
