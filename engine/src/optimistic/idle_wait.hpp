@@ -1,8 +1,8 @@
 // IdleWait: how a rank with nothing to do waits for the other ranks. It spins for a millisecond
-// (a wait usually lasts microseconds), yielding its core each time round, then naps, each nap twice
-// the last up to `longest_nap`: on a machine with more runnable processes than cores, a spinning
-// rank would burn the time slice that the rank it waits for needs, and frequent wake-ups cost that
-// rank too.
+// (a wait usually lasts microseconds), after the first 50 us yielding its core each time round,
+// then naps, each nap twice the last up to `longest_nap`: on a machine with more runnable
+// processes than cores, a spinning rank would burn the time slice that the rank it waits for
+// needs, and frequent wake-ups cost that rank too.
 #pragma once
 
 #include <algorithm>
@@ -37,6 +37,8 @@ class IdleWait {
     const std::uint64_t now = wall_clock_ns();
     if (idle_since_ == 0) {
       idle_since_ = now;
+    } else if (now - idle_since_ <= kSpinOnlyNs) {
+      for (int i = 0; i < 32; ++i) cpu_relax();
     } else if (now - idle_since_ <= kSpinNs) {
       std::this_thread::yield();  // a rank waited for may share this core (threads, mpirun)
     } else {
@@ -46,6 +48,10 @@ class IdleWait {
   }
 
  private:
+  // A yield hands the core to any other runnable process for its time slice (milliseconds on a
+  // loaded machine; tens of microseconds even on an idle virtual machine), so the first
+  // microseconds of a wait, when the awaited rank runs on another core, spin without it.
+  static constexpr std::uint64_t kSpinOnlyNs = 50'000;
   static constexpr std::uint64_t kSpinNs = 1'000'000;
   static constexpr std::chrono::microseconds kFirstNap{20};
   std::chrono::microseconds longest_nap_;

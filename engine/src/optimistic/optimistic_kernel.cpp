@@ -132,7 +132,8 @@ void report_progress(const KernelConfig& config, RankExchange& exchange, const T
 // once it has found nothing to handle for kConservativeIdleNs (another rank may be in the round
 // already, holding its promises, or have lost its core).
 constexpr std::int64_t kConservativePeriodLookaheads = 1024;
-constexpr std::uint64_t kConservativeIdleNs = 20'000;
+constexpr std::uint64_t kConservativeIdleNs = 1'000'000;
+constexpr std::uint64_t kConservativeSpinNs = 50'000;
 
 SimTime conservative_boundary(SimTime gvt, SimTime lookahead, SimTime end) {
   const std::int64_t period = lookahead.ps() * kConservativePeriodLookaheads;
@@ -157,13 +158,17 @@ void run_conservative_interval(TimeWarpPe& pe, const KernelConfig& config, SimTi
       pe.flush_outgoing();  // the promise that lets the others reach the boundary too
       return;
     }
-    // A promise usually comes within a batch's time: spin, without yielding (a yield can cost
-    // tens of microseconds on a virtual machine). A rank that shares its core with the one it
-    // waits for yields in the GVT round instead.
+    // A promise usually comes within a batch's time: spin, without yielding at first (a yield
+    // can cost tens of microseconds on a virtual machine), then yield, as the rank waited for
+    // may share this core (more threads than cores).
     const std::uint64_t now = wall_clock_ns();
     if (idle_since == 0) idle_since = now;
     if (now - idle_since > kConservativeIdleNs) return;
-    for (int i = 0; i < 32; ++i) cpu_relax();
+    if (now - idle_since < kConservativeSpinNs) {
+      for (int i = 0; i < 32; ++i) cpu_relax();
+    } else {
+      std::this_thread::yield();
+    }
     clock.lap(clock.communication);  // waiting for a promise counts as communication
   }
 }
