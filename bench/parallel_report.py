@@ -58,6 +58,11 @@ TORUS_TARGET = 1.6   # scenarios/torus-alltoall.pbtxt, engine wall time
 LIBRARY_FLOOR = 0.8  # every library scenario, default settings
 PHOLD_TARGET = 1.9   # PHOLD weak scaling, committed events/s
 FLOOR_RATIO = 2.0    # sequential PHOLD CPU time at most twice the bare loop's
+# Issue 31's targets for 2 partitions (--sync-modes): PHOLD on 2 threads, engine wall time; every
+# library scenario in the default sync mode.
+PHOLD_THREADS_TARGET = 1.85
+LIBRARY_DEFAULT_FLOOR = 0.9
+DEFAULT_SYNC = "hybrid"
 
 
 def mpi(ranks, cmd):
@@ -345,11 +350,12 @@ def sync_rows(case, configs, pairs, phold_end):
                 speedups[config].append(seq["wall_seconds"] / max(result["wall_seconds"], 1e-9))
                 last[config] = result
                 same = same and result["digest"] == seq["digest"]
-    rows = []
+    rows, medians = [], {}
     for config in configs:
         ranks, launch_as, mode = config
         r = last[config]
         median = statistics.median(speedups[config])
+        medians[config] = median
         safe = r.get("events_safe", 0) / max(r["events_committed"], 1) * 100
         rolled = r["events_rolled_back"] / max(r["events_processed"], 1) * 100
         print(f"  {case} {ranks} {launch_as} {mode}: {median:.2f}x, {safe:.0f} % safe",
@@ -360,15 +366,42 @@ def sync_rows(case, configs, pairs, phold_end):
                     f" ({min(speedups[config]):.2f}-{max(speedups[config]):.2f}) |"
                     f" {safe:.1f} % | {rolled:.2f} % | {r['gvt_rounds']:,} |"
                     f" {r['gvt_seconds']:.3f} |")
-    return rows, same
+    return rows, same, medians
+
+
+def best_on_two_threads(medians, case):
+    """The best median speed-up of `case` on 2 threads over the sync modes run, and its mode."""
+    runs = [(m, mode) for (c, (ranks, launch_as, mode)), m in medians.items()
+            if c == case and ranks == 2 and launch_as == "threads"]
+    return max(runs) if runs else None
+
+
+def target_verdicts(medians):
+    """Issue 31's targets that these runs measure (2 partitions; bench/SCALE.md)."""
+    lines = []
+    for case, target in (("phold", PHOLD_THREADS_TARGET), ("torus-alltoall", TORUS_TARGET)):
+        best = best_on_two_threads(medians, case)
+        if best:
+            lines.append(verdict(best[0] >= target, f"{case} on 2 threads at least {target}x"
+                                 f" sequential: {best[0]:.2f}x ({best[1]})."))
+    default = [(m, c, launch_as) for (c, (ranks, launch_as, mode)), m in medians.items()
+               if mode == DEFAULT_SYNC and ranks == 2 and c != "phold"]
+    if default:
+        worst = min(default)
+        lines.append(verdict(worst[0] >= LIBRARY_DEFAULT_FLOOR,
+                             f"no library scenario under {LIBRARY_DEFAULT_FLOOR}x sequential in"
+                             f" the default mode ({DEFAULT_SYNC}) on 2 partitions: the slowest is"
+                             f" {worst[1]} as {worst[2]} at {worst[0]:.2f}x."))
+    return lines
 
 
 def sync_section(cases, configs, pairs, phold_end, options):
-    rows, same = [], True
+    rows, same, medians = [], True, {}
     for case in cases:
-        case_rows, case_same = sync_rows(case, configs, pairs, phold_end)
+        case_rows, case_same, case_medians = sync_rows(case, configs, pairs, phold_end)
         rows += case_rows
         same = same and case_same
+        medians.update({(case, config): m for config, m in case_medians.items()})
     load = os.getloadavg()[0]
     return "\n".join([
         SYNC_HEADING,
@@ -377,6 +410,7 @@ def sync_section(cases, configs, pairs, phold_end, options):
         f" Load average {load:.1f} at the end.",
         "",
         verdict(same, "digests equal to sequential in every run."),
+        *target_verdicts(medians),
         "",
         f"Interleaved tuples ({pairs}): the sequential kernel, then the optimistic kernel on each"
         " partition count, as MPI processes (mpirun -np N) or as threads of one process"
