@@ -137,8 +137,7 @@ FINDINGS = [
         "SACK + PRR", f"with `emulate: NS3` at least {MORE_AGREEING_CELLS:.0%} of the SACK + "
         "PRR cells (star and two-level tree) agree with ns-3",
         combined("SACK + PRR"),
-        why="the sender still parts from ns-3's after windows with many holes (see \"Where SACK "
-        "+ PRR differs\")"),
+        why="see \"Where SACK + PRR differs\": the cells left part at a same-instant tie"),
     common.Finding(
         "CUBIC", f"with `emulate: NS3` (ns-3's TcpCubic, `cubic_reading: CUBIC_NS3`) at least "
         f"{MORE_AGREEING_CELLS:.0%} of the CUBIC cells (star and two-level tree) agree with ns-3",
@@ -362,9 +361,22 @@ pipe at recovery entry, PRR's share taken when ns-3 takes it and SSRB's extra se
 retransmitted data is acknowledged, the immediate retransmission on a partial ACK, NextSeg() \
 rule 3 above the highest SACK and no rescue retransmission, the scoreboard kept over a timeout, \
 and ns-3's receiver: its SACK list of up to 4 blocks, newest first, a fifth forgotten for good. \
-The receiver's list changed one cell of 54 (4 x 256 KiB, Q = 32 KiB, now agreeing): the rest \
-of the differences lie in the sender. In the cell traced packet by packet before the list was \
-emulated (16 x 64 KiB, Q = 64 KiB) the runs are identical until the bottleneck queue first \
-holds packets in a different order, after windows with many holes; from there netwarp's sender \
-times out once where ns-3's recovers, and drops and timeouts part. Not yet traced further.
+Around the scoreboard the sender follows ns-3's socket (`TcpSocketBase::ProcessAck`): its \
+congestion states (no growth and no timer restart on an ACK that moves snd_una and SACKs new \
+data outside recovery, one step of congestion avoidance on the ACK that ends recovery), sending \
+by `BytesInFlight` in every state (limited transmit always on, lost segments resent in order \
+after a timeout), ssthresh from `BytesInFlight` at every timeout, and ns-3's count of a \
+retransmitted segment that is SACKed afterwards as still in flight. Each was found by tracing \
+a cell packet by packet to the first send that differed; of the 23 cells they turned, the last \
+rule alone turned 14 (mostly rule-3 retransmissions whose first copy arrives after all), the \
+state, window and timeout rules 9.
+
+The two cells left, both on the two-level tree with 32 senders of 256 KiB (Q = 32 and \
+64 KiB), were traced packet by packet: every sender sends the same segments at the same times \
+until the root's port to leaf0 first forwards two packets in a different order, packets from \
+two leaves (host17 under leaf1 and host32 under leaf2 at Q = 64 KiB, host21 and host32 at \
+Q = 32 KiB) that reach the root in the same picosecond. That is the same-instant order of \
+section 3 of SEMANTICS.md, which `engine.tie_order: FIFO_CREATOR` follows only as far as two \
+levels of scheduling times, as in the two NewReno tree cells that differ; no sender rule is \
+involved.
 """
