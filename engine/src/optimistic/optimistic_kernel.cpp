@@ -125,7 +125,8 @@ void report_progress(const KernelConfig& config, RankExchange& exchange, const T
 // Conservative: nothing rolls back, and the horizon moves with the other ranks' promises between
 // rounds, so a GVT round is needed only to end the run, to report progress, and to move the
 // horizon over a span where no rank has anything to do (promises step by one lookahead per
-// exchange there). A rank handles what is safe, promises and polls, batch after batch, up to a
+// exchange there). A rank handles what is safe, promises and polls every few batches (every
+// time round while it waits), up to a
 // boundary of simulated time that every rank shares (the next multiple of
 // kConservativePeriodLookaheads lookaheads, or the end), so all reach the round together: it
 // leaves once it holds nothing before the boundary and nothing earlier can reach it any more, or
@@ -144,9 +145,10 @@ SimTime conservative_boundary(SimTime gvt, SimTime lookahead, SimTime end) {
 void run_conservative_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime boundary,
                                PhaseClock& clock) {
   std::uint64_t idle_since = 0;
-  for (;;) {
+  for (std::uint32_t batch = 1;; ++batch) {
     const std::size_t handled = pe.process_batch(config.batch_size, boundary);
     clock.lap(clock.handling);
+    if (handled > 0 && batch % kExchangeIterations != 0) continue;  // as the other modes
     pe.flush_outgoing();
     pe.poll_incoming();
     if (handled > 0) {
