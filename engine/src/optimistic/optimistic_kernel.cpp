@@ -130,8 +130,8 @@ void report_progress(const KernelConfig& config, RankExchange& exchange, const T
 // boundary of simulated time that every rank shares (the next multiple of
 // kConservativePeriodLookaheads lookaheads, or the end), so all reach the round together: it
 // leaves once it holds nothing before the boundary and nothing earlier can reach it any more, or
-// once it has found nothing to handle for kConservativeIdleNs (another rank may be in the round
-// already, holding its promises, or have lost its core).
+// once it has found nothing to handle while its horizon stood still for kConservativeIdleNs
+// (another rank may be in the round already, holding its promises, or have lost its core).
 constexpr std::int64_t kConservativePeriodLookaheads = 1024;
 constexpr std::uint64_t kConservativeIdleNs = 1'000'000;
 constexpr std::uint64_t kConservativeSpinNs = 50'000;
@@ -145,6 +145,7 @@ SimTime conservative_boundary(SimTime gvt, SimTime lookahead, SimTime end) {
 void run_conservative_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime boundary,
                                PhaseClock& clock) {
   std::uint64_t idle_since = 0;
+  SimTime idle_horizon = SimTime::zero();
   for (std::uint32_t batch = 1;; ++batch) {
     const std::size_t handled = pe.process_batch(config.batch_size, boundary);
     clock.lap(clock.handling);
@@ -160,11 +161,17 @@ void run_conservative_interval(TimeWarpPe& pe, const KernelConfig& config, SimTi
       pe.flush_outgoing();  // the promise that lets the others reach the boundary too
       return;
     }
-    // A promise usually comes within a batch's time: spin, without yielding at first (a yield
-    // can cost tens of microseconds on a virtual machine), then yield, as the rank waited for
-    // may share this core (more threads than cores).
+    // Idle time counts from the last move of the horizon: a rank whose neighbour works through
+    // a burst gets promises that move it, if not yet past its next event, and leaving for the
+    // round would take its own promises away from that neighbour. A promise usually comes
+    // within a batch's time: spin, without yielding at first (a yield can cost tens of
+    // microseconds on a virtual machine), then yield, as the rank waited for may share this
+    // core (more threads than cores).
     const std::uint64_t now = wall_clock_ns();
-    if (idle_since == 0) idle_since = now;
+    if (idle_since == 0 || pe.safe_horizon() != idle_horizon) {
+      idle_since = now;
+      idle_horizon = pe.safe_horizon();
+    }
     if (now - idle_since > kConservativeIdleNs) return;
     if (now - idle_since < kConservativeSpinNs) {
       for (int i = 0; i < 32; ++i) cpu_relax();
