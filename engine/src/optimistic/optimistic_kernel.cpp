@@ -130,8 +130,9 @@ void report_progress(const KernelConfig& config, RankExchange& exchange, const T
 // boundary of simulated time that every rank shares (the next multiple of
 // kConservativePeriodLookaheads lookaheads, or the end), so all reach the round together: it
 // leaves once it holds nothing before the boundary and nothing earlier can reach it any more, or
-// once it has found nothing to handle while its horizon stood still for kConservativeIdleNs
-// (another rank may be in the round already, holding its promises, or have lost its core).
+// once it has found nothing to handle, received nothing and seen its horizon stand still for
+// kConservativeIdleNs (another rank may be in the round already, holding its promises, or have
+// lost its core).
 constexpr std::int64_t kConservativePeriodLookaheads = 1024;
 constexpr std::uint64_t kConservativeIdleNs = 1'000'000;
 constexpr std::uint64_t kConservativeSpinNs = 50'000;
@@ -151,7 +152,7 @@ void run_conservative_interval(TimeWarpPe& pe, const KernelConfig& config, SimTi
     clock.lap(clock.handling);
     if (handled > 0 && batch % kExchangeIterations != 0) continue;  // as the other modes
     pe.flush_outgoing();
-    pe.poll_incoming();
+    const std::size_t received = pe.poll_incoming();
     if (handled > 0) {
       idle_since = 0;
       clock.lap(clock.communication);
@@ -161,14 +162,14 @@ void run_conservative_interval(TimeWarpPe& pe, const KernelConfig& config, SimTi
       pe.flush_outgoing();  // the promise that lets the others reach the boundary too
       return;
     }
-    // Idle time counts from the last move of the horizon: a rank whose neighbour works through
-    // a burst gets promises that move it, if not yet past its next event, and leaving for the
-    // round would take its own promises away from that neighbour. A promise usually comes
-    // within a batch's time: spin, without yielding at first (a yield can cost tens of
+    // Idle time counts from the last message or move of the horizon: a rank whose neighbour
+    // works through a burst gets its events and promises, if not yet past its next event, and
+    // leaving for the round would take its own promises away from that neighbour. A promise usually
+    // comes within a batch's time: spin, without yielding at first (a yield can cost tens of
     // microseconds on a virtual machine), then yield, as the rank waited for may share this
     // core (more threads than cores).
     const std::uint64_t now = wall_clock_ns();
-    if (idle_since == 0 || pe.safe_horizon() != idle_horizon) {
+    if (idle_since == 0 || received > 0 || pe.safe_horizon() != idle_horizon) {
       idle_since = now;
       idle_horizon = pe.safe_horizon();
     }
