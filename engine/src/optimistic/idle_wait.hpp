@@ -32,6 +32,8 @@ class IdleWait {
     idle_since_ = 0;
     nap_ = kFirstNap;
   }
+  // How long the rank has been idle, from its first idle() since busy() (0: not idle).
+  std::uint64_t idle_ns() const { return idle_since_ == 0 ? 0 : wall_clock_ns() - idle_since_; }
   // The rank found nothing to do.
   void idle() {
     const std::uint64_t now = wall_clock_ns();

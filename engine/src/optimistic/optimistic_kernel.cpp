@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cstring>
 #include <optional>
-#include <thread>
 
 #include "idle_wait.hpp"
 #include "optimism_window.hpp"
@@ -125,17 +124,15 @@ void report_progress(const KernelConfig& config, RankExchange& exchange, const T
 // Conservative: nothing rolls back, and the horizon moves with the other ranks' promises between
 // rounds, so a GVT round is needed only to end the run, to report progress, and to move the
 // horizon over a span where no rank has anything to do (promises step by one lookahead per
-// exchange there). A rank handles what is safe, promises and polls every few batches (every
-// time round while it waits), up to a
-// boundary of simulated time that every rank shares (the next multiple of
-// kConservativePeriodLookaheads lookaheads, or the end), so all reach the round together: it
-// leaves once it holds nothing before the boundary and nothing earlier can reach it any more, or
-// once it has found nothing to handle, received nothing and seen its horizon stand still for
-// kConservativeIdleNs (another rank may be in the round already, holding its promises, or have
-// lost its core).
+// exchange there). A rank handles what is safe, promises and polls every few batches (every time
+// round while it waits), up to a boundary of simulated time that every rank shares (the next
+// multiple of kConservativePeriodLookaheads lookaheads, or the end), so all reach the round
+// together: it leaves once it holds nothing before the boundary and nothing earlier can reach it
+// any more, or once it has found nothing to handle, received nothing and seen its horizon stand
+// still for kConservativeIdleNs (another rank may be in the round already, holding its promises,
+// or have lost its core).
 constexpr std::int64_t kConservativePeriodLookaheads = 1024;
 constexpr std::uint64_t kConservativeIdleNs = 1'000'000;
-constexpr std::uint64_t kConservativeSpinNs = 50'000;
 
 SimTime conservative_boundary(SimTime gvt, SimTime lookahead, SimTime end) {
   const std::int64_t period = lookahead.ps() * kConservativePeriodLookaheads;
@@ -145,7 +142,8 @@ SimTime conservative_boundary(SimTime gvt, SimTime lookahead, SimTime end) {
 
 void run_conservative_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime boundary,
                                PhaseClock& clock) {
-  std::uint64_t idle_since = 0;
+  // Spins, then yields (IdleWait); the interval ends before it would nap.
+  IdleWait wait(std::chrono::microseconds(20));
   SimTime idle_horizon = SimTime::zero();
   for (std::uint32_t batch = 1;; ++batch) {
     const std::size_t handled = pe.process_batch(config.batch_size, boundary);
@@ -154,7 +152,7 @@ void run_conservative_interval(TimeWarpPe& pe, const KernelConfig& config, SimTi
     pe.flush_outgoing();
     const std::size_t received = pe.poll_incoming();
     if (handled > 0) {
-      idle_since = 0;
+      wait.busy();
       clock.lap(clock.communication);
       continue;
     }
@@ -164,21 +162,13 @@ void run_conservative_interval(TimeWarpPe& pe, const KernelConfig& config, SimTi
     }
     // Idle time counts from the last message or move of the horizon: a rank whose neighbour
     // works through a burst gets its events and promises, if not yet past its next event, and
-    // leaving for the round would take its own promises away from that neighbour. A promise usually
-    // comes within a batch's time: spin, without yielding at first (a yield can cost tens of
-    // microseconds on a virtual machine), then yield, as the rank waited for may share this
-    // core (more threads than cores).
-    const std::uint64_t now = wall_clock_ns();
-    if (idle_since == 0 || received > 0 || pe.safe_horizon() != idle_horizon) {
-      idle_since = now;
+    // leaving for the round would take its own promises away from that neighbour.
+    if (received > 0 || pe.safe_horizon() != idle_horizon) {
+      wait.busy();
       idle_horizon = pe.safe_horizon();
     }
-    if (now - idle_since > kConservativeIdleNs) return;
-    if (now - idle_since < kConservativeSpinNs) {
-      for (int i = 0; i < 32; ++i) cpu_relax();
-    } else {
-      std::this_thread::yield();
-    }
+    if (wait.idle_ns() > kConservativeIdleNs) return;
+    wait.idle();
     clock.lap(clock.communication);  // waiting for a promise counts as communication
   }
 }
