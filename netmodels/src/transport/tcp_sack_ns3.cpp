@@ -15,20 +15,6 @@
 namespace netwarp::netmodels::tcp_detail {
 namespace {
 
-// Bytes of [begin, end) that are not SACKed.
-std::uint64_t unsacked_between(const TcpRangeStore& scoreboard, TcpSeq begin, TcpSeq end) {
-  std::uint64_t bytes = end > begin ? end - begin : 0;
-  std::optional<TcpRange> r = tcp_range_containing(scoreboard, begin);
-  if (!r) r = scoreboard.first_at_or_after(begin);
-  for (; r && r->begin < end; r = scoreboard.first_at_or_after(r->end))
-    bytes -= std::min(r->end, end) - std::max(r->begin, begin);
-  return bytes;
-}
-
-std::uint64_t sacked_between(const TcpRangeStore& scoreboard, TcpSeq begin, TcpSeq end) {
-  return end > begin ? end - begin - unsacked_between(scoreboard, begin, end) : 0;
-}
-
 // One past the last lost byte: IsLost's marks and, after a timeout, all that was sent before it
 // (SetSentListLost), SACKed bytes excepted.
 TcpSeq ns3_lost_end(const TcpSenderState& s, const TcpConfig& config,
@@ -41,8 +27,8 @@ TcpSeq ns3_lost_end(const TcpSenderState& s, const TcpConfig& config,
 std::uint64_t ns3_pipe(const TcpSenderState& s, const TcpConfig& config,
                        const TcpRangeStore& scoreboard) {
   const TcpSeq rtx_end = std::min(std::max(s.scoreboard.high_rxt, s.snd_una), s.snd_max);
-  return unsacked_between(scoreboard, ns3_lost_end(s, config, scoreboard), s.snd_max) +
-         unsacked_between(scoreboard, s.snd_una, rtx_end) + s.ns3.sacked_after_rtx;
+  return tcp_unsacked_within(scoreboard, ns3_lost_end(s, config, scoreboard), s.snd_max) +
+         tcp_unsacked_within(scoreboard, s.snd_una, rtx_end) + s.ns3.sacked_after_rtx;
 }
 
 // NextSeg outside recovery (no rule 3): the first lost byte neither SACKed nor retransmitted,
@@ -177,9 +163,9 @@ AckInRecovery take_ack(TcpSenderState& s, TcpSeq ack, const TcpSackBlocks& sack,
   const TcpSeq una_before = s.snd_una;
   const std::uint64_t sacked_before = sb.sacked_bytes;
   tcp_scoreboard_advance(sb, scoreboard, ack);
-  const std::uint64_t below_rxt_before = sacked_between(scoreboard, ack, sb.high_rxt);
+  const std::uint64_t below_rxt_before = tcp_sacked_within(scoreboard, ack, sb.high_rxt);
   const std::uint64_t newly_sacked = tcp_scoreboard_update(sb, scoreboard, sack, ack, s.snd_max);
-  const std::uint64_t below_rxt = sacked_between(scoreboard, ack, sb.high_rxt);
+  const std::uint64_t below_rxt = tcp_sacked_within(scoreboard, ack, sb.high_rxt);
   // A cumulative ACK took the retransmitted-then-SACKed bytes to lie at the top of what it left.
   s.ns3.sacked_after_rtx =
       std::min(s.ns3.sacked_after_rtx, below_rxt_before) + (below_rxt - below_rxt_before);

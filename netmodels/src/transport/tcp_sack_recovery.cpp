@@ -102,8 +102,6 @@ void send_in_recovery(TcpSenderState& s, const TcpConfig& config, const TcpRange
 
 }  // namespace
 
-// RFC 6937 section 3, on each ACK in recovery: cwnd = pipe + sndcnt. `retransmitted_acked`:
-// the ACK covers retransmitted data, without which ns-3.37's SSRB sends only DeliveredData.
 namespace {
 
 // TcpPrrRecovery::DoRecovery multiplies m_prrDelivered by m_ssThresh as uint32_t (a
@@ -115,6 +113,8 @@ std::uint64_t ns3_prr_product(std::uint64_t prr_delivered, std::uint64_t ssthres
 
 }  // namespace
 
+// RFC 6937 section 3, on each ACK in recovery: cwnd = pipe + sndcnt. `retransmitted_acked`:
+// the ACK covers retransmitted data, without which ns-3.37's SSRB sends only DeliveredData.
 void set_prr_cwnd(TcpSenderState& s, const TcpConfig& config, std::uint64_t pipe,
                   std::uint64_t delivered, bool retransmitted_acked) {
   TcpScoreboardState& sb = s.scoreboard;
@@ -129,8 +129,8 @@ void set_prr_cwnd(TcpSenderState& s, const TcpConfig& config, std::uint64_t pipe
     // few GB each does not fit 64.
     __extension__ using U128 = unsigned __int128;
     const U128 recover_fs = std::max<std::uint64_t>(sb.recover_fs, 1);
-    U128 product = U128{sb.prr_delivered} * s.ssthresh;
-    if (reads_as_ns3(config)) product = ns3_prr_product(sb.prr_delivered, s.ssthresh);
+    const U128 product = reads_as_ns3(config) ? U128{ns3_prr_product(sb.prr_delivered, s.ssthresh)}
+                                              : U128{sb.prr_delivered} * s.ssthresh;
     U128 share = (product + recover_fs - 1) / recover_fs;
     if (config.prr_whole_segments) share = (share + s.mss - 1) / s.mss * s.mss;
     const U128 capped =

@@ -6,6 +6,14 @@
 
 #include "netwarp/netmodels/tcp.hpp"
 
+namespace netwarp::netmodels {
+
+// SACKed, and not SACKed, bytes of [begin, end) (0 when it is empty; tcp_scoreboard.cpp).
+std::uint64_t tcp_sacked_within(const TcpRangeStore& sacked, TcpSeq begin, TcpSeq end);
+std::uint64_t tcp_unsacked_within(const TcpRangeStore& sacked, TcpSeq begin, TcpSeq end);
+
+}  // namespace netwarp::netmodels
+
 namespace netwarp::netmodels::tcp_detail {
 
 // What an ACK changed: snd_una before it, the bytes it SACKed anew, RFC 6937's DeliveredData.

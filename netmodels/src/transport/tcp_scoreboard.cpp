@@ -5,12 +5,12 @@
 #include <algorithm>
 
 #include "netwarp/netmodels/tcp_sack.hpp"
+#include "transport/tcp_sack_steps.hpp"
 
 namespace netwarp::netmodels {
-namespace {
 
-// SACKed bytes inside [begin, end).
-std::uint64_t sacked_within(const TcpRangeStore& sacked, TcpSeq begin, TcpSeq end) {
+std::uint64_t tcp_sacked_within(const TcpRangeStore& sacked, TcpSeq begin, TcpSeq end) {
+  if (end <= begin) return 0;
   std::uint64_t bytes = 0;
   std::optional<TcpRange> r = tcp_range_containing(sacked, begin);
   if (!r) r = sacked.first_at_or_after(begin);
@@ -19,10 +19,12 @@ std::uint64_t sacked_within(const TcpRangeStore& sacked, TcpSeq begin, TcpSeq en
   return bytes;
 }
 
-std::uint64_t unsacked_within(const TcpRangeStore& sacked, TcpSeq begin, TcpSeq end) {
+std::uint64_t tcp_unsacked_within(const TcpRangeStore& sacked, TcpSeq begin, TcpSeq end) {
   if (end <= begin) return 0;
-  return end - begin - sacked_within(sacked, begin, end);
+  return end - begin - tcp_sacked_within(sacked, begin, end);
 }
+
+namespace {
 
 // The first byte at or after `seq` that is not SACKed.
 TcpSeq first_unsacked(const TcpRangeStore& sacked, TcpSeq seq) {
@@ -97,8 +99,8 @@ bool tcp_is_lost(const TcpScoreboardView& v, TcpSeq seq) {
 std::uint64_t tcp_set_pipe(const TcpScoreboardView& v, TcpSeq high_rxt) {
   const TcpSeq lost_below = tcp_lost_below(v);
   const TcpSeq retransmitted_end = std::min(std::max(high_rxt, v.snd_una), v.snd_max);
-  return unsacked_within(v.sacked, lost_below, v.snd_max) +
-         unsacked_within(v.sacked, v.snd_una, retransmitted_end);
+  return tcp_unsacked_within(v.sacked, lost_below, v.snd_max) +
+         tcp_unsacked_within(v.sacked, v.snd_una, retransmitted_end);
 }
 
 TcpNextSegment tcp_next_segment(const TcpScoreboardView& v, const TcpScoreboardState& sb,
@@ -113,7 +115,7 @@ TcpNextSegment tcp_next_segment(const TcpScoreboardView& v, const TcpScoreboardS
     return s2 < v.snd_max ? TcpNextSegment{3, hole_segment(v, s2)} : TcpNextSegment{};
   if (below_sacked) return {3, hole_segment(v, s2)};
   // Rule 4: once per recovery, while HighACK > RescueRxt (or it is undefined).
-  const bool has_unsacked = unsacked_within(v.sacked, v.snd_una, v.snd_max) > 0;
+  const bool has_unsacked = tcp_unsacked_within(v.sacked, v.snd_una, v.snd_max) > 0;
   const bool rescue_allowed = sb.rescue_rxt == 0 || v.snd_una > sb.rescue_rxt;
   if (has_unsacked && rescue_allowed) return {4, rescue_segment(v)};
   return {};
