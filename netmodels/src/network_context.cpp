@@ -123,6 +123,8 @@ PortSettings NetworkContext::port_settings(NodeId node, PortIndex port) const {
     s.buffer_bytes = spec_.switches.buffer_bytes;
     s.buffer_packets = spec_.switches.buffer_packets;
     s.ecn_threshold_bytes = spec_.switches.ecn_threshold_bytes;
+    s.mark_ns3_red = spec_.switches.mark_ns3_red;
+    s.frame_overhead_bytes = spec_.format.frame_overhead_bytes;
     s.classes = port_classes(spec_.switches);
     if (s.classes != nullptr) {
       s.scheduler = spec_.switches.scheduler;

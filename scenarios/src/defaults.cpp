@@ -37,9 +37,14 @@ void apply_ns3_tcp_defaults(proto::Tcp& tcp) {
   const bool ns3_recovery = !tcp.has_recovery() || tcp.recovery() == proto::Tcp::NS3_CLASSIC;
   if (is_cubic && !tcp.has_cubic_reading() && !tcp.sack() && !tcp.ecn() && ns3_recovery)
     tcp.set_cubic_reading(proto::Tcp::CUBIC_NS3);
+  const bool is_dctcp = tcp.congestion_control() == proto::Tcp::DCTCP;
+  if (is_dctcp && !tcp.has_dctcp_reading() && !tcp.sack() && ns3_recovery)
+    tcp.set_dctcp_reading(proto::Tcp::DCTCP_NS3);
   const bool ns3_window_rules = tcp.congestion_control() == proto::Tcp::NEW_RENO ||
                                 (is_cubic && tcp.cubic_reading() == proto::Tcp::CUBIC_NS3);
-  const bool is_ns3_classic_case = !tcp.sack() && !tcp.ecn() && ns3_window_rules;
+  // TcpDctcp turns ECN on by itself, so `ecn` does not matter to it.
+  const bool ns3_dctcp = is_dctcp && tcp.dctcp_reading() == proto::Tcp::DCTCP_NS3;
+  const bool is_ns3_classic_case = !tcp.sack() && ((!tcp.ecn() && ns3_window_rules) || ns3_dctcp);
   // Window scale (3 B), with SACK also SACK permitted (2 B), padded to 4-byte words.
   if (!tcp.has_syn_option_bytes()) tcp.set_syn_option_bytes(tcp.sack() ? 8 : 4);
   if (!tcp.has_recovery() && is_ns3_classic_case) tcp.set_recovery(proto::Tcp::NS3_CLASSIC);
@@ -72,6 +77,13 @@ void apply_ns3_defaults(proto::Scenario& s) {
   proto::Switch& sw = *s.mutable_switch_();
   if (!sw.has_count_frame_in_service()) sw.set_count_frame_in_service(false);
   if (!sw.has_same_instant()) sw.set_same_instant(proto::Switch::ARRIVAL_FIRST);
+  // netwarp-ns3 puts a RedQueueDisc step marker on every port that marks by the threshold.
+  const bool marks_by_threshold = sw.ecn_threshold_bytes() != 0 && sw.classes_size() == 0 &&
+                                  !sw.has_red() && sw.mark_at() == proto::Switch::ENQUEUE &&
+                                  sw.flow_control() == proto::Switch::NONE &&
+                                  sw.buffer_packets() == 0 && !sw.has_shared_buffer();
+  if (!sw.has_mark_reading() && marks_by_threshold)
+    sw.set_mark_reading(proto::Switch::MARK_NS3_RED);
   if (s.transport().kind() == proto::Transport::TCP)
     apply_ns3_tcp_defaults(*s.mutable_transport()->mutable_tcp());
   for (proto::Workload* w : own_tcp_transports(s))
@@ -154,6 +166,8 @@ void fill_tcp(proto::Tcp& tcp, const proto::Links& links) {
     tcp.set_cubic_beta(0.7);
   if (tcp.congestion_control() == proto::Tcp::DCTCP && !tcp.has_dctcp_g())
     tcp.set_dctcp_g(1.0 / 16);
+  if (tcp.congestion_control() == proto::Tcp::DCTCP && !tcp.has_dctcp_initial_alpha())
+    tcp.set_dctcp_initial_alpha(1);
 }
 
 void fill_placement(proto::Placement& placement, std::uint64_t seed) {

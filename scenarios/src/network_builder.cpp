@@ -169,6 +169,7 @@ SwitchConfig switch_config(const proto::Switch& sw) {
       sw.scheduler() == proto::Switch::DRR ? PortScheduler::drr : PortScheduler::strict_priority;
   config.red = red_config(sw.red());
   config.mark_at = sw.mark_at() == proto::Switch::DEQUEUE ? MarkAt::dequeue : MarkAt::enqueue;
+  config.mark_ns3_red = sw.mark_reading() == proto::Switch::MARK_NS3_RED;
   if (sw.has_pfc())
     config.pfc = PfcConfig{true, sw.pfc().xoff_bytes(), sw.pfc().xon_bytes(),
                            sw.pfc().headroom_bytes(), sw.pfc().pause_quanta()};

@@ -40,6 +40,10 @@ void set_congestion_control(const proto::Tcp& tcp, netmodels::TcpConfig& config)
     case proto::Tcp::DCTCP:
       config.congestion_control = CongestionControl::dctcp;
       config.dctcp_g = tcp.dctcp_g();
+      config.dctcp_initial_alpha = tcp.dctcp_initial_alpha();
+      config.dctcp_reading = tcp.dctcp_reading() == proto::Tcp::DCTCP_NS3
+                                 ? netmodels::DctcpReading::ns3
+                                 : netmodels::DctcpReading::rfc8257;
       break;
     default:
       config.congestion_control = CongestionControl::new_reno;

@@ -95,6 +95,20 @@ void validate_red(const proto::Red& red, const std::string& at, std::uint64_t li
          fmt::format("must be in [0, 1) (0: the instantaneous queue), got {}", red.queue_weight()));
 }
 
+// MARK_NS3_RED reads the one-FIFO port's step threshold and byte limit as ns-3's RedQueueDisc.
+void validate_ns3_red_marking(const proto::Switch& sw) {
+  const auto refuse = [](const std::string& why) {
+    fail("switch.mark_reading", "MARK_NS3_RED " + why);
+  };
+  if (sw.ecn_threshold_bytes() == 0) refuse("reads the step threshold: set ecn_threshold_bytes");
+  if (sw.has_red()) refuse("is the step threshold read as ns-3's; it does not take switch.red");
+  if (sw.classes_size() != 0) refuse("applies to ports of one FIFO, not to switch.classes");
+  if (sw.has_shared_buffer()) refuse("applies to private buffers, not to switch.shared_buffer");
+  if (sw.mark_at() != proto::Switch::ENQUEUE) refuse("marks on arrival: needs mark_at ENQUEUE");
+  if (sw.buffer_packets() != 0) refuse("counts bytes: needs switch.buffer_packets 0");
+  if (sw.flow_control() != proto::Switch::NONE) refuse("needs switch.flow_control NONE");
+}
+
 // RED replaces the step threshold: both on one queue would leave one unused.
 void validate_marking(const proto::Switch& sw) {
   if (sw.has_red()) {
@@ -104,6 +118,7 @@ void validate_marking(const proto::Switch& sw) {
   }
   if (!proto::Switch::MarkAt_IsValid(sw.mark_at()))
     fail("switch.mark_at", "must be ENQUEUE or DEQUEUE, got " + std::to_string(sw.mark_at()));
+  if (sw.mark_reading() == proto::Switch::MARK_NS3_RED) validate_ns3_red_marking(sw);
 }
 
 // The pool (SharedBuffer) replaces the private per-port limit; reservations leave a shared part.
@@ -288,11 +303,14 @@ void validate_ns3_classic(const proto::Tcp& tcp, const std::string& at) {
          "transport.tcp.sack: false");
   const bool ns3_cubic =
       tcp.congestion_control() == proto::Tcp::CUBIC && tcp.cubic_reading() == proto::Tcp::CUBIC_NS3;
-  if (tcp.congestion_control() != proto::Tcp::NEW_RENO && !ns3_cubic)
+  const bool ns3_dctcp =
+      tcp.congestion_control() == proto::Tcp::DCTCP && tcp.dctcp_reading() == proto::Tcp::DCTCP_NS3;
+  if (tcp.congestion_control() != proto::Tcp::NEW_RENO && !ns3_cubic && !ns3_dctcp)
     fail(at + ".tcp.recovery",
-         "NS3_CLASSIC needs transport.tcp.congestion_control: NEW_RENO, or CUBIC with "
-         "cubic_reading: CUBIC_NS3");
-  if (tcp.ecn()) fail(at + ".tcp.recovery", "NS3_CLASSIC needs transport.tcp.ecn: false");
+         "NS3_CLASSIC needs transport.tcp.congestion_control: NEW_RENO, CUBIC with "
+         "cubic_reading: CUBIC_NS3 or DCTCP with dctcp_reading: DCTCP_NS3");
+  if (tcp.ecn() && !ns3_dctcp)
+    fail(at + ".tcp.recovery", "NS3_CLASSIC needs transport.tcp.ecn: false (but for DCTCP)");
   if (tcp.prr_conservative_bound())
     fail(at + ".tcp.prr_conservative_bound", "only applies with recovery: PRR");
   if (tcp.prr_whole_segments())
@@ -366,6 +384,16 @@ void validate_congestion_control(const proto::Tcp& tcp, const proto::Switch& sw,
          "CUBIC_NS3 is ns-3's TcpCubic inside ns-3's sender; it needs recovery: NS3_CLASSIC "
          "(sack and ecn off)");
   if (is_dctcp) require_open_unit_interval(at + ".tcp.dctcp_g", tcp.dctcp_g(), true);
+  require_only_with(at + ".tcp.dctcp_initial_alpha", tcp.has_dctcp_initial_alpha(), is_dctcp,
+                    "DCTCP");
+  if (is_dctcp && !(tcp.dctcp_initial_alpha() >= 0 && tcp.dctcp_initial_alpha() <= 1))
+    fail(at + ".tcp.dctcp_initial_alpha",
+         fmt::format("must be in [0, 1], got {}", tcp.dctcp_initial_alpha()));
+  require_only_with(at + ".tcp.dctcp_reading", tcp.has_dctcp_reading(), is_dctcp, "DCTCP");
+  if (tcp.dctcp_reading() == proto::Tcp::DCTCP_NS3 && tcp.recovery() != proto::Tcp::NS3_CLASSIC)
+    fail(at + ".tcp.dctcp_reading",
+         "DCTCP_NS3 is ns-3's TcpDctcp inside ns-3's sender; it needs recovery: NS3_CLASSIC "
+         "(sack off)");
   if (is_dctcp && !marks_congestion(sw))
     fail(at + ".tcp.congestion_control",
          "DCTCP needs ports that mark congestion: set switch.ecn_threshold_bytes > 0 or "

@@ -33,6 +33,8 @@ SYN_IP = 44     # SYN and SYN-ACK carry the window-scale option: 3 B, padded to 
 SACK_SYN_IP = 48  # with SACK also SACK permitted: 3 + 2 B, padded to 8
 SACK_PRR = ["--set", "transport.tcp.sack=true", "--set", "transport.tcp.recovery=PRR"]
 CUBIC = ["--set", "transport.tcp.congestion_control=CUBIC"]
+DCTCP = ["--set", "transport.tcp.congestion_control=DCTCP",
+         "--set", "switch.ecn_threshold_bytes=20000"]
 PPP = 2         # ns-3's point-to-point header, on the wire and in the device queue
 LINKTYPE_PPP = 9
 
@@ -281,6 +283,14 @@ class EmulateNs3(Ns3Case):
     def test_cubic_with_repeated_timeouts(self):
         self.compare(16, 65536, 32768, CUBIC)
 
+    def test_dctcp_marked_by_red_without_loss(self):
+        # ns-3's TcpDctcp and its RedQueueDisc step marker at K = 20 000 B; emulate: NS3 selects
+        # dctcp_reading DCTCP_NS3 and switch.mark_reading MARK_NS3_RED.
+        self.compare(8, 65536, 262144, DCTCP)
+
+    def test_dctcp_with_drops_past_the_marks(self):
+        self.compare(16, 65536, 32768, DCTCP)
+
     def test_sixty_four_senders_started_one_syn_ack_apart(self):
         # The senders start one 46-byte SYN-ACK apart (syn_option_bytes 4).
         self.compare(64, 16384, 262144)
@@ -299,6 +309,17 @@ class Notes(Ns3Case):
         j, r = self.ns3([s, "--set", "emulate=NS3"], name="ns3.json")
         self.assertEqual(j["notes"], [])
         self.assertEqual(r.stderr, "")
+
+    def test_dctcp_runs_as_tcpdctcp_and_native_readings_are_noted(self):
+        s = self.write("s.pbtxt", star_scenario(10_000, 0))
+        j, _ = self.ns3([s, *DCTCP, "--set", "transport.tcp.dctcp_initial_alpha=0.5"])
+        self.assertEqual(j["tcp"], "TcpDctcp (DctcpShiftG 0.0625, DctcpAlphaOnInit 0.5), Sack off, "
+                         "TcpClassicRecovery")
+        noted = [n.split(":")[0] for n in j["notes"]]
+        self.assertIn("transport.tcp.dctcp_reading", noted)
+        self.assertIn("switch.mark_reading", noted)
+        j, _ = self.ns3([s, *DCTCP, "--set", "emulate=NS3"], name="ns3.json")
+        self.assertEqual(j["notes"], [])
 
     def test_cubic_runs_as_tcpcubic_and_rfc_9438_is_noted(self):
         s = self.write("s.pbtxt", star_scenario(10_000, 0))
@@ -320,10 +341,10 @@ class Notes(Ns3Case):
 
     def test_ecn_marking_ns3_would_not_do_is_refused(self):
         s = self.write("s.pbtxt", star_scenario(10_000, 0))
-        r = run([s, "--set", "switch.ecn_threshold_bytes=30000", "--out",
-                 os.path.join(self.dir, "x.json")])
-        self.assert_one_line_error(r, "switch.ecn_threshold_bytes: netwarp-ns3 cannot mirror "
-                                   "30000: netwarp-ns3 installs no queue disc")
+        r = run([s, "--set", "switch.ecn_threshold_bytes=30000", "--set",
+                 "switch.mark_at=DEQUEUE", "--out", os.path.join(self.dir, "x.json")])
+        self.assert_one_line_error(r, "switch.mark_at: netwarp-ns3 cannot mirror DEQUEUE: "
+                                   "ns-3's RedQueueDisc marks on arrival")
 
 
 class EndTime(Ns3Case):
@@ -411,10 +432,9 @@ class BadInput(Ns3Case):
                  "--out", self.out()])
         self.assert_one_line_error(r, "switch.flow_control: netwarp-ns3 cannot mirror CREDIT")
 
-    def test_dctcp_is_refused(self):
+    def test_red_with_a_packet_limit_is_refused(self):
         s = self.write("cc.pbtxt", star_scenario(1000, 0))
-        r = run([s, "--set", "transport.tcp.congestion_control=DCTCP",
-                 "--set", "switch.ecn_threshold_bytes=20000", "--out", self.out()])
+        r = run([s, *DCTCP, "--set", "switch.buffer_packets=40", "--out", self.out()])
         self.assert_one_line_error(
             r, "switch.ecn_threshold_bytes: netwarp-ns3 cannot mirror 20000")
 

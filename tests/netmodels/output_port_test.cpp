@@ -158,6 +158,43 @@ TEST(OutputPort, QueueAccountingAndSameInstantOrderDecideWhatFits) {
   }
 }
 
+// SwitchConfig::mark_ns3_red, ns-3's RedQueueDisc in front of a one-packet device queue: its
+// byte limit counts the IP bytes (no frame overhead) of what waits behind the frame on the wire
+// and the next one. The same incast with 38 B of overhead per frame and a 1000 B limit: the
+// first round admits three (wire, device queue, queue disc: 1000 B), every later round one
+// (departure first) or, when arrivals come before the departure of their instant, none at the
+// second round (the queue disc still holds its packet).
+TEST(OutputPort, Ns3RedLimitCountsIpBytesBehindTheNextFrame) {
+  for (const bool arrival_first : {false, true}) {
+    NetworkSpec spec = incast_spec(4, 3);
+    spec.format.frame_overhead_bytes = 38;
+    spec.switches.buffer_bytes = 1000;
+    spec.switches.count_frame_in_service = false;
+    spec.switches.arrival_first = arrival_first;
+    spec.switches.mark_ns3_red = true;
+    const auto run = run_network(spec);
+    const PortRecord& port = port_toward(run, 5, 4);
+    EXPECT_EQ(port.packets_sent, arrival_first ? 4u : 5u) << arrival_first;
+    EXPECT_EQ(port.packets_dropped, arrival_first ? 8u : 7u) << arrival_first;
+  }
+}
+
+// At the threshold ns-3's RED marks what is ECN-capable and drops the rest (the lossless
+// transport sends nothing ECN-capable); below it everything passes. Unlimited buffer: each
+// round admits while the queue disc holds less than 1000 B (as above: 3, 1, 1).
+TEST(OutputPort, Ns3RedDropsAtTheThresholdWhatCannotBeMarked) {
+  NetworkSpec spec = incast_spec(4, 3);
+  spec.switches.ecn_threshold_bytes = 1000;
+  spec.switches.count_frame_in_service = false;
+  spec.switches.mark_ns3_red = true;
+  const auto run = run_network(spec);
+  EXPECT_EQ(port_toward(run, 5, 4).packets_sent, 5u);
+  EXPECT_EQ(run.totals.packets_dropped, 7u);
+  EXPECT_EQ(run.totals.ecn_marked, 0u);
+  spec.switches.mark_ns3_red = false;  // netwarp's step marking lets them pass unmarked
+  EXPECT_EQ(run_network(spec).totals.packets_dropped, 0u);
+}
+
 TEST(OutputPort, CreditFlowControlDropsNothingAndDeliversEverything) {
   NetworkSpec spec = incast_spec(4, 3);
   spec.switches.flow_control = FlowControl::credit;

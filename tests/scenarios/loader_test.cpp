@@ -133,6 +133,19 @@ TEST(Loader, EmulateNs3PresetsNs3SemanticsButKeepsWrittenFields) {
       {"emulate=NS3", "transport.kind=TCP", "transport.tcp.congestion_control=CUBIC",
        "transport.tcp.cubic_reading=CUBIC_RFC9438"});
   EXPECT_EQ(rfc_cubic.scenario.transport().tcp().recovery(), proto::Tcp::NEWRENO);
+  // With DCTCP, ns-3's TcpDctcp inside ns-3's sender, and ns-3's RED where switches mark.
+  const std::vector<std::string> dctcp_sets = {"emulate=NS3", "transport.kind=TCP",
+                                               "transport.tcp.congestion_control=DCTCP",
+                                               "switch.ecn_threshold_bytes=20000"};
+  const LoadedScenario dctcp = load_scenario_text(kSmall, "small.pbtxt", dctcp_sets);
+  EXPECT_EQ(dctcp.scenario.transport().tcp().recovery(), proto::Tcp::NS3_CLASSIC);
+  EXPECT_EQ(dctcp.scenario.transport().tcp().dctcp_reading(), proto::Tcp::DCTCP_NS3);
+  EXPECT_EQ(dctcp.scenario.transport().tcp().dctcp_initial_alpha(), 1.0);
+  EXPECT_EQ(dctcp.scenario.switch_().mark_reading(), proto::Switch::MARK_NS3_RED);
+  std::vector<std::string> native_sets(dctcp_sets.begin() + 1, dctcp_sets.end());
+  const LoadedScenario native_dctcp = load_scenario_text(kSmall, "small.pbtxt", native_sets);
+  EXPECT_EQ(native_dctcp.scenario.transport().tcp().dctcp_reading(), proto::Tcp::DCTCP_RFC8257);
+  EXPECT_EQ(native_dctcp.scenario.switch_().mark_reading(), proto::Switch::MARK_NATIVE);
   // ns-3's recovery without SACK applies only where ns-3 would run it: not with SACK, ECN or
   // RFC 9438's CUBIC (above), and not where the file chose a recovery.
   for (const char* other :

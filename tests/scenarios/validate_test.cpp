@@ -51,7 +51,8 @@ const std::vector<BadCase> kBadCases = {
      "switch { bufer_bytes: 100 }\n",
      {},
      "F:3:10: unknown field 'bufer_bytes' in Switch (known: buffer_bytes, buffer_packets, "
-     "classes, count_frame_in_service, ecn_threshold_bytes, flow_control, mark_at, pfc, red, "
+     "classes, count_frame_in_service, ecn_threshold_bytes, flow_control, mark_at, mark_reading, "
+     "pfc, red, "
      "same_instant, scheduler, shared_buffer)"},
     {"wrong_type", "links { mtu_bytes: \"big\" }\n", {}, "F:3:20: Expected integer, got: \"big\""},
     {"unknown_enum",
@@ -252,7 +253,32 @@ const std::vector<BadCase> kBadCases = {
      "transport { kind: TCP tcp { recovery: NS3_CLASSIC congestion_control: CUBIC } }\n",
      {},
      "F:3:29: transport.tcp.recovery: NS3_CLASSIC needs transport.tcp.congestion_control: "
-     "NEW_RENO, or CUBIC with cubic_reading: CUBIC_NS3"},
+     "NEW_RENO, CUBIC with cubic_reading: CUBIC_NS3 or DCTCP with dctcp_reading: DCTCP_NS3"},
+    {"tcp_ns3_dctcp_without_ns3_classic",
+     "transport { kind: TCP tcp { congestion_control: DCTCP dctcp_reading: DCTCP_NS3 } }\n"
+     "switch { ecn_threshold_bytes: 20000 }\n",
+     {},
+     "F:3:55: transport.tcp.dctcp_reading: DCTCP_NS3 is ns-3's TcpDctcp inside ns-3's sender; it "
+     "needs recovery: NS3_CLASSIC (sack off)"},
+    {"tcp_dctcp_initial_alpha_above_one",
+     "transport { kind: TCP tcp { congestion_control: DCTCP dctcp_initial_alpha: 1.5 } }\n"
+     "switch { ecn_threshold_bytes: 20000 }\n",
+     {},
+     "F:3:55: transport.tcp.dctcp_initial_alpha: must be in [0, 1], got 1.5"},
+    {"tcp_dctcp_reading_without_dctcp",
+     "transport { kind: TCP tcp { dctcp_reading: DCTCP_RFC8257 } }\n",
+     {},
+     "F:3:29: transport.tcp.dctcp_reading: only used with transport.tcp.congestion_control: "
+     "DCTCP"},
+    {"switch_mark_ns3_red_without_threshold",
+     "switch { mark_reading: MARK_NS3_RED }\n",
+     {},
+     "F:3:10: switch.mark_reading: MARK_NS3_RED reads the step threshold: set "
+     "ecn_threshold_bytes"},
+    {"switch_mark_ns3_red_in_packets",
+     "switch { ecn_threshold_bytes: 2000 buffer_packets: 40 mark_reading: MARK_NS3_RED }\n",
+     {},
+     "F:3:55: switch.mark_reading: MARK_NS3_RED counts bytes: needs switch.buffer_packets 0"},
     {"tcp_ns3_cubic_without_ns3_classic",
      "transport { kind: TCP tcp { congestion_control: CUBIC cubic_reading: CUBIC_NS3 } }\n",
      {},
@@ -287,7 +313,7 @@ const std::vector<BadCase> kBadCases = {
      {"switch.bufer_bytes=5"},
      "F: --set switch.bufer_bytes=5: unknown field 'bufer_bytes' (known: buffer_bytes, "
      "buffer_packets, classes, count_frame_in_service, ecn_threshold_bytes, flow_control, "
-     "mark_at, pfc, red, same_instant, scheduler, shared_buffer)"},
+     "mark_at, mark_reading, pfc, red, same_instant, scheduler, shared_buffer)"},
     {"set_unknown_top_level",
      "",
      {"swich.buffer_bytes=5"},

@@ -74,8 +74,14 @@ TEST(FieldCoverage, Ns3RefusesWhatItCannotMirrorByName) {
             "transport.tcp.handshake");
   EXPECT_EQ(refused_field(ns3, effective(kTcpStar, {"transport.tcp.max_ooo_ranges=4"})),
             "transport.tcp.max_ooo_ranges");
-  EXPECT_EQ(refused_field(ns3, effective(kTcpStar, {"switch.ecn_threshold_bytes=30000"})),
+  // Step marking runs as a RedQueueDisc on ns-3's switch ports: on arrival, in bytes only.
+  EXPECT_EQ(refused_field(ns3, effective(kTcpStar, {"switch.ecn_threshold_bytes=30000"})), "");
+  EXPECT_EQ(refused_field(ns3, effective(kTcpStar, {"switch.ecn_threshold_bytes=30000",
+                                                    "switch.buffer_packets=40"})),
             "switch.ecn_threshold_bytes");
+  EXPECT_EQ(refused_field(ns3, effective(kTcpStar, {"switch.ecn_threshold_bytes=30000",
+                                                    "switch.mark_at=DEQUEUE"})),
+            "switch.mark_at");
   // Unset, transport.kind is LOSSLESS: judged at its default too.
   EXPECT_EQ(refused_field(ns3, effective(kTcpStar, {"transport.kind=LOSSLESS"})), "transport.kind");
   const auto refused = first_refused(ns3, effective(kTcpStar, {"transport.tcp.sack=true"}));
@@ -123,6 +129,16 @@ TEST(FieldCoverage, Ns3NotesNativeReadingsAndNoneUnderEmulateNs3) {
   std::vector<std::string> emulated = prr;
   emulated.push_back("emulate=NS3");
   EXPECT_TRUE(noted_settings(ns3_fields(), effective(kTcpStar, emulated)).empty());
+  // DCTCP: RFC 8257 and netwarp's queue counting are noted; emulate: NS3 selects ns-3's.
+  std::vector<std::string> dctcp = {"transport.tcp.congestion_control=DCTCP",
+                                    "switch.ecn_threshold_bytes=30000"};
+  noted.clear();
+  for (const FieldFinding& f : noted_settings(ns3_fields(), effective(kTcpStar, dctcp)))
+    noted.push_back(f.field);
+  for (const char* field : {"transport.tcp.dctcp_reading", "switch.mark_reading"})
+    EXPECT_NE(std::find(noted.begin(), noted.end(), field), noted.end()) << field;
+  dctcp.push_back("emulate=NS3");
+  EXPECT_TRUE(noted_settings(ns3_fields(), effective(kTcpStar, dctcp)).empty());
 }
 
 TEST(FieldCoverage, SimgridRefusesNetworkWorkloadsAndUnmirroredMpiSettings) {

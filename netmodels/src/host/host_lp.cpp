@@ -123,8 +123,10 @@ void HostLp::on(const PacketArrived& ev, EventCtx& ctx) {
     case PacketKind::syn_ack:
       on_tcp_syn_ack(p, ctx);
       break;
-    case PacketKind::handshake_ack:  // nothing to do: data is accepted without it
-    case PacketKind::nack:           // RoCE's, handled above
+    case PacketKind::handshake_ack:  // data is accepted without it; its CE mark may count
+      if (is_tcp_) on_tcp_handshake_ack(p, ctx);
+      break;
+    case PacketKind::nack:  // RoCE's, handled above
     case PacketKind::cnp:
       break;
   }
@@ -315,6 +317,14 @@ void HostLp::on_lossless_data(const Packet& p, EventCtx& ctx) {
 }
 
 // `p.flow` names the connection; a message is delivered once its last byte is in order.
+void HostLp::on_tcp_handshake_ack(const Packet& p, EventCtx& ctx) {
+  const std::size_t slot = net_.receive_slot(p.flow);
+  const TcpReceiverState& stored = tcp_receivers_[slot];
+  TcpReceiverState r = stored.total_bytes != 0 ? stored : tcp_accept(net_.connection_bytes(p.flow));
+  if (tcp_on_handshake_ack(r, tcp_of(p.flow), (p.flags & packet_flags::ce) != 0))
+    ctx.set(tcp_receivers_, slot, r);
+}
+
 void HostLp::on_tcp_data(const Packet& p, EventCtx& ctx) {
   const TcpReceiverState& stored = tcp_receivers_[net_.receive_slot(p.flow)];
   TcpReceiverState r = stored.total_bytes != 0 ? stored : tcp_accept(net_.connection_bytes(p.flow));
@@ -350,6 +360,7 @@ void HostLp::send_control(const Message& m, PacketKind kind, std::uint32_t ack, 
   p.flow = m.id;
   p.ack = ack;
   p.flags = flags;
+  if (is_tcp_ && tcp_control_is_ect(tcp_of(m.id))) p.flags |= packet_flags::ect;
   set_priority(p, m.priority);
   set_sack_blocks(p, sack);
   if (is_tcp_ && tcp_of(m.id).sack_option_bytes) p.wire_bytes += sack_option_wire_bytes(sack.count);
@@ -361,6 +372,7 @@ void HostLp::send_handshake(const Message& m, PacketKind kind, bool retransmissi
   Packet p =
       control_packet(net_.spec().format, self_, kind == PacketKind::syn_ack ? m.src : m.dst, kind);
   p.flow = m.id;
+  if (tcp_control_is_ect(tcp_of(m.id))) p.flags |= packet_flags::ect;
   set_priority(p, m.priority);
   p.retransmission = retransmission ? 1 : 0;
   send_packet(p, ctx);

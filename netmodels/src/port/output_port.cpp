@@ -42,6 +42,8 @@ const OutputPort::PortPolicy* OutputPort::PortPolicy::intern(const PortSettings&
   policy.count_frame_in_service = settings.count_frame_in_service;
   policy.arrival_first = settings.arrival_first;
   policy.record_drops = settings.record_drops;
+  policy.mark_ns3_red = settings.mark_ns3_red;
+  policy.frame_overhead_bytes = settings.mark_ns3_red ? settings.frame_overhead_bytes : 0;
   static std::mutex mutex;
   static std::deque<PortPolicy> policies;  // a deque never moves what it holds
   const std::lock_guard<std::mutex> lock(mutex);
@@ -107,6 +109,31 @@ bool OutputPort::fits(std::uint32_t wire_bytes, SimTime now) const {
   return policy_->buffer_packets == 0 || packets + 1 <= policy_->buffer_packets;
 }
 
+// SwitchConfig::mark_ns3_red: ns-3's queue disc holds what waits behind the frame on the wire
+// and the one in the one-packet device queue, as IP packets (no frame overhead).
+std::uint64_t OutputPort::queue_disc_bytes(SimTime now) const {
+  const std::size_t skipped = in_service_bytes(now) != 0 ? 2 : 1;
+  std::uint64_t bytes = 0;
+  for (std::size_t i = skipped; i < in_flight_.size(); ++i)
+    bytes += in_flight_[i].wire_bytes - policy_->frame_overhead_bytes;
+  return bytes;
+}
+
+// RedQueueDisc::DoEnqueue with MinTh = MaxTh = the threshold and QW 1: at or above it an
+// ECN-capable arrival is marked (and counted, even if the limit then drops it), one that is not
+// is dropped; then the internal queue's byte limit.
+bool OutputPort::admit_ns3_red(Packet& packet, EventCtx& ctx) {
+  const std::uint64_t queued = queue_disc_bytes(ctx.now());
+  const std::uint64_t threshold = policy_->ecn_threshold_bytes;
+  if (threshold != 0 && queued >= threshold && queued > 1) {
+    if ((packet.flags & packet_flags::ect) == 0) return false;
+    packet.flags |= packet_flags::ce;
+    ctx.add(ecn_marked_, 1);
+  }
+  const std::uint64_t ip_bytes = packet.wire_bytes - policy_->frame_overhead_bytes;
+  return policy_->buffer_bytes == 0 || queued + ip_bytes <= policy_->buffer_bytes;
+}
+
 void OutputPort::count_injected_drop(const Packet& packet, EventCtx& ctx) {
   ctx.add(packets_dropped_, 1);
   ctx.add(bytes_dropped_, packet.wire_bytes);
@@ -125,11 +152,17 @@ bool OutputPort::offer(Packet packet, EventCtx& ctx, TransmitObserver* observer)
   expire(ctx, !policy_->arrival_first, interval);
   advance_interval(interval, ctx.now().ps(), ctx);
   if (classes_) return offer_to_class(packet, interval, ctx, observer);
-  if (!fits(packet.wire_bytes, ctx.now())) {
+  const bool is_admitted =
+      policy_->mark_ns3_red ? admit_ns3_red(packet, ctx) : fits(packet.wire_bytes, ctx.now());
+  if (!is_admitted) {
     drop(packet, interval, ctx);
     return false;
   }
-  admit(packet, ctx);
+  if (policy_->mark_ns3_red) {
+    account_admitted(packet, ctx);
+  } else {
+    admit(packet, ctx);
+  }
   note_level(interval, buffered_bytes());
   store_interval(interval, ctx);
   const auto vc = static_cast<std::uint8_t>(packet.vc + link_.vc_step);

@@ -4,12 +4,15 @@
 
 #include "transport/cubic.hpp"
 #include "transport/dctcp.hpp"
+#include "transport/dctcp_ns3.hpp"
 #include "transport/new_reno.hpp"
 
 namespace netwarp::netmodels::tcp_cc {
 
 void on_open(TcpSenderState& s, const TcpConfig& config) {
-  if (config.congestion_control == CongestionControl::dctcp) dctcp::on_open(s);
+  if (config.congestion_control != CongestionControl::dctcp) return;
+  if (config.dctcp_reading == DctcpReading::ns3) return dctcp_ns3::on_open(s, config);
+  dctcp::on_open(s, config);
 }
 
 void on_data_acked(TcpSenderState& s, const TcpConfig& config, const AckedData& ack) {

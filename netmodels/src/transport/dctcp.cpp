@@ -1,8 +1,9 @@
 // DCTCP sender, RFC 8257 section 3.3: per observation window (about one RTT, from snd_una to
 // the snd_nxt at its start) the bytes acknowledged and the bytes acknowledged with ECE give the
 // marked fraction M, folded into alpha with gain g; an ECN echo cuts cwnd to cwnd (1 - alpha/2),
-// at most once per window of data as RFC 3168 (the sender gates that). alpha starts at 1, the
-// conservative choice (RFC 8257 section 4 leaves the initial value to the implementation).
+// at most once per window of data as RFC 3168 (the sender gates that). alpha starts at
+// TcpConfig::dctcp_initial_alpha, by default 1, the conservative choice (RFC 8257 section 4
+// leaves the initial value to the implementation).
 #include "transport/dctcp.hpp"
 
 #include <algorithm>
@@ -38,8 +39,9 @@ double alpha(const TcpSenderState& s) {
   return load_state<State>(s.congestion).alpha;
 }
 
-void on_open(TcpSenderState& s) {
+void on_open(TcpSenderState& s, const TcpConfig& config) {
   State d;
+  d.alpha = config.dctcp_initial_alpha;
   d.window_end = s.snd_una;
   store_state(s.congestion, d);
 }

@@ -11,7 +11,7 @@ namespace netwarp::netmodels::tcp_cc::dctcp {
 
 // Stored in TcpSenderState::congestion (the RFC's DCTCP.* variables, section 3.3).
 struct State {
-  double alpha = 1;  // the congestion estimate, 0..1
+  double alpha = 1;  // the congestion estimate, 0..1 (TcpConfig::dctcp_initial_alpha at first)
   std::uint64_t bytes_acked = 0;
   std::uint64_t bytes_marked = 0;
   TcpSeq window_end = 0;  // the observation window ends when snd_una passes it
@@ -27,7 +27,7 @@ std::uint64_t reduced_cwnd(std::uint64_t cwnd, double alpha, std::uint32_t mss);
 double alpha(const TcpSenderState& s);
 
 // Hooks on a sender (congestion_control.hpp).
-void on_open(TcpSenderState& s);
+void on_open(TcpSenderState& s, const TcpConfig& config);
 void on_data_acked(TcpSenderState& s, const TcpConfig& config, std::uint64_t acked, bool ece);
 void on_ecn_echo(TcpSenderState& s);
 

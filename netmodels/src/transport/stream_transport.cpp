@@ -206,6 +206,7 @@ void StreamTransport::apply_receiver_actions(NodeId peer, const TcpReceiverState
     Packet p = control_packet(net_.spec().format, self_, peer, PacketKind::ack);
     p.ack = static_cast<std::uint32_t>(a.ack);  // the wire's 32 bits wrap
     p.flags = a.ece ? packet_flags::ece : 0;
+    if (tcp_control_is_ect(tcp_config_)) p.flags |= packet_flags::ect;
     set_sack_blocks(p, a.sack);
     if (tcp_config_.sack_option_bytes) p.wire_bytes += sack_option_wire_bytes(a.sack.count);
     send_packet(p, ctx);
@@ -239,6 +240,7 @@ void StreamTransport::on_tcp_syn_ack(const Packet& p, EventCtx& ctx) {
 void StreamTransport::send_handshake(NodeId peer, PacketKind kind, bool retransmission,
                                      EventCtx& ctx) {
   Packet p = control_packet(net_.spec().format, self_, peer, kind);
+  if (is_tcp_ && tcp_control_is_ect(tcp_config_)) p.flags |= packet_flags::ect;
   p.retransmission = retransmission ? 1 : 0;
   send_packet(p, ctx);
 }

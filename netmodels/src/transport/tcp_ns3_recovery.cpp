@@ -16,6 +16,7 @@
 #include "netwarp/engine/check.hpp"
 #include "netwarp/netmodels/tcp.hpp"
 #include "transport/cubic_ns3.hpp"
+#include "transport/dctcp_ns3.hpp"
 #include "transport/tcp_rtt.hpp"
 #include "transport/tcp_sender_steps.hpp"
 
@@ -105,9 +106,39 @@ std::uint64_t available_window(const TcpSenderState& s, const TcpConfig& config)
   return window > in_flight ? window - in_flight : 0;
 }
 
+// TcpNewReno's window rules, TcpCubic's (cubic_reading NS3) or TcpDctcp's (dctcp_reading NS3);
+// the validator lets no others into this sender.
+enum class Ns3Window : std::uint8_t { new_reno, cubic, dctcp };
+
+Ns3Window ns3_window(const TcpConfig& config) {
+  switch (config.congestion_control) {
+    case CongestionControl::cubic:
+      NW_CHECK(config.cubic_reading == CubicReading::ns3,
+               "ns-3's sender (recovery NS3_CLASSIC) with RFC 9438's CUBIC");
+      return Ns3Window::cubic;
+    case CongestionControl::dctcp:
+      NW_CHECK(config.dctcp_reading == DctcpReading::ns3,
+               "ns-3's sender (recovery NS3_CLASSIC) with RFC 8257's DCTCP");
+      return Ns3Window::dctcp;
+    default:
+      return Ns3Window::new_reno;
+  }
+}
+
+bool runs_cubic(const TcpConfig& config) {
+  return ns3_window(config) == Ns3Window::cubic;
+}
+
+bool runs_dctcp(const TcpConfig& config) {
+  return ns3_window(config) == Ns3Window::dctcp;
+}
+
 // SendDataPacket for [seq, seq + length): retransmitted bytes join the retransmitted run.
-void send_item(TcpSenderState& s, TcpSeq seq, std::uint32_t length, SimTime now,
-               TcpSenderActions& out) {
+// `from_retransmit`: sent by DoRetransmit, which leaves m_nextTxSequence at seq.
+void send_item(TcpSenderState& s, const TcpConfig& config, TcpSeq seq, std::uint32_t length,
+               SimTime now, TcpSenderActions& out, bool from_retransmit = false) {
+  if (runs_dctcp(config))
+    tcp_cc::dctcp_ns3::on_send(s, seq, length, from_retransmit, seq < s.snd_max);
   emit_range(s, seq, length, now, out);
   if (seq < s.snd_max) {
     s.ns3.rtx_end = std::max({s.ns3.rtx_end, s.snd_una, seq + length});
@@ -121,29 +152,21 @@ void send_item(TcpSenderState& s, TcpSeq seq, std::uint32_t length, SimTime now,
 void do_retransmit(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSenderActions& out) {
   Ns3NextSeg next = next_seg(s, config);
   if (!next.found) next = {true, s.snd_una, head_end(s)};
-  send_item(s, next.seq, static_cast<std::uint32_t>(next.end - next.seq), now, out);
+  send_item(s, config, next.seq, static_cast<std::uint32_t>(next.end - next.seq), now, out, true);
 }
 
-// TcpCubic (cubic_reading NS3); the validator lets no other window rules than it and
-// TcpNewReno's into this sender.
-bool runs_cubic(const TcpConfig& config) {
-  const bool cubic = config.congestion_control == CongestionControl::cubic;
-  NW_CHECK(cubic ? config.cubic_reading == CubicReading::ns3
-                 : config.congestion_control == CongestionControl::new_reno,
-           "ns-3's sender (recovery NS3_CLASSIC) with window rules it does not have");
-  return cubic;
-}
-
-// TcpNewReno::GetSsThresh; TcpCubic's reads cwnd instead of the bytes in flight.
+// TcpNewReno::GetSsThresh; TcpCubic's and TcpDctcp's read cwnd instead of the bytes in flight.
 std::uint64_t ns3_ssthresh(TcpSenderState& s, const TcpConfig& config,
                            std::uint64_t bytes_in_flight) {
   if (runs_cubic(config)) return tcp_cc::cubic_ns3::ssthresh(s, config);
+  if (runs_dctcp(config)) return tcp_cc::dctcp_ns3::ssthresh(s);
   return std::max<std::uint64_t>(2 * std::uint64_t{s.mss}, bytes_in_flight / 2);
 }
 
-// PktsAcked (only TcpCubic reads it).
-void pkts_acked(TcpSenderState& s, const TcpConfig& config, SimTime now) {
+// PktsAcked with `segments` acknowledged (TcpNewReno ignores it).
+void pkts_acked(TcpSenderState& s, const TcpConfig& config, SimTime now, std::uint32_t segments) {
   if (runs_cubic(config)) tcp_cc::cubic_ns3::pkts_acked(s, now);
+  if (runs_dctcp(config)) tcp_cc::dctcp_ns3::pkts_acked(s, config, segments, s.snd_una);
 }
 
 // NewAck: with reset_rto the timer restarts with the RTO recomputed from SRTT and RTTVAR (the
@@ -155,7 +178,31 @@ void new_ack(TcpSenderState& s, const TcpConfig& config, bool reset_rto, SimTime
     s.backoff_count = 0;
     restart_timer(s, now, out);
   }
+  if (runs_dctcp(config)) tcp_cc::dctcp_ns3::on_new_ack(s, s.snd_una);
   if (s.snd_una == s.total_bytes) stop_timer(s);
+}
+
+// EnterCwr: ssthresh from the window rules, cwnd = ssthresh at once (TcpClassicRecovery's
+// EnterRecovery), until an ACK passes snd_max of this instant; the loss state it may leave
+// (recovery, loss) is over.
+void enter_cwr(TcpSenderState& s, const TcpConfig& config) {
+  s.ssthresh = ns3_ssthresh(s, config, pipe(s));
+  s.cwnd = s.ssthresh;
+  s.ns3.state = Ns3CongState::cwr;
+  s.recover = s.snd_max;
+  s.in_fast_recovery = 0;
+}
+
+// ReceivedAck before ProcessAck, for TcpDctcp: CWR ends with an ACK past its recovery point
+// (cwnd = ssthresh), then a valid ECE enters it again.
+void ns3_ecn_step(TcpSenderState& s, const TcpConfig& config, TcpSeq old_una, bool ece) {
+  if (!runs_dctcp(config)) return;
+  if (s.ns3.state == Ns3CongState::cwr && s.snd_una > s.recover) {
+    s.ns3.state = Ns3CongState::open;
+    s.cwnd = s.ssthresh;
+  }
+  const bool in_cwr = s.ns3.state == Ns3CongState::cwr;
+  if (tcp_cc::dctcp_ns3::on_ack_ecn(s, s.snd_una > old_una, ece, in_cwr)) enter_cwr(s, config);
 }
 
 void enter_recovery(TcpSenderState& s, const TcpConfig& config, SimTime now,
@@ -183,6 +230,7 @@ void on_duplicate_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, Si
   TcpNs3State& n = s.ns3;
   if (n.state == Ns3CongState::loss) return;
   if (n.state != Ns3CongState::recovery) ++s.dupacks;
+  if (n.state == Ns3CongState::cwr) return;  // counted only: no fast retransmit from CWR
   if (n.state == Ns3CongState::open) n.state = Ns3CongState::disorder;
   if (n.state == Ns3CongState::recovery) {
     add_reno_sack(s);
@@ -199,7 +247,7 @@ void on_partial_ack(TcpSenderState& s, const TcpConfig& config, SimTime now,
                     TcpSenderActions& out) {
   mark_head_as_lost(s);
   do_retransmit(s, config, now, out);
-  pkts_acked(s, config, now);
+  pkts_acked(s, config, now, 1);
   new_ack(s, config, s.partial_ack_seen == 0, now, out);
   s.partial_ack_seen = 1;
 }
@@ -215,8 +263,12 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq old_una, SimT
   if (ack < s.recover && n.state == Ns3CongState::recovery)
     return on_partial_ack(s, config, now, out);
   if (ack < s.recover && n.state == Ns3CongState::loss) {
-    pkts_acked(s, config, now);
+    pkts_acked(s, config, now, segments);
     ns3_increase_window(s, config, segments, now);
+    return new_ack(s, config, true, now, out);
+  }
+  if (n.state == Ns3CongState::cwr) {  // no growth until CWR ends
+    pkts_acked(s, config, now, segments);
     return new_ack(s, config, true, now, out);
   }
   const bool exited_recovery = n.state == Ns3CongState::recovery;
@@ -226,7 +278,11 @@ void on_new_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq old_una, SimT
     segments = static_cast<std::uint32_t>((ack - s.recover) / s.mss);
   }
   // In disorder ns-3 passes on only the segments beyond those counted as duplicates.
-  if (n.state != Ns3CongState::disorder || segments >= old_dupacks) pkts_acked(s, config, now);
+  if (n.state != Ns3CongState::disorder) {
+    pkts_acked(s, config, now, segments);
+  } else if (segments >= old_dupacks) {
+    pkts_acked(s, config, now, segments - old_dupacks);
+  }
   n.state = Ns3CongState::open;
   s.in_fast_recovery = 0;
   s.partial_ack_seen = 0;
@@ -254,6 +310,7 @@ void sample_rtt(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, SimTime 
 void ns3_increase_window(TcpSenderState& s, const TcpConfig& config, std::uint32_t segments,
                          SimTime now) {
   if (runs_cubic(config)) return tcp_cc::cubic_ns3::increase_window(s, config, segments, now);
+  if (runs_dctcp(config)) return tcp_cc::dctcp_ns3::increase_window(s, segments);
   const std::uint64_t mss = s.mss;
   if (s.cwnd < s.ssthresh) {
     if (segments == 0) return;
@@ -293,11 +350,11 @@ void ns3_send_pending(TcpSenderState& s, const TcpConfig& config, SimTime now,
     const auto length =
         static_cast<std::uint32_t>(std::min<std::uint64_t>({window, s.mss, next.end - next.seq}));
     if (s.ns3.state == Ns3CongState::disorder && next.seq >= s.snd_max) ++s.limited_transmits;
-    send_item(s, next.seq, length, now, out);
+    send_item(s, config, next.seq, length, now, out);
   }
 }
 
-void ns3_on_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, SimTime now,
+void ns3_on_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, bool ece, SimTime now,
                 TcpSenderActions& out) {
   if (s.completed != 0 || ack < s.snd_una || ack > s.snd_max) return;
   const std::uint64_t cwnd_before = s.cwnd;
@@ -307,10 +364,11 @@ void ns3_on_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, SimTime 
   s.snd_una = ack;
   s.snd_nxt = std::max(s.snd_nxt, ack);
   discard_up_to(s, old_una);
+  ns3_ecn_step(s, config, old_una, ece);
   if (ack == old_una) {
     if (ack == s.snd_max) return;  // nothing outstanding: not a duplicate
     on_duplicate_ack(s, config, ack, now, out);
-    pkts_acked(s, config, now);  // "after all, one segment has been ACKed"
+    pkts_acked(s, config, now, 1);  // "after all, one segment has been ACKed"
   } else {
     on_new_ack(s, config, old_una, now, out);
   }

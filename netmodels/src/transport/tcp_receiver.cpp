@@ -174,6 +174,17 @@ void track_dctcp_ce(TcpReceiverState& r, const TcpConfig& config, bool ce,
   r.dctcp_ce = state;
 }
 
+// TcpSocketBase::ForwardUp with dctcp_reading NS3: a CE mark counts only above the highest
+// sequence number whose mark counted (m_ecnCESeq; ns-3 numbers data from 1), so a marked
+// retransmission below it is echoed as unmarked.
+bool ns3_counts_ce(TcpReceiverState& r, const TcpConfig& config, TcpSeq seq, bool ce) {
+  if (!ce || config.dctcp_reading != DctcpReading::ns3) return ce;
+  const auto ns3_seq = static_cast<std::uint32_t>(seq + 1);
+  if (ns3_seq <= r.ce_seq) return false;
+  r.ce_seq = ns3_seq;
+  return true;
+}
+
 }  // namespace
 
 TcpReceiverState tcp_accept(std::uint64_t total_bytes) {
@@ -186,7 +197,7 @@ void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore&
                     std::uint32_t length, bool ce, SimTime now, TcpReceiverActions& out) {
   out.clear();
   if (config.congestion_control == CongestionControl::dctcp) {
-    track_dctcp_ce(r, config, ce, out);
+    track_dctcp_ce(r, config, ns3_counts_ce(r, config, seq, ce), out);
   } else if (ce) {
     r.ce_pending = 1;
   }
@@ -212,6 +223,12 @@ void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore&
   } else {
     delay_ack(r, config, now, out);
   }
+}
+
+bool tcp_on_handshake_ack(TcpReceiverState& r, const TcpConfig& config, bool ce) {
+  if (!ce || !tcp_control_is_ect(config) || r.ce_seq >= 1) return false;
+  r.ce_seq = 1;
+  return true;
 }
 
 void tcp_on_delayed_ack_timer(TcpReceiverState& r, const TcpConfig& config,

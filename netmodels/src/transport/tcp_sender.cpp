@@ -357,7 +357,7 @@ void tcp_append(TcpSenderState& s, const TcpConfig& config, std::uint64_t bytes,
 void tcp_on_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, bool ece, SimTime now,
                 TcpSenderActions& out) {
   out.clear();
-  if (uses_ns3_classic(config)) return ns3_on_ack(s, config, ack, now, out);
+  if (uses_ns3_classic(config)) return ns3_on_ack(s, config, ack, ece, now, out);
   // Old ACKs and ACKs of data never sent are ignored (RFC 5681 section 3.2 / RFC 793).
   if (s.completed != 0 || ack < s.snd_una || ack > s.snd_max) return;
   const std::uint64_t cwnd_before = s.cwnd;

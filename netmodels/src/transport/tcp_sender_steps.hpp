@@ -39,7 +39,7 @@ void forget_scoreboard(TcpSenderState& s, const TcpConfig& config, TcpRangeStore
 bool uses_ns3_classic(const TcpConfig& config);
 void ns3_send_pending(TcpSenderState& s, const TcpConfig& config, SimTime now,
                       TcpSenderActions& out);
-void ns3_on_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, SimTime now,
+void ns3_on_ack(TcpSenderState& s, const TcpConfig& config, TcpSeq ack, bool ece, SimTime now,
                 TcpSenderActions& out);
 void ns3_on_timeout(TcpSenderState& s, const TcpConfig& config, SimTime now, TcpSenderActions& out);
 // TcpNewReno::IncreaseWindow (TcpCubic's with cubic_reading NS3) for `segments` acknowledged.

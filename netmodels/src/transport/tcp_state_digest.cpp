@@ -113,6 +113,7 @@ void TcpReceiverState::visit_bytes(engine::StateVisitor& v) const {
     b.put_seq(r.end);
   }
   b.put(discarded_segments);
+  if (ce_seq != 0) b.put(ce_seq);  // dctcp_reading NS3 only: other runs keep their digests
   b.finish(v);
 }
 

@@ -7,6 +7,7 @@
 #include "ns3/simulator.h"
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-cubic.h"
+#include "ns3/tcp-dctcp.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
 
@@ -21,8 +22,8 @@ std::int64_t now_ps() {
   return ns3::Simulator::Now().GetPicoSeconds();
 }
 
-// A congestion control (TcpNewReno or TcpCubic, with the attributes tcp_settings.cpp set as
-// their defaults) that counts, per flow, the recovery episodes TcpSocketBase starts: it
+// A congestion control (TcpNewReno, TcpCubic or TcpDctcp, with the attributes tcp_settings.cpp set
+// as their defaults) that counts, per flow, the recovery episodes TcpSocketBase starts: it
 // announces every fast retransmit (EnterRecovery) as CA_RECOVERY and every retransmission
 // timeout (ReTxTimeout) as CA_LOSS, also when the state already was CA_LOSS.
 template <class Base>
@@ -44,6 +45,8 @@ ns3::Ptr<ns3::TcpCongestionOps> counting_control(netmodels::CongestionControl co
                                                  FlowOutcome* outcome) {
   if (control == netmodels::CongestionControl::cubic)
     return ns3::CreateObject<Counting<ns3::TcpCubic>>(outcome);
+  if (control == netmodels::CongestionControl::dctcp)
+    return ns3::CreateObject<Counting<ns3::TcpDctcp>>(outcome);
   return ns3::CreateObject<Counting<ns3::TcpNewReno>>(outcome);
 }
 

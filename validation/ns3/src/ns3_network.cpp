@@ -7,17 +7,21 @@
 #include <limits>
 #include <stdexcept>
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/double.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4-static-routing.h"
 #include "ns3/ipv4.h"
+#include "ns3/net-device-queue-interface.h"
 #include "ns3/nstime.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/queue-size.h"
 #include "ns3/queue.h"
+#include "ns3/red-queue-disc.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/traffic-control-layer.h"
 
@@ -38,8 +42,15 @@ ns3::QueueSize limit(std::uint64_t bytes, std::uint32_t packets) {
   return {ns3::QueueSizeUnit::BYTES, kUnlimited};
 }
 
+// Switch ports mark where the scenario sets a step threshold: a RedQueueDisc holds the buffer
+// there, in front of a one-packet device queue (SEMANTICS.md section 13).
+bool has_red_marker(const netmodels::NetworkSpec& spec, NodeId node) {
+  return !spec.topology.is_host(node) && spec.switches.ecn_threshold_bytes != 0;
+}
+
 ns3::QueueSize device_queue_limit(const netmodels::NetworkSpec& spec, NodeId node) {
   if (spec.topology.is_host(node)) return limit(spec.nic.buffer_bytes, 0);
+  if (has_red_marker(spec, node)) return {ns3::QueueSizeUnit::PACKETS, 1};
   return limit(spec.switches.buffer_bytes, spec.switches.buffer_packets);
 }
 
@@ -53,6 +64,12 @@ void configure_device(const netmodels::NetworkSpec& spec, NodeId node, PortIndex
   device->SetDataRate(ns3::DataRate(port_rate(spec, node, port)));
   device->SetMtu(spec.format.mtu_bytes);
   device->GetQueue()->SetMaxSize(device_queue_limit(spec, node));
+  if (!has_red_marker(spec, node)) return;
+  // Flow control on this device only (PointToPointHelper would set it on both ends): the queue
+  // disc hands a packet over when the device queue has room, as the helper wires it.
+  const auto interface = ns3::CreateObject<ns3::NetDeviceQueueInterface>();
+  interface->GetTxQueue(0)->ConnectQueueTraces(device->GetQueue());
+  device->AggregateObject(interface);
 }
 
 // One cable: both directions, one channel with the cable's latency, one /30 subnet.
@@ -142,6 +159,22 @@ void remove_queue_discs(const Ns3Network& net) {
   }
 }
 
+// RedQueueDisc as a step marker (the DCTCP example's settings): MinTh = MaxTh = the threshold
+// in bytes, the instantaneous queue (QW 1), not gentle, marking instead of dropping ECN-capable
+// packets; its byte limit is the scenario's buffer.
+void install_red_markers(const netmodels::NetworkSpec& spec, const Ns3Network& net) {
+  const auto threshold = static_cast<double>(spec.switches.ecn_threshold_bytes);
+  ns3::TrafficControlHelper helper;
+  helper.SetRootQueueDisc("ns3::RedQueueDisc", "MinTh", ns3::DoubleValue(threshold), "MaxTh",
+                          ns3::DoubleValue(threshold), "QW", ns3::DoubleValue(1), "Gentle",
+                          ns3::BooleanValue(false), "UseEcn", ns3::BooleanValue(true),
+                          "UseHardDrop", ns3::BooleanValue(false), "MaxSize",
+                          ns3::QueueSizeValue(limit(spec.switches.buffer_bytes, 0)));
+  for (NodeId n = 0; n < net.devices.size(); ++n)
+    if (has_red_marker(spec, n))
+      for (const auto& device : net.devices[n]) helper.Install(device);
+}
+
 }  // namespace
 
 Ns3Network build_ns3_network(const netmodels::NetworkSpec& spec) {
@@ -156,6 +189,7 @@ Ns3Network build_ns3_network(const netmodels::NetworkSpec& spec) {
   for (NodeId n = 0; n < nodes.size(); ++n) net.devices[n].resize(nodes[n].ports.size());
   add_cables(spec, net);
   remove_queue_discs(net);
+  install_red_markers(spec, net);
   add_routes(spec, net);
   return net;
 }

@@ -1,7 +1,8 @@
 // The ns-3 twin of a netwarp topology: one ns-3 node per netwarp node (same index), one
 // point-to-point link per cable with each port's rate and the cable's latency, byte-mode (or
-// packet-mode) DropTail device queues and no queue discs, IPv4 with static routes copied from
-// netwarp's own routes, so every packet takes the path it takes in netwarp.
+// packet-mode) DropTail device queues and no queue discs but a RedQueueDisc step marker on the
+// switch ports where the scenario marks (before a one-packet device queue), IPv4 with static
+// routes copied from netwarp's own routes, so every packet takes the path it takes in netwarp.
 //
 //   Ns3Network net = build_ns3_network(spec);   // after apply_tcp_defaults
 //   net.host_address[h]                         // where to connect to host h

@@ -6,8 +6,10 @@
 #include <set>
 
 #include "ns3/nstime.h"
+#include "ns3/queue-disc.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
+#include "ns3/traffic-control-layer.h"
 #include "ns3/version.h"
 #include "ns3_network.hpp"
 
@@ -18,6 +20,7 @@ using netmodels::NodeId;
 using netmodels::PortIndex;
 
 constexpr std::uint16_t kSinkPort = 5001;
+constexpr std::uint64_t kPppHeaderBytes = 2;  // on a frame, not on a queue disc's IP packet
 
 void install_senders(const netmodels::NetworkSpec& spec, const Ns3Network& net,
                      FlowLedger& ledger) {
@@ -40,6 +43,16 @@ void install_sinks(const netmodels::NetworkSpec& spec, const Ns3Network& net, Fl
   }
 }
 
+// What the port's queue disc (a RED marker, if any) dropped, counted in frame bytes.
+void add_queue_disc_drops(const Ns3Network& net, NodeId n, PortIndex p, PortOutcome& out) {
+  const auto tc = net.nodes.Get(n)->GetObject<ns3::TrafficControlLayer>();
+  const auto disc = tc->GetRootQueueDiscOnDevice(net.devices[n][p]);
+  if (!disc) return;
+  const ns3::QueueDisc::Stats& stats = disc->GetStats();
+  out.packets_dropped += stats.nTotalDroppedPackets;
+  out.bytes_dropped += stats.nTotalDroppedBytes + kPppHeaderBytes * stats.nTotalDroppedPackets;
+}
+
 std::vector<PortOutcome> port_outcomes(const netmodels::NetworkSpec& spec, const Ns3Network& net) {
   std::vector<PortOutcome> ports;
   for (NodeId n = 0; n < net.devices.size(); ++n)
@@ -48,6 +61,7 @@ std::vector<PortOutcome> port_outcomes(const netmodels::NetworkSpec& spec, const
       ports.push_back({n, p, spec.topology.nodes[n].ports[p].peer, queue->GetTotalReceivedPackets(),
                        queue->GetTotalReceivedBytes(), queue->GetTotalDroppedPackets(),
                        queue->GetTotalDroppedBytes()});
+      add_queue_disc_drops(net, n, p, ports.back());
     }
   return ports;
 }

@@ -12,6 +12,7 @@
 #include "ns3/nstime.h"
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-cubic.h"
+#include "ns3/tcp-dctcp.h"
 #include "ns3/tcp-prr-recovery.h"
 #include "ns3/tcp-recovery-ops.h"
 #include "ns3/tcp-socket-state.h"
@@ -59,10 +60,25 @@ bool runs_cubic(const netmodels::TcpConfig& tcp) {
   return tcp.congestion_control == netmodels::CongestionControl::cubic;
 }
 
-// TcpNewReno, or TcpCubic with the scenario's C and beta, fast convergence (as RFC 9438 4.7
-// and netwarp) and without HyStart: netwarp's CUBIC starts with standard slow start (4.10).
+bool runs_dctcp(const netmodels::TcpConfig& tcp) {
+  return tcp.congestion_control == netmodels::CongestionControl::dctcp;
+}
+
+// TcpDctcp with the scenario's g and initial alpha (it turns ECN on in DCTCP mode itself;
+// UseEcn makes the handshake negotiate it as the DCTCP example does).
+void apply_dctcp(const netmodels::TcpConfig& tcp) {
+  using ns3::Config::SetDefault;
+  SetDefault("ns3::TcpL4Protocol::SocketType", ns3::TypeIdValue(ns3::TcpDctcp::GetTypeId()));
+  SetDefault("ns3::TcpDctcp::DctcpShiftG", ns3::DoubleValue(tcp.dctcp_g));
+  SetDefault("ns3::TcpDctcp::DctcpAlphaOnInit", ns3::DoubleValue(tcp.dctcp_initial_alpha));
+}
+
+// TcpNewReno, TcpDctcp, or TcpCubic with the scenario's C and beta, fast convergence (as RFC
+// 9438 4.7 and netwarp) and without HyStart: netwarp's CUBIC starts with standard slow start
+// (4.10).
 void apply_congestion_control(const netmodels::TcpConfig& tcp) {
   using ns3::Config::SetDefault;
+  if (runs_dctcp(tcp)) return apply_dctcp(tcp);
   if (!runs_cubic(tcp)) {
     SetDefault("ns3::TcpL4Protocol::SocketType", ns3::TypeIdValue(ns3::TcpNewReno::GetTypeId()));
     return;
@@ -83,6 +99,9 @@ std::string unsupported_reason(const netmodels::NetworkSpec& spec) {
            "has one limit (bytes or packets)";
   if (!spec.drops.empty())
     return "fault injection (drops) has no ns-3 counterpart (remove the drops)";
+  if (spec.switches.ecn_threshold_bytes != 0 && spec.switches.buffer_packets != 0)
+    return "switch.ecn_threshold_bytes with switch.buffer_packets: ns-3's RedQueueDisc counts its "
+           "thresholds in the unit of its limit (use buffer_bytes)";
   return largest_message_problem(spec.workload);
 }
 
@@ -91,9 +110,12 @@ std::string tcp_variant(const netmodels::TcpConfig& tcp) {
       tcp.recovery == netmodels::TcpRecovery::prr
           ? fmt::format("TcpPrrRecovery ({})", tcp.prr_conservative ? "CRB" : "SSRB")
           : "TcpClassicRecovery";
-  const std::string control = runs_cubic(tcp) ? fmt::format("TcpCubic (C {}, Beta {}, HyStart off)",
-                                                            tcp.cubic_c, tcp.cubic_beta)
-                                              : "TcpNewReno";
+  std::string control = "TcpNewReno";
+  if (runs_cubic(tcp))
+    control = fmt::format("TcpCubic (C {}, Beta {}, HyStart off)", tcp.cubic_c, tcp.cubic_beta);
+  if (runs_dctcp(tcp))
+    control = fmt::format("TcpDctcp (DctcpShiftG {}, DctcpAlphaOnInit {})", tcp.dctcp_g,
+                          tcp.dctcp_initial_alpha);
   return fmt::format("{}, Sack {}, {}", control, tcp.sack ? "on" : "off", recovery);
 }
 
@@ -117,7 +139,7 @@ void apply_tcp_defaults(const netmodels::NetworkSpec& spec, const Ns3Choices& ch
   SetDefault("ns3::TcpSocketBase::ClockGranularity", ns3::TimeValue(ns3::PicoSeconds(1)));
   SetDefault("ns3::TcpSocketBase::ReTxThreshold", ns3::UintegerValue(tcp.dupack_threshold));
   SetDefault("ns3::TcpSocketBase::UseEcn",
-             ns3::EnumValue(tcp.ecn ? ns3::TcpSocketState::On : ns3::TcpSocketState::Off));
+             ns3::EnumValue(tcp.sends_ect() ? ns3::TcpSocketState::On : ns3::TcpSocketState::Off));
   SetDefault("ns3::TcpSocket::SegmentSize", ns3::UintegerValue(segment_size(spec)));
   SetDefault("ns3::TcpSocket::InitialCwnd", ns3::UintegerValue(tcp.initial_window_segments));
   SetDefault("ns3::TcpSocket::DelAckCount", ns3::UintegerValue(tcp.delayed_ack ? 2 : 1));

@@ -39,15 +39,34 @@ std::vector<FieldRule> engine_and_links() {
   };
 }
 
+// ns-3's RedQueueDisc counts its thresholds in the unit of its limit: bytes here.
+bool marks_in_bytes(const Scenario& s) {
+  return s.switch_().ecn_threshold_bytes() == 0 || s.switch_().buffer_packets() == 0;
+}
+
+// Where switches mark, ns-3's RedQueueDisc measures the queue (MARK_NS3_RED).
+bool marks_as_ns3_red(const Scenario& s) {
+  return s.switch_().ecn_threshold_bytes() == 0 ||
+         s.switch_().mark_reading() == scenarios::proto::Switch::MARK_NS3_RED;
+}
+
 std::vector<FieldRule> switch_and_nic() {
   return {
       {"switch.buffer_bytes", C::mirrored, {}, "the device queue's byte limit", {}},
       {"switch.buffer_packets", C::mirrored, {}, "the device queue's packet limit", {}},
       {"switch.ecn_threshold_bytes",
-       C::refused,
+       C::mirrored,
        {},
-       "netwarp-ns3 installs no queue disc, so ns-3 marks no packet CE",
-       {}},
+       "a RedQueueDisc step marker (MinTh = MaxTh) on every switch port; with buffer_packets "
+       "its thresholds would count packets",
+       marks_in_bytes},
+      {"switch.mark_reading",
+       C::noted,
+       {},
+       "ns-3's RedQueueDisc counts the IP bytes queued behind the frame on the wire and the one "
+       "in the device queue, and marks before its limit drops (emulate: NS3 selects "
+       "MARK_NS3_RED)",
+       marks_as_ns3_red},
       {"switch.flow_control",
        C::refused,
        {"NONE"},
@@ -160,6 +179,12 @@ bool cubic_read_as_ns3(const Scenario& s) {
          tcp.cubic_reading() == scenarios::proto::Tcp::CUBIC_NS3;
 }
 
+bool dctcp_read_as_ns3(const Scenario& s) {
+  const auto& tcp = s.transport().tcp();
+  return tcp.congestion_control() != scenarios::proto::Tcp::DCTCP ||
+         tcp.dctcp_reading() == scenarios::proto::Tcp::DCTCP_NS3;
+}
+
 bool sack_option_on_wire(const Scenario& s) {
   const auto& tcp = s.transport().tcp();
   return !tcp.sack() || tcp.sack_option_bytes();
@@ -215,8 +240,8 @@ std::vector<FieldRule> tcp_recovery_and_control() {
        {}},
       {"transport.tcp.congestion_control",
        C::refused,
-       {"NEW_RENO", "CUBIC"},
-       "netwarp-ns3 runs TcpNewReno or TcpCubic (DCTCP is not mirrored yet)",
+       {"NEW_RENO", "CUBIC", "DCTCP"},
+       "netwarp-ns3 runs TcpNewReno, TcpCubic or TcpDctcp",
        {}},
       {"transport.tcp.cubic_c", C::mirrored, {}, "TcpCubic's C", {}},
       {"transport.tcp.cubic_beta", C::mirrored, {}, "TcpCubic's Beta", {}},
@@ -226,7 +251,14 @@ std::vector<FieldRule> tcp_recovery_and_control() {
        "ns-3.37's TcpCubic is Linux's cubic in whole segments, not RFC 9438 (emulate: NS3 "
        "selects CUBIC_NS3)",
        cubic_read_as_ns3},
-      {"transport.tcp.dctcp_g", C::refused, {}, "DCTCP is not mirrored", {}},
+      {"transport.tcp.dctcp_g", C::mirrored, {}, "TcpDctcp's DctcpShiftG", {}},
+      {"transport.tcp.dctcp_initial_alpha", C::mirrored, {}, "TcpDctcp's DctcpAlphaOnInit", {}},
+      {"transport.tcp.dctcp_reading",
+       C::noted,
+       {},
+       "ns-3.37's TcpDctcp is a TcpLinuxReno whose ECN echoes enter TcpSocketBase's CA_CWR "
+       "(emulate: NS3 selects DCTCP_NS3)",
+       dctcp_read_as_ns3},
   };
 }
 
@@ -280,8 +312,12 @@ std::vector<FieldRule> classes_and_fabrics() {
        {},
        "netwarp-ns3 gives every device queue its own limit",
        {}},
-      {"switch.red", C::refused, {}, "netwarp-ns3 installs no queue disc (RED)", {}},
-      {"switch.mark_at", C::no_effect, {}, "only with marking, which is refused", {}},
+      {"switch.red",
+       C::refused,
+       {},
+       "netwarp-ns3 installs RED only as the step marker of switch.ecn_threshold_bytes",
+       {}},
+      {"switch.mark_at", C::refused, {"ENQUEUE"}, "ns-3's RedQueueDisc marks on arrival", {}},
       {"switch.pfc", C::refused, {}, "point-to-point links drop; PFC is not mirrored", {}},
       {"transport.roce", C::refused, {}, "netwarp-ns3 cross-checks TCP only", {}},
       {"workload.name", C::no_effect, {}, "a label", {}},

@@ -70,6 +70,7 @@ class HostLp final : private RoceHost {
                  std::uint8_t flags, engine::EventCtx& ctx);
   // Receiving side.
   void on_lossless_data(const Packet& p, engine::EventCtx& ctx);
+  void on_tcp_handshake_ack(const Packet& p, engine::EventCtx& ctx);
   void on_tcp_data(const Packet& p, engine::EventCtx& ctx);
   void apply_receiver_actions(MessageId flow, const TcpReceiverState& r, engine::EventCtx& ctx);
   void send_control(const Message& m, PacketKind kind, std::uint32_t ack, std::uint8_t flags,

@@ -110,6 +110,10 @@ struct SwitchConfig {
   // them and no classes gives each port one class (every packet in it).
   RedConfig red;  // for classes without their own; off: step marking
   MarkAt mark_at = MarkAt::enqueue;
+  // Step marking and buffer_bytes read as ns-3.37's RedQueueDisc in front of a one-packet
+  // device queue (scenario.proto Switch.mark_reading MARK_NS3_RED; output_port.cpp). Only
+  // without classes (so without red, dequeue marking, shared buffer) and credit.
+  bool mark_ns3_red = false;
   SharedBufferConfig shared_buffer;
   PfcConfig pfc;  // on: host NICs get the classes too, to be paused
 };
@@ -167,6 +171,11 @@ enum class SackReading : std::uint8_t { rfc, ns3 };
 // (cubic_ns3.cpp; with TcpRecovery::ns3_classic only), so that `emulate: NS3` can select it.
 enum class CubicReading : std::uint8_t { rfc9438, ns3 };
 
+// How DCTCP reads RFC 8257: as written (dctcp.cpp), or as ns-3.37's TcpDctcp inside ns-3's
+// sender (dctcp_ns3.cpp; with TcpRecovery::ns3_classic only), so that `emulate: NS3` can
+// select it.
+enum class DctcpReading : std::uint8_t { rfc8257, ns3 };
+
 // TCP (RFC 5681), loss recovery and congestion control as chosen, RTO per RFC 6298.
 struct TcpConfig {
   std::uint32_t mss_bytes = 0;  // 0: PacketFormat::max_payload()
@@ -203,7 +212,9 @@ struct TcpConfig {
   double cubic_c = 0.4;     // RFC 9438 4.2: segments / s^3
   double cubic_beta = 0.7;  // RFC 9438 4.6: multiplicative decrease factor
   CubicReading cubic_reading = CubicReading::rfc9438;
-  double dctcp_g = 1.0 / 16;  // RFC 8257 3.3: gain of the alpha estimator
+  double dctcp_g = 1.0 / 16;       // RFC 8257 3.3: gain of the alpha estimator
+  double dctcp_initial_alpha = 1;  // alpha before the first estimate
+  DctcpReading dctcp_reading = DctcpReading::rfc8257;
   // DCTCP needs marked packets, so it sends ECT even without `ecn` (RFC 8257 section 3).
   bool sends_ect() const { return ecn || congestion_control == CongestionControl::dctcp; }
 };

@@ -52,6 +52,10 @@ struct PortSettings {
   const RedConfig* red = nullptr;   // the switch's RED for classes without their own
   MarkAt mark_at = MarkAt::enqueue;
   const PfcConfig* pfc = nullptr;  // PFC of the lossless classes (switch ports)
+  // SwitchConfig::mark_ns3_red: the threshold and buffer_bytes count the IP bytes (wire bytes
+  // less frame_overhead_bytes) queued behind the frame on the wire and the next one.
+  bool mark_ns3_red = false;
+  std::uint32_t frame_overhead_bytes = 0;
 };
 
 class ClassQueues;
@@ -123,6 +127,8 @@ class OutputPort {
     std::uint64_t wire_bytes;
   };
   bool fits(std::uint32_t wire_bytes, SimTime now) const;
+  std::uint64_t queue_disc_bytes(SimTime now) const;
+  bool admit_ns3_red(Packet& packet, engine::EventCtx& ctx);
   std::uint64_t in_service_bytes(SimTime now) const;
   void expire(engine::EventCtx& ctx, bool include_now, PortInterval& interval);
   void admit(Packet& packet, engine::EventCtx& ctx);
@@ -161,6 +167,8 @@ class OutputPort {
     bool count_frame_in_service = true;
     bool arrival_first = false;
     bool record_drops = false;
+    bool mark_ns3_red = false;
+    std::uint32_t frame_overhead_bytes = 0;
     bool operator==(const PortPolicy&) const = default;
     static const PortPolicy* intern(const PortSettings& settings);
   };

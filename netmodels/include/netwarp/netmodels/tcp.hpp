@@ -74,8 +74,8 @@ struct TcpCongestionState {
 enum class TcpConnection : std::uint8_t { closed, syn_sent, established };
 
 // ns-3.37's congestion states (TcpSocketState::TcpCongState_t) as TcpRecovery::ns3_classic
-// keeps them (CA_CWR never occurs: ns-3 without queue discs marks nothing).
-enum class Ns3CongState : std::uint8_t { open, disorder, recovery, loss };
+// keeps them (CA_CWR with TcpDctcp only, dctcp_ns3.cpp).
+enum class Ns3CongState : std::uint8_t { open, disorder, recovery, loss, cwr };
 
 // TcpRecovery::ns3_classic's view of ns-3's sent list (TcpTxBuffer without SACK). Its flags
 // take three shapes only, so three offsets hold them: the Reno-SACKed items are one run that
@@ -210,7 +210,10 @@ struct TcpReceiverState {
   std::int64_t ack_deadline_ps = -1;  // delayed ACK due, -1: none pending
   std::uint8_t ce_pending = 0;
   std::uint8_t dctcp_ce = 0;  // DCTCP.CE: the latest data segment was CE-marked (RFC 8257 3.2)
-  std::uint8_t reserved[6] = {};
+  std::uint8_t reserved[2] = {};
+  // DctcpReading::ns3: ns-3's m_ecnCESeq, the highest (ns-3) sequence number whose CE counted;
+  // a CE mark on a segment at or below it counts as none.
+  std::uint32_t ce_seq = 0;
   // ... in the order they were sent; with sack_reading NS3, ns-3's SACK list (TcpRxBuffer)
   TcpRange reported[kMaxSackBlocks] = {};
   std::uint64_t discarded_segments = 0;  // out-of-order segments dropped by max_ooo_ranges
@@ -225,6 +228,10 @@ TcpReceiverState tcp_accept(std::uint64_t total_bytes);
 // connection's out-of-order ranges.
 void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore& ooo, TcpSeq seq,
                     std::uint32_t length, bool ce, SimTime now, TcpReceiverActions& out);
+// The handshake's final ACK arrived, CE-marked or not. Returns whether `r` changed: with
+// dctcp_reading NS3 a CE mark on it counts as ns-3's m_ecnCESeq = 1 (the ACK's sequence
+// number), so a CE mark on the first data segment then counts as none.
+bool tcp_on_handshake_ack(TcpReceiverState& r, const TcpConfig& config, bool ce);
 void tcp_on_delayed_ack_timer(TcpReceiverState& r, const TcpConfig& config,
                               std::uint32_t generation, SimTime now, TcpReceiverActions& out);
 
@@ -232,6 +239,14 @@ void tcp_on_delayed_ack_timer(TcpReceiverState& r, const TcpConfig& config,
 // nearest `near` (an offset the connection already knows: snd_una for ACKs, rcv_nxt for data).
 // RFC 793 section 3.3 compares sequence numbers modulo 2^32 the same way; segments in flight
 // are far closer than 2^31 bytes to either reference.
+// DCTCP as ns-3.37 runs it (DctcpReading::ns3) marks every segment ECT, pure ACKs and the
+// handshake too (TcpSocketBase::AddSocketTags, SendEmptyPacket in DctcpEcn mode), so a RED
+// port marks them where it would drop what is not ECN-capable; otherwise only data is.
+inline bool tcp_control_is_ect(const TcpConfig& config) {
+  return config.congestion_control == CongestionControl::dctcp &&
+         config.dctcp_reading == DctcpReading::ns3;
+}
+
 inline TcpSeq tcp_unwrap(std::uint32_t wire, TcpSeq near) {
   const auto delta = static_cast<std::int32_t>(wire - static_cast<std::uint32_t>(near));
   if (delta < 0 && static_cast<std::uint64_t>(-static_cast<std::int64_t>(delta)) > near)
