@@ -21,7 +21,7 @@ using testing::run_network;
 // Two leaves of four hosts under a root, 4 Gbit/s uplinks: host 3 -> host 7 (the victim) never
 // shares a congested port with the incast of hosts 0, 1, 2, 5, 6 into host 4, and without PFC
 // its path has room to spare.
-NetworkSpec victim_spec(bool pfc) {
+NetworkSpec victim_spec(bool pfc, std::uint64_t bytes = 100'000) {
   NetworkSpec spec;
   spec.topology =
       build_tree(TreeSpec{2, 4, 1},
@@ -33,8 +33,8 @@ NetworkSpec victim_spec(bool pfc) {
   spec.workload.kind = "flows";
   MessageId id = 0;
   for (NodeId src : {0u, 1u, 2u, 5u, 6u})
-    spec.workload.messages.push_back(message(id++, src, 4, 100'000));
-  spec.workload.messages.push_back(message(id, 3, 7, 100'000));
+    spec.workload.messages.push_back(message(id++, src, 4, bytes));
+  spec.workload.messages.push_back(message(id, 3, 7, bytes));
   PortClassConfig lossless;
   lossless.lossless = pfc;
   spec.switches.classes = {lossless};
@@ -67,6 +67,17 @@ TEST(Pfc, AVictimFlowIsSlowedByHeadOfLineBlockingOnlyUnderPfc) {
   EXPECT_LE(leaf1_up.max_ingress_bytes, 20'000u + 2 * 1000 + 4 * 1000 / 8 * 2 + 84);
   EXPECT_EQ(leaf1_up.ingress_overflows, 0u);
   EXPECT_EQ(root_down.queued_at_end_bytes, 0u);  // every pause was lifted
+}
+
+// A PAUSE lasts 65535 quanta (33.5 ms at 1 Gbit/s) and a resume usually ends it within
+// microseconds: a port keeps one wake-up pending for the earliest pause end, and a switch port
+// one refresh per class, rather than one per frame (each would stay queued for the whole pause).
+TEST(Pfc, PausedPortsKeepOneWakeUpPendingNotOnePerPause) {
+  const auto with = run_network(victim_spec(true, 1'000'000), SimTime::max(), true);
+  std::uint64_t pauses = 0;
+  for (const PortClassRecord& r : with.results.port_classes) pauses += r.pause_frames_received;
+  ASSERT_GT(pauses, 1000u);
+  EXPECT_LT(with.stats.peak_events_in_memory, pauses / 8) << pauses << " pause frames";
 }
 
 // A 4 x 2 torus: hosts 0..3 on the first ring each send to the host two routers on; ties go the

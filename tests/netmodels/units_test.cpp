@@ -23,5 +23,19 @@ TEST(SerialisationTime, DoesNotOverflowForLargeMessages) {
             std::int64_t{8} * (std::int64_t{1} << 30) * 1000);
 }
 
+// Frames under 1 MiB take a 64-bit path; it must round as the 128-bit one does, on both sides
+// of the switch-over and for rates that do not divide.
+TEST(SerialisationTime, SixtyFourBitPathMatchesTheExactQuotient) {
+  __extension__ using U128 = unsigned __int128;
+  const std::uint64_t edge = std::uint64_t{1} << 20;
+  for (const std::uint64_t bytes : {std::uint64_t{1}, std::uint64_t{1106}, edge - 1, edge})
+    for (const std::uint64_t rate : {std::uint64_t{3}, gbps(100), std::uint64_t{99'999'999'989},
+                                     (std::uint64_t{1} << 62) - 1}) {
+      const U128 exact = (U128{bytes} * 8'000'000'000'000u + rate - 1) / rate;
+      EXPECT_EQ(serialisation_time(bytes, rate).ps(), static_cast<std::int64_t>(exact))
+          << bytes << " bytes at " << rate << " bit/s";
+    }
+}
+
 }  // namespace
 }  // namespace netwarp::netmodels

@@ -86,6 +86,13 @@ void ClassQueues::sample(std::size_t c, EventCtx& ctx, Update update) {
   ctx.set(k.interval, in);
 }
 
+SimTime ClassQueues::next_pause_end(SimTime now) const {
+  SimTime end = SimTime::max();
+  for (const Class& k : classes_)
+    if (k.paused_until.get() > now) end = std::min(end, k.paused_until.get());
+  return end;
+}
+
 // The paused time counts ahead to the pause's end; a resume or a refresh corrects it.
 void ClassQueues::pause(std::size_t c, SimTime until, EventCtx& ctx) {
   Class& k = classes_[c];

@@ -77,6 +77,8 @@ class ClassQueues {
   bool empty() const;
   // Whether a class has a packet and is not paused (PFC) at `now`.
   bool has_eligible(SimTime now) const;
+  // PFC: the earliest end after `now` of a class's pause (SimTime::max(): none paused).
+  SimTime next_pause_end(SimTime now) const;
   // PFC: class c may not send until `until` (now: resumed). Counts the PAUSE frame.
   void pause(std::size_t c, SimTime until, engine::EventCtx& ctx);
   // PFC: the port sent a PAUSE or resume frame for class c up its link (time series only).

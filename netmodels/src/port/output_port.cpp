@@ -234,6 +234,7 @@ void OutputPort::on_ready(EventCtx& ctx, TransmitObserver* observer) {
   PortInterval interval = interval_.get();
   expire(ctx, true, interval);
   store_interval(interval, ctx);
+  if (pause_wake_at_.get() == ctx.now()) wake_at_pause_end(ctx);
   if (free_at_.get() > ctx.now()) {  // a PAUSE frame took the line after this was scheduled
     if (!classes_->empty()) ready_at(free_at_.get(), ctx);
     return;
@@ -249,6 +250,18 @@ void OutputPort::ready_at(SimTime at, EventCtx& ctx) {
 
 // --- PFC ----------------------------------------------------------------------------------
 
+// One PortReady pending for the earliest pause end, re-armed when it fires. A PAUSE lasts up to
+// 65535 quanta (335 us at 100 Gbit/s) and is usually ended early by a resume: a wake-up per
+// PAUSE kept hundreds of stale events in the queue of a paused incast.
+void OutputPort::wake_at_pause_end(EventCtx& ctx) {
+  const SimTime end = classes_->next_pause_end(ctx.now());
+  if (end == SimTime::max()) return;
+  const SimTime pending = pause_wake_at_.get();
+  if (pending > ctx.now() && pending <= end) return;
+  ctx.send_self(end - ctx.now(), PortReady{index_, 0});
+  ctx.set(pause_wake_at_, end);
+}
+
 bool OutputPort::is_lossless(const Packet& packet) const {
   return pfc_ != nullptr && classes_->is_lossless(classes_->class_of(packet));
 }
@@ -259,7 +272,7 @@ void OutputPort::on_pause(std::uint8_t priority, SimTime until, EventCtx& ctx,
   expire(ctx, true, interval);
   store_interval(interval, ctx);
   classes_->pause(classes_->class_of_priority(priority), until, ctx);
-  if (until > ctx.now()) return ready_at(until, ctx);  // the class may send again then
+  if (until > ctx.now()) return wake_at_pause_end(ctx);  // the class may send again then
   if (free_at_.get() <= ctx.now() && classes_->has_eligible(ctx.now()))
     serve_classes(ctx, observer);
 }
@@ -280,7 +293,21 @@ void OutputPort::release_ingress(const Packet& packet, std::uint64_t xoff_bytes,
 
 void OutputPort::on_pause_refresh(std::uint8_t priority, std::uint64_t xoff_bytes, EventCtx& ctx) {
   const std::size_t c = classes_->class_of_priority(priority);
-  if (pfc_->refresh_due(c, xoff_bytes, ctx.now())) send_pause_frame(c, pfc_->pause_quanta(), ctx);
+  if (pfc_->refresh_due(c, xoff_bytes, ctx.now())) {
+    send_pause_frame(c, pfc_->pause_quanta(), ctx);
+  } else {
+    arm_pause_refresh(c, ctx);  // a later PAUSE moved the refresh
+  }
+}
+
+// One PfcRefresh pending per class, for the earliest refresh due; firing early, it is sent
+// again for the refresh of the PAUSE then in effect.
+void OutputPort::arm_pause_refresh(std::size_t c, EventCtx& ctx) {
+  const SimTime at = pfc_->next_refresh_event(c, ctx.now());
+  if (at == SimTime::max()) return;
+  ctx.send_self(at - ctx.now(),
+                PfcRefresh{index_, static_cast<std::uint8_t>(classes_->priority(c)), {}});
+  pfc_->note_refresh_event(c, at, ctx);
 }
 
 // MAC control frames wait for the frame on the wire, then go before any queued packet.
@@ -303,7 +330,7 @@ void OutputPort::send_pause_frame(std::size_t c, std::uint32_t quanta, EventCtx&
     const SimTime half =
         std::max(SimTime::from_ps(pause_end(link_, quanta, SimTime{}).ps() / 2), engine::ps(1));
     pfc_->note_pause_sent(c, ctx.now() + half, ctx);
-    ctx.send_self(half, PfcRefresh{index_, priority, {}});
+    arm_pause_refresh(c, ctx);
   }
   if (!classes_->empty()) ready_at(done, ctx);
 }
@@ -493,6 +520,7 @@ void OutputPort::visit_bytes(engine::StateVisitor& v) const {
   if (!classes_) return;
   classes_->visit_bytes(v);
   engine::visit_value(v, ready_at_);
+  engine::visit_value(v, pause_wake_at_);
   if (pfc_) pfc_->visit_bytes(v);
 }
 

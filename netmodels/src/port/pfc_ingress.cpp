@@ -66,6 +66,18 @@ void PfcIngress::note_pause_sent(std::size_t c, SimTime refresh_at, EventCtx& ct
   ctx.add(k.frames_sent, 1);
 }
 
+SimTime PfcIngress::next_refresh_event(std::size_t c, SimTime now) const {
+  const Class& k = classes_[c];
+  const SimTime due = k.refresh_at.get();
+  if (k.paused.get() == 0 || due <= now) return SimTime::max();
+  const SimTime pending = k.refresh_event_at.get();
+  return pending > now && pending <= due ? SimTime::max() : due;
+}
+
+void PfcIngress::note_refresh_event(std::size_t c, SimTime at, EventCtx& ctx) {
+  ctx.set(classes_[c].refresh_event_at, at);
+}
+
 void PfcIngress::note_resume_sent(std::size_t c, EventCtx& ctx) {
   Class& k = classes_[c];
   ctx.set(k.paused, std::uint8_t{0});
@@ -86,6 +98,7 @@ void PfcIngress::visit_bytes(engine::StateVisitor& v) const {
     engine::visit_value(v, k.bytes);
     engine::visit_value(v, k.max_bytes);
     engine::visit_value(v, k.refresh_at);
+    engine::visit_value(v, k.refresh_event_at);
     engine::visit_value(v, k.paused);
     engine::visit_value(v, k.frames_sent);
     engine::visit_value(v, k.overflows);

@@ -37,6 +37,10 @@ class PfcIngress {
   // A PAUSE went up for class c; its refresh is due at `refresh_at`.
   void note_pause_sent(std::size_t c, SimTime refresh_at, engine::EventCtx& ctx);
   void note_resume_sent(std::size_t c, engine::EventCtx& ctx);
+  // When a PfcRefresh for class c must be scheduled (SimTime::max(): none, one is pending for
+  // the refresh due or earlier, or no PAUSE is in effect); note_refresh_event: it was.
+  SimTime next_refresh_event(std::size_t c, SimTime now) const;
+  void note_refresh_event(std::size_t c, SimTime at, engine::EventCtx& ctx);
   std::uint32_t pause_quanta() const { return config_.pause_quanta; }
 
   void fill(std::size_t c, PortClassRecord& r) const;
@@ -46,7 +50,8 @@ class PfcIngress {
   struct Class {
     engine::RevCounter bytes;
     engine::Rev<std::uint64_t> max_bytes;
-    engine::Rev<SimTime> refresh_at;  // of the PAUSE in effect; 0: none in effect
+    engine::Rev<SimTime> refresh_at;        // of the PAUSE in effect; 0: none in effect
+    engine::Rev<SimTime> refresh_event_at;  // the PfcRefresh pending (if later than now)
     engine::Rev<std::uint8_t> paused;
     engine::RevCounter frames_sent;
     engine::RevCounter overflows;

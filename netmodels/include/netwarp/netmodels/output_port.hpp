@@ -153,6 +153,8 @@ class OutputPort {
   // boundary, ahead of queued packets; a PortReady comes at `at` (unless one is due then).
   void send_pause_frame(std::size_t c, std::uint32_t quanta, engine::EventCtx& ctx);
   void ready_at(SimTime at, engine::EventCtx& ctx);
+  void wake_at_pause_end(engine::EventCtx& ctx);
+  void arm_pause_refresh(std::size_t c, engine::EventCtx& ctx);
 
   // What a port's settings hold beyond its link and identity, the same for most ports: kept
   // once per distinct value (PortPolicy::intern), a pointer per port. At a million hosts the
@@ -198,6 +200,7 @@ class OutputPort {
   std::unique_ptr<ClassQueues> classes_;  // null: one FIFO (the default)
   std::unique_ptr<PfcIngress> pfc_;       // null: no PFC (switch ports with PFC only)
   engine::Rev<SimTime> ready_at_;         // the latest PortReady scheduled
+  engine::Rev<SimTime> pause_wake_at_;    // the PortReady pending for a pause's end
 };
 
 // The line of a port with classes is free: PortReady{port} at the last bit of each packet.
