@@ -50,6 +50,7 @@ void apply_ns3_tcp_defaults(proto::Tcp& tcp) {
   if (!tcp.has_recovery() && is_ns3_classic_case) tcp.set_recovery(proto::Tcp::NS3_CLASSIC);
   if (!tcp.has_sack_reading()) tcp.set_sack_reading(proto::Tcp::SACK_NS3);
   if (!tcp.has_sack_option_bytes()) tcp.set_sack_option_bytes(true);
+  if (!tcp.has_delayed_ack_reading()) tcp.set_delayed_ack_reading(proto::Tcp::DELAYED_ACK_NS3);
 }
 
 // DCQCN and RoCE defaults: scenario.proto (Roce, Dcqcn) cites each.

@@ -239,6 +239,9 @@ TransportConfig transport_config(const proto::Transport& transport) {
   config.tcp.sack_reading =
       tcp.sack_reading() == proto::Tcp::SACK_NS3 ? SackReading::ns3 : SackReading::rfc;
   config.tcp.sack_option_bytes = tcp.sack_option_bytes();
+  config.tcp.delayed_ack_reading = tcp.delayed_ack_reading() == proto::Tcp::DELAYED_ACK_NS3
+                                       ? DelayedAckReading::ns3
+                                       : DelayedAckReading::rfc;
   config.tcp.max_ooo_ranges = tcp.max_ooo_ranges();
   config.tcp.handshake = tcp.handshake();
   config.tcp.rto_after_syn_timeout =

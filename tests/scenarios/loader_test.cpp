@@ -116,12 +116,14 @@ TEST(Loader, EmulateNs3PresetsNs3SemanticsButKeepsWrittenFields) {
   EXPECT_EQ(t.rto_backoff_reset(), proto::Tcp::ON_NEW_ACK);
   EXPECT_EQ(t.syn_timeout_rto_us(), t.min_rto_us());
   EXPECT_EQ(t.syn_option_bytes(), 4u);  // window scale, padded
+  EXPECT_EQ(t.delayed_ack_reading(), proto::Tcp::DELAYED_ACK_NS3);
   const LoadedScenario native_tcp =
       load_scenario_text(kSmall, "small.pbtxt", {"transport.kind=TCP"});
   const proto::Tcp& native = native_tcp.scenario.transport().tcp();
   EXPECT_EQ(native.ssthresh_on_loss(), proto::Tcp::FLIGHT_SIZE);
   EXPECT_EQ(native.rto_backoff_reset(), proto::Tcp::ON_RTT_SAMPLE);
   EXPECT_EQ(native.recovery(), proto::Tcp::NEWRENO);
+  EXPECT_EQ(native.delayed_ack_reading(), proto::Tcp::DELAYED_ACK_RFC);
   // With CUBIC, ns-3's TcpCubic inside ns-3's sender.
   const LoadedScenario cubic = load_scenario_text(
       kSmall, "small.pbtxt",

@@ -345,6 +345,9 @@ void HostLp::on_tcp_data(const Packet& p, EventCtx& ctx) {
 void HostLp::apply_receiver_actions(MessageId flow, const TcpReceiverState& r, EventCtx& ctx) {
   ctx.set(tcp_receivers_, net_.receive_slot(flow), r);
   const TcpReceiverActions& a = receiver_actions_;
+  if (a.send_prior_ack)
+    send_control(net_.message(flow), PacketKind::ack, static_cast<std::uint32_t>(a.prior_ack),
+                 a.prior_ece ? packet_flags::ece : 0, ctx, a.prior_sack);
   if (a.send_ack)
     send_control(net_.message(flow), PacketKind::ack, static_cast<std::uint32_t>(a.ack),
                  a.ece ? packet_flags::ece : 0, ctx, a.sack);

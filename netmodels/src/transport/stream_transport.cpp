@@ -198,19 +198,23 @@ void StreamTransport::on_tcp_data(const Packet& p, EventCtx& ctx,
   apply_receiver_actions(p.src, r, ctx);
 }
 
+void StreamTransport::send_receiver_ack(NodeId peer, TcpSeq ack, bool ece,
+                                        const TcpSackBlocks& sack, EventCtx& ctx) {
+  Packet p = control_packet(net_.spec().format, self_, peer, PacketKind::ack);
+  p.ack = static_cast<std::uint32_t>(ack);  // the wire's 32 bits wrap
+  p.flags = ece ? packet_flags::ece : 0;
+  if (tcp_control_is_ect(tcp_config_)) p.flags |= packet_flags::ect;
+  set_sack_blocks(p, sack);
+  if (tcp_config_.sack_option_bytes) p.wire_bytes += sack_option_wire_bytes(sack.count);
+  send_packet(p, ctx);
+}
+
 void StreamTransport::apply_receiver_actions(NodeId peer, const TcpReceiverState& r,
                                              EventCtx& ctx) {
   ctx.put(tcp_receivers_, peer, r);
   const TcpReceiverActions& a = receiver_actions_;
-  if (a.send_ack) {
-    Packet p = control_packet(net_.spec().format, self_, peer, PacketKind::ack);
-    p.ack = static_cast<std::uint32_t>(a.ack);  // the wire's 32 bits wrap
-    p.flags = a.ece ? packet_flags::ece : 0;
-    if (tcp_control_is_ect(tcp_config_)) p.flags |= packet_flags::ect;
-    set_sack_blocks(p, a.sack);
-    if (tcp_config_.sack_option_bytes) p.wire_bytes += sack_option_wire_bytes(a.sack.count);
-    send_packet(p, ctx);
-  }
+  if (a.send_prior_ack) send_receiver_ack(peer, a.prior_ack, a.prior_ece, a.prior_sack, ctx);
+  if (a.send_ack) send_receiver_ack(peer, a.ack, a.ece, a.sack, ctx);
   if (a.timer.wanted)
     ctx.send_self(std::max(a.timer.at - ctx.now(), engine::ps(1)),
                   TimerFired{peer, a.timer.generation, 1 | (marked_ ? kStreamTimerBit : 0)});

@@ -123,6 +123,7 @@ void send_ack(TcpReceiverState& r, const TcpConfig& config, const TcpRangeStore*
   r.ce_pending = 0;
   r.unacked_segments = 0;
   r.ack_deadline_ps = -1;  // a live timer event finds nothing due
+  if (config.delayed_ack_reading == DelayedAckReading::ns3) r.ns3_acked = 1;
 }
 
 // Stores an out-of-order segment unless the cap forbids one more range. Returns the range
@@ -151,14 +152,30 @@ void advance(TcpReceiverState& r, TcpRangeStore& ooo, TcpSeq end) {
   }
 }
 
+bool delays_as_ns3(const TcpConfig& config) {
+  return config.delayed_ack_reading == DelayedAckReading::ns3;
+}
+
+// TcpDctcp's m_delayedAckReserved follows the CA_EVENT_DELAYED_ACK / NON_DELAYED_ACK events
+// of ReceivedData and DelAckTimeout; ACKs sent without such an event leave it as it is.
+void ns3_reserve_ack(TcpReceiverState& r, const TcpConfig& config, bool reserved) {
+  if (delays_as_ns3(config) && config.congestion_control == CongestionControl::dctcp)
+    r.ns3_ack_reserved = reserved ? 1 : 0;
+}
+
 // In-order data with no hole above: acknowledge every second segment (RFC 5681 4.2), else
 // leave the ACK to the timer, due delayed_ack_timeout after the first unacknowledged segment.
+// ns-3 sets m_delAckCount to m_delAckMaxCount when the connection opens, so its first data
+// segment is acknowledged at once (ProcessSynRcvd).
 void delay_ack(TcpReceiverState& r, const TcpConfig& config, SimTime now, TcpReceiverActions& out) {
   ++r.unacked_segments;
-  if (r.unacked_segments >= 2) {
+  const bool first_as_ns3 = delays_as_ns3(config) && r.ns3_acked == 0;
+  if (r.unacked_segments >= 2 || first_as_ns3) {
+    ns3_reserve_ack(r, config, false);
     send_ack(r, config, nullptr, nullptr, out);
     return;
   }
+  ns3_reserve_ack(r, config, true);
   r.ack_deadline_ps = (now + config.delayed_ack_timeout).ps();
   tcp_detail::arm_lazy_timer(r.ack_deadline_ps, r.timer_pending_ps, r.timer_generation, out.timer);
 }
@@ -171,6 +188,31 @@ void track_dctcp_ce(TcpReceiverState& r, const TcpConfig& config, bool ce,
   const std::uint8_t state = ce ? 1 : 0;
   if (state == r.dctcp_ce) return;
   if (r.unacked_segments > 0) send_ack(r, config, nullptr, nullptr, out);  // no hole is open
+  r.dctcp_ce = state;
+}
+
+// TcpDctcp::CeState0to1 / CeState1to0, called for every ECT segment before it is taken in: on
+// a change of state with m_delayedAckReserved set, an ACK of m_priorRcvNxt (rcv_nxt when the
+// previous segment arrived, so it may repeat the last ACK) with the old state's ECE; it cancels
+// the delayed ACK like any SendEmptyPacket. The segment's own ACK, if any, follows it.
+void track_dctcp_ce_as_ns3(TcpReceiverState& r, const TcpConfig& config, bool ce,
+                           TcpReceiverActions& out) {
+  const std::uint8_t state = ce ? 1 : 0;
+  if (state != r.dctcp_ce && r.ns3_ack_reserved != 0) {
+    const TcpSeq rcv_nxt = r.rcv_nxt;
+    r.rcv_nxt = r.ns3_prior_rcv_nxt;
+    send_ack(r, config, nullptr, nullptr, out);
+    r.rcv_nxt = rcv_nxt;
+    out.send_prior_ack = true;
+    out.prior_ack = out.ack;
+    out.prior_ece = out.ece;
+    out.prior_sack = out.sack;
+    out.send_ack = false;
+    out.ack = 0;
+    out.ece = false;
+    out.sack = TcpSackBlocks{};
+  }
+  r.ns3_prior_rcv_nxt = r.rcv_nxt;
   r.dctcp_ce = state;
 }
 
@@ -196,7 +238,9 @@ TcpReceiverState tcp_accept(std::uint64_t total_bytes) {
 void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore& ooo, TcpSeq seq,
                     std::uint32_t length, bool ce, SimTime now, TcpReceiverActions& out) {
   out.clear();
-  if (config.congestion_control == CongestionControl::dctcp) {
+  if (config.congestion_control == CongestionControl::dctcp && delays_as_ns3(config)) {
+    track_dctcp_ce_as_ns3(r, config, ns3_counts_ce(r, config, seq, ce), out);
+  } else if (config.congestion_control == CongestionControl::dctcp) {
     track_dctcp_ce(r, config, ns3_counts_ce(r, config, seq, ce), out);
   } else if (ce) {
     r.ce_pending = 1;
@@ -207,9 +251,11 @@ void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore&
     return;
   }
   if (seq > r.rcv_nxt) {  // out of order: an immediate duplicate ACK (RFC 5681 4.2)
-    const TcpRange part = reads_sack_as_ns3(config) ? ns3_stored_part(ooo, seq, end) : TcpRange{};
+    const bool ns3_part = reads_sack_as_ns3(config) || delays_as_ns3(config);
+    const TcpRange part = ns3_part ? ns3_stored_part(ooo, seq, end) : TcpRange{};
     const auto stored = store_out_of_order(r, config, ooo, TcpRange{seq, end});
-    if (stored && part.end != 0) ns3_update_sack_list(r, part);
+    if (stored && part.end != 0 && reads_sack_as_ns3(config)) ns3_update_sack_list(r, part);
+    if (part.end != 0) ns3_reserve_ack(r, config, false);  // else TcpRxBuffer::Add failed
     send_ack(r, config, &ooo, stored ? &*stored : nullptr, out);
     return;
   }
@@ -219,6 +265,7 @@ void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore&
   if (reads_sack_as_ns3(config)) ns3_clear_sack_list(r);
   out.delivered = r.rcv_nxt - before;
   if (!config.delayed_ack || fills_gap) {
+    ns3_reserve_ack(r, config, false);
     send_ack(r, config, &ooo, nullptr, out);
   } else {
     delay_ack(r, config, now, out);
@@ -241,6 +288,7 @@ void tcp_on_delayed_ack_timer(TcpReceiverState& r, const TcpConfig& config,
     tcp_detail::arm_lazy_timer(r.ack_deadline_ps, r.timer_pending_ps, r.timer_generation,
                                out.timer);
   } else if (event == TimerEvent::due) {
+    ns3_reserve_ack(r, config, true);            // DelAckTimeout: CA_EVENT_DELAYED_ACK
     send_ack(r, config, nullptr, nullptr, out);  // no hole is open: no SACK blocks
   }
 }

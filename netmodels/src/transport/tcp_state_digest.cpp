@@ -106,7 +106,7 @@ void TcpReceiverState::visit_bytes(engine::StateVisitor& v) const {
   b.put(ack_deadline_ps);
   b.put(ce_pending);
   b.put(dctcp_ce);
-  b.put(std::array<std::uint8_t, 2>{});  // the old layout's reserved bytes
+  b.put(std::array<std::uint8_t, 2>{});  // the old layout's reserved bytes (now ns3_* below)
   b.put(reported_count);
   for (const TcpRange& r : reported) {
     b.put_seq(r.begin);
@@ -114,6 +114,12 @@ void TcpReceiverState::visit_bytes(engine::StateVisitor& v) const {
   }
   b.put(discarded_segments);
   if (ce_seq != 0) b.put(ce_seq);  // dctcp_reading NS3 only: other runs keep their digests
+  // delayed_ack_reading NS3 only, likewise
+  if (ns3_acked != 0 || ns3_ack_reserved != 0 || ns3_prior_rcv_nxt != 0) {
+    b.put(ns3_acked);
+    b.put(ns3_ack_reserved);
+    b.put_seq(ns3_prior_rcv_nxt);
+  }
   b.finish(v);
 }
 

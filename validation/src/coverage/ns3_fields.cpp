@@ -185,6 +185,11 @@ bool dctcp_read_as_ns3(const Scenario& s) {
          tcp.dctcp_reading() == scenarios::proto::Tcp::DCTCP_NS3;
 }
 
+bool delayed_ack_read_as_ns3(const Scenario& s) {
+  const auto& tcp = s.transport().tcp();
+  return !tcp.delayed_ack() || tcp.delayed_ack_reading() == scenarios::proto::Tcp::DELAYED_ACK_NS3;
+}
+
 bool sack_option_on_wire(const Scenario& s) {
   const auto& tcp = s.transport().tcp();
   return !tcp.sack() || tcp.sack_option_bytes();
@@ -227,6 +232,12 @@ std::vector<FieldRule> tcp_recovery_and_control() {
        {},
        "ns-3's ACKs carry their SACK option on the wire (emulate: NS3 selects it)",
        sack_option_on_wire},
+      {"transport.tcp.delayed_ack_reading",
+       C::noted,
+       {},
+       "ns-3.37 ACKs a connection's first data segment at once and TcpDctcp sends the ACK of "
+       "the previous CE state by its own flag (emulate: NS3 selects DELAYED_ACK_NS3)",
+       delayed_ack_read_as_ns3},
       {"transport.tcp.prr_conservative_bound", C::mirrored, {}, "", {}},
       {"transport.tcp.prr_whole_segments",
        C::refused,

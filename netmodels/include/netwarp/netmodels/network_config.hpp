@@ -176,6 +176,11 @@ enum class CubicReading : std::uint8_t { rfc9438, ns3 };
 // select it.
 enum class DctcpReading : std::uint8_t { rfc8257, ns3 };
 
+// How the receiver delays ACKs: RFC 5681 4.2 (tcp_receiver.cpp), or as ns-3.37's
+// TcpSocketBase::ReceivedData and TcpDctcp (the first data segment ACKed at once; DCTCP's ACK
+// of the previous CE state by m_delayedAckReserved), so that `emulate: NS3` can select it.
+enum class DelayedAckReading : std::uint8_t { rfc, ns3 };
+
 // TCP (RFC 5681), loss recovery and congestion control as chosen, RTO per RFC 6298.
 struct TcpConfig {
   std::uint32_t mss_bytes = 0;  // 0: PacketFormat::max_payload()
@@ -215,6 +220,7 @@ struct TcpConfig {
   double dctcp_g = 1.0 / 16;       // RFC 8257 3.3: gain of the alpha estimator
   double dctcp_initial_alpha = 1;  // alpha before the first estimate
   DctcpReading dctcp_reading = DctcpReading::rfc8257;
+  DelayedAckReading delayed_ack_reading = DelayedAckReading::rfc;
   // DCTCP needs marked packets, so it sends ECT even without `ecn` (RFC 8257 section 3).
   bool sends_ect() const { return ecn || congestion_control == CongestionControl::dctcp; }
 };

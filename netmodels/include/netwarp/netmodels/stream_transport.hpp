@@ -113,6 +113,8 @@ class StreamTransport final : private RoceHost {
   void send_handshake(NodeId peer, PacketKind kind, bool retransmission, engine::EventCtx& ctx);
   void apply_sender_actions(NodeId peer, const TcpSenderState& s, engine::EventCtx& ctx);
   void apply_receiver_actions(NodeId peer, const TcpReceiverState& r, engine::EventCtx& ctx);
+  void send_receiver_ack(NodeId peer, TcpSeq ack, bool ece, const TcpSackBlocks& sack,
+                         engine::EventCtx& ctx);
   void send_segment(NodeId peer, const TcpSegment& seg, engine::EventCtx& ctx);
   void forget_acknowledged(NodeId peer, TcpSeq snd_una, engine::EventCtx& ctx);
 

@@ -193,6 +193,12 @@ struct TcpReceiverActions {
   std::uint64_t delivered = 0;  // bytes newly delivered in order to the application
   TcpTimerRequest timer;        // delayed-ACK timer
   TcpSackBlocks sack;           // config.sack: the ACK's SACK blocks (RFC 2018 section 4)
+  // DelayedAckReading::ns3 with DCTCP: TcpDctcp's ACK of the previous CE state, sent before
+  // the ACK above (both may go out).
+  bool send_prior_ack = false;
+  bool prior_ece = false;
+  TcpSeq prior_ack = 0;
+  TcpSackBlocks prior_sack;
   void clear() { *this = TcpReceiverActions{}; }
 };
 
@@ -210,13 +216,19 @@ struct TcpReceiverState {
   std::int64_t ack_deadline_ps = -1;  // delayed ACK due, -1: none pending
   std::uint8_t ce_pending = 0;
   std::uint8_t dctcp_ce = 0;  // DCTCP.CE: the latest data segment was CE-marked (RFC 8257 3.2)
-  std::uint8_t reserved[2] = {};
+  // DelayedAckReading::ns3: an ACK has been sent since the connection opened (until then
+  // ns-3's m_delAckCount is m_delAckMaxCount), and TcpDctcp's m_delayedAckReserved.
+  std::uint8_t ns3_acked = 0;
+  std::uint8_t ns3_ack_reserved = 0;
   // DctcpReading::ns3: ns-3's m_ecnCESeq, the highest (ns-3) sequence number whose CE counted;
   // a CE mark on a segment at or below it counts as none.
   std::uint32_t ce_seq = 0;
   // ... in the order they were sent; with sack_reading NS3, ns-3's SACK list (TcpRxBuffer)
   TcpRange reported[kMaxSackBlocks] = {};
   std::uint64_t discarded_segments = 0;  // out-of-order segments dropped by max_ooo_ranges
+  // DelayedAckReading::ns3 with DCTCP: TcpDctcp's m_priorRcvNxt, rcv_nxt when the previous
+  // segment (or the handshake's ACK) arrived, before it was taken in.
+  TcpSeq ns3_prior_rcv_nxt = 0;
 
   void visit_bytes(engine::StateVisitor& v) const;  // as TcpSenderState's
 };
