@@ -4,8 +4,8 @@
 // kernel, sync, ranks, committed events, safe events, rolled back, engine wall seconds, digest.
 //   sync_bench LPS_PER_RANK END_US [REMOTE]          (one rank: make_local_exchange)
 //   mpirun -np 2 sync_bench LPS_PER_RANK END_US      (the sequential run: rank 0, all LPs)
-//   sync_bench LPS_PER_RANK END_US REMOTE THREADS [MODES]  (THREADS partitions as threads;
-//                                                          MODES: letters s, o, c, h to run)
+//   sync_bench LPS_PER_RANK END_US REMOTE THREADS [MODES [TIES]]  (THREADS partitions as
+//       threads; MODES: letters s, o, c, h to run; TIES: fifo (default), creator, fifo_creator)
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -31,7 +31,7 @@ void print(const engine::RunStats& s, const char* sync) {
 }
 
 int run(engine::RankExchange& exchange, std::uint32_t lps_per_rank, double end, double remote,
-        const std::string& modes = "soch") {
+        const std::string& modes = "soch", engine::TieOrder ties = engine::TieOrder::fifo) {
   phold::PholdConfig c;
   c.lps_per_rank = lps_per_rank;
   c.ranks = exchange.size();
@@ -39,6 +39,7 @@ int run(engine::RankExchange& exchange, std::uint32_t lps_per_rank, double end, 
   c.end = end;
   engine::KernelConfig config;
   config.end_time = engine::SimTime::from_us(end);
+  config.tie_order = ties;
   const phold::PholdModel model(c);
   if (exchange.rank() == 0 && modes.find('s') != std::string::npos)
     print(engine::run_sequential(model, config).stats, "-");
@@ -66,9 +67,18 @@ int main(int argc, char** argv) {
   if (argc > 4) {
     const int threads = std::atoi(argv[4]);
     const std::string modes = argc > 5 ? argv[5] : "soch";
+    const std::string ties = argc > 6 ? argv[6] : "fifo";
+    if (ties != "fifo" && ties != "creator" && ties != "fifo_creator") {
+      std::fprintf(stderr, "sync_bench: TIES must be fifo, creator or fifo_creator, got %s\n",
+                   ties.c_str());
+      return 2;
+    }
+    const auto order = ties == "creator"        ? netwarp::engine::TieOrder::creator
+                       : ties == "fifo_creator" ? netwarp::engine::TieOrder::fifo_creator
+                                                : netwarp::engine::TieOrder::fifo;
     int rc = 0;
     netwarp::engine::run_as_threads(threads, [&](netwarp::engine::RankExchange& exchange) {
-      const int r = run(exchange, lps, end, remote, modes);
+      const int r = run(exchange, lps, end, remote, modes, order);
       if (exchange.rank() == 0) rc = r;
     });
     return rc;

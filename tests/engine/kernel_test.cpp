@@ -136,6 +136,81 @@ TEST_P(BothKernels, HandleTheEventScheduledEarlierFirstAtOneInstant) {
   EXPECT_EQ(by_creator.order[0].creator, 1u);
 }
 
+// Each LP but 0 relays a token through its own events after the given delays and then sends
+// it to LP 0: the chain of scheduling times of what reaches LP 0 is the delays' running sums.
+struct Hop {
+  std::uint64_t step;
+};
+class RelayLp {
+ public:
+  using Handles = EventSet<Hop, Stamp>;
+  explicit RelayLp(std::vector<SimTime> delays) : delays_(std::move(delays)) {}
+  void init(InitCtx& ctx) {
+    if (!delays_.empty()) ctx.send_self(delays_[0], Hop{1});
+  }
+  void on(const Hop& h, EventCtx& ctx) {
+    if (h.step + 1 < delays_.size()) return ctx.send_self(delays_[h.step], Hop{h.step + 1});
+    ctx.send(0, delays_[h.step], Stamp{ctx.self()});
+  }
+  void on(const Stamp&, EventCtx& ctx) {
+    ctx.emit(StampRecord{ctx.key().time.ps(), ctx.key().creator, 0, ctx.key().counter});
+  }
+  void visit_state(StateVisitor&) const {}
+
+ private:
+  std::vector<SimTime> delays_;
+};
+
+class RelayModel final : public Model {
+ public:
+  RelayModel(std::vector<SimTime> one, std::vector<SimTime> two)
+      : delays_{{}, std::move(one), std::move(two)} {}
+  LpId lp_count() const override { return 3; }
+  std::unique_ptr<LpBase> create_lp(LpId lp) const override {
+    return make_lp<RelayLp>(delays_[lp]);
+  }
+
+ private:
+  std::vector<std::vector<SimTime>> delays_;
+};
+
+std::vector<SimTime> us_list(std::initializer_list<int> values) {
+  std::vector<SimTime> out;
+  for (int v : values) out.push_back(us(v));
+  return out;
+}
+
+// Under fifo_creator two tokens that reach LP 0 at one instant, sent at one instant by events
+// scheduled at one instant, are ordered as ns-3 orders them: by when the events before were
+// scheduled, as far back as the chains differ (runs of equal gaps, as a busy line's frames
+// make, included), whichever LP is lower-numbered.
+TEST_P(BothKernels, OrderOneInstantByTheWholeChainOfSchedulingTimesUnderFifoCreator) {
+  struct Case {
+    const char* what;
+    std::vector<SimTime> earlier;  // the delays whose chain ns-3 runs first
+    std::vector<SimTime> later;
+  };
+  const std::vector<Case> cases = {
+      // chains 10, 8, 6, 1, 0 and 10, 8, 6, 3, 0 (us): the fourth level decides
+      {"fourth level", us_list({1, 5, 2, 2, 2}), us_list({3, 3, 2, 2, 2})},
+      // gaps 2, 2, 3, 5 and 2, 2, 2, 2, 4: the shorter run of 2 us, ended by a larger gap
+      {"shorter run", us_list({5, 3, 2, 2, 2}), us_list({4, 2, 2, 2, 2, 2})},
+      // gaps 2, 2, 2, 2, 1, 3 and 2, 2, 1, 7: the longer run, ended by a smaller gap
+      {"longer run", us_list({3, 1, 2, 2, 2, 2, 2}), us_list({7, 1, 2, 2, 2})},
+  };
+  for (const Case& c : cases) {
+    for (const bool earlier_on_two : {false, true}) {
+      const RelayModel model =
+          earlier_on_two ? RelayModel(c.later, c.earlier) : RelayModel(c.earlier, c.later);
+      StampSink sink;
+      run_kind(model, GetParam(), us(30), &sink, TieOrder::fifo_creator);
+      ASSERT_EQ(sink.order.size(), 2u) << c.what;
+      EXPECT_EQ(sink.order[0].time_ps, sink.order[1].time_ps) << c.what;
+      EXPECT_EQ(sink.order[0].creator, earlier_on_two ? 2u : 1u) << c.what;
+    }
+  }
+}
+
 TEST_P(BothKernels, LeaveEventsAtOrAfterTheEndTimeUnprocessed) {
   StampSink sink;
   const RunResult at_end = run_kind(SameInstantModel(), GetParam(), us(5), &sink);

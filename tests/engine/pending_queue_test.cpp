@@ -114,6 +114,41 @@ TEST(EventKey, TieDrawsDependOnSeedCreatorAndSendTimeOnlyUnderFifo) {
   EXPECT_EQ(c.tie, 0u);
 }
 
+// The fields of an event sent at the last of `times` (ascending) by a chain of events, each
+// scheduled at the time before it, the first by init (at 0).
+TieFields fields_of_chain(const std::vector<SimTime>& times) {
+  TieFields f = scheduled_by(TieFields{}, SimTime::zero());
+  for (SimTime t : times) f = scheduled_by(f, t);
+  return f;
+}
+
+// fifo_creator's fields never order two chains of scheduling times against ns-3's order (the
+// lexicographic one, most recent first, an earlier time first), and they tell most apart.
+TEST(EventKey, FifoCreatorFieldsFollowTheChainsLexicographicOrder) {
+  std::mt19937_64 rng(11);
+  std::vector<std::vector<SimTime>> chains;  // most recent first, then 0 (init)
+  for (int i = 0; i < 400; ++i) {
+    std::vector<SimTime> c{us(100)};
+    const std::size_t levels = 1 + rng() % 7;
+    for (std::size_t l = 0; l < levels; ++l) c.push_back(c.back() - us(1 + rng() % 3));
+    c.push_back(SimTime::zero());
+    chains.push_back(c);
+  }
+  std::size_t told_apart = 0;
+  std::size_t different = 0;
+  for (const auto& a : chains) {
+    const TieFields fa = fields_of_chain({a.rbegin() + 1, a.rend()});
+    for (const auto& b : chains) {
+      if (a == b) continue;
+      const TieFields fb = fields_of_chain({b.rbegin() + 1, b.rend()});
+      ++different;
+      if (a < b) EXPECT_FALSE(fb < fa);
+      if (fa < fb || fb < fa) ++told_apart;
+    }
+  }
+  EXPECT_GT(told_apart, different * 9 / 10);
+}
+
 TEST(EventKey, BreaksTimeTiesByCreatorBeforeCounter) {
   const EventKey low_creator{us(3), 1, 50};
   const EventKey high_creator{us(3), 2, 0};

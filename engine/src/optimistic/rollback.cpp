@@ -136,8 +136,12 @@ void TimeWarpPe::pop_dead_tail() {
 // The key is rebuilt from the record and the sending entry: `sent_at` is the time of the event
 // whose handler sent it (the key's send time unless the order keeps none), the tie is recorded.
 void TimeWarpPe::cancel(const SentRecord& sent, LpId creator) {
-  const EventKey key{SimTime::from_ps(sent.time_ps), SimTime::from_ps(sent.sent_ps), sent.tie,
-                     creator, sent.counter};
+  const EventKey key{SimTime::from_ps(sent.time_ps),
+                     SimTime::from_ps(sent.sent_ps),
+                     sent.tie,
+                     sent.chain,
+                     creator,
+                     sent.counter};
   if (!sent.is_local) {
     outgoing_[static_cast<std::size_t>(rank_of_[sent.target])].add_anti(key, sent.target);
     ++stats_.anti_messages_sent;

@@ -254,6 +254,7 @@ void TimeWarpPe::route(const Event& event) {
   SentRecord record{event.key.time.ps(),
                     event.key.sent.ps(),
                     event.key.counter,
+                    event.key.chain,
                     event.dest,
                     event.key.tie,
                     false,

@@ -112,18 +112,19 @@ class TimeWarpPe final : public EventRouter {
     std::uint32_t records_begin;
   };
   static_assert(sizeof(ProcessedEntry) == 48);
-  // An event a handler sent, kept to cancel it on rollback. 24 bytes: its creator is the LP of
+  // An event a handler sent, kept to cancel it on rollback. Its creator is the LP of
   // the entry that sent it, so only the rest of the key is stored.
   struct SentRecord {
     std::int64_t time_ps;
-    std::int64_t sent_ps;  // the key's send time (EventCtx::send_stamped may set it earlier)
+    std::int64_t sent_ps;  // the key's send time (EventCtx::send_stamped may set another)
     std::uint64_t counter;
+    std::uint64_t chain;   // the key's chain field (fifo_creator)
     std::uint32_t target;  // the event's id when local, its destination LP when remote
     std::uint32_t tie;     // the key's tie field (it may depend on more than the send time)
     bool is_local;
     std::uint8_t reserved[7];
   };
-  static_assert(sizeof(SentRecord) == 40);
+  static_assert(sizeof(SentRecord) == 48);
   struct LpSlot {
     std::unique_ptr<LpBase> lp;
     std::uint64_t send_counter = 0;

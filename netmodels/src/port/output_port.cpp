@@ -312,10 +312,6 @@ void OutputPort::arm_pause_refresh(std::size_t c, EventCtx& ctx) {
 
 // MAC control frames wait for the frame on the wire, then go before any queued packet.
 void OutputPort::send_pause_frame(std::size_t c, std::uint32_t quanta, EventCtx& ctx) {
-  if (free_at_.get() <= ctx.now()) {  // the line is idle: a busy period begins
-    ctx.set(busy_since_, ctx.now());
-    ctx.set(busy_parent_, ctx.key().sent);
-  }
   const SimTime start = std::max(ctx.now(), free_at_.get());
   const SimTime done =
       start.saturating_add(serialisation_time(kPauseFrameWireBytes, link_.rate_bps));
@@ -378,10 +374,6 @@ void OutputPort::account_admitted(const Packet& packet, EventCtx& ctx) {
 
 void OutputPort::transmit(const Packet& packet, std::uint8_t vc, EventCtx& ctx,
                           TransmitObserver* observer) {
-  if (free_at_.get() <= ctx.now()) {  // the line is idle: a busy period begins
-    ctx.set(busy_since_, ctx.now());
-    ctx.set(busy_parent_, ctx.key().sent);
-  }
   SimTime start = std::max(ctx.now(), free_at_.get());
   if (policy_->jitter.ps() > 0) start += random_gap(ctx);
   const SimTime done = start.saturating_add(serialisation_time(packet.wire_bytes, link_.rate_bps));
@@ -397,8 +389,25 @@ void OutputPort::transmit(const Packet& packet, std::uint8_t vc, EventCtx& ctx,
   onward.in_port = link_.peer_port;
   onward.vc = vc;
   const SimTime arrival = done.saturating_add(link_.latency);
-  ctx.send_stamped(link_.peer, arrival - ctx.now(), PacketArrived{onward}, busy_since_.get(),
-                   busy_parent_.get());
+  if (!ctx.follows_chains())
+    return ctx.send(link_.peer, arrival - ctx.now(), PacketArrived{onward});
+  const engine::TieFields fields = engine::scheduled_by(start_fields(ctx), start);
+  ctx.set(last_sent_, fields);
+  ctx.send_stamped(link_.peer, arrival - ctx.now(), PacketArrived{onward}, fields);
+}
+
+// The tie fields of the event that starts the frame just scheduled, as ns-3 runs it: on a busy
+// line the completion of the frame before it (whose fields its arrival has), on an idle line the
+// event now running. When the line frees now, ns-3 runs the one scheduled first (section 3 of
+// validation/ns3/SEMANTICS.md) and the other starts the frame: the later of the two.
+engine::TieFields OutputPort::start_fields(const EventCtx& ctx) const {
+  const engine::TieFields running = ctx.running_fields();
+  // in_flight_ ends with the frame just scheduled; the one before it is the previous frame.
+  if (in_flight_.size() < 2) return running;
+  const InFlight& previous = in_flight_[in_flight_.size() - 2];
+  if (previous.done_ps < ctx.now().ps()) return running;
+  if (previous.done_ps > ctx.now().ps()) return last_sent_.get();
+  return std::max(last_sent_.get(), running);
 }
 
 // A uniform random gap in [0, jitter] before a packet goes on the wire, also when the port is
@@ -502,8 +511,7 @@ void OutputPort::finish(engine::FinishCtx& ctx) const {
 
 void OutputPort::visit_bytes(engine::StateVisitor& v) const {
   engine::visit_value(v, free_at_);
-  engine::visit_value(v, busy_since_);
-  engine::visit_value(v, busy_parent_);
+  engine::visit_value(v, last_sent_);
   engine::visit_value(v, in_flight_);
   for (const auto& w : waiting_) engine::visit_value(v, w);
   engine::visit_value(v, buffered_bytes_);

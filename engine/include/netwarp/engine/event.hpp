@@ -39,7 +39,7 @@ struct Event {
   }
   std::span<const std::byte> payload_bytes() const { return {payload, size}; }
 };
-static_assert(sizeof(Event) == 112, "keep the event header compact");
+static_assert(sizeof(Event) == 120, "keep the event header compact");
 
 // A record emitted by a committed event (or by an LP's finish step), as the sink sees it.
 struct CommittedRecord {

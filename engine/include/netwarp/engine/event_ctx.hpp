@@ -59,17 +59,20 @@ class EventCtx {
   void send(LpId dest, SimTime delay, const P& payload) {
     route(dest, delay, payload, tie());
   }
-  // The same for an event that follows from a chain of earlier ones, as a packet queued on a
-  // busy line follows from when the line became busy (`stamp`, scheduled at `stamp_parent`).
-  // Under TieOrder::fifo_creator simultaneous events are ordered by the stamp instead of now;
-  // under the other orders this is send().
+  // The same for an event that another simulator would schedule from another event, as ns-3
+  // schedules a frame's arrival when a busy line starts it, from the previous frame's
+  // completion: `scheduled` (engine::scheduled_by) places it among the events of its instant
+  // under TieOrder::fifo_creator; under the other orders this is send().
   template <Payload P>
-  void send_stamped(LpId dest, SimTime delay, const P& payload, SimTime stamp,
-                    SimTime stamp_parent) {
-    if (scope_.tie_order != TieOrder::fifo_creator) return route(dest, delay, payload, tie());
-    route(dest, delay, payload,
-          tie_fields(scope_.tie_order, scope_.seed, scope_.self, stamp, stamp_parent));
+  void send_stamped(LpId dest, SimTime delay, const P& payload, const TieFields& scheduled) {
+    if (!follows_chains()) return route(dest, delay, payload, tie());
+    route(dest, delay, payload, scheduled);
   }
+  // Whether events of one instant are ordered by their chains of scheduling times
+  // (TieOrder::fifo_creator), so that send_stamped's fields matter.
+  bool follows_chains() const { return scope_.tie_order == TieOrder::fifo_creator; }
+  // The tie fields of the event being handled (send() schedules from them).
+  TieFields running_fields() const { return tie_fields_of(scope_.key); }
   template <Payload P>
   void send_self(SimTime delay, const P& payload) {
     send(scope_.self, delay, payload);
@@ -129,7 +132,8 @@ class EventCtx {
           "that simulated time can count",
           now().ps(), delay.ps(), SimTime::max().ps()));
     Event e;
-    e.key = EventKey{now() + delay, tie.sent, tie.tie, scope_.self, (*scope_.send_counter)++};
+    e.key = EventKey{now() + delay, tie.sent,    tie.tie,
+                     tie.chain,     scope_.self, (*scope_.send_counter)++};
     e.dest = dest;
     e.tag = tag_of<P>;
     e.size = sizeof(P);
@@ -140,7 +144,8 @@ class EventCtx {
   // The tie fields of every event this invocation sends, drawn on its first send.
   const TieFields& tie() {
     if (!tie_)
-      tie_ = tie_fields(scope_.tie_order, scope_.seed, scope_.self, now(), scope_.key.sent);
+      tie_ =
+          tie_fields(scope_.tie_order, scope_.seed, scope_.self, now(), tie_fields_of(scope_.key));
     return *tie_;
   }
   Mutation mutation() const { return Mutation(scope_.undo); }

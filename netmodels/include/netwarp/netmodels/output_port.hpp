@@ -143,6 +143,7 @@ class OutputPort {
   void sample(engine::EventCtx& ctx, SimTime at, std::uint8_t event);
   void sample_class(engine::EventCtx& ctx, std::size_t c, std::uint8_t event);
   SimTime random_gap(engine::EventCtx& ctx) const;
+  engine::TieFields start_fields(const engine::EventCtx& ctx) const;
   bool is_sampled() const { return policy_->sample_interval_ps > 0; }
   PortLevel level() const;
   void advance_interval(PortInterval& interval, std::int64_t at_ps, engine::EventCtx& ctx) const;
@@ -181,9 +182,10 @@ class OutputPort {
   const bool traced_;
   const bool mirrored_;
   const PortPolicy* const policy_;
-  engine::Rev<SimTime> free_at_;         // when the line finishes the last scheduled packet
-  engine::Rev<SimTime> busy_since_;      // when the current busy period began
-  engine::Rev<SimTime> busy_parent_;     // when the event that began it was scheduled
+  engine::Rev<SimTime> free_at_;  // when the line finishes the last scheduled packet
+  // The tie fields of the last frame's arrival (ns-3 schedules the next frame's from that
+  // frame's completion, which has the same); kept under TieOrder::fifo_creator only.
+  engine::Rev<engine::TieFields> last_sent_;
   engine::RevFifo<InFlight> in_flight_;  // scheduled packets, by departure
   std::array<engine::RevFifo<Packet>, kVirtualChannels> waiting_;  // per channel, for credit
   engine::RevCounter buffered_bytes_;                              // in_flight_ + waiting_
