@@ -86,7 +86,8 @@ OutputPort::~OutputPort() = default;
 
 std::uint64_t OutputPort::buffered_packets() const {
   std::uint64_t n = in_flight_.size();
-  for (const auto& w : waiting_) n += w.size();
+  if (policy_->credit_bytes != 0)  // only credit flow control holds packets back
+    for (const auto& w : waiting_) n += w.size();
   if (classes_) n += classes_->queued_packets();
   return n;
 }
@@ -543,8 +544,9 @@ std::uint64_t OutputPort::queued_bytes(SimTime now) const {
 
 SimTime OutputPort::backlog(SimTime now) const {
   std::uint64_t waiting_bytes = 0;
-  for (const auto& channel : waiting_)
-    for (const Packet& packet : channel) waiting_bytes += packet.wire_bytes;
+  if (policy_->credit_bytes != 0)
+    for (const auto& channel : waiting_)
+      for (const Packet& packet : channel) waiting_bytes += packet.wire_bytes;
   if (classes_) waiting_bytes += classes_->queued_bytes();
   const SimTime line = free_at_.get() > now ? free_at_.get() - now : SimTime{};
   return line.saturating_add(serialisation_time(waiting_bytes, link_.rate_bps));

@@ -44,6 +44,7 @@ class SwitchLp final : private TransmitObserver {
   const bool returns_credit_;
   const bool traced_;
   const bool per_packet_routing_;
+  bool has_pfc_ = false;              // a port holds lossless classes to PFC's thresholds
   std::vector<OutputPort> ports_;     // sized at construction, never resized
   MultipathSelector multipath_;       // topology.multipath's choice among equal-cost next hops
   std::unique_ptr<SharedPool> pool_;  // SwitchConfig::shared_buffer; null: private buffers
