@@ -382,7 +382,8 @@ def differences_text(grid):
             "the same picosecond. ns-3 runs simultaneous events in the order of a global "
             "counter taken when each was scheduled, so the winner is decided by the whole chain "
             "of events that led to each packet; `engine.tie_order: FIFO_CREATOR` follows that "
-            "chain through the NICs' busy periods and two levels of scheduling times, then "
+            "chain (each event's key carries its send time, the gap back to the event that "
+            "scheduled it and the run of equal gaps behind that; SEMANTICS.md section 3), then "
             "falls back to node numbers. In the cells traced packet by packet the runs are "
             "identical up to such a tie.\n")
 
@@ -413,12 +414,14 @@ marked handshake ACK (sequence 1) the first data segment's mark is not echoed. W
 """
 
 DCTCP_TIES = """
-The tree cells left were traced packet by packet (N = 32 x 64 KiB, Q = 32 KiB, K = 16 KiB): \
+Before `FIFO_CREATOR` carried the whole chain of scheduling times (commit 31599bb), the tree \
+cells left were traced packet by packet (N = 32 x 64 KiB, Q = 32 KiB, K = 16 KiB): \
 every port carries the same packets at the same times until the root's port to leaf0 \
 forwards two packets in a different order, host20's (from leaf1) and host32's (from leaf2), \
 which left their leaves at the same picosecond (515.104 us) and reach the root together. \
 That is the same-instant order of section 3 of SEMANTICS.md, as in the NewReno and SACK tree \
-cells that differ; no DCTCP or RED rule is involved.
+cells that differed then; no DCTCP or RED rule is involved. The cells left now were not \
+traced again.
 """
 
 
@@ -442,11 +445,10 @@ rule alone turned 14 (mostly rule-3 retransmissions whose first copy arrives aft
 state, window and timeout rules 9.
 
 The two cells left, both on the two-level tree with 32 senders of 256 KiB (Q = 32 and \
-64 KiB), were traced packet by packet: every sender sends the same segments at the same times \
-until the root's port to leaf0 first forwards two packets in a different order, packets from \
-two leaves (host17 under leaf1 and host32 under leaf2 at Q = 64 KiB, host21 and host32 at \
-Q = 32 KiB) that reach the root in the same picosecond. That is the same-instant order of \
-section 3 of SEMANTICS.md, which `engine.tie_order: FIFO_CREATOR` follows only as far as two \
-levels of scheduling times, as in the two NewReno tree cells that differ; no sender rule is \
-involved.
+64 KiB), parted at first where the root forwarded two packets that reach it in the same \
+picosecond from two leaves. Since `FIFO_CREATOR` carries the whole chain of scheduling times \
+(commit 31599bb; SEMANTICS.md section 3) those ties go as in ns-3, and the Q = 32 KiB cell \
+parts later at a sender rule: host16 receives a cumulative ACK (7300) on which netwarp sends \
+two segments and ns-3 none. That SACK + PRR rule is not yet found; the Q = 64 KiB cell was \
+not traced again.
 """
