@@ -414,7 +414,7 @@ marked handshake ACK (sequence 1) the first data segment's mark is not echoed. W
 """
 
 DCTCP_TIES = """
-Before `FIFO_CREATOR` carried the whole chain of scheduling times (commit 31599bb), the tree \
+Before `FIFO_CREATOR` carried the whole chain of scheduling times (commit 31cac8b), the tree \
 cells left were traced packet by packet (N = 32 x 64 KiB, Q = 32 KiB, K = 16 KiB): \
 every port carries the same packets at the same times until the root's port to leaf0 \
 forwards two packets in a different order, host20's (from leaf1) and host32's (from leaf2), \
@@ -447,7 +447,7 @@ state, window and timeout rules 9.
 The two cells left, both on the two-level tree with 32 senders of 256 KiB (Q = 32 and \
 64 KiB), parted at first where the root forwarded two packets that reach it in the same \
 picosecond from two leaves. Since `FIFO_CREATOR` carries the whole chain of scheduling times \
-(commit 31599bb; SEMANTICS.md section 3) those ties go as in ns-3, and the Q = 32 KiB cell \
+(commit 31cac8b; SEMANTICS.md section 3) those ties go as in ns-3, and the Q = 32 KiB cell \
 parts later at a sender rule: host16 receives a cumulative ACK (7300) on which netwarp sends \
 two segments and ns-3 none. That SACK + PRR rule is not yet found; the Q = 64 KiB cell was \
 not traced again.
