@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """DCQCN report: netwarp's RoCE/DCQCN against the DCQCN paper's fluid model, and fairness.
 
-Usage: run.py NETWARP [--out DIR] [--red]   (prints the markdown tables of README.md)
+Usage: run.py NETWARP [--out DIR] [--red | --seeds]   (prints the markdown tables of README.md)
 
 1. Trajectory: 2 flows into one 40 Gbit/s port (the paper's testbed rate), RED marking with
    the paper's Kmin 5 KB, Kmax 200 KB, Pmax 1 %, DCQCN defaults. netwarp's per-flow rate is
@@ -25,17 +25,22 @@ import tempfile
 PACKET = 1000  # bytes on the wire per packet (no headers: the fluid model counts packets)
 
 
-def scenario(n, rate, end_ns, switch, gap_ns, pfc=False):
+PFC_20K = "xoff_bytes: 20000 xon_bytes: 10000"
+
+
+def scenario(n, rate, end_ns, switch, gap_ns, pfc=False, seed=1, pfc_thresholds=PFC_20K,
+             dcqcn=""):
     flows = "\n".join(
         f"    flow {{ src: {i} dst: {n} bytes: 4000000000 start_ns: {i * gap_ns} }}" for i in range(n))
-    classes = "classes { lossless: true } pfc { xoff_bytes: 20000 xon_bytes: 10000 }" if pfc else ""
+    classes = f"classes {{ lossless: true }} pfc {{ {pfc_thresholds} }}" if pfc else ""
+    transport = f"kind: ROCE roce {{ dcqcn {{ {dcqcn} }} }}" if dcqcn else "kind: ROCE"
     return f"""name: "dcqcn-{n}"
-seed: 1
+seed: {seed}
 end_time_ns: {end_ns}
 topology {{ star {{ hosts: {n + 1} }} }}
 links {{ rate_bps: {rate} latency_ns: 1000 mtu_bytes: {PACKET} header_bytes: 0 frame_overhead_bytes: 0 }}
 switch {{ {switch} {classes} }}
-transport {{ kind: ROCE }}
+transport {{ {transport} }}
 workload {{ flows {{
 {flows}
 }} }}
@@ -172,10 +177,11 @@ STEP = "ecn_threshold_bytes: 40000 mark_at: DEQUEUE"
 RED = "red { min_bytes: 5000 max_bytes: 200000 max_probability: 0.01 } mark_at: DEQUEUE"
 
 
-def fairness(netwarp, tmp, n, end_ms, pfc=False, marking=STEP):
-    name = f"fair{n}{'pfc' if pfc else ''}{'red' if marking == RED else ''}"
-    out = run(netwarp, scenario(n, 10_000_000_000, end_ms * 1_000_000, marking, 50_000, pfc),
-              os.path.join(tmp, name))
+def fairness(netwarp, tmp, n, end_ms, pfc=False, marking=STEP, label="", **settings):
+    name = f"fair{n}{'pfc' if pfc else ''}{'red' if marking == RED else ''}{end_ms}"
+    name += "".join(f"-{v}" for v in settings.values()).replace(" ", "").replace(":", "")
+    out = run(netwarp, scenario(n, 10_000_000_000, end_ms * 1_000_000, marking, 50_000, pfc,
+                                **settings), os.path.join(tmp, name))
     end_s = end_ms * 1e-3
     sums = [0.0] * n
     for t, src in pcap_packets(mirror_file(out, n)):
@@ -192,8 +198,29 @@ def fairness(netwarp, tmp, n, end_ms, pfc=False, marking=STEP):
     with open(os.path.join(out, "results.json")) as f:
         import json
         pauses = json.load(f).get("pause_frames", 0)
-    print(f"| {n} | {'on' if pfc else 'off'} | {end_ms} | {jain:.4f} | {worst * 100:.1f} % | "
+    print(f"| {label}{n} | {'on' if pfc else 'off'} | {end_ms} | {jain:.4f} | {worst * 100:.1f} % | "
           f"{total / 10e9 * 100:.1f} % | {qmax / 1e3:.0f} | {pauses} |")
+
+
+# N = 32 with PFC and RED over several seeds: the paper's marking with a 20 KB XOFF (an ingress
+# can pause before its egress marks every packet), an XOFF above K_max (ECN before PFC, the
+# paper's buffer guideline), and a 4 us CNP interval (the reaction granularity of NVIDIA NICs
+# and of the HPCC ns-3 code's RP, which checks for CNPs every 4 us).
+SEED_SETTINGS = (
+    ("XOFF 20 KB, CNP 50 us", dict(pfc_thresholds=PFC_20K)),
+    ("XOFF 256 KB, CNP 50 us", dict(pfc_thresholds="xoff_bytes: 256000 xon_bytes: 236000")),
+    ("XOFF 20 KB, CNP 4 us", dict(pfc_thresholds=PFC_20K, dcqcn="cnp_interval_us: 4")),
+)
+
+
+def seeds(netwarp, tmp, end_ms=150, count=8):
+    print("| setting, seed, N | PFC | run (ms) | Jain, 2nd half | worst vs fair share | "
+          "utilisation | max queue, 2nd half (KB) | pause frames |")
+    print("|---|---|---|---|---|---|---|---|")
+    for label, settings in SEED_SETTINGS:
+        for seed in range(1, count + 1):
+            fairness(netwarp, tmp, 32, end_ms, pfc=True, marking=RED,
+                     label=f"{label}, seed {seed}, ", seed=seed, **settings)
 
 
 def main():
@@ -202,9 +229,14 @@ def main():
     parser.add_argument("--out")
     parser.add_argument("--red", action="store_true",
                         help="also the fairness rows with RED marking (runs of 8-150 ms, ~2 min)")
+    parser.add_argument("--seeds", action="store_true",
+                        help="only the N = 32 PFC + RED rows over seeds 1-8 and three settings")
     args = parser.parse_args()
     tmp = args.out or tempfile.mkdtemp(prefix="dcqcn-report-")
     os.makedirs(tmp, exist_ok=True)
+    if args.seeds:
+        seeds(args.netwarp, tmp)
+        return 0
     trajectory(args.netwarp, tmp)
     print("\n| N | PFC | run (ms) | Jain, 2nd half | worst vs fair share | utilisation | "
           "max queue, 2nd half (KB) | pause frames |")
