@@ -299,6 +299,41 @@ TEST_F(SackSenderTest, Ns3ReadingWrapsPrrsShareProductAt32Bits) {
   }
 }
 
+TEST_F(SackSenderTest, Ns3ReadingWrapsTheSlowStartBoundWhenMoreWasSentThanDelivered) {
+  // A sender of the two-level tree incast (32 x 256 KiB, Q = 32 KiB) against ns-3.37: ten
+  // segments out, segment 0 and 2-9 lost. Recovery on the third duplicate ACK (ssthresh 4 from
+  // BytesInFlight 8), new data and retransmissions by PRR; by the ACK of segment 5 (a
+  // retransmission) seven segments went out against six delivered. TcpPrrRecovery's SSRB bound
+  // max(prr_delivered - prr_out, DeliveredData) + MSS is uint32_t there: the difference wraps and
+  // the bound comes to 0, so ns-3 sends nothing on that ACK (pipe 2, ssthresh 4), where signed
+  // arithmetic (ns-3.38 on) sends two segments.
+  config.sack_reading = SackReading::ns3;
+  config.ssthresh_base = SsthreshBase::bytes_in_flight;
+  config.sack = true;
+  config.recovery = TcpRecovery::prr;
+  config.initial_window_segments = 10;
+  s = tcp_open(config, 1000 * kMss, kMss, SimTime::zero(), out);
+  const auto sack_ack = [this](std::uint32_t a, std::vector<TcpRange> blocks) {
+    TcpSackBlocks b;
+    for (const TcpRange& r : blocks) b.block[b.count++] = TcpRange{r.begin * kMss, r.end * kMss};
+    tcp_on_ack(s, config, a * kMss, false, b, &scoreboard, SimTime::from_ps(1000), out);
+    return out.segments.size();
+  };
+  std::vector<std::size_t> sent;
+  sent.push_back(sack_ack(0, {{1, 2}}));
+  sent.push_back(sack_ack(0, {{10, 11}, {1, 2}}));
+  sent.push_back(sack_ack(0, {{10, 12}, {1, 2}}));  // recovery: segment 0 again
+  sent.push_back(sack_ack(2, {{10, 12}}));
+  sent.push_back(sack_ack(2, {{10, 13}}));
+  sent.push_back(sack_ack(3, {{10, 13}}));
+  sent.push_back(sack_ack(4, {{10, 13}}));
+  sent.push_back(sack_ack(5, {{10, 13}}));
+  EXPECT_EQ(s.ssthresh, 4u * kMss);
+  EXPECT_EQ(sent, (std::vector<std::size_t>{1, 1, 1, 1, 1, 2, 2, 0}));
+  sent.push_back(sack_ack(6, {{10, 13}}));  // ns-3 then sends segments 7 and 8
+  EXPECT_EQ(sent.back(), 2u);
+}
+
 TEST_F(SackSenderTest, TimeoutClearsTheScoreboard) {
   open(TcpRecovery::sack_6675);
   sends_per_ack(5);

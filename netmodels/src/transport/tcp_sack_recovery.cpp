@@ -111,6 +111,19 @@ std::uint64_t ns3_prr_product(std::uint64_t prr_delivered, std::uint64_t ssthres
                                     static_cast<std::uint32_t>(ssthresh));
 }
 
+// ns-3.37's TcpPrrRecovery computes SSRB's max(prr_delivered - prr_out, DeliveredData) + MSS in
+// uint32_t and stores it in an int: when more was sent than delivered the difference wraps to
+// nearly 2^32, the maximum takes it and adding the MSS wraps again, to MSS less the excess (0 when
+// one segment more went out, negative beyond). ns-3.38 made the arithmetic signed.
+std::int64_t ns3_ssrb_limit(std::uint64_t prr_delivered, std::uint64_t prr_out,
+                            std::uint64_t delivered, std::uint32_t mss) {
+  const auto difference = static_cast<std::uint32_t>(static_cast<std::uint32_t>(prr_delivered) -
+                                                     static_cast<std::uint32_t>(prr_out));
+  const auto sum =
+      static_cast<std::uint32_t>(std::max(difference, static_cast<std::uint32_t>(delivered)) + mss);
+  return static_cast<std::int32_t>(sum);
+}
+
 }  // namespace
 
 // RFC 6937 section 3, on each ACK in recovery: cwnd = pipe + sndcnt. `retransmitted_acked`:
@@ -142,7 +155,8 @@ void set_prr_cwnd(TcpSenderState& s, const TcpConfig& config, std::uint64_t pipe
                              ? prr_delivered - prr_out
                              : std::max(prr_delivered - prr_out, delivered_now) + mss;
     if (!config.prr_conservative && reads_as_ns3(config))
-      limit = retransmitted_acked ? limit : delivered_now;
+      limit = retransmitted_acked ? ns3_ssrb_limit(sb.prr_delivered, sb.prr_out, delivered, s.mss)
+                                  : delivered_now;
     sndcnt = std::min(ssthresh - static_cast<std::int64_t>(pipe), limit);
   }
   sndcnt = std::max<std::int64_t>(sndcnt, 0);
