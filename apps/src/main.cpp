@@ -1,9 +1,9 @@
-// netwarp: the command-line program. Parses flags, starts MPI when launched by mpirun, runs one
-// subcommand, and turns every failure into one line on stderr and an exit status of the table
-// in exit_codes.hpp (bad input 2, out of memory 5, internal error 70).
+// netwarp: the command-line program. Parses flags, starts MPI when launched by mpirun (through
+// the MPI module, mpi_module.hpp: other runs never load MPI), runs one subcommand, and turns every
+// failure into one line on stderr and an exit status of the table in exit_codes.hpp (bad input 2,
+// out of memory 5, internal error 70).
 #include <fmt/format.h>
 #include <google/protobuf/stubs/logging.h>
-#include <mpi.h>
 #include <sys/resource.h>
 #include <CLI/CLI.hpp>
 
@@ -29,7 +29,9 @@
 #include "exit_codes.hpp"
 #include "interrupt.hpp"
 #include "kernel_options.hpp"
+#include "netwarp/engine/job_abort.hpp"
 #include "netwarp/engine/log.hpp"
+#include "netwarp/engine/mpi_module.hpp"
 #include "netwarp/engine/sim_time.hpp"
 #include "netwarp/mpiemul/trace.hpp"
 #include "netwarp/netmodels/input_error.hpp"
@@ -143,10 +145,7 @@ int fail_mid_run(const netwarp::engine::RankExchange& exchange, bool threads,
   std::fflush(stderr);
   if (exchange.size() == 1) return status;
   if (threads) netwarp::apps::interrupt::remove_staging_now();
-  int mpi_running = 0;
-  MPI_Initialized(&mpi_running);
-  if (mpi_running != 0) MPI_Abort(MPI_COMM_WORLD, status);
-  std::_Exit(status);
+  netwarp::engine::abort_job(status);
 }
 
 // The value of --threads (--threads N or --threads=N) when it is a whole number from 2 to
@@ -215,9 +214,9 @@ int run_rank(int argc, char** argv, netwarp::engine::RankExchange& exchange, boo
 // --threads N: N partitions as threads of this process (its first on this thread), or of every
 // process of an MPI job; the process exits with its first partition's status, as an MPI job
 // reports rank 0's.
-int run_threads(int argc, char** argv, int threads, bool mpi) {
-  const auto exchanges = mpi ? netwarp::engine::make_hybrid_exchanges(threads)
-                             : netwarp::engine::make_thread_exchanges(threads);
+int run_threads(int argc, char** argv, int threads, netwarp::engine::LoadedMpi* mpi) {
+  const auto exchanges = mpi != nullptr ? mpi->make_hybrid_exchanges(threads)
+                                        : netwarp::engine::make_thread_exchanges(threads);
   int first_status = 0;
   // run_rank turns every failure into a status: nothing is thrown out of a thread.
   netwarp::engine::run_as_threads(exchanges, [&](netwarp::engine::RankExchange& exchange) {
@@ -227,17 +226,30 @@ int run_threads(int argc, char** argv, int threads, bool mpi) {
   return first_status;
 }
 
+// The launcher's rank of this process (0 when it says none): before MPI starts.
+bool first_in_launch() {
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+    if (const char* rank = std::getenv(var)) return std::string_view(rank) == "0";
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   // Protobuf's own log lines ("[libprotobuf ERROR ...]") would precede our one-line errors.
   google::protobuf::SetLogHandler(nullptr);
   const int threads = threads_requested(argc, argv);
-  std::unique_ptr<netwarp::engine::MpiSession> mpi;
-  if (netwarp::engine::MpiSession::launched_by_mpirun())
-    mpi = std::make_unique<netwarp::engine::MpiSession>(argc, argv, threads > 1);
-  const auto exchange =
-      mpi ? netwarp::engine::make_mpi_exchange() : netwarp::engine::make_local_exchange();
+  std::unique_ptr<netwarp::engine::LoadedMpi> mpi;
+  if (netwarp::engine::MpiSession::launched_by_mpirun()) {
+    try {
+      mpi = std::make_unique<netwarp::engine::LoadedMpi>(argc, argv, threads > 1);
+    } catch (const netwarp::engine::MpiModuleError& e) {
+      if (first_in_launch())
+        std::fprintf(stderr, "netwarp: error: %s\n", one_line(e.what()).c_str());
+      return exit_code::kInternal;
+    }
+  }
+  const auto exchange = mpi ? mpi->make_exchange() : netwarp::engine::make_local_exchange();
   const bool root = exchange->rank() == 0;
   netwarp::apps::interrupt::install(command_text(argc, argv), root);
   // Every rank loads the scenario; rank 0 alone reports what it ignores. (Partitions as threads
@@ -245,7 +257,7 @@ int main(int argc, char** argv) {
   if (!root) netwarp::scenarios::set_warning_printer([](const std::string&) {});
   if (threads > 1) {
     try {
-      return run_threads(argc, argv, threads, mpi != nullptr);
+      return run_threads(argc, argv, threads, mpi.get());
     } catch (const std::runtime_error& e) {  // no MPI_THREAD_MULTIPLE
       if (root) std::fprintf(stderr, "netwarp: error: --threads: %s\n", e.what());
       return exit_code::kBadInput;

@@ -2,10 +2,13 @@
 """End-to-end tests of `netwarp run` on MPI scenarios: the library's pingpong and alltoall-ab
 scenarios, trace replay with --trace on the default cluster platform, the outputs a person
 opens (results.json breakdowns, timeline.json for Perfetto, calls.csv), deadlock reporting,
-trace errors as one FILE:LINE line with exit status 2, and the same digest on 2 MPI ranks."""
+trace errors as one FILE:LINE line with exit status 2, the same digest on 2 MPI ranks, and MPI
+loaded only in MPI jobs (a clear error when its module is missing)."""
 import csv
 import json
 import os
+import shutil
+import subprocess
 import sys
 import unittest
 
@@ -116,6 +119,38 @@ class MpiRunCase(netwarp_cli.ScratchCase):
                  os.path.join(TRACE_DATA, "collectives.tit"), "--out", os.path.join(self.dir, "x")])
         self.assertEqual(r.returncode, 2)
         self.assertIn("no mpi section", r.stderr)
+
+
+class MpiModuleCase(netwarp_cli.ScratchCase):
+    """MPI comes from lib/libnetwarp_mpi.so beside the program's bin/, loaded in MPI jobs only."""
+
+    def run_with_env(self, program, env, out):
+        args = [program, "run", os.path.join(LIBRARY, "two-flows.pbtxt"), "--out",
+                os.path.join(self.dir, out)]
+        return subprocess.run(args, capture_output=True, text=True, timeout=300,
+                              env={**os.environ, **env})
+
+    def test_a_single_process_run_does_not_load_mpi(self):
+        r = self.run_with_env(netwarp_cli.NETWARP, {"LD_DEBUG": "files"}, "one")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("libc.so", r.stderr)  # the loader's report is there...
+        self.assertNotIn("libmpi", r.stderr)  # ...and names no MPI library
+        self.assertNotIn("libnetwarp_mpi", r.stderr)
+
+    def test_an_mpi_job_without_the_module_fails_in_one_line(self):
+        program = os.path.join(self.dir, "bin", "netwarp")  # no lib/ beside this bin/
+        os.makedirs(os.path.dirname(program))
+        shutil.copy(netwarp_cli.NETWARP, program)
+        launched = {"OMPI_COMM_WORLD_SIZE": "2", "OMPI_COMM_WORLD_RANK": "0"}
+        r = self.run_with_env(program, launched, "rank0")
+        self.assertEqual(r.returncode, 70)
+        self.assertEqual(r.stderr.splitlines(), [
+            "netwarp: error: cannot load the MPI module, which an MPI job needs: "
+            f"{self.dir}/lib/libnetwarp_mpi.so: cannot open shared object file: "
+            "No such file or directory"])
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "rank0")))
+        r = self.run_with_env(program, {**launched, "OMPI_COMM_WORLD_RANK": "1"}, "rank1")
+        self.assertEqual((r.returncode, r.stderr), (70, ""))  # rank 0 alone says it
 
 
 if __name__ == "__main__":

@@ -1,12 +1,27 @@
-// NW_CHECK failure reporting.
+// NW_CHECK failure reporting, and how the job ends (job_abort.hpp).
 #include "netwarp/engine/check.hpp"
 
-#include <mpi.h>
-
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 
+#include "netwarp/engine/job_abort.hpp"
+
 namespace netwarp::engine {
+namespace {
+
+std::atomic<JobAbort> g_job_abort{nullptr};
+
+}  // namespace
+
+void set_job_abort(JobAbort abort) {
+  g_job_abort.store(abort);
+}
+
+void abort_job(int status) {
+  if (const JobAbort abort = g_job_abort.load()) abort(status);
+  std::_Exit(status);
+}
 
 void check_failed(const char* file, int line, const char* condition, const std::string& message) {
   const CheckContext& c = check_context();
@@ -17,13 +32,8 @@ void check_failed(const char* file, int line, const char* condition, const std::
   std::fprintf(stderr, "internal error: %s:%d: check failed: %s: %s [%s]\n", file, line, condition,
                message.c_str(), where.c_str());
   std::fflush(stderr);
-  int initialized = 0;
-  int finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
   // 70 (EX_SOFTWARE): the internal-error status of apps/src/exit_codes.hpp.
-  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, 70);
-  std::_Exit(70);
+  abort_job(70);
 }
 
 }  // namespace netwarp::engine

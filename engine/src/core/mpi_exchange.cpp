@@ -28,6 +28,7 @@
 #include <stdexcept>
 
 #include "netwarp/engine/check.hpp"
+#include "netwarp/engine/job_abort.hpp"
 #include "netwarp/engine/rank_exchange.hpp"
 #include "thread_hub.hpp"
 
@@ -367,20 +368,30 @@ std::vector<std::unique_ptr<RankExchange>> make_hybrid_exchanges(int threads) {
   return exchanges;
 }
 
+namespace {
+
+// The job abort while MPI runs: every process of the job ends.
+void abort_mpi_job(int status) {
+  int initialized = 0;
+  int finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, status);
+}
+
+}  // namespace
+
 struct MpiSession::Impl {
   Impl(int& argc, char**& argv, bool threads)
-      : env(argc, argv, threads ? mpi::threading::multiple : mpi::threading::single, false) {}
+      : env(argc, argv, threads ? mpi::threading::multiple : mpi::threading::single, false) {
+    set_job_abort(&abort_mpi_job);
+  }
+  ~Impl() { set_job_abort(nullptr); }  // before env finalizes MPI
   mpi::environment env;
 };
 
 MpiSession::MpiSession(int& argc, char**& argv, bool threads)
     : impl_(std::make_unique<Impl>(argc, argv, threads)) {}
 MpiSession::~MpiSession() = default;
-
-bool MpiSession::launched_by_mpirun() {
-  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
-    if (std::getenv(var) != nullptr) return true;
-  return false;
-}
 
 }  // namespace netwarp::engine
