@@ -8,7 +8,10 @@ engine's `wall_seconds` (results.json: building the LPs, the event loop, the LPs
 and of their difference, the time outside the loop: start-up, reading the scenario, building the
 network, sorting and writing the outputs, exit. Two output settings: `default` (the scenario as
 it is: queue trace of the bottleneck, 100 us time series, 7.4 MB of CSV) and `minimal` (no queue
-trace, `outputs.sample_interval_ns=0`: results.json, flows.csv, ports.csv, fct_cdf.csv).
+trace, `outputs.sample_interval_ns=0`: results.json, flows.csv, ports.csv, fct_cdf.csv). Also
+the process's CPU time (user + system, as its parent's wait4 reports it: less inflated than wall
+time on a busy machine), and a third setting, `start`: `netwarp run --help`, start-up and exit
+alone (no run, no engine).
 
   bench/fixed_costs.py build/bin/netwarp                      # one binary
   bench/fixed_costs.py OLD/netwarp NEW/netwarp --runs 15     # before/after, with A/B ratios
@@ -39,14 +42,22 @@ def minimal_scenario(folder):
 
 
 def one_run(netwarp, scenario, extra, out):
+    """(whole wall, engine wall_seconds, process CPU), ms; no scenario: `run --help`."""
     shutil.rmtree(out, ignore_errors=True)
+    args = [netwarp, "run", scenario, "--out", out] + extra if scenario else [netwarp, "run",
+                                                                            "--help"]
     start = time.monotonic()
-    subprocess.run([netwarp, "run", scenario, "--out", out] + extra, check=True,
-                   stdout=subprocess.DEVNULL)
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
     whole = time.monotonic() - start
-    with open(os.path.join(out, "results.json")) as f:
-        engine = json.load(f)["wall_seconds"]
-    return whole * 1e3, engine * 1e3
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise subprocess.CalledProcessError(process.returncode, args)
+    engine = 0.0
+    if scenario:
+        with open(os.path.join(out, "results.json")) as f:
+            engine = json.load(f)["wall_seconds"]
+    return whole * 1e3, engine * 1e3, (usage.ru_utime + usage.ru_stime) * 1e3
 
 
 def measure(binaries, scenario, extra, runs, folder):
@@ -70,23 +81,27 @@ def main():
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         no_samples = ["--set", "outputs.sample_interval_ns=0"]
-        settings = [("default", INCAST, []), ("minimal", minimal_scenario(folder), no_samples)]
+        settings = [("default", INCAST, []), ("minimal", minimal_scenario(folder), no_samples),
+                    ("start", None, [])]
         print(f"load average before: {os.getloadavg()[0]:.2f}; {args.runs} interleaved runs each;"
               " ms, median (least)")
-        print("| outputs | binary | whole process | engine wall_seconds | outside the loop |")
-        print("|---|---|---|---|---|")
+        print("| outputs | binary | whole process | engine wall_seconds | outside the loop |"
+              " process CPU |")
+        print("|---|---|---|---|---|---|")
         for name, scenario, extra in settings:
             times = measure(args.netwarp, scenario, extra, args.runs, folder)
             for b, netwarp in enumerate(args.netwarp):
-                whole = [w for w, _ in times[b]]
-                engine = [e for _, e in times[b]]
-                outside = [w - e for w, e in times[b]]
+                whole = [w for w, _, _ in times[b]]
+                engine = [e for _, e, _ in times[b]]
+                outside = [w - e for w, e, _ in times[b]]
+                cpu = [c for _, _, c in times[b]]
                 print(f"| {name} | {chr(ord('A') + b)} | {summary(whole)} | {summary(engine)} |"
-                      f" {summary(outside)} |")
+                      f" {summary(outside)} | {summary(cpu)} |")
             if len(args.netwarp) == 2:
-                ratios = [a[0] / b[0] for a, b in zip(times[0], times[1])]
-                print(f"| {name} | A/B whole, per pair | {statistics.median(ratios):.3f} "
-                      f"({min(ratios):.3f}-{max(ratios):.3f}) | | |")
+                for what, i in (("whole", 0), ("CPU", 2)):
+                    ratios = [a[i] / b[i] for a, b in zip(times[0], times[1])]
+                    print(f"| {name} | A/B {what}, per pair | {statistics.median(ratios):.3f} "
+                          f"({min(ratios):.3f}-{max(ratios):.3f}) | | | |")
         print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
