@@ -63,6 +63,8 @@ class KeyQueue {
   LpId top_dest() const { return pool_[queue_.top().id].dest; }
   bool empty() const { return queue_.empty(); }
   std::uint64_t spreads() const { return queue_.spreads(); }
+  std::size_t capacity_bytes() const { return queue_.capacity_bytes(); }
+  std::size_t heap_size() const { return queue_.heap_size(); }
   std::size_t size() const { return queue_.size(); }
   const PendingQueue::Entry& top() const { return queue_.top(); }
   EventKey top_key() const { return queue_.top_key(); }
@@ -366,6 +368,44 @@ TEST(PendingQueue, ACrowdOfOneInstantIsNotSplitAtEveryPush) {
   EXPECT_LE(q.spreads(), 10u);  // at 64, 128, ..., 16384 entries: nine doublings
   std::sort(keys.begin(), keys.end());
   EXPECT_EQ(pop_all(q), keys);
+}
+
+// A network's queue holds a few far events (retransmission timers) among many near ones: when
+// they are a tenth of the entries at the split, the ring's buckets are made as wide as they are
+// far, and the near events stay in the heap. The heap is split again as it doubles, with what
+// waits beyond it, until the ring's width follows the near ones.
+TEST(PendingQueue, AHeapThatGrowsWhileSplitIsSplitAgain) {
+  KeyQueue q({.split_size = 64, .per_bucket = 8, .buckets = 16});
+  std::vector<EventKey> keys;
+  std::uint64_t counter = 0;
+  const auto push = [&](std::int64_t time) {
+    keys.push_back(EventKey{ps(time), 0, counter++});
+    q.push(keys.back());
+  };
+  for (std::int64_t i = 0; i < 16; ++i) push(1'000'000'000'000 + i);  // far: a quarter at 64
+  for (std::int64_t i = 0; i < 48; ++i) push(i);
+  ASSERT_TRUE(q.is_split());
+  std::size_t largest = 0;
+  for (std::int64_t i = 0; i < 5000; ++i) {
+    push(48 + i);
+    largest = std::max(largest, q.heap_size());
+  }
+  EXPECT_LT(largest, 400u);  // one heap until the far ones are under a tenth: 5,048 entries
+  EXPECT_LE(q.spreads(), 20u);
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(pop_all(q), keys);
+}
+
+// A used bucket's buffer waits for a later bucket, but only a few of them: a ring's worth of
+// buffers held several times the entries a fat tree's queue ever had.
+TEST(PendingQueue, KeepsFewBuffersOfUsedBuckets) {
+  KeyQueue q({.split_size = 64, .per_bucket = 8, .buckets = 4096});
+  std::mt19937_64 rng(9);
+  for (std::uint64_t i = 0; i < 50000; ++i)
+    q.push(EventKey{ps(static_cast<std::int64_t>(rng() % 10'000'000)), 0, i});
+  ASSERT_TRUE(q.is_split());
+  pop_all(q);
+  EXPECT_LT(q.capacity_bytes(), std::size_t{200'000});  // 4,096 kept buffers: over 1 MB
 }
 
 // The kernels prefetch, while an event runs, what prefetch_next names: in a split queue that
