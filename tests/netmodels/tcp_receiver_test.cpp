@@ -236,5 +236,23 @@ TEST_F(TcpReceiverTest, CongestionMarkIsEchoedOnTheNextAck) {
   EXPECT_FALSE(out.ece);
 }
 
+TEST_F(TcpReceiverTest, Ns3DctcpAnswersAWhollyOldMarkedSegmentWithAPlainAck) {
+  // ns-3.37's IsValidTcpSegment: a segment wholly below rcv_nxt gets a plain ACK before its CE
+  // mark is looked at, so the echo stays off and the mark does not count (m_ecnCESeq stays).
+  // A segment that ends at rcv_nxt is taken in: its mark counts and the ACK echoes it.
+  config.congestion_control = CongestionControl::dctcp;
+  config.dctcp_reading = DctcpReading::ns3;
+  for (std::uint32_t seq = 0; seq < 3000; seq += kMss) segment(seq);
+  segment(0, SimTime::zero(), true);
+  EXPECT_TRUE(out.send_ack);
+  EXPECT_EQ(out.ack, 3000u);
+  EXPECT_FALSE(out.ece);
+  EXPECT_EQ(r.ce_seq, 0u);
+  segment(2000, SimTime::zero(), true);
+  EXPECT_EQ(out.ack, 3000u);
+  EXPECT_TRUE(out.ece);
+  EXPECT_EQ(r.ce_seq, 2001u);
+}
+
 }  // namespace
 }  // namespace netwarp::netmodels

@@ -238,6 +238,16 @@ TcpReceiverState tcp_accept(std::uint64_t total_bytes) {
 void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore& ooo, TcpSeq seq,
                     std::uint32_t length, bool ce, SimTime now, TcpReceiverActions& out) {
   out.clear();
+  const TcpSeq end = seq + length;
+  if (end < r.rcv_nxt && config.congestion_control == CongestionControl::dctcp &&
+      config.dctcp_reading == DctcpReading::ns3) {
+    // TcpSocketBase::IsValidTcpSegment: a segment wholly below rcv_nxt is out of range and gets
+    // a plain ACK before ForwardUp looks at its CE mark, so neither the mark nor DCTCP's CE
+    // state moves and the ACK carries no ECE. (One that ends at rcv_nxt is taken in as usual.)
+    send_ack(r, config, &ooo, nullptr, out);
+    out.ece = false;
+    return;
+  }
   if (config.congestion_control == CongestionControl::dctcp && delays_as_ns3(config)) {
     track_dctcp_ce_as_ns3(r, config, ns3_counts_ce(r, config, seq, ce), out);
   } else if (config.congestion_control == CongestionControl::dctcp) {
@@ -245,7 +255,6 @@ void tcp_on_segment(TcpReceiverState& r, const TcpConfig& config, TcpRangeStore&
   } else if (ce) {
     r.ce_pending = 1;
   }
-  const TcpSeq end = seq + length;
   if (end <= r.rcv_nxt) {  // duplicate: ACK at once so the sender learns what arrived
     send_ack(r, config, &ooo, nullptr, out);
     return;

@@ -3,7 +3,8 @@ message size m and buffer Q, and a bulk transfer from a 10 Gbit/s access link in
 port, each run three ways: netwarp native, netwarp with `emulate: NS3`, and ns-3 itself
 (netwarp-ns3). Then further grids with `emulate: NS3` against ns-3 only: NewReno on a
 two-level tree, SACK with PRR recovery, CUBIC and DCTCP (with RED step marking at K) on the star
-and the tree. Then the sensitivity of native results to host numbering."""
+and the tree, and NewReno and DCTCP with delayed ACKs. Then the sensitivity of native results to
+host numbering."""
 from . import common
 
 NAME = "ns3-tcp"
@@ -25,13 +26,18 @@ FULL = dict(senders=[4, 8, 16, 32, 64], bytes=[16384, 65536, 262144, 1048576],
 SACK_PRR = ["transport.tcp.sack=true", "transport.tcp.recovery=PRR"]
 CUBIC = ["transport.tcp.congestion_control=CUBIC"]
 DCTCP = ["transport.tcp.congestion_control=DCTCP"]
+DELAYED_ACKS = ["transport.tcp.delayed_ack=true"]
 MORE_GRIDS = (("NewReno, two-level tree", "tree", []),
               ("SACK + PRR, star", "star", SACK_PRR),
               ("SACK + PRR, two-level tree", "tree", SACK_PRR),
               ("CUBIC, star", "star", CUBIC),
               ("CUBIC, two-level tree", "tree", CUBIC),
               ("DCTCP, star", "star", DCTCP),
-              ("DCTCP, two-level tree", "tree", DCTCP))
+              ("DCTCP, two-level tree", "tree", DCTCP),
+              ("Delayed ACKs, NewReno, star", "star", DELAYED_ACKS),
+              ("Delayed ACKs, NewReno, two-level tree", "tree", DELAYED_ACKS),
+              ("Delayed ACKs, DCTCP, star", "star", DCTCP + DELAYED_ACKS),
+              ("Delayed ACKs, DCTCP, two-level tree", "tree", DCTCP + DELAYED_ACKS))
 # DCTCP's marking threshold K on every switch port, as a share of the buffer Q.
 DCTCP_K_SHARES = (0.25, 0.5)
 # The two-level tree: 4 leaves of 16 hosts under one root; host0 receives on leaf0, senders
@@ -151,6 +157,11 @@ FINDINGS = [
         f"`dctcp_reading: DCTCP_NS3`, `mark_reading: MARK_NS3_RED`) at least "
         f"{MORE_AGREEING_CELLS:.0%} of the DCTCP cells (star and two-level tree) agree with ns-3",
         combined("DCTCP")),
+    common.Finding(
+        "delayed ACKs", f"with `emulate: NS3` (ns-3's delayed ACKs, `delayed_ack_reading: "
+        f"DELAYED_ACK_NS3`) at least {MORE_AGREEING_CELLS:.0%} of the delayed-ACK cells "
+        "(NewReno and DCTCP, star and two-level tree) agree with ns-3",
+        combined("Delayed ACKs")),
     common.Finding(
         "small incasts", "with `emulate: NS3` every 4-sender incast of up to 64 KiB agrees "
         "with ns-3", small_incasts_agree),
@@ -275,9 +286,14 @@ def run_more_grids(ctx, z, with_ns3):
     return more
 
 
+def marks_ce(recovery):
+    """Whether a grid runs DCTCP (and so marks CE at K on every switch port)."""
+    return DCTCP[0] in recovery
+
+
 def thresholds(recovery, q):
     """DCTCP's marking thresholds for buffer q; [None] for the grids that do not mark."""
-    if recovery != DCTCP:
+    if not marks_ce(recovery):
         return [None]
     return [int(q * share) for share in DCTCP_K_SHARES]
 
@@ -285,7 +301,7 @@ def thresholds(recovery, q):
 def more_tables(more):
     md = []
     for name, topology, recovery in MORE_GRIDS:
-        marks = recovery == DCTCP
+        marks = marks_ce(recovery)
         rows = [[n, m // 1024, q // 1024] + [k // 1024 for k in K] +
                 cell_row((), cell, True, runs=RUNS[1:])
                 for (grid, n, m, q, *K), cell in more.items() if grid == name]
