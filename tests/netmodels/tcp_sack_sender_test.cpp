@@ -23,10 +23,22 @@ class SackSenderTest : public ::testing::Test {
   }
   // An ACK of `ack` SACKing [sack_begin, sack_end); returns the segments it released.
   std::size_t ack(std::uint32_t a, std::uint32_t sack_begin, std::uint32_t sack_end) {
+    if (sack_end > sack_begin) return ack_blocks(a, {TcpRange{sack_begin, sack_end}});
+    return ack_blocks(a, {});
+  }
+  // An ACK of `a` with these SACK blocks (newest first); returns the segments it released.
+  std::size_t ack_blocks(std::uint32_t a, const std::vector<TcpRange>& blocks) {
     TcpSackBlocks b;
-    if (sack_end > sack_begin) b.block[b.count++] = TcpRange{sack_begin, sack_end};
+    for (const TcpRange& r : blocks) b.block[b.count++] = r;
     tcp_on_ack(s, config, a, false, b, &scoreboard, SimTime::from_ps(1000), out);
     return out.segments.size();
+  }
+  // ns-3's recovery: SACK, PRR, ssthresh from BytesInFlight (the reading is the test's).
+  void use_prr_from_bytes_in_flight(std::uint32_t initial_window) {
+    config.ssthresh_base = SsthreshBase::bytes_in_flight;
+    config.sack = true;
+    config.recovery = TcpRecovery::prr;
+    config.initial_window_segments = initial_window;
   }
   // Segments 1..n SACKed one per ACK with segment 0 lost; segments sent per ACK.
   std::vector<std::size_t> sends_per_ack(std::uint32_t n) {
@@ -256,10 +268,7 @@ TEST_F(SackSenderTest, Ns3ReadingCountsRetransmittedSegmentsInFlightOnceSacked) 
   // its first copy. ns-3 keeps the retransmitted flag, so BytesInFlight = 20 - 8 SACKed - 1 lost
   // + 2 retransmitted = 13 segments and PRR sets cwnd = 13000 + ceil(6000 * 8 / 20) - 2000.
   config.sack_reading = SackReading::ns3;
-  config.ssthresh_base = SsthreshBase::bytes_in_flight;
-  config.sack = true;
-  config.recovery = TcpRecovery::prr;
-  config.initial_window_segments = 20;
+  use_prr_from_bytes_in_flight(20);
   s = tcp_open(config, 20 * kMss, kMss, SimTime::zero(), out);
   const auto sent = sends_per_ack(8);
   EXPECT_EQ(sent, (std::vector<std::size_t>{0, 0, 1, 0, 0, 0, 1, 0}));
@@ -274,10 +283,7 @@ TEST_F(SackSenderTest, Ns3ReadingWrapsPrrsShareProductAt32Bits) {
   // two ACKs until ACK 45; from ACK 46 (44 segments delivered, 44000 x 99000 > 2^32) the product
   // wraps, the share falls far below what was sent, and nothing goes while pipe > ssthresh. The
   // RFC reading keeps sending.
-  config.ssthresh_base = SsthreshBase::bytes_in_flight;
-  config.sack = true;
-  config.recovery = TcpRecovery::prr;
-  config.initial_window_segments = 200;
+  use_prr_from_bytes_in_flight(200);
   const auto sends_between = [](const std::vector<std::size_t>& sent, std::size_t from,
                                 std::size_t to) {
     std::size_t n = 0;
@@ -308,16 +314,11 @@ TEST_F(SackSenderTest, Ns3ReadingWrapsTheSlowStartBoundWhenMoreWasSentThanDelive
   // the bound comes to 0, so ns-3 sends nothing on that ACK (pipe 2, ssthresh 4), where signed
   // arithmetic (ns-3.38 on) sends two segments.
   config.sack_reading = SackReading::ns3;
-  config.ssthresh_base = SsthreshBase::bytes_in_flight;
-  config.sack = true;
-  config.recovery = TcpRecovery::prr;
-  config.initial_window_segments = 10;
+  use_prr_from_bytes_in_flight(10);
   s = tcp_open(config, 1000 * kMss, kMss, SimTime::zero(), out);
-  const auto sack_ack = [this](std::uint32_t a, std::vector<TcpRange> blocks) {
-    TcpSackBlocks b;
-    for (const TcpRange& r : blocks) b.block[b.count++] = TcpRange{r.begin * kMss, r.end * kMss};
-    tcp_on_ack(s, config, a * kMss, false, b, &scoreboard, SimTime::from_ps(1000), out);
-    return out.segments.size();
+  const auto sack_ack = [this](std::uint32_t a, std::vector<TcpRange> blocks) {  // in segments
+    for (TcpRange& r : blocks) r = TcpRange{r.begin * kMss, r.end * kMss};
+    return ack_blocks(a * kMss, blocks);
   };
   std::vector<std::size_t> sent;
   sent.push_back(sack_ack(0, {{1, 2}}));
