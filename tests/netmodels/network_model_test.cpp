@@ -6,6 +6,7 @@
 
 #include "netwarp/netmodels/topology_builders.hpp"
 #include "network_fixtures.hpp"
+#include "placement/load_placement.hpp"
 
 namespace netwarp::netmodels {
 namespace {
@@ -131,6 +132,54 @@ TEST(NetworkModel, ATreeKeepsEachLeafWithItsHosts) {
     const NodeId leaf = spec.topology.nodes[id].ports[0].peer;
     EXPECT_EQ(model.rank_of(id, 2), model.rank_of(leaf, 2)) << "host " << id;
   }
+}
+
+TEST(LoadPlacement, SplitsGroupsInRunsOfAboutEqualLoad) {
+  EXPECT_EQ(split_groups(std::vector<std::uint64_t>(8, 5), 2),
+            (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(split_groups(std::vector<std::uint64_t>{10, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 2),
+            (std::vector<int>{0, 1, 1, 1, 1, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(split_groups(std::vector<std::uint64_t>{1, 1, 1, 1, 1, 1, 1, 9}, 2),
+            (std::vector<int>{0, 0, 0, 0, 0, 0, 0, 1}));
+  // However skewed the load, every rank gets a group.
+  EXPECT_EQ(split_groups(std::vector<std::uint64_t>{100, 1, 1}, 3), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(split_groups(std::vector<std::uint64_t>{1, 1, 100}, 3), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(split_groups(std::vector<std::uint64_t>{0, 0, 0, 0}, 4),
+            (std::vector<int>{0, 1, 2, 3}));
+}
+
+TEST(LoadPlacement, CountsEachPacketAtEveryNodeOfItsRoute) {
+  // Leaves 0 and 1 (groups 0 and 1) with two hosts each; one spine, in group 0.
+  const Topology t = build_leaf_spine(LeafSpineSpec{2, 1, 2, 1}, kLinks, "t");
+  const std::vector<ExpectedTraffic> streams{{0, 2, 1000}, {1, 1, 1}};
+  const std::vector<std::uint64_t> load = expected_group_load(t, 2, 100, {}, streams);
+  // One per LP (group 0: 2 hosts, leaf, spine; group 1: 2 hosts, leaf), then 10 packets on
+  // host0 -> leaf0 -> spine -> leaf1 -> host2 and 1 packet within host 1.
+  EXPECT_EQ(load, (std::vector<std::uint64_t>{4 + 3 * 10 + 1, 3 + 2 * 10}));
+}
+
+// An MPI job on the first leaf's hosts carries most of the traffic: its leaf gets a rank of its
+// own, where an equal count of groups would put two leaves with it.
+TEST(NetworkModel, PlacesGroupsByTheLoadTheRunWillCarry) {
+  NetworkSpec spec;
+  spec.topology = build_leaf_spine(LeafSpineSpec{4, 2, 4, 1}, kLinks, "t");
+  const auto leaf_rank = [&](const NetworkModel& model, std::uint32_t leaf) {
+    return model.rank_of(leaf * 4, 2);  // its first host
+  };
+  const NetworkModel even(spec);
+  EXPECT_EQ(leaf_rank(even, 1), leaf_rank(even, 0));
+  EXPECT_NE(leaf_rank(even, 2), leaf_rank(even, 0));
+  NetworkModel busy(spec);
+  std::vector<ExpectedTraffic> job;
+  for (NodeId a = 0; a < 4; ++a)
+    for (NodeId b = 0; b < 4; ++b)
+      if (a != b) job.push_back({a, b, 1 << 20});
+  busy.expect_traffic(job);
+  EXPECT_NE(leaf_rank(busy, 1), leaf_rank(busy, 0));
+  EXPECT_EQ(leaf_rank(busy, 1), leaf_rank(busy, 3));
+  for (engine::LpId id = 0; id < busy.lp_count(); ++id)  // a switch stays with its hosts
+    if (spec.topology.is_host(id))
+      EXPECT_EQ(busy.rank_of(id, 2), busy.rank_of(spec.topology.nodes[id].ports[0].peer, 2));
 }
 
 }  // namespace

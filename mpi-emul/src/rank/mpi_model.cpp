@@ -41,12 +41,30 @@ void check_config(const netmodels::NetworkSpec& spec, const Program& program,
                                             spec.workload.messages.size(),
                                             netmodels::kConnectionFlowBit - 1));
 }
+
+// What the job's sends carry between hosts, summed per pair of hosts (in pair order), for
+// placing the model's LPs by load.
+std::vector<netmodels::ExpectedTraffic> job_traffic(const Program& program,
+                                                    const MpiConfig& config) {
+  std::map<std::pair<netmodels::NodeId, netmodels::NodeId>, std::uint64_t> bytes;
+  for (RankId r = 0; r < program.size(); ++r)
+    for (const Op& op : program.ranks[r].ops)
+      if (op.kind == OpKind::send && op.peer >= 0 &&
+          static_cast<std::size_t>(op.peer) < config.rank_hosts.size())
+        bytes[{config.rank_hosts[r], config.rank_hosts[static_cast<std::size_t>(op.peer)]}] +=
+            op.bytes;
+  std::vector<netmodels::ExpectedTraffic> traffic;
+  traffic.reserve(bytes.size());
+  for (const auto& [hosts, n] : bytes) traffic.push_back({hosts.first, hosts.second, n});
+  return traffic;
+}
 }  // namespace
 
 std::unique_ptr<netmodels::NetworkModel> make_mpi_model(netmodels::NetworkSpec spec,
                                                         std::shared_ptr<const Program> program,
                                                         MpiConfig config) {
   check_config(spec, *program, config);
+  std::vector<netmodels::ExpectedTraffic> traffic = job_traffic(*program, config);
   const std::size_t nodes = spec.topology.nodes.size();
   auto context = std::make_shared<const MpiContext>(std::move(program), std::move(config), nodes);
   // A host with workload flows and no rank runs the workload's HostLp; with both, SharedHostLp.
@@ -58,7 +76,9 @@ std::unique_ptr<netmodels::NetworkModel> make_mpi_model(netmodels::NetworkSpec s
     if (context->ranks_on(host).empty()) return engine::make_lp<netmodels::HostLp>(host, net);
     return engine::make_lp<SharedHostLp>(host, net, *context);
   };
-  return std::make_unique<netmodels::NetworkModel>(std::move(spec), std::move(factory));
+  auto model = std::make_unique<netmodels::NetworkModel>(std::move(spec), std::move(factory));
+  model->expect_traffic(std::move(traffic));
+  return model;
 }
 
 }  // namespace netwarp::mpiemul
