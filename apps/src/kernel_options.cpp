@@ -51,7 +51,8 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
       .add_option("--sync", o.sync,
                   "Optimistic: how ranks keep in step: hybrid (events that cannot be rolled back, "
                   "below every rank's earliest event plus the model's lookahead, run without "
-                  "Time Warp's bookkeeping; Time Warp past them), conservative (only those, in "
+                  "Time Warp's bookkeeping; Time Warp past them once a rank has waited 50 us "
+                  "for the others' promises), conservative (only those, in "
                   "windows of the lookahead: no rollback), optimistic (Time Warp for every "
                   "event) (run: the scenario's engine.sync, default hybrid)")
       ->check(CLI::IsMember({"optimistic", "conservative", "hybrid"}))

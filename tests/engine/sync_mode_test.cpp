@@ -34,6 +34,8 @@ class SafeEventsTest : public ::testing::Test {
         exchange_(2),
         pe_(model_, config_, exchange_, &sink_) {
     pe_.init_lps();
+    // Hybrid runs past the horizon only while speculating (after a long wait, in the kernel).
+    pe_.set_speculation(true);
   }
 
   static Event ping_event(SimTime t, std::uint64_t counter, LpId dest, Ping ping) {
@@ -97,6 +99,24 @@ TEST_F(SafeEventsTest, AnLpWithUncommittedWorkRunsItsNextEventLoggedEvenBelowThe
   pe_.fossil_collect(us(20));
   EXPECT_EQ(committed_values(0), (std::vector<std::uint64_t>{10, 15}));
   ASSERT_EQ(sink_.kept.size(), 3u);
+}
+
+// What ran ahead commits once the horizon passes it, without a GVT round, but never past the
+// earliest pending event: that one may still send this rank something earlier.
+TEST_F(SafeEventsTest, WhatRanAheadCommitsBelowTheHorizonAndTheEarliestPendingEvent) {
+  pe_.set_safe_horizon(us(20));
+  inject(ping_event(us(30), 1, 1, Ping{30, 0, 0}));
+  EXPECT_EQ(run_all(), 1u);
+  EXPECT_EQ(pe_.uncommitted(), 1u);
+  inject(ping_event(us(35), 2, 2, Ping{35, 0, 0}));
+  pe_.set_safe_horizon(us(50));
+  pe_.commit_below_horizon(SimTime::max());
+  EXPECT_EQ(pe_.committed_to(), us(35));
+  EXPECT_EQ(committed_values(1), (std::vector<std::uint64_t>{30}));
+  EXPECT_EQ(pe_.uncommitted(), 0u);
+  EXPECT_EQ(run_all(), 1u);  // the 35 us event, below the horizon: safe
+  EXPECT_EQ(pe_.local_stats().events_safe, 1u);
+  EXPECT_EQ(committed_values(2), (std::vector<std::uint64_t>{35}));
 }
 
 TEST_F(SafeEventsTest, TheHorizonNeverMovesBack) {

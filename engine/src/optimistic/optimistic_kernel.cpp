@@ -121,16 +121,21 @@ void report_progress(const KernelConfig& config, RankExchange& exchange, const T
   config.on_progress(Progress{gvt, config.end_time, static_cast<std::uint64_t>(committed), wall});
 }
 
-// Conservative: nothing rolls back, and the horizon moves with the other ranks' promises between
-// rounds, so a GVT round is needed only to end the run, to report progress, and to move the
-// horizon over a span where no rank has anything to do (promises step by one lookahead per
-// exchange there). A rank handles what is safe, promises and polls every few batches (every time
-// round while it waits), up to a boundary of simulated time that every rank shares (the next
-// multiple of kConservativePeriodLookaheads lookaheads, or the end), so all reach the round
-// together: it leaves once it holds nothing before the boundary and nothing earlier can reach it
-// any more, or once it has found nothing to handle, received nothing and seen its horizon stand
-// still for kConservativeIdleNs (another rank may be in the round already, holding its promises,
-// or have lost its core).
+// The promise-driven loop (conservative; hybrid with a lookahead on several ranks): the horizon
+// moves with the other ranks' promises between rounds, so a GVT round is needed only to end the
+// run, to report progress, to commit what hybrid ran optimistically, and to move the horizon over
+// a span where no rank has anything to do (promises step by one lookahead per exchange there). A
+// rank handles what is safe, promises and polls every few batches (every time round while it
+// waits), up to a boundary of simulated time that every rank shares (the next multiple of
+// kConservativePeriodLookaheads lookaheads, or the end), so all reach the round together: it
+// leaves once it holds nothing before the boundary and nothing earlier can reach it any more, or
+// once it has found nothing to handle, received nothing and seen its horizon stand still for
+// kConservativeIdleNs (another rank may be in the round already, holding its promises, or have
+// lost its core). Conservative never runs past its horizon. Hybrid does, but only once it has
+// waited KernelConfig::speculate_after_ns for a promise with nothing arriving (a neighbour works
+// through a burst of events within one lookahead), and commits what it ran ahead as its horizon
+// passes it: waits of a few microseconds, the usual ones, cost less than the rollbacks that
+// running ahead at once brings in tightly coupled networks (bench/SCALE.md).
 constexpr std::int64_t kConservativePeriodLookaheads = 1024;
 constexpr std::uint64_t kConservativeIdleNs = 1'000'000;
 
@@ -140,17 +145,27 @@ SimTime conservative_boundary(SimTime gvt, SimTime lookahead, SimTime end) {
   return std::min(end, SimTime::from_ps((gvt.ps() / period + 1) * period));
 }
 
-void run_conservative_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime boundary,
-                               PhaseClock& clock) {
+void run_promise_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime boundary,
+                          PhaseClock& clock) {
   // Spins, then yields (IdleWait); the interval ends before it would nap.
   IdleWait wait(std::chrono::microseconds(20));
   SimTime idle_horizon = SimTime::zero();
+  std::uint64_t rolled_back = pe.events_rolled_back();
   for (std::uint32_t batch = 1;; ++batch) {
     const std::size_t handled = pe.process_batch(config.batch_size, boundary);
-    clock.lap(clock.handling);
     if (handled > 0 && batch % kExchangeIterations != 0) continue;  // as the other modes
+    clock.lap(clock.handling);  // a clock read costs as much as a small event: once per exchange
     pe.flush_outgoing();
     const std::size_t received = pe.poll_incoming();
+    // A move of the horizon, or a rollback, ends speculation (hybrid): the rank waits for
+    // promises again first (running ahead again at once would only be rolled back again).
+    const bool horizon_moved = pe.safe_horizon() != idle_horizon;
+    if (horizon_moved || pe.events_rolled_back() != rolled_back) {
+      idle_horizon = pe.safe_horizon();
+      rolled_back = pe.events_rolled_back();
+      pe.set_speculation(false);
+      pe.commit_below_horizon(config.end_time);
+    }
     if (handled > 0) {
       wait.busy();
       clock.lap(clock.communication);
@@ -158,19 +173,18 @@ void run_conservative_interval(TimeWarpPe& pe, const KernelConfig& config, SimTi
     }
     if (pe.local_min() >= boundary && pe.safe_horizon() >= boundary) {
       pe.flush_outgoing();  // the promise that lets the others reach the boundary too
-      return;
+      break;
     }
     // Idle time counts from the last message or move of the horizon: a rank whose neighbour
     // works through a burst gets its events and promises, if not yet past its next event, and
     // leaving for the round would take its own promises away from that neighbour.
-    if (received > 0 || pe.safe_horizon() != idle_horizon) {
-      wait.busy();
-      idle_horizon = pe.safe_horizon();
-    }
-    if (wait.idle_ns() > kConservativeIdleNs) return;
+    if (received > 0 || horizon_moved) wait.busy();
+    if (wait.idle_ns() > kConservativeIdleNs) break;
+    if (wait.idle_ns() >= config.speculate_after_ns) pe.set_speculation(true);
     wait.idle();
     clock.lap(clock.communication);  // waiting for a promise counts as communication
   }
+  pe.set_speculation(false);  // the round handles what is safe only
 }
 
 // One GVT interval of scheduler iterations: exchange every few (hybrid: also whenever the next
@@ -306,12 +320,12 @@ RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExc
   OptimismWindow window(config.window, config.adaptive_window);
   RoundCounter round(pe);
   for (;;) {
-    // Conservative: the shared boundary of this interval; otherwise the optimism window.
-    const SimTime limit = config.sync == SyncMode::conservative
+    // Promise-driven: the shared boundary of this interval; otherwise the optimism window.
+    const SimTime limit = pe.promise_driven()
                               ? conservative_boundary(gvt, model.lookahead(), config.end_time)
                               : window.limit(gvt);
-    if (config.sync == SyncMode::conservative) {
-      run_conservative_interval(pe, config, limit, clock);
+    if (pe.promise_driven()) {
+      run_promise_interval(pe, config, limit, clock);
     } else {
       run_interval(pe, config, limit, clock);
     }
@@ -320,7 +334,8 @@ RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExc
     gvt = round_result.gvt;
     pe.set_safe_horizon(round_result.horizon);
     clock.lap(clock.gvt);
-    pe.fossil_collect(std::min(gvt, config.end_time));
+    // (Hybrid may have committed past GVT already, below its horizon.)
+    pe.fossil_collect(std::max(pe.committed_to(), std::min(gvt, config.end_time)));
     clock.lap(clock.fossil);
     window.adapt(round.next());
     ++rounds;

@@ -23,6 +23,8 @@ TimeWarpPe::TimeWarpPe(const Model& model, const KernelConfig& config, RankExcha
       lookahead_(safe_enabled_ ? model.lookahead() : SimTime::zero()),
       outgoing_(static_cast<std::size_t>(exchange.size())),
       channel_promises_(safe_enabled_ && lookahead_ > SimTime::zero() && exchange.size() > 1),
+      promise_driven_(!optimism_ || (channel_promises_ && config.sync == SyncMode::hybrid)),
+      speculating_(optimism_ && !promise_driven_),
       promised_(static_cast<std::size_t>(exchange.size()), SimTime::zero()),
       promise_from_(static_cast<std::size_t>(exchange.size()), SimTime::zero()) {
   const LpId n = model.lp_count();
@@ -96,7 +98,7 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
     const EventId id = pending_.top().id;
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
     if (time >= config_.end_time) break;
-    if (!optimism_ && time >= limit) break;  // conservative: the interval's boundary
+    if (promise_driven_ && time >= limit) break;  // the interval's boundary
     if (time < safe_until_ && runs_safe(pending_.top().dest)) {
       pending_.take_top();
       pending_.prefetch_next([&](LpId lp) { return slots_[local_index_[lp]].lp.get(); });
@@ -105,16 +107,20 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
       ++handled;
       continue;
     }
-    if (!optimism_) break;  // conservative: a promise or the next GVT round moves the horizon
+    // Promise-driven: an event below the horizon whose LP still holds uncommitted events (run
+    // ahead while speculating) is logged, but it can no longer be rolled back, so it runs
+    // whatever the caps say; past the horizon only speculation runs events.
+    const bool certain = promise_driven_ && time < safe_until_;
+    if (!speculating_ && !certain) break;  // a promise or the next GVT round moves the horizon
     if (time > limit) {
       held_by_window_ = true;
       break;
     }
-    if (!bytes_checked) {
+    if (!certain && !bytes_checked) {
       bytes_left = bytes_in_use() < max_uncommitted_bytes_;
       bytes_checked = true;
     }
-    if (!bytes_left || uncommitted() >= max_uncommitted_) {
+    if (!certain && (!bytes_left || uncommitted() >= max_uncommitted_)) {
       if (bytes_left && cancel_back_after(EventKey(pending_.top_key())))
         continue;  // the top changed
       // Past the caps only events at GVT's instant run: without them no rank could move GVT.
@@ -271,7 +277,7 @@ void TimeWarpPe::route(const Event& event) {
     batch.add_positive(event);
     ++stats_.remote_events_sent;
     // A batch held through a GVT reduction may have outgrown one message: send_batch splits.
-    if (batch.count() >= kFlushEntries && !hold_sends_) send_batch(dest_rank, batch.take());
+    if (batch.count() >= kFlushEntries && !hold_sends_) send_outgoing(dest_rank);
   }
   if (logging_sends_) {
     sent_.push_back(record);
@@ -306,7 +312,7 @@ void TimeWarpPe::flush_outgoing() {
       outgoing_[r].add_promise(promise, rank_);
       promised_[r] = promise;
     }
-    if (!outgoing_[r].empty()) send_batch(static_cast<int>(r), outgoing_[r].take());
+    if (!outgoing_[r].empty()) send_outgoing(static_cast<int>(r));
   }
 }
 
@@ -350,12 +356,24 @@ void TimeWarpPe::send_batch(int dest, std::vector<std::byte> bytes) {
   }
 }
 
+void TimeWarpPe::send_outgoing(int dest) {
+  std::vector<std::byte> spare;
+  if (!spare_buffers_.empty()) {
+    spare = std::move(spare_buffers_.back());
+    spare_buffers_.pop_back();
+  }
+  send_batch(dest, outgoing_[static_cast<std::size_t>(dest)].take(std::move(spare)));
+}
+
 std::size_t TimeWarpPe::poll_incoming() {
   NW_CHECK(!hold_sends_, "receive while sends are held");
+  constexpr std::size_t kSpareBuffers = 16;
   std::size_t n = 0;
   std::vector<std::byte> bytes;
   while (exchange_.try_receive(bytes)) {
     receive(bytes);
+    if (spare_buffers_.size() < kSpareBuffers) spare_buffers_.push_back(std::move(bytes));
+    bytes = {};
     ++n;
   }
   return n;

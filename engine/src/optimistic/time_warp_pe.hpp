@@ -55,6 +55,13 @@ class TimeWarpPe final : public EventRouter {
     return !pending_.empty() && SimTime::from_ps(pending_.top().time_ps) >= safe_until_ &&
            SimTime::from_ps(pending_.top().time_ps) < config_.end_time;
   }
+  // Whether the kernel's promise-driven loop runs this rank (conservative; hybrid with a
+  // lookahead on several ranks): batches stop at the interval's boundary, and events past the
+  // safe horizon run only while speculation is on.
+  bool promise_driven() const { return promise_driven_; }
+  // Hybrid in the promise-driven loop: lets events past the safe horizon run optimistically
+  // (the rank has waited long for a promise), or stops them (it waits for one again).
+  void set_speculation(bool on) { speculating_ = on && optimism_; }
   // Whether a batch stopped at an event past its limit since the last call (and forgets it).
   bool take_held_by_window() { return std::exchange(held_by_window_, false); }
   // Takes every message that has arrived; returns how many.
@@ -67,6 +74,18 @@ class TimeWarpPe final : public EventRouter {
   SimTime local_min();
   // Commits, in key order per LP, every handled event earlier than `gvt`.
   void fossil_collect(SimTime gvt);
+  // Promise-driven: commits, without waiting for a GVT round, what was handled before both the
+  // safe horizon (no other rank can send anything earlier any more) and the earliest pending
+  // event (nor can this one: its events follow their causes), up to `end`.
+  void commit_below_horizon(SimTime end) {
+    if (!promise_driven_ || processed_.empty()) return;
+    drop_cancelled_top();
+    SimTime to = std::min(safe_until_, end);
+    if (!pending_.empty()) to = std::min(to, SimTime::from_ps(pending_.top().time_ps));
+    if (to > gvt_) fossil_collect(to);
+  }
+  // Where commits have reached: GVT, or the horizon commit_below_horizon went to.
+  SimTime committed_to() const { return gvt_; }
   void finish_lps(SimTime end);  // fills the LP digests
 
   void route(const Event& event) override;
@@ -93,6 +112,8 @@ class TimeWarpPe final : public EventRouter {
 
  private:
   void send_batch(int dest, std::vector<std::byte> bytes);
+  // Sends what `dest`'s batch holds, the batch going on in a spare buffer.
+  void send_outgoing(int dest);
   // One handled, uncommitted event, in a per-rank log in the order of handling. Its undo
   // records, sent events and records are contiguous ranges of the per-rank logs, ending where
   // the next entry's begin. Entries of one LP are chained newest to oldest for rollback.
@@ -242,6 +263,10 @@ class TimeWarpPe final : public EventRouter {
   std::map<EventKey, CancelledKey> cancelled_pending_;
   std::uint32_t arrivals_ = 0;
   std::vector<WireBatch> outgoing_;  // by destination rank
+  // Buffers of received messages, reused for outgoing batches: partitions as threads then
+  // exchange the same few buffers instead of allocating one per batch and freeing it on the
+  // receiving thread.
+  std::vector<std::vector<std::byte>> spare_buffers_;
 
   LogPosition current_ = kNoPosition;  // entry of the handler running now
   bool in_init_ = false;
@@ -250,6 +275,8 @@ class TimeWarpPe final : public EventRouter {
   SimTime handling_time_ = SimTime::zero();  // of the event whose handler runs
   RecordBuffer safe_records_;                // a safe event's records, committed as it returns
   const bool channel_promises_;
+  const bool promise_driven_;          // see promise_driven()
+  bool speculating_;                   // events past the safe horizon may run now
   std::vector<SimTime> promised_;      // by rank: the latest promise sent to it
   std::vector<SimTime> promise_from_;  // by rank: the latest promise received from it
   bool hold_sends_ = false;

@@ -41,9 +41,12 @@ class WireBatch {
   bool empty() const { return bytes_.empty(); }
   // Earliest time of any entry (max() when empty): GVT must not pass what is not sent yet.
   SimTime min_time() const { return min_time_; }
-  std::vector<std::byte> take() {
+  // The batch's bytes; the batch goes on in `buffer` (emptied; its capacity kept, so a reused
+  // buffer saves the allocations of growing a fresh one).
+  std::vector<std::byte> take(std::vector<std::byte> buffer = {}) {
     min_time_ = SimTime::max();
-    return std::exchange(bytes_, {});
+    buffer.clear();
+    return std::exchange(bytes_, std::move(buffer));
   }
 
   // Calls fn(kind, event) for every entry of a received message, in order.

@@ -66,6 +66,11 @@ struct KernelConfig {
   // always run, so GVT advances even when every rank is at its caps.
   std::uint64_t max_uncommitted = 0;
   std::uint64_t max_uncommitted_bytes = 0;
+  // Hybrid with a lookahead on several ranks: how long (wall time) a rank waits for a promise,
+  // with nothing arriving, before it runs events past its safe horizon. Waits are usually a few
+  // microseconds; a longer one means a neighbour works through a burst within one lookahead.
+  // Only timing depends on it, never results (tests set 0: speculate whenever blocked).
+  std::uint64_t speculate_after_ns = 50'000;
   bool check_reverse = false;  // forward, rollback, forward again on every event
   // Called on rank 0 about twice a second of wall time.
   std::function<void(const Progress&)> on_progress;
