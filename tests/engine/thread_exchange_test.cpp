@@ -114,6 +114,18 @@ struct ThreadRun {
 
 class PholdOnThreads : public ::testing::TestWithParam<ThreadRun> {};
 
+// Every partition's statistics from one run of `model` on `threads` threads.
+std::vector<RunStats> run_on_threads(const Model& model, const KernelConfig& config, int threads) {
+  std::mutex mutex;
+  std::vector<RunStats> stats;
+  run_as_threads(threads, [&](RankExchange& ex) {
+    const RunResult run = run_optimistic(model, config, ex);
+    const std::lock_guard<std::mutex> lock(mutex);
+    stats.push_back(run.stats);
+  });
+  return stats;
+}
+
 // The digests and committed counts of the sequential kernel, on threads, with tunings that
 // roll back often (one event per batch, a tiny memory cap) and with the defaults.
 TEST_P(PholdOnThreads, MatchesTheSequentialKernel) {
@@ -129,13 +141,7 @@ TEST_P(PholdOnThreads, MatchesTheSequentialKernel) {
     config.batch_size = t.batch;
     config.gvt_interval = t.gvt_interval;
     config.max_uncommitted_bytes = t.max_uncommitted_bytes;
-    std::mutex mutex;
-    std::vector<RunStats> stats;
-    run_as_threads(threads, [&](RankExchange& ex) {
-      const RunResult run = run_optimistic(model, config, ex);
-      const std::lock_guard<std::mutex> lock(mutex);
-      stats.push_back(run.stats);
-    });
+    const std::vector<RunStats> stats = run_on_threads(model, config, threads);
     ASSERT_EQ(stats.size(), static_cast<std::size_t>(threads));
     for (const RunStats& s : stats) {
       EXPECT_EQ(s.digest, reference.stats.digest) << t.name;
@@ -150,7 +156,7 @@ TEST_P(PholdOnThreads, MatchesTheSequentialKernel) {
 // Hybrid that runs past its horizon every time it waits (KernelConfig::speculate_after_ns 0):
 // events run ahead, roll back and commit below the horizon between rounds, and the results
 // stay the sequential kernel's.
-TEST(PholdOnThreads, HybridSpeculatingWheneverItWaitsMatchesTheSequentialKernel) {
+TEST(HybridOnThreads, SpeculatingWheneverItWaitsMatchesTheSequentialKernel) {
   for (const int threads : {2, 4}) {
     const phold::PholdConfig c = testing::phold_spread(threads, 64, 150);
     const phold::PholdModel model(c);
@@ -160,14 +166,7 @@ TEST(PholdOnThreads, HybridSpeculatingWheneverItWaitsMatchesTheSequentialKernel)
     config.kind = KernelKind::optimistic;
     config.sync = SyncMode::hybrid;
     config.speculate_after_ns = 0;
-    std::mutex mutex;
-    std::vector<RunStats> stats;
-    run_as_threads(threads, [&](RankExchange& ex) {
-      const RunResult run = run_optimistic(model, config, ex);
-      const std::lock_guard<std::mutex> lock(mutex);
-      stats.push_back(run.stats);
-    });
-    for (const RunStats& s : stats) {
+    for (const RunStats& s : run_on_threads(model, config, threads)) {
       EXPECT_EQ(s.digest, reference.stats.digest) << threads;
       EXPECT_EQ(s.events_committed, reference.stats.events_committed);
       EXPECT_LT(s.events_safe, s.events_committed) << "nothing ran past the horizon";
