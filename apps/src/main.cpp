@@ -226,13 +226,6 @@ int run_threads(int argc, char** argv, int threads, netwarp::engine::LoadedMpi* 
   return first_status;
 }
 
-// The launcher's rank of this process (0 when it says none): before MPI starts.
-bool first_in_launch() {
-  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
-    if (const char* rank = std::getenv(var)) return std::string_view(rank) == "0";
-  return true;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -244,7 +237,7 @@ int main(int argc, char** argv) {
     try {
       mpi = std::make_unique<netwarp::engine::LoadedMpi>(argc, argv, threads > 1);
     } catch (const netwarp::engine::MpiModuleError& e) {
-      if (first_in_launch())
+      if (netwarp::engine::MpiSession::first_in_launch())
         std::fprintf(stderr, "netwarp: error: %s\n", one_line(e.what()).c_str());
       return exit_code::kInternal;
     }

@@ -88,6 +88,9 @@ class MpiSession {
   MpiSession& operator=(const MpiSession&) = delete;
   // True when this process was started by mpirun (so MPI should be initialized).
   static bool launched_by_mpirun();
+  // Whether the launcher made this process rank 0 (true when it says no rank): before MPI starts,
+  // so that one rank alone reports that MPI could not.
+  static bool first_in_launch();
 
  private:
   struct Impl;
