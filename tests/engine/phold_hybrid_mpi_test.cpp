@@ -23,10 +23,8 @@ TEST(PholdHybrid, ThreadsInEveryProcessGiveTheSequentialDigest) {
   for (const SyncMode mode : {SyncMode::optimistic, SyncMode::conservative, SyncMode::hybrid}) {
     config.sync = mode;
     for (const testing::ThreadTuning& t :
-         {testing::kThreadTunings[0], testing::kThreadTunings[2]}) {
-      config.batch_size = t.batch;
-      config.gvt_interval = t.gvt_interval;
-      config.max_uncommitted_bytes = t.max_uncommitted_bytes;
+         {testing::kThreadTunings[0], testing::kThreadTunings[2], testing::kThreadTunings[3]}) {
+      testing::apply_tuning(t, config);
       const auto exchanges = make_hybrid_exchanges(kThreads);
       run_as_threads(exchanges, [&](RankExchange& ex) {
         EXPECT_EQ(ex.size(), partitions);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "netwarp/engine/kernel.hpp"
 #include "netwarp/phold/phold.hpp"
 
 namespace netwarp::engine::testing {
@@ -24,10 +25,22 @@ struct ThreadTuning {
   std::uint32_t batch;
   std::uint32_t gvt_interval;
   std::uint64_t max_uncommitted_bytes;
+  bool speculate_at_once;  // hybrid runs past its horizon whenever it waits (rolls back often)
 };
 
-// The defaults, one event per batch and GVT round (rolls back often), a tiny memory cap.
-inline constexpr ThreadTuning kThreadTunings[] = {
-    {"defaults", 16, 64, 0}, {"every_event", 1, 1, 0}, {"tiny_byte_cap", 16, 4, 4096}};
+// The defaults, one event per batch and GVT round (rolls back often), a tiny memory cap, and
+// hybrid running ahead at once.
+inline constexpr ThreadTuning kThreadTunings[] = {{"defaults", 16, 64, 0, false},
+                                                  {"every_event", 1, 1, 0, false},
+                                                  {"tiny_byte_cap", 16, 4, 4096, false},
+                                                  {"speculate_at_once", 16, 64, 0, true}};
+
+// Sets `config` to run with tuning `t`.
+inline void apply_tuning(const ThreadTuning& t, KernelConfig& config) {
+  config.batch_size = t.batch;
+  config.gvt_interval = t.gvt_interval;
+  config.max_uncommitted_bytes = t.max_uncommitted_bytes;
+  config.speculate_after_ns = t.speculate_at_once ? 0 : KernelConfig{}.speculate_after_ns;
+}
 
 }  // namespace netwarp::engine::testing

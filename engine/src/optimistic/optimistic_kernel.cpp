@@ -127,20 +127,20 @@ void report_progress(const KernelConfig& config, RankExchange& exchange, const T
 // a span where no rank has anything to do (promises step by one lookahead per exchange there). A
 // rank handles what is safe, promises and polls every few batches (every time round while it
 // waits), up to a boundary of simulated time that every rank shares (the next multiple of
-// kConservativePeriodLookaheads lookaheads, or the end), so all reach the round together: it
+// kRoundPeriodLookaheads lookaheads, or the end), so all reach the round together: it
 // leaves once it holds nothing before the boundary and nothing earlier can reach it any more, or
 // once it has found nothing to handle, received nothing and seen its horizon stand still for
-// kConservativeIdleNs (another rank may be in the round already, holding its promises, or have
+// kIdleBeforeRoundNs (another rank may be in the round already, holding its promises, or have
 // lost its core). Conservative never runs past its horizon. Hybrid does, but only once it has
 // waited KernelConfig::speculate_after_ns for a promise with nothing arriving (a neighbour works
 // through a burst of events within one lookahead), and commits what it ran ahead as its horizon
 // passes it: waits of a few microseconds, the usual ones, cost less than the rollbacks that
 // running ahead at once brings in tightly coupled networks (bench/SCALE.md).
-constexpr std::int64_t kConservativePeriodLookaheads = 1024;
-constexpr std::uint64_t kConservativeIdleNs = 1'000'000;
+constexpr std::int64_t kRoundPeriodLookaheads = 1024;
+constexpr std::uint64_t kIdleBeforeRoundNs = 1'000'000;
 
-SimTime conservative_boundary(SimTime gvt, SimTime lookahead, SimTime end) {
-  const std::int64_t period = lookahead.ps() * kConservativePeriodLookaheads;
+SimTime shared_boundary(SimTime gvt, SimTime lookahead, SimTime end) {
+  const std::int64_t period = lookahead.ps() * kRoundPeriodLookaheads;
   if (period <= 0 || gvt.ps() > end.ps() - period) return end;
   return std::min(end, SimTime::from_ps((gvt.ps() / period + 1) * period));
 }
@@ -179,7 +179,7 @@ void run_promise_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime bo
     // works through a burst gets its events and promises, if not yet past its next event, and
     // leaving for the round would take its own promises away from that neighbour.
     if (received > 0 || horizon_moved) wait.busy();
-    if (wait.idle_ns() > kConservativeIdleNs) break;
+    if (wait.idle_ns() > kIdleBeforeRoundNs) break;
     if (wait.idle_ns() >= config.speculate_after_ns) pe.set_speculation(true);
     wait.idle();
     clock.lap(clock.communication);  // waiting for a promise counts as communication
@@ -187,14 +187,14 @@ void run_promise_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime bo
   pe.set_speculation(false);  // the round handles what is safe only
 }
 
-// One GVT interval of scheduler iterations: exchange every few (hybrid: also whenever the next
-// event waits for a promise to run safe), handle a batch in each. Ends early once the rank has
-// been idle for kIdleIterations.
+// One GVT interval of scheduler iterations (optimistic; hybrid without a lookahead, so without
+// promises): exchange every few, handle a batch in each. Ends early once the rank has been idle
+// for kIdleIterations.
 void run_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime limit, PhaseClock& clock) {
   std::uint32_t idle = 0;
   for (std::uint32_t i = 0; i < config.gvt_interval; ++i) {
     std::size_t received = 0;
-    if (i % kExchangeIterations == 0 || pe.waits_for_promise()) {
+    if (i % kExchangeIterations == 0) {
       pe.flush_outgoing();
       received = pe.poll_incoming();
       clock.lap(clock.communication);
@@ -322,7 +322,7 @@ RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExc
   for (;;) {
     // Promise-driven: the shared boundary of this interval; otherwise the optimism window.
     const SimTime limit = pe.promise_driven()
-                              ? conservative_boundary(gvt, model.lookahead(), config.end_time)
+                              ? shared_boundary(gvt, model.lookahead(), config.end_time)
                               : window.limit(gvt);
     if (pe.promise_driven()) {
       run_promise_interval(pe, config, limit, clock);

@@ -99,7 +99,8 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
     if (time >= config_.end_time) break;
     if (promise_driven_ && time >= limit) break;  // the interval's boundary
-    if (time < safe_until_ && runs_safe(pending_.top().dest)) {
+    const bool below_horizon = time < safe_until_;
+    if (below_horizon && runs_safe(pending_.top().dest)) {
       pending_.take_top();
       pending_.prefetch_next([&](LpId lp) { return slots_[local_index_[lp]].lp.get(); });
       execute_safe(id);
@@ -110,7 +111,7 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
     // Promise-driven: an event below the horizon whose LP still holds uncommitted events (run
     // ahead while speculating) is logged, but it can no longer be rolled back, so it runs
     // whatever the caps say; past the horizon only speculation runs events.
-    const bool certain = promise_driven_ && time < safe_until_;
+    const bool certain = promise_driven_ && below_horizon;
     if (!speculating_ && !certain) break;  // a promise or the next GVT round moves the horizon
     if (time > limit) {
       held_by_window_ = true;
@@ -373,7 +374,6 @@ std::size_t TimeWarpPe::poll_incoming() {
   while (exchange_.try_receive(bytes)) {
     receive(bytes);
     if (spare_buffers_.size() < kSpareBuffers) spare_buffers_.push_back(std::move(bytes));
-    bytes = {};
     ++n;
   }
   return n;

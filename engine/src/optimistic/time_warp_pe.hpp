@@ -47,14 +47,6 @@ class TimeWarpPe final : public EventRouter {
     if (safe_enabled_) safe_until_ = std::max(safe_until_, horizon);
   }
   SimTime safe_horizon() const { return safe_until_; }
-  // Whether the next event would run past the safe horizon while promises could move it (hybrid
-  // with a lookahead): a fresh exchange may let it run safe instead.
-  bool waits_for_promise() {
-    if (!channel_promises_) return false;
-    drop_cancelled_top();
-    return !pending_.empty() && SimTime::from_ps(pending_.top().time_ps) >= safe_until_ &&
-           SimTime::from_ps(pending_.top().time_ps) < config_.end_time;
-  }
   // Whether the kernel's promise-driven loop runs this rank (conservative; hybrid with a
   // lookahead on several ranks): batches stop at the interval's boundary, and events past the
   // safe horizon run only while speculation is on.
