@@ -96,6 +96,35 @@ TEST(ThreadExchange, KeepsEachSendersOrder) {
   });
 }
 
+// The kernel reads the published promises, then takes what has arrived: it must then hold every
+// message sent before each promise it read. Partition 1 publishes, after its message i, the
+// promise i + 1 (the count it has sent).
+TEST(ThreadExchange, APromiseReadFirstFollowsEveryMessageSentBeforeIt) {
+  static constexpr std::int64_t kMessages = 20000;
+  run_as_threads(2, [](RankExchange& ex) {
+    EXPECT_FALSE(ex.shares_promises_with(ex.rank()));
+    EXPECT_TRUE(ex.shares_promises_with(1 - ex.rank()));
+    if (ex.rank() == 1) {
+      for (std::int64_t i = 0; i < kMessages; ++i) {
+        ex.send(0, bytes_of(1, i));
+        ex.publish_promise(i + 1);
+      }
+    } else {
+      std::int64_t received = 0;
+      std::vector<std::byte> bytes;
+      while (received < kMessages) {
+        const std::int64_t promised = ex.published_promise(1);
+        while (ex.try_receive(bytes)) ASSERT_EQ(values_of(bytes)[1], received++);
+        ASSERT_GE(received, promised);
+      }
+      EXPECT_EQ(ex.published_promise(1), kMessages);
+    }
+    ex.barrier();
+  });
+  // One rank alone shares promises with nobody.
+  EXPECT_FALSE(make_local_exchange()->shares_promises_with(0));
+}
+
 TEST(ThreadExchange, RethrowsAPartitionsExceptionAfterJoiningAll) {
   std::atomic<int> finished{0};
   EXPECT_THROW(run_as_threads(2,

@@ -333,6 +333,14 @@ class HybridExchange final : public RankExchange {
                             [this](std::vector<std::byte>& b) { collectives().broadcast(b); });
   }
   void complete_sends() override { mailbox_.complete_sends(); }
+  // Within this process, through the hub; other processes' partitions get them in messages.
+  bool shares_promises_with(int rank) const override {
+    return rank != this->rank() && rank / threads_ == process_rank_;
+  }
+  void publish_promise(std::int64_t ps) override { process_->hub.publish_promise(thread_, ps); }
+  std::int64_t published_promise(int rank) const override {
+    return process_->hub.promise_of(rank % threads_);
+  }
 
  private:
   MpiCollectives& collectives() const { return process_->collectives; }

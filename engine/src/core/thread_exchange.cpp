@@ -64,6 +64,9 @@ class ThreadExchange final : public RankExchange {
   }
   void broadcast(std::vector<std::byte>& bytes) override { hub_->broadcast(rank_, bytes); }
   void complete_sends() override {}  // a send is complete once posted
+  bool shares_promises_with(int rank) const override { return rank != rank_; }
+  void publish_promise(std::int64_t ps) override { hub_->publish_promise(rank_, ps); }
+  std::int64_t published_promise(int rank) const override { return hub_->promise_of(rank); }
 
  private:
   std::shared_ptr<ThreadHub> hub_;

@@ -29,7 +29,8 @@ class ThreadHub {
         mailboxes_(static_cast<std::size_t>(partitions)),
         barrier_(partitions),
         values_(static_cast<std::size_t>(partitions)),
-        bytes_(static_cast<std::size_t>(partitions)) {
+        bytes_(static_cast<std::size_t>(partitions)),
+        promises_(static_cast<std::size_t>(partitions)) {
     for (auto& set : gvt_slots_) set.resize(static_cast<std::size_t>(partitions));
   }
   int size() const { return size_; }
@@ -39,6 +40,14 @@ class ThreadHub {
     const std::lock_guard<std::mutex> lock(box.mutex);
     box.queue.push_back(std::move(bytes));
     box.filled.store(true, std::memory_order_release);
+  }
+  // A partition's promise for the others, published after the messages it covers (release) and
+  // read before the receiver takes its messages (acquire).
+  void publish_promise(int rank, std::int64_t ps) {
+    promises_[static_cast<std::size_t>(rank)].value.store(ps, std::memory_order_release);
+  }
+  std::int64_t promise_of(int rank) const {
+    return promises_[static_cast<std::size_t>(rank)].value.load(std::memory_order_acquire);
   }
   // Moves every message waiting for `rank` to the back of `into`; false when there were none.
   bool take_all(int rank, std::deque<std::vector<std::byte>>& into) {
@@ -132,6 +141,9 @@ class ThreadHub {
   struct alignas(64) Counter {
     std::atomic<std::uint64_t> value{0};
   };
+  struct alignas(64) Promise {
+    std::atomic<std::int64_t> value{0};
+  };
 
   int size_;
   std::vector<Mailbox> mailboxes_;
@@ -140,6 +152,7 @@ class ThreadHub {
   std::vector<std::vector<std::byte>> bytes_;
   std::array<std::vector<GvtSlot>, 2> gvt_slots_;
   std::array<Counter, 2> gvt_arrived_;
+  std::vector<Promise> promises_;
 };
 
 }  // namespace netwarp::engine

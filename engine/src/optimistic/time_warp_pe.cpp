@@ -27,6 +27,10 @@ TimeWarpPe::TimeWarpPe(const Model& model, const KernelConfig& config, RankExcha
       speculating_(optimism_ && !promise_driven_),
       promised_(static_cast<std::size_t>(exchange.size()), SimTime::zero()),
       promise_from_(static_cast<std::size_t>(exchange.size()), SimTime::zero()) {
+  if (channel_promises_)
+    for (int r = 0; r < exchange.size(); ++r)
+      if (r != rank_ && exchange.shares_promises_with(r)) shared_promise_ranks_.push_back(r);
+  shared_promises_read_.resize(shared_promise_ranks_.size(), SimTime::zero());
   const LpId n = model.lp_count();
   rank_of_.resize(n);
   local_index_.assign(n, ~std::uint32_t{0});
@@ -310,10 +314,16 @@ void TimeWarpPe::flush_outgoing() {
   const SimTime promise = channel_promises_ ? promise_to_others() : SimTime::zero();
   for (std::size_t r = 0; r < outgoing_.size(); ++r) {
     if (channel_promises_ && static_cast<int>(r) != rank_ && promised_[r] < promise) {
-      outgoing_[r].add_promise(promise, rank_);
+      if (!exchange_.shares_promises_with(static_cast<int>(r)))
+        outgoing_[r].add_promise(promise, rank_);
       promised_[r] = promise;
     }
     if (!outgoing_[r].empty()) send_outgoing(static_cast<int>(r));
+  }
+  // One store for every partition of this process, after the messages it covers.
+  if (!shared_promise_ranks_.empty() && published_ < promise) {
+    exchange_.publish_promise(promise.ps());
+    published_ = promise;
   }
 }
 
@@ -333,10 +343,32 @@ void TimeWarpPe::receive_promise(SimTime promise, int sender) {
            "a promise from rank {} that rank {} cannot use", sender, rank_);
   promise_from_[static_cast<std::size_t>(sender)] =
       std::max(promise_from_[static_cast<std::size_t>(sender)], promise);
+  update_safe_horizon();
+}
+
+void TimeWarpPe::update_safe_horizon() {
   SimTime least = SimTime::max();
   for (std::size_t r = 0; r < promise_from_.size(); ++r)
     if (static_cast<int>(r) != rank_) least = std::min(least, promise_from_[r]);
   set_safe_horizon(least);
+}
+
+void TimeWarpPe::read_shared_promises() {
+  for (std::size_t i = 0; i < shared_promise_ranks_.size(); ++i)
+    shared_promises_read_[i] =
+        SimTime::from_ps(exchange_.published_promise(shared_promise_ranks_[i]));
+}
+
+void TimeWarpPe::apply_shared_promises() {
+  bool raised = false;
+  for (std::size_t i = 0; i < shared_promise_ranks_.size(); ++i) {
+    SimTime& from = promise_from_[static_cast<std::size_t>(shared_promise_ranks_[i])];
+    if (shared_promises_read_[i] > from) {
+      from = shared_promises_read_[i];
+      raised = true;
+    }
+  }
+  if (raised) update_safe_horizon();
 }
 
 // Sends a batch in messages of at most kMaxMessageBytes (batches held during a GVT reduction
@@ -371,11 +403,13 @@ std::size_t TimeWarpPe::poll_incoming() {
   constexpr std::size_t kSpareBuffers = 16;
   std::size_t n = 0;
   std::vector<std::byte> bytes;
+  read_shared_promises();
   while (exchange_.try_receive(bytes)) {
     receive(bytes);
     if (spare_buffers_.size() < kSpareBuffers) spare_buffers_.push_back(std::move(bytes));
     ++n;
   }
+  apply_shared_promises();
   return n;
 }
 

@@ -172,6 +172,11 @@ class TimeWarpPe final : public EventRouter {
   // is told: no message earlier than the least promise of the others can arrive any more.
   SimTime promise_to_others();
   void receive_promise(SimTime promise, int sender);
+  // Reads the promises published in shared memory (before taking messages), and applies them
+  // (after): what was sent before them has arrived by then.
+  void read_shared_promises();
+  void apply_shared_promises();
+  void update_safe_horizon();
   void commit_entry(const ProcessedEntry& entry, LogPosition at, bool with_records);
   // How far ahead of the entry it commits fossil collection starts loading what commit needs.
   static constexpr LogPosition kCommitLookahead = 8;
@@ -271,6 +276,11 @@ class TimeWarpPe final : public EventRouter {
   bool speculating_;                   // events past the safe horizon may run now
   std::vector<SimTime> promised_;      // by rank: the latest promise sent to it
   std::vector<SimTime> promise_from_;  // by rank: the latest promise received from it
+  // The ranks whose promises go through shared memory (RankExchange::shares_promises_with),
+  // what they published when last read, and the latest promise this rank published there.
+  std::vector<int> shared_promise_ranks_;
+  std::vector<SimTime> shared_promises_read_;
+  SimTime published_ = SimTime::zero();
   bool hold_sends_ = false;
   bool held_by_window_ = false;
   SimTime gvt_ = SimTime::zero();

@@ -40,6 +40,15 @@ class RankExchange {
   virtual void broadcast(std::vector<std::byte>& bytes) = 0;
   // Waits until every started send has completed.
   virtual void complete_sends() = 0;
+  // Promises (the kernel's per-channel lower bounds on what a rank sends next) can go through
+  // memory this rank shares with `rank` instead of riding on messages: whether they can (threads
+  // of one process). A promise published there follows every message sent before it: a rank
+  // that reads one and then takes what has arrived holds everything sent before that promise.
+  virtual bool shares_promises_with(int /*rank*/) const { return false; }
+  // Publishes this rank's promise, in picoseconds, to the ranks it shares them with.
+  virtual void publish_promise(std::int64_t /*ps*/) {}
+  // The latest promise `rank` published (0 before its first).
+  virtual std::int64_t published_promise(int /*rank*/) const { return 0; }
 
   std::int64_t sum(std::int64_t v) {
     sum(std::span<std::int64_t>(&v, 1));
