@@ -22,9 +22,10 @@ close sequential PHOLD comes to a bare event loop.
             them) as interleaved tuples: sequential, then the optimistic kernel on each rank
             count of --ranks (default 2), as MPI processes and as threads (--as narrows it),
             in each engine.sync mode (--modes narrows them); engine wall time, the share
-            of events that ran safe, rollbacks, GVT time. For the 16-core device machine:
-              bench/parallel_report.py --sync-modes --ranks 1 2 4 8 16 --pairs 3 \
-                  --as threads --modes hybrid --only torus-alltoall fat-tree-alltoall
+            of events that ran safe, rollbacks, GVT time. With --big also the fat tree k = 32
+            (1 MiB TCP) and 3D torus 50^3 (4000 B, credit flow control) permutations,
+            --big-pairs tuples each (--only narrows them too). A many-core machine:
+            bench/thread_scaling.sh (1 to 16 threads, hybrid).
 
 Every pair must give equal digests. Run it on an otherwise idle machine: a 2-rank run needs both
 cores, and any other process makes one rank wait for the other at every GVT round.
@@ -96,9 +97,10 @@ def launch(cmd, ranks, threads=False):
     return cmd + ["--threads", str(ranks)] if threads else mpi(ranks, cmd)
 
 
-def scenario_run(path, kernel, ranks, out, sync=None, threads=False):
+def scenario_run(path, kernel, ranks, out, sync=None, threads=False, extra=()):
     """`netwarp run` of a scenario file; returns results.json."""
-    cmd = [NETWARP, "run", path, "--kernel", kernel, "--out", out, *sync_args(kernel, sync)]
+    cmd = [NETWARP, "run", path, "--kernel", kernel, "--out", out, *sync_args(kernel, sync),
+           *extra]
     result, _ = run_json(launch(cmd, ranks, threads), os.path.join(out, "results.json"))
     return result
 
@@ -319,10 +321,43 @@ def ceiling_text(ceiling):
 SYNC_HEADING = "## Sync modes (issue 31)"
 SYNC_MODES = ("optimistic", "conservative", "hybrid")
 
+# The big permutations of issue 31 (--big): the fat tree of bench/per_hop.py (100 Gbit/s, 1 us
+# links, TCP, 1 MiB per host) and the 3D torus of bench/scale_report.py (lossless, credit flow
+# control, 8 Gbit/s, 100 ns links, 4000 B per host). Each host sends one message to its image
+# under a seeded permutation; no time series.
+BIG_LINKS_FAST = ("links { rate_bps: 100000000000 latency_ns: 1000 mtu_bytes: 1500"
+                  " header_bytes: 40 }")
+BIG_LINKS_TORUS = "links { rate_bps: 8000000000 latency_ns: 100 mtu_bytes: 1500 header_bytes: 40 }"
+BIG_CASES = {
+    "fat-tree-k32-permutation": ("fat_tree { k: 32 }", BIG_LINKS_FAST, "transport { kind: TCP }",
+                                 1 << 20),
+    "torus-50-permutation": ("torus { dims: [50, 50, 50] }", BIG_LINKS_TORUS,
+                             "switch { buffer_bytes: 65536 flow_control: CREDIT }\n"
+                             "transport { kind: LOSSLESS }", 4000),
+}
+BIG_TARGET = 1.8          # both, on 2 threads
+FAT_TREE_16_TARGET = 12   # the fat tree on 16 threads (a 16-core machine)
+# The big ones' scenario memory estimate counts route tables the built-in families never build.
+BIG_EXTRA = ["--max-memory", str(1 << 50)]
+
+
+def big_scenario(case, folder):
+    """Writes the scenario file of a --big case into `folder`; returns its path."""
+    topology, links, rest, size = BIG_CASES[case]
+    path = os.path.join(folder, case + ".pbtxt")
+    with open(path, "w") as f:
+        f.write(f'name: "{case}"\nseed: 1\ntopology {{ {topology} }}\n{links}\n{rest}\n'
+                f"workload {{ permutation {{ bytes: {size} }} }}\n"
+                "outputs { sample_interval_ns: 0 }\n")
+    return path
+
 
 def case_run(case, kernel, ranks, phold_end, out, sync, threads=False):
     if case == "phold":
         return phold_run(kernel, ranks, 2048 // ranks, phold_end, out + ".json", sync, threads)
+    if case in BIG_CASES:
+        path = big_scenario(case, os.path.dirname(out))
+        return scenario_run(path, kernel, ranks, out, sync, threads, BIG_EXTRA)
     return scenario_run(os.path.join(ROOT, "scenarios", case + ".pbtxt"), kernel, ranks, out, sync,
                         threads)
 
@@ -384,27 +419,41 @@ def target_verdicts(medians):
         if best:
             lines.append(verdict(best[0] >= target, f"{case} on 2 threads at least {target}x"
                                  f" sequential: {best[0]:.2f}x ({best[1]})."))
+    for case in BIG_CASES:
+        for ranks, target in ((2, BIG_TARGET), (16, FAT_TREE_16_TARGET)):
+            if ranks == 16 and case != "fat-tree-k32-permutation":
+                continue
+            m = medians.get((case, (ranks, "threads", DEFAULT_SYNC)))
+            if m is not None:
+                lines.append(verdict(m >= target, f"{case} on {ranks} threads ({DEFAULT_SYNC}) at"
+                                     f" least {target}x sequential: {m:.2f}x."))
     default = [(m, c, launch_as) for (c, (ranks, launch_as, mode)), m in medians.items()
-               if mode == DEFAULT_SYNC and ranks == 2 and c != "phold"]
+               if mode == DEFAULT_SYNC and ranks == 2 and c != "phold" and c not in BIG_CASES]
     if default:
         worst = min(default)
         lines.append(verdict(worst[0] >= LIBRARY_DEFAULT_FLOOR,
                              f"no library scenario under {LIBRARY_DEFAULT_FLOOR}x sequential in"
-                             f" the default mode ({DEFAULT_SYNC}) on 2 partitions: the slowest is"
-                             f" {worst[1]} as {worst[2]} at {worst[0]:.2f}x."))
+                             f" the default mode ({DEFAULT_SYNC}) on 2 partitions (of those"
+                             f" run): the slowest is {worst[1]} as {worst[2]} at"
+                             f" {worst[0]:.2f}x."))
     return lines
 
 
-def sync_section(cases, configs, pairs, phold_end, options):
+def sync_section(cases, configs, pairs, phold_end, options, big_pairs=1,
+                 heading=SYNC_HEADING):
     rows, same, medians = [], True, {}
     for case in cases:
-        case_rows, case_same, case_medians = sync_rows(case, configs, pairs, phold_end)
+        case_pairs = big_pairs if case in BIG_CASES else pairs
+        case_rows, case_same, case_medians = sync_rows(case, configs, case_pairs, phold_end)
         rows += case_rows
         same = same and case_same
         medians.update({(case, config): m for config, m in case_medians.items()})
     load = os.getloadavg()[0]
+    big = [c for c in cases if c in BIG_CASES]
+    big_text = (f" The big permutations ({', '.join(big)}; `--big`) run {big_pairs} tuple(s),"
+                " one process at a time." if big else "")
     return "\n".join([
-        SYNC_HEADING,
+        heading,
         "",
         f"Generated by `bench/parallel_report.py{options}`; regenerate it rather than edit it."
         f" Load average {load:.1f} at the end.",
@@ -418,7 +467,7 @@ def sync_section(cases, configs, pairs, phold_end, options):
         f" 0.1 us, end {phold_end} us). Speed-up: the median (min-max) over the tuples of"
         " sequential / optimistic engine wall time; the other columns are the last tuple's run"
         " (safe: events handled below the safe horizon, share of those committed; GVT: the"
-        " largest rank's time in GVT rounds).",
+        " largest rank's time in GVT rounds)." + big_text,
         "",
         "| case | partitions | as | sync | sequential (s, median) | optimistic (s) | speed-up |"
         " safe | rolled back | GVT rounds | GVT (s) |",
@@ -448,7 +497,8 @@ def main():
     parser.add_argument("--pairs", type=int, default=3, help="interleaved pairs per case")
     parser.add_argument("--phold-end", type=int, default=20000, help="PHOLD end time, us")
     parser.add_argument("--floor", help="phold_floor.cpp, to pair sequential PHOLD against")
-    parser.add_argument("--only", nargs="*", help="library scenarios to run (default: all)")
+    parser.add_argument("--only", nargs="*",
+                        help="library scenarios (and --big cases) to run (default: all)")
     parser.add_argument("--ceiling", action="store_true",
                         help="also the bound that the optimistic kernel's own cost sets")
     parser.add_argument("--sync-modes", action="store_true",
@@ -459,6 +509,12 @@ def main():
     parser.add_argument("--as", dest="launches", nargs="*", default=["processes", "threads"],
                         choices=["processes", "threads"],
                         help="--sync-modes: partitions as MPI processes, threads or both")
+    parser.add_argument("--big", action="store_true",
+                        help="--sync-modes: also the fat tree k = 32 and 50^3 torus permutations"
+                        " (a minute each sequential)")
+    parser.add_argument("--big-pairs", type=int, default=1, help="tuples of each --big case")
+    parser.add_argument("--heading", default=SYNC_HEADING,
+                        help="--sync-modes: the section's heading (default: %(default)s)")
     parser.add_argument("--modes", nargs="*", default=list(SYNC_MODES), choices=SYNC_MODES,
                         help="--sync-modes: the engine.sync modes to run (default all)")
     args = parser.parse_args()
@@ -469,9 +525,11 @@ def main():
     if args.sync_modes:
         cases = ([] if args.no_phold else ["phold"]) + [
             os.path.splitext(os.path.basename(p))[0] for p in paths]
+        if args.big:
+            cases += [c for c in BIG_CASES if not args.only or c in args.only]
         configs = sync_configs(args.ranks, args.launches, args.modes)
-        write_section(sync_section(cases, configs, args.pairs, args.phold_end, options),
-                      SYNC_HEADING)
+        write_section(sync_section(cases, configs, args.pairs, args.phold_end, options,
+                                   args.big_pairs, args.heading), args.heading)
         print(f"wrote {OUT}", file=sys.stderr)
         return
     library = [library_row(p, args.pairs) for p in paths]
