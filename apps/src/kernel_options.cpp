@@ -61,7 +61,8 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
       .add_option(
           "--threads", o.threads,
           "Optimistic: run N partitions as threads of this process, exchanging events in "
-          "shared memory (the results of any other partition count); under mpirun -np M, M x N "
+          "shared memory (the results of any other partition count), each pinned to its own CPU "
+          "when the process may use N (NETWARP_PIN_THREADS=0: not); under mpirun -np M, M x N "
           "partitions")
       ->check(CLI::Range(1, kMaxThreads))
       ->capture_default_str();

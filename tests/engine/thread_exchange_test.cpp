@@ -2,8 +2,14 @@
 // 2 and 4 threads giving the sequential kernel's digest in every sync mode.
 #include <gtest/gtest.h>
 
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
+
 #include <array>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -124,6 +130,46 @@ TEST(ThreadExchange, APromiseReadFirstFollowsEveryMessageSentBeforeIt) {
   // One rank alone shares promises with nobody.
   EXPECT_FALSE(make_local_exchange()->shares_promises_with(0));
 }
+
+#if defined(__linux__)
+int allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (pthread_getaffinity_np(pthread_self(), sizeof set, &set) != 0) return 0;
+  return CPU_COUNT(&set);
+}
+
+// Each partition runs on its own CPU when the process may use enough of them (unpinned, two
+// spinning partitions were often kept on one core), the caller's own CPUs are given back
+// afterwards, and NETWARP_PIN_THREADS=0 leaves placement to the operating system.
+TEST(ThreadExchange, PinsEachPartitionToItsOwnCpuWhenThereAreEnough) {
+  const int before = allowed_cpus();
+  if (before < 2) GTEST_SKIP() << "needs 2 CPUs";
+  std::array<int, 2> cpus{-1, -1};
+  std::array<int, 2> counts{0, 0};
+  run_as_threads(2, [&](RankExchange& ex) {
+    counts[static_cast<std::size_t>(ex.rank())] = allowed_cpus();
+    cpus[static_cast<std::size_t>(ex.rank())] = sched_getcpu();
+  });
+  EXPECT_EQ(counts[0], 1);
+  EXPECT_EQ(counts[1], 1);
+  EXPECT_NE(cpus[0], cpus[1]);
+  EXPECT_EQ(allowed_cpus(), before);
+
+  ::setenv("NETWARP_PIN_THREADS", "0", 1);
+  run_as_threads(
+      2, [&](RankExchange& ex) { counts[static_cast<std::size_t>(ex.rank())] = allowed_cpus(); });
+  ::unsetenv("NETWARP_PIN_THREADS");
+  EXPECT_EQ(counts[0], before);
+  EXPECT_EQ(counts[1], before);
+  // More partitions than CPUs: nobody is pinned.
+  std::vector<int> many(static_cast<std::size_t>(before) + 1, 0);
+  run_as_threads(before + 1, [&](RankExchange& ex) {
+    many[static_cast<std::size_t>(ex.rank())] = allowed_cpus();
+  });
+  for (int n : many) EXPECT_EQ(n, before);
+}
+#endif
 
 TEST(ThreadExchange, RethrowsAPartitionsExceptionAfterJoiningAll) {
   std::atomic<int> finished{0};

@@ -1,11 +1,19 @@
 // Partitions as threads of one process: events travel as the same byte messages as over MPI,
 // through the ThreadHub (thread_hub.hpp).
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
+
 #include <array>
+#include <cstdlib>
 #include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -87,22 +95,92 @@ std::vector<std::unique_ptr<RankExchange>> make_thread_exchanges(int partitions)
   return exchanges;
 }
 
+namespace {
+
+// The CPU partition `index` of `count` runs on, when this process holds every partition and may
+// use at least `count` CPUs (the index-th of them), unless NETWARP_PIN_THREADS=0; none otherwise.
+// Unpinned, two partitions that spin while they wait for each other were often kept on one core
+// by the scheduler: a 5 ms run on 2 threads of this 2-core machine then took 14-63 ms, most
+// runs (bench/SCALE.md). Processes x threads are left to mpirun's binding: each process would
+// pick the same CPUs.
+std::optional<int> cpu_for_partition(std::size_t index, std::size_t count, bool every_partition) {
+#if defined(__linux__)
+  const char* pin = std::getenv("NETWARP_PIN_THREADS");
+  if (count < 2 || !every_partition || (pin != nullptr && std::string_view(pin) == "0"))
+    return std::nullopt;
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
+      static_cast<std::size_t>(CPU_COUNT(&allowed)) < count)
+    return std::nullopt;
+  std::size_t seen = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &allowed) && seen++ == index) return cpu;
+#else
+  (void)index;
+  (void)count;
+  (void)every_partition;
+#endif
+  return std::nullopt;
+}
+
+// Pins the calling thread to `cpu` (if any) while it lives; a refusal leaves the thread as it
+// was.
+class PinnedThread {
+ public:
+  explicit PinnedThread(std::optional<int> cpu) {
+#if defined(__linux__)
+    if (!cpu || pthread_getaffinity_np(pthread_self(), sizeof before_, &before_) != 0) return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(*cpu, &one);
+    pinned_ = pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
+#else
+    (void)cpu;
+#endif
+  }
+  ~PinnedThread() {
+#if defined(__linux__)
+    if (pinned_) pthread_setaffinity_np(pthread_self(), sizeof before_, &before_);
+#endif
+  }
+  PinnedThread(const PinnedThread&) = delete;
+  PinnedThread& operator=(const PinnedThread&) = delete;
+
+ private:
+#if defined(__linux__)
+  cpu_set_t before_{};
+  bool pinned_ = false;
+#endif
+};
+
+}  // namespace
+
 void run_as_threads(std::span<const std::unique_ptr<RankExchange>> exchanges,
                     const std::function<void(RankExchange&)>& body) {
   std::vector<std::exception_ptr> errors(exchanges.size());
   std::vector<std::thread> threads;
+  const bool every_partition =
+      !exchanges.empty() && static_cast<std::size_t>(exchanges[0]->size()) == exchanges.size();
+  std::vector<std::optional<int>> cpus;
+  for (std::size_t i = 0; i < exchanges.size(); ++i)
+    cpus.push_back(cpu_for_partition(i, exchanges.size(), every_partition));
   for (std::size_t i = 1; i < exchanges.size(); ++i)
     threads.emplace_back([&, i] {
+      const PinnedThread pinned(cpus[i]);
       try {
         body(*exchanges[i]);
       } catch (...) {
         errors[i] = std::current_exception();
       }
     });
-  try {
-    body(*exchanges[0]);
-  } catch (...) {
-    errors[0] = std::current_exception();
+  {
+    const PinnedThread pinned(cpus[0]);  // the calling thread, while it runs partition 0
+    try {
+      body(*exchanges[0]);
+    } catch (...) {
+      errors[0] = std::current_exception();
+    }
   }
   for (std::thread& t : threads) t.join();
   for (const std::exception_ptr& e : errors)
