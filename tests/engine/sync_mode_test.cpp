@@ -28,10 +28,11 @@ KernelConfig with_sync(SyncMode mode) {
 // as the model declares.
 class SafeEventsTest : public ::testing::Test {
  protected:
-  explicit SafeEventsTest(SyncMode mode = SyncMode::hybrid, SimTime lookahead = ns(500))
+  explicit SafeEventsTest(SyncMode mode = SyncMode::hybrid, SimTime lookahead = ns(500),
+                          bool shared_promises = false)
       : config_(with_sync(mode)),
         model_(8, 0, -1, lookahead),
-        exchange_(2),
+        exchange_(2, shared_promises),
         pe_(model_, config_, exchange_, &sink_) {
     pe_.init_lps();
     // Hybrid runs past the horizon only while speculating (after a long wait, in the kernel).
@@ -192,6 +193,49 @@ TEST_F(ConservativeTest, AFlushPromisesTheEarliestItMayStillSend) {
   pe_.set_safe_horizon(us(40));
   pe_.flush_outgoing();
   EXPECT_EQ(promises_sent(), (std::vector<SimTime>{us(8) + ns(500), us(10) + ns(500)}));
+}
+
+// Partitions as threads: promises go through shared memory, not in messages.
+class SharedPromiseTest : public SafeEventsTest {
+ protected:
+  SharedPromiseTest() : SafeEventsTest(SyncMode::conservative, ns(500), true) {}
+};
+
+TEST_F(SharedPromiseTest, AFlushPublishesOncePerPromiseAndSendsNoPromiseMessage) {
+  inject(ping_event(us(10), 1, 0, Ping{10, 0, 0}));
+  pe_.set_safe_horizon(us(8));
+  pe_.flush_outgoing();
+  pe_.flush_outgoing();  // nothing new to promise
+  EXPECT_TRUE(exchange_.sent.empty());
+  EXPECT_EQ(exchange_.published, (std::vector<std::int64_t>{(us(8) + ns(500)).ps()}));
+}
+
+// Between flushes a partition publishes what still holds with its unsent batches: no later
+// than their earliest entry, which a waiting partition has not received yet.
+TEST_F(SharedPromiseTest, AnEarlyPromiseHoldsForWhatIsNotSentYet) {
+  inject(ping_event(us(10), 1, 0, Ping{10, 1, 4}));  // forwards once, to LP 4 on rank 1
+  inject(ping_event(us(20), 2, 1, Ping{20, 0, 0}));
+  pe_.set_safe_horizon(us(15));
+  EXPECT_EQ(run_all(), 1u);  // the forward waits in the batch for rank 1
+  const SimTime unsent = pe_.local_min();
+  ASSERT_LT(unsent, us(15) + ns(500));
+  pe_.publish_promise_early();
+  ASSERT_EQ(exchange_.published.size(), 1u);
+  EXPECT_EQ(exchange_.published.back(), unsent.ps());
+  pe_.flush_outgoing();  // the batch goes out: now the promise is the horizon's
+  EXPECT_EQ(exchange_.sent.size(), 1u);
+  EXPECT_EQ(exchange_.published.back(), (us(15) + ns(500)).ps());
+  pe_.publish_promise_early();  // nothing new
+  EXPECT_EQ(exchange_.published.size(), 2u);
+}
+
+// What another partition published moves the horizon once this one has taken its messages.
+TEST_F(SharedPromiseTest, APublishedPromiseMovesTheHorizon) {
+  inject(ping_event(us(10), 1, 0, Ping{10, 0, 0}));
+  exchange_.board = {0, us(12).ps()};
+  EXPECT_EQ(pe_.poll_incoming(), 0u);
+  EXPECT_EQ(pe_.safe_horizon(), us(12));
+  EXPECT_EQ(run_all(), 1u);
 }
 
 class OptimisticSyncTest : public SafeEventsTest {

@@ -94,7 +94,9 @@ class KeepingSink final : public RecordSink {
 // only this rank (a single-rank exchange answers them).
 class FakeExchange final : public RankExchange {
  public:
-  explicit FakeExchange(int ranks) : ranks_(ranks) {}
+  // shares_promises: as threads of one process, promises go through `published` and `board`.
+  explicit FakeExchange(int ranks, bool shares_promises = false)
+      : ranks_(ranks), shares_promises_(shares_promises) {}
   int rank() const override { return 0; }
   int size() const override { return ranks_; }
   void send(int dest, std::vector<std::byte> bytes) override {
@@ -121,6 +123,12 @@ class FakeExchange final : public RankExchange {
   }
   void broadcast(std::vector<std::byte>& bytes) override { alone_->broadcast(bytes); }
   void complete_sends() override {}
+  bool shares_promises_with(int rank) const override { return shares_promises_ && rank != 0; }
+  void publish_promise(std::int64_t ps) override { published.push_back(ps); }
+  std::int64_t published_promise(int rank) const override {
+    return static_cast<std::size_t>(rank) < board.size() ? board[static_cast<std::size_t>(rank)]
+                                                         : 0;
+  }
 
   struct Sent {
     int dest;
@@ -128,9 +136,12 @@ class FakeExchange final : public RankExchange {
   };
   std::vector<Sent> sent;
   std::deque<std::vector<std::byte>> inbox;
+  std::vector<std::int64_t> published;  // what this rank published, in order
+  std::vector<std::int64_t> board;      // by rank: what the others published
 
  private:
   int ranks_;
+  bool shares_promises_;
   std::unique_ptr<RankExchange> alone_ = make_local_exchange();
 };
 

@@ -153,7 +153,10 @@ void run_promise_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime bo
   std::uint64_t rolled_back = pe.events_rolled_back();
   for (std::uint32_t batch = 1;; ++batch) {
     const std::size_t handled = pe.process_batch(config.batch_size, boundary);
-    if (handled > 0 && batch % kExchangeIterations != 0) continue;  // as the other modes
+    if (handled > 0 && batch % kExchangeIterations != 0) {  // as the other modes
+      pe.publish_promise_early();
+      continue;
+    }
     clock.lap(clock.handling);  // a clock read costs as much as a small event: once per exchange
     pe.flush_outgoing();
     const std::size_t received = pe.poll_incoming();

@@ -346,6 +346,16 @@ void TimeWarpPe::receive_promise(SimTime promise, int sender) {
   update_safe_horizon();
 }
 
+void TimeWarpPe::publish_promise_early() {
+  if (shared_promise_ranks_.empty()) return;
+  SimTime promise = promise_to_others();
+  for (const WireBatch& batch : outgoing_) promise = std::min(promise, batch.min_time());
+  if (published_ < promise) {
+    exchange_.publish_promise(promise.ps());
+    published_ = promise;
+  }
+}
+
 void TimeWarpPe::update_safe_horizon() {
   SimTime least = SimTime::max();
   for (std::size_t r = 0; r < promise_from_.size(); ++r)

@@ -58,6 +58,10 @@ class TimeWarpPe final : public EventRouter {
   bool take_held_by_window() { return std::exchange(held_by_window_, false); }
   // Takes every message that has arrived; returns how many.
   std::size_t poll_incoming();
+  // Between flushes: publishes to the partitions that share memory a promise that also holds for
+  // the batches not yet sent (no later than their earliest entry), so one that waits for it need
+  // not wait for the next flush. A store, when the promise has moved; nothing otherwise.
+  void publish_promise_early();
   void flush_outgoing();
   // While held, sends stay in the outgoing batches, however full (GVT's reduction is running).
   void hold_sends(bool hold) { hold_sends_ = hold; }
