@@ -227,6 +227,16 @@ TEST_F(SharedPromiseTest, AnEarlyPromiseHoldsForWhatIsNotSentYet) {
   EXPECT_EQ(exchange_.published.back(), (us(15) + ns(500)).ps());
   pe_.publish_promise_early();  // nothing new
   EXPECT_EQ(exchange_.published.size(), 2u);
+  // Only for a partition that waits: nobody does, so nothing is published between flushes.
+  exchange_.wanted = false;
+  inject(ping_event(us(16), 3, 2, Ping{16, 0, 0}));
+  pe_.set_safe_horizon(us(30));
+  EXPECT_EQ(run_all(), 2u);
+  pe_.publish_promise_early();
+  EXPECT_EQ(exchange_.published.size(), 2u);
+  exchange_.wanted = true;
+  pe_.publish_promise_early();
+  EXPECT_EQ(exchange_.published.size(), 3u);
 }
 
 // What another partition published moves the horizon once this one has taken its messages.

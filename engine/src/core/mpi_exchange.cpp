@@ -341,6 +341,8 @@ class HybridExchange final : public RankExchange {
   std::int64_t published_promise(int rank) const override {
     return process_->hub.promise_of(rank % threads_);
   }
+  void want_promise(bool waiting) override { process_->hub.set_waiting(thread_, waiting); }
+  bool promise_wanted() const override { return process_->hub.anyone_else_waiting(thread_); }
 
  private:
   MpiCollectives& collectives() const { return process_->collectives; }

@@ -75,6 +75,8 @@ class ThreadExchange final : public RankExchange {
   bool shares_promises_with(int rank) const override { return rank != rank_; }
   void publish_promise(std::int64_t ps) override { hub_->publish_promise(rank_, ps); }
   std::int64_t published_promise(int rank) const override { return hub_->promise_of(rank); }
+  void want_promise(bool waiting) override { hub_->set_waiting(rank_, waiting); }
+  bool promise_wanted() const override { return hub_->anyone_else_waiting(rank_); }
 
  private:
   std::shared_ptr<ThreadHub> hub_;

@@ -49,6 +49,16 @@ class ThreadHub {
   std::int64_t promise_of(int rank) const {
     return promises_[static_cast<std::size_t>(rank)].value.load(std::memory_order_acquire);
   }
+  // Whether a partition waits for a promise (only timing depends on it).
+  void set_waiting(int rank, bool waiting) {
+    promises_[static_cast<std::size_t>(rank)].waiting.store(waiting, std::memory_order_relaxed);
+  }
+  bool anyone_else_waiting(int rank) const {
+    for (std::size_t r = 0; r < promises_.size(); ++r)
+      if (static_cast<int>(r) != rank && promises_[r].waiting.load(std::memory_order_relaxed))
+        return true;
+    return false;
+  }
   // Moves every message waiting for `rank` to the back of `into`; false when there were none.
   bool take_all(int rank, std::deque<std::vector<std::byte>>& into) {
     Mailbox& box = mailboxes_[static_cast<std::size_t>(rank)];
@@ -143,6 +153,7 @@ class ThreadHub {
   };
   struct alignas(64) Promise {
     std::atomic<std::int64_t> value{0};
+    std::atomic<bool> waiting{false};
   };
 
   int size_;

@@ -169,6 +169,7 @@ void run_promise_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime bo
       pe.set_speculation(false);
       pe.commit_below_horizon(config.end_time);
     }
+    pe.want_promise(handled == 0);
     if (handled > 0) {
       wait.busy();
       clock.lap(clock.communication);
@@ -187,6 +188,7 @@ void run_promise_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime bo
     wait.idle();
     clock.lap(clock.communication);  // waiting for a promise counts as communication
   }
+  pe.want_promise(false);
   pe.set_speculation(false);  // the round handles what is safe only
 }
 

@@ -347,7 +347,7 @@ void TimeWarpPe::receive_promise(SimTime promise, int sender) {
 }
 
 void TimeWarpPe::publish_promise_early() {
-  if (shared_promise_ranks_.empty()) return;
+  if (shared_promise_ranks_.empty() || !exchange_.promise_wanted()) return;
   SimTime promise = promise_to_others();
   for (const WireBatch& batch : outgoing_) promise = std::min(promise, batch.min_time());
   if (published_ < promise) {

@@ -62,6 +62,13 @@ class TimeWarpPe final : public EventRouter {
   // the batches not yet sent (no later than their earliest entry), so one that waits for it need
   // not wait for the next flush. A store, when the promise has moved; nothing otherwise.
   void publish_promise_early();
+  // Tells the partitions that share promises whether this one waits for one.
+  void want_promise(bool waiting) {
+    if (waiting != wants_promise_ && !shared_promise_ranks_.empty()) {
+      exchange_.want_promise(waiting);
+      wants_promise_ = waiting;
+    }
+  }
   void flush_outgoing();
   // While held, sends stay in the outgoing batches, however full (GVT's reduction is running).
   void hold_sends(bool hold) { hold_sends_ = hold; }
@@ -285,6 +292,7 @@ class TimeWarpPe final : public EventRouter {
   std::vector<int> shared_promise_ranks_;
   std::vector<SimTime> shared_promises_read_;
   SimTime published_ = SimTime::zero();
+  bool wants_promise_ = false;
   bool hold_sends_ = false;
   bool held_by_window_ = false;
   SimTime gvt_ = SimTime::zero();

@@ -49,6 +49,10 @@ class RankExchange {
   virtual void publish_promise(std::int64_t /*ps*/) {}
   // The latest promise `rank` published (0 before its first).
   virtual std::int64_t published_promise(int /*rank*/) const { return 0; }
+  // Whether this rank waits for a promise, for those it shares them with (a store when it
+  // changes), and whether any of them waits for one from this rank.
+  virtual void want_promise(bool /*waiting*/) {}
+  virtual bool promise_wanted() const { return false; }
 
   std::int64_t sum(std::int64_t v) {
     sum(std::span<std::int64_t>(&v, 1));
