@@ -125,7 +125,6 @@ class FakeExchange final : public RankExchange {
   void complete_sends() override {}
   bool shares_promises_with(int rank) const override { return shares_promises_ && rank != 0; }
   void publish_promise(std::int64_t ps) override { published.push_back(ps); }
-  void want_promise(bool waiting) override { wants = waiting; }
   bool promise_wanted() const override { return wanted; }
   std::int64_t published_promise(int rank) const override {
     return static_cast<std::size_t>(rank) < board.size() ? board[static_cast<std::size_t>(rank)]
@@ -140,7 +139,6 @@ class FakeExchange final : public RankExchange {
   std::deque<std::vector<std::byte>> inbox;
   std::vector<std::int64_t> published;  // what this rank published, in order
   std::vector<std::int64_t> board;      // by rank: what the others published
-  bool wants = false;                   // whether this rank said it waits for a promise
   bool wanted = true;                   // whether another rank waits for one
 
  private:

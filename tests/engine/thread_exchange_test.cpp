@@ -131,6 +131,23 @@ TEST(ThreadExchange, APromiseReadFirstFollowsEveryMessageSentBeforeIt) {
   EXPECT_FALSE(make_local_exchange()->shares_promises_with(0));
 }
 
+// A partition that says it waits is wanted by the others, not by itself; saying it twice counts
+// once, and saying it stopped clears it.
+TEST(ThreadExchange, APartitionThatWaitsIsSeenByTheOthersOnly) {
+  run_as_threads(3, [](RankExchange& ex) {
+    if (ex.rank() == 0) {
+      ex.want_promise(true);
+      ex.want_promise(true);
+    }
+    ex.barrier();
+    EXPECT_EQ(ex.promise_wanted(), ex.rank() != 0) << ex.rank();
+    ex.barrier();
+    if (ex.rank() == 0) ex.want_promise(false);
+    ex.barrier();
+    EXPECT_FALSE(ex.promise_wanted()) << ex.rank();
+  });
+}
+
 #if defined(__linux__)
 int allowed_cpus() {
   cpu_set_t set;

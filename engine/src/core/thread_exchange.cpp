@@ -75,12 +75,17 @@ class ThreadExchange final : public RankExchange {
   bool shares_promises_with(int rank) const override { return rank != rank_; }
   void publish_promise(std::int64_t ps) override { hub_->publish_promise(rank_, ps); }
   std::int64_t published_promise(int rank) const override { return hub_->promise_of(rank); }
-  void want_promise(bool waiting) override { hub_->set_waiting(rank_, waiting); }
-  bool promise_wanted() const override { return hub_->anyone_else_waiting(rank_); }
+  void want_promise(bool waiting) override {
+    if (waiting == waiting_) return;
+    hub_->count_waiting(waiting);
+    waiting_ = waiting;
+  }
+  bool promise_wanted() const override { return hub_->waiting() > (waiting_ ? 1 : 0); }
 
  private:
   std::shared_ptr<ThreadHub> hub_;
   int rank_;
+  bool waiting_ = false;  // counted in the hub's waiting partitions
   std::deque<std::vector<std::byte>> arrived_;
   std::uint64_t round_ = 0;
   bool round_open_ = false;
@@ -99,31 +104,31 @@ std::vector<std::unique_ptr<RankExchange>> make_thread_exchanges(int partitions)
 
 namespace {
 
-// The CPU partition `index` of `count` runs on, when this process holds every partition and may
-// use at least `count` CPUs (the index-th of them), unless NETWARP_PIN_THREADS=0; none otherwise.
+// The CPU each of `count` partitions runs on, when this process holds every partition and may
+// use at least `count` CPUs (partition i on the i-th of them), unless NETWARP_PIN_THREADS=0;
+// none otherwise.
 // Unpinned, two partitions that spin while they wait for each other were often kept on one core
 // by the scheduler: a 5 ms run on 2 threads of this 2-core machine then took 14-63 ms, most
 // runs (bench/SCALE.md). Processes x threads are left to mpirun's binding: each process would
 // pick the same CPUs.
-std::optional<int> cpu_for_partition(std::size_t index, std::size_t count, bool every_partition) {
+std::vector<std::optional<int>> cpus_for_partitions(std::size_t count, bool every_partition) {
+  std::vector<std::optional<int>> cpus(count);
 #if defined(__linux__)
   const char* pin = std::getenv("NETWARP_PIN_THREADS");
   if (count < 2 || !every_partition || (pin != nullptr && std::string_view(pin) == "0"))
-    return std::nullopt;
+    return cpus;
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
       static_cast<std::size_t>(CPU_COUNT(&allowed)) < count)
-    return std::nullopt;
-  std::size_t seen = 0;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
-    if (CPU_ISSET(cpu, &allowed) && seen++ == index) return cpu;
+    return cpus;
+  std::size_t next = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE && next < count; ++cpu)
+    if (CPU_ISSET(cpu, &allowed)) cpus[next++] = cpu;
 #else
-  (void)index;
-  (void)count;
   (void)every_partition;
 #endif
-  return std::nullopt;
+  return cpus;
 }
 
 // Pins the calling thread to `cpu` (if any) while it lives; a refusal leaves the thread as it
@@ -164,9 +169,8 @@ void run_as_threads(std::span<const std::unique_ptr<RankExchange>> exchanges,
   std::vector<std::thread> threads;
   const bool every_partition =
       !exchanges.empty() && static_cast<std::size_t>(exchanges[0]->size()) == exchanges.size();
-  std::vector<std::optional<int>> cpus;
-  for (std::size_t i = 0; i < exchanges.size(); ++i)
-    cpus.push_back(cpu_for_partition(i, exchanges.size(), every_partition));
+  const std::vector<std::optional<int>> cpus =
+      cpus_for_partitions(exchanges.size(), every_partition);
   for (std::size_t i = 1; i < exchanges.size(); ++i)
     threads.emplace_back([&, i] {
       const PinnedThread pinned(cpus[i]);

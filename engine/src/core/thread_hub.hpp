@@ -49,16 +49,13 @@ class ThreadHub {
   std::int64_t promise_of(int rank) const {
     return promises_[static_cast<std::size_t>(rank)].value.load(std::memory_order_acquire);
   }
-  // Whether a partition waits for a promise (only timing depends on it).
-  void set_waiting(int rank, bool waiting) {
-    promises_[static_cast<std::size_t>(rank)].waiting.store(waiting, std::memory_order_relaxed);
+  // How many partitions wait for a promise (only timing depends on it): each counts itself in
+  // as it starts waiting and out as it stops. A line of its own, read after every batch and
+  // written only as waits start and end.
+  void count_waiting(bool starts) {
+    waiting_.value.fetch_add(starts ? 1 : -1, std::memory_order_relaxed);
   }
-  bool anyone_else_waiting(int rank) const {
-    for (std::size_t r = 0; r < promises_.size(); ++r)
-      if (static_cast<int>(r) != rank && promises_[r].waiting.load(std::memory_order_relaxed))
-        return true;
-    return false;
-  }
+  std::int64_t waiting() const { return waiting_.value.load(std::memory_order_relaxed); }
   // Moves every message waiting for `rank` to the back of `into`; false when there were none.
   bool take_all(int rank, std::deque<std::vector<std::byte>>& into) {
     Mailbox& box = mailboxes_[static_cast<std::size_t>(rank)];
@@ -153,7 +150,9 @@ class ThreadHub {
   };
   struct alignas(64) Promise {
     std::atomic<std::int64_t> value{0};
-    std::atomic<bool> waiting{false};
+  };
+  struct alignas(64) Waiting {
+    std::atomic<std::int64_t> value{0};
   };
 
   int size_;
@@ -164,6 +163,7 @@ class ThreadHub {
   std::array<std::vector<GvtSlot>, 2> gvt_slots_;
   std::array<Counter, 2> gvt_arrived_;
   std::vector<Promise> promises_;
+  Waiting waiting_;
 };
 
 }  // namespace netwarp::engine

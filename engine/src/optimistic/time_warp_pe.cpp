@@ -320,11 +320,7 @@ void TimeWarpPe::flush_outgoing() {
     }
     if (!outgoing_[r].empty()) send_outgoing(static_cast<int>(r));
   }
-  // One store for every partition of this process, after the messages it covers.
-  if (!shared_promise_ranks_.empty() && published_ < promise) {
-    exchange_.publish_promise(promise.ps());
-    published_ = promise;
-  }
+  publish_shared_promise();  // after the messages it covers
 }
 
 // Anything this rank sends later comes from an event it has yet to handle (or to handle again
@@ -347,7 +343,13 @@ void TimeWarpPe::receive_promise(SimTime promise, int sender) {
 }
 
 void TimeWarpPe::publish_promise_early() {
-  if (shared_promise_ranks_.empty() || !exchange_.promise_wanted()) return;
+  if (!shared_promise_ranks_.empty() && exchange_.promise_wanted()) publish_shared_promise();
+}
+
+// One store for every partition of this process. What still waits in the outgoing batches has
+// not reached them, so the promise is no later than it (after a flush, nothing waits there).
+void TimeWarpPe::publish_shared_promise() {
+  if (shared_promise_ranks_.empty()) return;
   SimTime promise = promise_to_others();
   for (const WireBatch& batch : outgoing_) promise = std::min(promise, batch.min_time());
   if (published_ < promise) {

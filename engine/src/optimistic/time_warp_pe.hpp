@@ -64,10 +64,7 @@ class TimeWarpPe final : public EventRouter {
   void publish_promise_early();
   // Tells the partitions that share promises whether this one waits for one.
   void want_promise(bool waiting) {
-    if (waiting != wants_promise_ && !shared_promise_ranks_.empty()) {
-      exchange_.want_promise(waiting);
-      wants_promise_ = waiting;
-    }
+    if (!shared_promise_ranks_.empty()) exchange_.want_promise(waiting);
   }
   void flush_outgoing();
   // While held, sends stay in the outgoing batches, however full (GVT's reduction is running).
@@ -185,6 +182,7 @@ class TimeWarpPe final : public EventRouter {
   void receive_promise(SimTime promise, int sender);
   // Reads the promises published in shared memory (before taking messages), and applies them
   // (after): what was sent before them has arrived by then.
+  void publish_shared_promise();
   void read_shared_promises();
   void apply_shared_promises();
   void update_safe_horizon();
@@ -292,7 +290,6 @@ class TimeWarpPe final : public EventRouter {
   std::vector<int> shared_promise_ranks_;
   std::vector<SimTime> shared_promises_read_;
   SimTime published_ = SimTime::zero();
-  bool wants_promise_ = false;
   bool hold_sends_ = false;
   bool held_by_window_ = false;
   SimTime gvt_ = SimTime::zero();

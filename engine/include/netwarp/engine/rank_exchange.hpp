@@ -49,8 +49,8 @@ class RankExchange {
   virtual void publish_promise(std::int64_t /*ps*/) {}
   // The latest promise `rank` published (0 before its first).
   virtual std::int64_t published_promise(int /*rank*/) const { return 0; }
-  // Whether this rank waits for a promise, for those it shares them with (a store when it
-  // changes), and whether any of them waits for one from this rank.
+  // Whether this rank waits for a promise now, told to those it shares them with (a write only
+  // when that changes), and whether any of them waits.
   virtual void want_promise(bool /*waiting*/) {}
   virtual bool promise_wanted() const { return false; }
 
