@@ -8,13 +8,13 @@
 #
 #   bench/thread_scaling.sh [OUT_DIR [THREADS...]]   # default: scaling/ and 2 4 8 16
 #
-# Environment: NETWARP (default build/bin/netwarp). About 5 minutes on 16 cores.
+# Environment: NETWARP (default build/bin/netwarp). About 7 minutes on 16 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(realpath -m "${1:-scaling}")
 shift || true
-threads=("${@:-2 4 8 16}")
-read -r -a threads <<<"${threads[*]}"
+threads=("$@")
+((${#threads[@]})) || threads=(2 4 8 16)
 export NETWARP="${NETWARP:-$PWD/build/bin/netwarp}"
 mkdir -p "$out"
 {
