@@ -100,12 +100,12 @@ int pfc_verdict(const NetworkRunReport& report) {
   return exit_code::kDeadlock;
 }
 
-// Rank 0's folder for the part files, named to every rank.
+// Rank 0's folder for the part files, named to every rank (SpillingResults makes it when it first
+// writes there).
 std::string parts_dir(const StagedFolder& out, const AppContext& context) {
   std::vector<std::byte> bytes;
   if (context.is_root()) {
     const std::string dir = out.path() + "/.parts";
-    std::filesystem::create_directories(dir);
     bytes.resize(dir.size());
     std::memcpy(bytes.data(), dir.data(), dir.size());
   }

@@ -131,8 +131,19 @@ TEST_F(SpillingResultsTest, RunsAndBufferReadInPlaceEqualTheWholeRunSortedInMemo
   expect_same(read_all<PortRecord>(source), reference.ports);
 }
 
+TEST_F(SpillingResultsTest, MakesItsFolderOnlyWhenItFirstWritesThere) {
+  const std::string folder = dir_ + "/parts/of/rank";
+  SpillingResults local(folder, 0, 2 * sizeof(QueueSample));
+  feed(local, sample(0));
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/parts"));
+  feed(local, sample(1));  // the first spill
+  EXPECT_TRUE(std::filesystem::is_directory(folder));
+  EXPECT_EQ(local.runs_on_disk(), 1u);
+}
+
 TEST_F(SpillingResultsTest, AFailureToSpillIsReportedAtFinishNotDuringTheRun) {
-  SpillingResults local(dir_ + "/missing", 0, sizeof(QueueSample));
+  { std::ofstream(dir_ + "/file") << "not a folder"; }
+  SpillingResults local(dir_ + "/file/missing", 0, sizeof(QueueSample));
   EXPECT_NO_THROW(feed(local, sample(0)));
   EXPECT_NO_THROW(feed(local, sample(1)));
   EXPECT_EQ(local.buffer().queue_samples.size(), 2u);  // kept in memory after the failure

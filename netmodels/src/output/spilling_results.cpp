@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <tuple>
@@ -103,10 +104,15 @@ void SpillingResults::spill() {
   merge_full_levels();
 }
 
-// The buffer, sorted, as the next run; then an empty buffer (its memory released).
+// The buffer, sorted, as the next run; then an empty buffer (its memory released). The folder is
+// made with the first run: a run that never spills on one rank leaves no trace on disk.
 void SpillingResults::write_run() {
   buffer_.sort();
   const std::size_t run = levels_.size();
+  std::error_code ec;
+  if (run == 0 && !std::filesystem::create_directories(dir_, ec) && ec)
+    throw std::runtime_error(dir_ +
+                             ": cannot make the folder of results part files: " + ec.message());
   buffer_.for_each_table([&]<class R>(const std::vector<R>& table) {
     write_record_file(table, run_path<R>(dir_, rank_, run));
   });

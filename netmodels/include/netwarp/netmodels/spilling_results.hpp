@@ -6,7 +6,7 @@
 // a few times the bound in records (the tables' growth, the sort's buffer, 64 KiB per run merged)
 // whatever the length of the run, and ResultsSource reads the part files as before.
 //
-//   SpillingResults local(dir, rank);            // dir exists on every rank
+//   SpillingResults local(dir, rank);            // dir: made with the first run written
 //   run_optimistic(model, config, exchange, &local);
 //   local.finish();                              // throws std::runtime_error naming a file
 //   ... barrier ...
