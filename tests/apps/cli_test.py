@@ -64,6 +64,22 @@ class BadArguments(unittest.TestCase):
         self.assertEqual(r.returncode, 0)
         self.assertIn("--remote", r.stdout)
 
+    def test_help_lists_every_subcommand(self):
+        r = run(["--help"])
+        self.assertEqual(r.returncode, 0)
+        for name in ["bench", "run", "trace", "model", "fit", "predict", "validate", "flow",
+                     "scenarios", "topology", "plot"]:
+            self.assertRegex(r.stdout, rf"\n +{name} ")
+
+    def test_unknown_subcommand_is_one_line(self):
+        self.assert_one_line_error(["runn", "x.pbtxt"], "runn")
+
+    def test_log_before_the_subcommand_takes_its_value(self):
+        # "run" here is --log's value, not the subcommand: the log spec is refused.
+        self.assert_one_line_error(["--log", "run", "scenarios"], "--log")
+        r = run(["--log", "engine=warn", "scenarios"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+
 
 class PholdResults(unittest.TestCase):
     def run_json(self, args, mpi_ranks=0):
