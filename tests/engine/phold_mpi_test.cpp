@@ -154,7 +154,7 @@ TEST_P(PholdSyncModes, MatchSequentialAndRunSafeEventsWithoutRollback) {
 INSTANTIATE_TEST_SUITE_P(Modes, PholdSyncModes,
                          ::testing::Values(SyncMode::optimistic, SyncMode::conservative,
                                            SyncMode::hybrid),
-                         [](const auto& info) { return std::string(sync_name(info.param)); });
+                         [](const auto& test) { return std::string(sync_name(test.param)); });
 
 // The byte cap is hard: with GVT rounds so rare that a rank would run through its whole share of
 // the run before committing anything (megabytes of logs, over 4 times the cap), the engine

@@ -239,9 +239,12 @@ TEST_P(PholdOnThreads, MatchesTheSequentialKernel) {
       EXPECT_EQ(s.events_committed, reference.stats.events_committed);
       EXPECT_EQ(s.ranks, threads);
       EXPECT_GT(s.remote_events_sent, 0u);
-      if (sync == SyncMode::conservative) EXPECT_EQ(s.events_rolled_back, 0u);
-      if (sync == SyncMode::hybrid && t.speculate_at_once)  // ran ahead, committed between rounds
+      if (sync == SyncMode::conservative) {
+        EXPECT_EQ(s.events_rolled_back, 0u);
+      }
+      if (sync == SyncMode::hybrid && t.speculate_at_once) {  // ran ahead, committed between rounds
         EXPECT_LT(s.events_safe, s.events_committed) << "nothing ran past the horizon";
+      }
     }
   }
 }
@@ -251,8 +254,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(ThreadRun{2, SyncMode::optimistic}, ThreadRun{2, SyncMode::conservative},
                       ThreadRun{2, SyncMode::hybrid}, ThreadRun{4, SyncMode::optimistic},
                       ThreadRun{4, SyncMode::conservative}, ThreadRun{4, SyncMode::hybrid}),
-    [](const auto& info) {
-      return std::to_string(info.param.threads) + "_" + std::string(sync_name(info.param.sync));
+    [](const auto& test) {
+      return std::to_string(test.param.threads) + "_" + std::string(sync_name(test.param.sync));
     });
 
 }  // namespace

@@ -178,8 +178,9 @@ TEST(NetworkModel, PlacesGroupsByTheLoadTheRunWillCarry) {
   EXPECT_NE(leaf_rank(busy, 1), leaf_rank(busy, 0));
   EXPECT_EQ(leaf_rank(busy, 1), leaf_rank(busy, 3));
   for (engine::LpId id = 0; id < busy.lp_count(); ++id)  // a switch stays with its hosts
-    if (spec.topology.is_host(id))
+    if (spec.topology.is_host(id)) {
       EXPECT_EQ(busy.rank_of(id, 2), busy.rank_of(spec.topology.nodes[id].ports[0].peer, 2));
+    }
 }
 
 }  // namespace

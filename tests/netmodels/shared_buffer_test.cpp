@@ -138,7 +138,9 @@ TEST(SharedBuffer, ThePoolAndTheClassesOverTimeAgreeWithTheirTotals) {
   for (std::size_t i = 0; i < log.size(); ++i) {
     EXPECT_EQ(log[i].node, 9u);
     log_max = std::max(log_max, log[i].used_bytes);
-    if (i > 0) EXPECT_GE(log[i].time_ps, log[i - 1].time_ps);
+    if (i > 0) {
+      EXPECT_GE(log[i].time_ps, log[i - 1].time_ps);
+    }
   }
   EXPECT_EQ(log_max, pool.max_used_bytes);
   EXPECT_EQ(log.back().used_bytes, 0u);  // all delivered: the pool is empty

@@ -127,7 +127,7 @@ TEST_P(PrrAsWrittenTest, SendsOnTheAcksOfTheRfcsTable) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Bounds, PrrAsWrittenTest, ::testing::Values(false, true),
-                         [](const auto& info) { return info.param ? "Crb" : "Ssrb"; });
+                         [](const auto& test) { return test.param ? "Crb" : "Ssrb"; });
 
 TEST_F(SackSenderTest, PrrShareOfGigabyteWindowsDoesNotOverflow) {
   // 1 GiB segments: ssthresh = 11 GiB, so prr_delivered * ssthresh = k x 11 x 2^60 passes 2^63
