@@ -165,6 +165,8 @@ class TimeWarpPe final : public EventRouter {
     return processed_.empty() || !processed_.contains(slots_[local_index_[lp]].newest);
   }
   void execute_safe(EventId id);
+  // route's other cases: a send to another rank, or one to remember for cancellation.
+  [[gnu::noinline]] void route_logged(const Event& event, int dest_rank);
   void execute_checked(EventId id);
   void deliver_local(EventId id, Cause cause);
   void rollback(LpSlot& slot, const EventKey& key, Cause cause);
@@ -217,6 +219,7 @@ class TimeWarpPe final : public EventRouter {
   void release(EventId id) { pool_.release(id); }
   // Pops and frees the top of the future event set while it is a cancelled event.
   void drop_cancelled_top() {
+    if (cancelled_in_queue_ == 0 && cancelled_pending_.empty()) return;
     while (!pending_.empty() && is_cancelled(pool_[pending_.top().id])) {
       release(pending_.top().id);
       --cancelled_in_queue_;
