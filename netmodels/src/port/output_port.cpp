@@ -149,7 +149,7 @@ void OutputPort::record_drop(const Packet& packet, EventCtx& ctx) const {
 }
 
 bool OutputPort::offer(Packet packet, EventCtx& ctx, TransmitObserver* observer) {
-  PortInterval interval = interval_.get();
+  PortInterval interval = current_interval();
   expire(ctx, !policy_->arrival_first, interval);
   advance_interval(interval, ctx.now().ps(), ctx);
   if (classes_) return offer_to_class(packet, interval, ctx, observer);
@@ -194,7 +194,7 @@ void OutputPort::drop(const Packet& packet, PortInterval& interval, EventCtx& ct
 void OutputPort::on_credit(std::uint64_t bytes, std::uint8_t vc, EventCtx& ctx,
                            TransmitObserver* observer) {
   NW_CHECK(vc < kVirtualChannels, "credit for virtual channel {}", vc);
-  PortInterval interval = interval_.get();
+  PortInterval interval = current_interval();
   expire(ctx, true, interval);
   store_interval(interval, ctx);
   ctx.add(credits_[vc], static_cast<std::int64_t>(bytes));
@@ -232,7 +232,7 @@ bool OutputPort::offer_to_class(Packet& packet, PortInterval& interval, EventCtx
 }
 
 void OutputPort::on_ready(EventCtx& ctx, TransmitObserver* observer) {
-  PortInterval interval = interval_.get();
+  PortInterval interval = current_interval();
   expire(ctx, true, interval);
   store_interval(interval, ctx);
   if (pause_wake_at_.get() == ctx.now()) wake_at_pause_end(ctx);
@@ -269,7 +269,7 @@ bool OutputPort::is_lossless(const Packet& packet) const {
 
 void OutputPort::on_pause(std::uint8_t priority, SimTime until, EventCtx& ctx,
                           TransmitObserver* observer) {
-  PortInterval interval = interval_.get();
+  PortInterval interval = current_interval();
   expire(ctx, true, interval);
   store_interval(interval, ctx);
   classes_->pause(classes_->class_of_priority(priority), until, ctx);

@@ -71,7 +71,7 @@ class TransmitObserver {
   ~TransmitObserver() = default;
 };
 
-class OutputPort {
+class alignas(64) OutputPort {
  public:
   explicit OutputPort(const PortSettings& settings);
   OutputPort(OutputPort&&) noexcept;
@@ -145,6 +145,9 @@ class OutputPort {
   SimTime random_gap(engine::EventCtx& ctx) const;
   engine::TieFields start_fields(const engine::EventCtx& ctx) const;
   bool is_sampled() const { return policy_->sample_interval_ps > 0; }
+  // The sampling interval's sums to update; unsampled, the empty ones interval_ always holds,
+  // without loading its cache line (the port's last) on every packet.
+  PortInterval current_interval() const { return is_sampled() ? interval_.get() : PortInterval{}; }
   PortLevel level() const;
   void advance_interval(PortInterval& interval, std::int64_t at_ps, engine::EventCtx& ctx) const;
   void store_interval(const PortInterval& interval, engine::EventCtx& ctx);
@@ -176,33 +179,36 @@ class OutputPort {
     static const PortPolicy* intern(const PortSettings& settings);
   };
 
+  // What every packet touches first, in the port's first two cache lines (the class is aligned
+  // to them): at a fat tree of k = 32 each line of a port is a miss.
   const Port link_;
   const NodeId node_;
   const PortIndex index_;
   const bool traced_;
   const bool mirrored_;
   const PortPolicy* const policy_;
-  engine::Rev<SimTime> free_at_;  // when the line finishes the last scheduled packet
-  // The tie fields of the last frame's arrival (ns-3 schedules the next frame's from that
-  // frame's completion, which has the same); kept under TieOrder::fifo_creator only.
-  engine::Rev<engine::TieFields> last_sent_;
-  engine::RevFifo<InFlight> in_flight_;  // scheduled packets, by departure
-  std::array<engine::RevFifo<Packet>, kVirtualChannels> waiting_;  // per channel, for credit
-  engine::RevCounter buffered_bytes_;                              // in_flight_ + waiting_
-  std::array<engine::RevCounter, kVirtualChannels> credits_;
+  engine::Rev<SimTime> free_at_;          // when the line finishes the last scheduled packet
+  engine::RevCounter buffered_bytes_;     // in_flight_ + waiting_
+  std::unique_ptr<ClassQueues> classes_;  // null: one FIFO (the default)
+  engine::RevFifo<InFlight> in_flight_;   // scheduled packets, by departure
   engine::RevCounter packets_sent_;
   engine::RevCounter bytes_sent_;
-  engine::RevCounter packets_dropped_;
-  engine::RevCounter bytes_dropped_;
-  engine::RevCounter ecn_marked_;
   engine::Rev<std::uint64_t> max_bytes_;
   engine::Rev<std::uint64_t> max_packets_;
   engine::Rev<std::int64_t> first_sent_ps_{-1};
-  engine::Rev<PortInterval> interval_;    // the current sampling interval's sums
-  std::unique_ptr<ClassQueues> classes_;  // null: one FIFO (the default)
-  std::unique_ptr<PfcIngress> pfc_;       // null: no PFC (switch ports with PFC only)
-  engine::Rev<SimTime> ready_at_;         // the latest PortReady scheduled
-  engine::Rev<SimTime> pause_wake_at_;    // the PortReady pending for a pause's end
+  // Then what credit flow control, ns-3's tie order, drops, sampling and PFC use.
+  // The tie fields of the last frame's arrival (ns-3 schedules the next frame's from that
+  // frame's completion, which has the same); kept under TieOrder::fifo_creator only.
+  engine::Rev<engine::TieFields> last_sent_;
+  std::array<engine::RevFifo<Packet>, kVirtualChannels> waiting_;  // per channel, for credit
+  std::array<engine::RevCounter, kVirtualChannels> credits_;
+  engine::RevCounter packets_dropped_;
+  engine::RevCounter bytes_dropped_;
+  engine::RevCounter ecn_marked_;
+  engine::Rev<PortInterval> interval_;  // the current sampling interval's sums
+  std::unique_ptr<PfcIngress> pfc_;     // null: no PFC (switch ports with PFC only)
+  engine::Rev<SimTime> ready_at_;       // the latest PortReady scheduled
+  engine::Rev<SimTime> pause_wake_at_;  // the PortReady pending for a pause's end
 };
 
 // The line of a port with classes is free: PortReady{port} at the last bit of each packet.
