@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,7 @@
 #include "interrupt.hpp"
 #include "kernel_options.hpp"
 #include "netwarp/engine/check.hpp"
+#include "netwarp/engine/cpu_pinning.hpp"
 #include "netwarp/engine/job_abort.hpp"
 #include "netwarp/engine/log.hpp"
 #include "netwarp/engine/mpi_module.hpp"
@@ -299,5 +301,11 @@ int main(int argc, char** argv) {
       return exit_code::kBadInput;
     }
   }
+  // One partition per MPI process: its own CPU among this machine's processes when mpirun left
+  // them unbound (cpu_pinning.hpp).
+  const std::optional<netwarp::engine::MachineSlot> slot =
+      mpi ? netwarp::engine::machine_slot_from_launcher() : std::nullopt;
+  const netwarp::engine::PinnedThread pinned(
+      slot ? netwarp::engine::cpus_for_partitions(1, *slot)[0] : std::nullopt);
   return run_rank(argc, argv, *exchange, false);
 }

@@ -12,10 +12,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "engine/phold_spread.hpp"
 #include "engine/test_models.hpp"
+#include "netwarp/engine/cpu_pinning.hpp"
 
 namespace netwarp::engine {
 namespace {
@@ -185,6 +187,48 @@ TEST(ThreadExchange, PinsEachPartitionToItsOwnCpuWhenThereAreEnough) {
     many[static_cast<std::size_t>(ex.rank())] = allowed_cpus();
   });
   for (int n : many) EXPECT_EQ(n, before);
+}
+
+// An MPI job's processes on one machine take disjoint CPUs by their local rank; a process the
+// launcher bound to fewer CPUs than the machine's partitions is left as it is.
+TEST(CpuPinning, ProcessesOfOneMachineTakeDisjointCpusByLocalRank) {
+  const int allowed = allowed_cpus();
+  if (allowed < 4) {
+    const auto one = cpus_for_partitions(1, MachineSlot{0, allowed + 1});
+    EXPECT_FALSE(one[0].has_value());  // more processes than CPUs: nobody is pinned
+  }
+  if (allowed < 2) GTEST_SKIP() << "needs 2 CPUs";
+  const auto first = cpus_for_partitions(1, MachineSlot{0, 2});
+  const auto second = cpus_for_partitions(1, MachineSlot{1, 2});
+  ASSERT_TRUE(first[0].has_value());
+  ASSERT_TRUE(second[0].has_value());
+  EXPECT_NE(*first[0], *second[0]);
+  if (allowed >= 4) {  // 2 processes x 2 threads
+    const auto a = cpus_for_partitions(2, MachineSlot{0, 2});
+    const auto b = cpus_for_partitions(2, MachineSlot{1, 2});
+    std::set<int> all{*a[0], *a[1], *b[0], *b[1]};
+    EXPECT_EQ(all.size(), 4u);
+  }
+  EXPECT_FALSE(cpus_for_partitions(1, MachineSlot{0, 1})[0].has_value());  // one partition alone
+  EXPECT_FALSE(cpus_for_partitions(2, MachineSlot{0, allowed})[0].has_value());  // too many
+}
+
+TEST(CpuPinning, TheLauncherSaysWhichProcessOfTheMachineThisIs) {
+  ::unsetenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  ::unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  EXPECT_FALSE(machine_slot_from_launcher().has_value());
+  ::setenv("OMPI_COMM_WORLD_LOCAL_RANK", "1", 1);
+  ::setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "2", 1);
+  const auto slot = machine_slot_from_launcher();
+  ASSERT_TRUE(slot.has_value());
+  EXPECT_EQ(slot->index, 1);
+  EXPECT_EQ(slot->count, 2);
+  ::setenv("OMPI_COMM_WORLD_LOCAL_RANK", "2", 1);  // not one of 2
+  EXPECT_FALSE(machine_slot_from_launcher().has_value());
+  ::setenv("OMPI_COMM_WORLD_LOCAL_RANK", "x", 1);
+  EXPECT_FALSE(machine_slot_from_launcher().has_value());
+  ::unsetenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  ::unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
 }
 #endif
 

@@ -1,9 +1,5 @@
 // Partitions as threads of one process: events travel as the same byte messages as over MPI,
 // through the ThreadHub (thread_hub.hpp).
-#if defined(__linux__)
-#include <pthread.h>
-#include <sched.h>
-#endif
 
 #include <array>
 #include <cstdlib>
@@ -18,6 +14,7 @@
 #include <vector>
 
 #include "netwarp/engine/check.hpp"
+#include "netwarp/engine/cpu_pinning.hpp"
 #include "netwarp/engine/rank_exchange.hpp"
 #include "thread_hub.hpp"
 
@@ -102,75 +99,19 @@ std::vector<std::unique_ptr<RankExchange>> make_thread_exchanges(int partitions)
   return exchanges;
 }
 
-namespace {
-
-// The CPU each of `count` partitions runs on, when this process holds every partition and may
-// use at least `count` CPUs (partition i on the i-th of them), unless NETWARP_PIN_THREADS=0;
-// none otherwise.
-// Unpinned, two partitions that spin while they wait for each other were often kept on one core
-// by the scheduler: a 5 ms run on 2 threads of this 2-core machine then took 14-63 ms, most
-// runs (bench/SCALE.md). Processes x threads are left to mpirun's binding: each process would
-// pick the same CPUs.
-std::vector<std::optional<int>> cpus_for_partitions(std::size_t count, bool every_partition) {
-  std::vector<std::optional<int>> cpus(count);
-#if defined(__linux__)
-  const char* pin = std::getenv("NETWARP_PIN_THREADS");
-  if (count < 2 || !every_partition || (pin != nullptr && std::string_view(pin) == "0"))
-    return cpus;
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
-      static_cast<std::size_t>(CPU_COUNT(&allowed)) < count)
-    return cpus;
-  std::size_t next = 0;
-  for (int cpu = 0; cpu < CPU_SETSIZE && next < count; ++cpu)
-    if (CPU_ISSET(cpu, &allowed)) cpus[next++] = cpu;
-#else
-  (void)every_partition;
-#endif
-  return cpus;
-}
-
-// Pins the calling thread to `cpu` (if any) while it lives; a refusal leaves the thread as it
-// was.
-class PinnedThread {
- public:
-  explicit PinnedThread(std::optional<int> cpu) {
-#if defined(__linux__)
-    if (!cpu || pthread_getaffinity_np(pthread_self(), sizeof before_, &before_) != 0) return;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(*cpu, &one);
-    pinned_ = pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
-#else
-    (void)cpu;
-#endif
-  }
-  ~PinnedThread() {
-#if defined(__linux__)
-    if (pinned_) pthread_setaffinity_np(pthread_self(), sizeof before_, &before_);
-#endif
-  }
-  PinnedThread(const PinnedThread&) = delete;
-  PinnedThread& operator=(const PinnedThread&) = delete;
-
- private:
-#if defined(__linux__)
-  cpu_set_t before_{};
-  bool pinned_ = false;
-#endif
-};
-
-}  // namespace
-
 void run_as_threads(std::span<const std::unique_ptr<RankExchange>> exchanges,
                     const std::function<void(RankExchange&)>& body) {
   std::vector<std::exception_ptr> errors(exchanges.size());
   std::vector<std::thread> threads;
+  // This process holds every partition, or is one of an MPI job's processes (pinned only where
+  // the launcher says which of this machine's processes it is).
   const bool every_partition =
       !exchanges.empty() && static_cast<std::size_t>(exchanges[0]->size()) == exchanges.size();
+  const std::optional<MachineSlot> slot =
+      every_partition ? std::optional<MachineSlot>(MachineSlot{}) : machine_slot_from_launcher();
   const std::vector<std::optional<int>> cpus =
-      cpus_for_partitions(exchanges.size(), every_partition);
+      slot ? cpus_for_partitions(exchanges.size(), *slot)
+           : std::vector<std::optional<int>>(exchanges.size());
   for (std::size_t i = 1; i < exchanges.size(); ++i)
     threads.emplace_back([&, i] {
       const PinnedThread pinned(cpus[i]);

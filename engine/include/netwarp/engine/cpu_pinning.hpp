@@ -1,0 +1,44 @@
+// Partitions pinned to CPUs of their own. Two partitions that spin while they wait for each other
+// run far slower when the scheduler keeps them on one core: a 5 ms run on 2 threads of a 2-core
+// machine took 14-63 ms unpinned (bench/SCALE.md), and 2 MPI ranks that mpirun left unbound
+// (it binds none under --oversubscribe) lost up to 30 %. NETWARP_PIN_THREADS=0 turns it off.
+#pragma once
+
+#include <sched.h>
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace netwarp::engine {
+
+// This process's place among the processes of its job on this machine: the launcher's local
+// rank and count (Open MPI's mpirun: OMPI_COMM_WORLD_LOCAL_RANK and _LOCAL_SIZE). None when the
+// launcher does not say.
+struct MachineSlot {
+  int index = 0;
+  int count = 1;
+};
+std::optional<MachineSlot> machine_slot_from_launcher();
+
+// The CPU for each of this process's `count` partitions: when the machine's processes hold
+// slot.count x count partitions in all, at least 2, and this process may use that many CPUs, the
+// process of slot i takes the (i x count)-th to the ((i + 1) x count - 1)-th of its allowed CPUs.
+// None otherwise (fewer CPUs than partitions, a process already bound to one core by mpirun,
+// NETWARP_PIN_THREADS=0).
+std::vector<std::optional<int>> cpus_for_partitions(std::size_t count, MachineSlot slot);
+
+// Pins the calling thread to `cpu` (if any) while it lives; a refusal leaves it as it was.
+class PinnedThread {
+ public:
+  explicit PinnedThread(std::optional<int> cpu);
+  ~PinnedThread();
+  PinnedThread(const PinnedThread&) = delete;
+  PinnedThread& operator=(const PinnedThread&) = delete;
+
+ private:
+  cpu_set_t before_{};
+  bool pinned_ = false;
+};
+
+}  // namespace netwarp::engine
