@@ -144,7 +144,9 @@ TEST(EventKey, FifoCreatorFieldsFollowTheChainsLexicographicOrder) {
       if (a == b) continue;
       const TieFields fb = fields_of_chain({b.rbegin() + 1, b.rend()});
       ++different;
-      if (a < b) EXPECT_FALSE(fb < fa);
+      if (a < b) {
+        EXPECT_FALSE(fb < fa);
+      }
       if (fa < fb || fb < fa) ++told_apart;
     }
   }

@@ -73,11 +73,10 @@ class PendingQueue {
     if (!is_split()) return;
     const std::size_t end = std::min<std::size_t>(heap_.size(), 1 + kArity);
     for (std::size_t child = 1; child < end; ++child) {
-      // An event is 120 bytes: two or three cache lines, each of them read by the kernel.
+      // An event is two whole cache lines of the pool (EventPool::Slot), both read by the kernel.
       const auto* event = reinterpret_cast<const char*>(&pool_[heap_[child].id]);
       __builtin_prefetch(event);
       __builtin_prefetch(event + 64);
-      __builtin_prefetch(event + sizeof(Event) - 1);
       __builtin_prefetch(lp_object(heap_[child].dest));
     }
   }

@@ -202,7 +202,8 @@ std::optional<std::uint32_t> TimeWarpPe::slot_with_latest_logged_event() {
 }
 
 std::size_t TimeWarpPe::bytes_in_use() const {
-  std::size_t bytes = pool_.live() * sizeof(Event) + pending_.size() * sizeof(PendingQueue::Entry) +
+  std::size_t bytes = pool_.live() * EventPool::kBytesPerEvent +
+                      pending_.size() * sizeof(PendingQueue::Entry) +
                       (processed_.end() - processed_.begin()) * sizeof(ProcessedEntry) +
                       (sent_.end() - sent_.begin()) * sizeof(SentRecord) + undo_.live_bytes() +
                       records_.live_bytes() + cancelled_pending_.size() * kMapNodeBytes;
