@@ -1,3 +1,4 @@
+// Partitions pinned to CPUs of their own (cpu_pinning.hpp): which CPUs, and the pinning itself.
 #include "netwarp/engine/cpu_pinning.hpp"
 
 #include <pthread.h>
