@@ -45,6 +45,9 @@ import subprocess
 import sys
 import tempfile
 
+import per_hop
+import scale_report
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NETWARP = os.path.abspath(os.environ.get("NETWARP", os.path.join(ROOT, "build/bin/netwarp")))
 OUT = os.path.abspath(os.environ.get("OUT", os.path.join(ROOT, "bench/SCALE.md")))
@@ -321,19 +324,16 @@ def ceiling_text(ceiling):
 SYNC_HEADING = "## Sync modes (issue 31)"
 SYNC_MODES = ("optimistic", "conservative", "hybrid")
 
-# The big permutations of issue 31 (--big): the fat tree of bench/per_hop.py (100 Gbit/s, 1 us
-# links, TCP, 1 MiB per host) and the 3D torus of bench/scale_report.py (lossless, credit flow
-# control, 8 Gbit/s, 100 ns links, 4000 B per host). Each host sends one message to its image
-# under a seeded permutation; no time series.
-BIG_LINKS_FAST = ("links { rate_bps: 100000000000 latency_ns: 1000 mtu_bytes: 1500"
-                  " header_bytes: 40 }")
-BIG_LINKS_TORUS = "links { rate_bps: 8000000000 latency_ns: 100 mtu_bytes: 1500 header_bytes: 40 }"
+# The big permutations of issue 31 (--big): the fat tree k = 32 of bench/per_hop.py (100 Gbit/s,
+# 1 us links, TCP, 1 MiB per host) and a 3D torus 50^3 as bench/scale_report.py builds its tori
+# (lossless, credit flow control, 8 Gbit/s, 100 ns links, 4000 B per host). Each host sends one
+# message to its image under a seeded permutation; no time series.
 BIG_CASES = {
-    "fat-tree-k32-permutation": ("fat_tree { k: 32 }", BIG_LINKS_FAST, "transport { kind: TCP }",
-                                 1 << 20),
-    "torus-50-permutation": ("torus { dims: [50, 50, 50] }", BIG_LINKS_TORUS,
-                             "switch { buffer_bytes: 65536 flow_control: CREDIT }\n"
-                             "transport { kind: LOSSLESS }", 4000),
+    "fat-tree-k32-permutation": lambda: per_hop.scenario_text(32, 1 << 20),
+    "torus-50-permutation": lambda: scale_report.scenario_text(
+        "torus-50-permutation", "torus { dims: [50, 50, 50] }",
+        f"permutation {{ bytes: {scale_report.MESSAGE_BYTES} }}") +
+    "outputs { sample_interval_ns: 0 }\n",
 }
 BIG_TARGET = 1.8          # both, on 2 threads
 FAT_TREE_16_TARGET = 12   # the fat tree on 16 threads (a 16-core machine)
@@ -343,12 +343,9 @@ BIG_EXTRA = ["--max-memory", str(1 << 50)]
 
 def big_scenario(case, folder):
     """Writes the scenario file of a --big case into `folder`; returns its path."""
-    topology, links, rest, size = BIG_CASES[case]
     path = os.path.join(folder, case + ".pbtxt")
     with open(path, "w") as f:
-        f.write(f'name: "{case}"\nseed: 1\ntopology {{ {topology} }}\n{links}\n{rest}\n'
-                f"workload {{ permutation {{ bytes: {size} }} }}\n"
-                "outputs { sample_interval_ns: 0 }\n")
+        f.write(BIG_CASES[case]())
     return path
 
 

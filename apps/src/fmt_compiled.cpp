@@ -1,7 +1,7 @@
 // fmt's compiled part (what libfmt.so holds) built into the netwarp program, so that with the C++
-// runtime linked statically a run loads no libstdc++.so (libfmt.so would load it): about 0.5 ms
-// less at every start (bench/SCALE.md, "Fixed costs"). Only the program does this; the tests and
-// other tools link libfmt.so as usual.
+// runtime linked statically a run loads no libstdc++.so (libfmt.so would load it). Together they
+// took process start to main from 2.24 to 1.56 ms, median of 30 (bench/SCALE.md, "Fixed costs").
+// The program alone does this; the tests and other tools link libfmt.so as usual.
 #include <fmt/format-inl.h>
 
 #include <locale>

@@ -63,7 +63,7 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
           "Optimistic: run N partitions as threads of this process, exchanging events in "
           "shared memory (the results of any other partition count), each pinned to its own CPU "
           "when the process may use N (NETWARP_PIN_THREADS=0: not); under mpirun -np M, M x N "
-          "partitions")
+          "partitions, pinned by local rank when mpirun leaves them free (--bind-to none)")
       ->check(CLI::Range(1, kMaxThreads))
       ->capture_default_str();
   command.add_flag("--check-reverse", o.check_reverse,

@@ -67,10 +67,14 @@ void print_error(const AppContext& context, const std::string& message) {
   if (context.is_root()) std::fprintf(stderr, "netwarp: error: %s\n", one_line(message).c_str());
 }
 
-// A subcommand: adds itself to the parser and returns what runs it once it is parsed.
+// What runs a subcommand once the command line is parsed: its exit status, or none when the
+// command line named another.
+using Runner = std::function<std::optional<int>()>;
+
+// A subcommand: adds itself to the parser and returns its Runner.
 struct Subcommand {
   const char* name;
-  std::function<std::function<int()>(CLI::App& app, const AppContext& context)> add;
+  std::function<Runner(CLI::App& app, const AppContext& context)> add;
 };
 
 // `add` (add_run_command ...) with a fresh Options; `run` (run_command ...) when parsed.
@@ -82,8 +86,9 @@ Subcommand subcommand(const char* name, Add add, Run run) {
             const CLI::App* top = command;
             while (top->get_parent() != &app) top = top->get_parent();
             NW_CHECK(top->get_name() == name, "subcommand table: {} is {}", name, top->get_name());
-            return std::function<int()>([command, options, run, &context] {
-              return command->parsed() ? run(*options, context) : -1;
+            return Runner([command, options, run, &context]() -> std::optional<int> {
+              if (!command->parsed()) return std::nullopt;
+              return run(*options, context);
             });
           }};
 }
@@ -144,7 +149,7 @@ int run_main(int argc, char** argv, AppContext& context) {
   const std::string_view named = named_subcommand(argc, argv);
   const bool known =
       std::any_of(all.begin(), all.end(), [&](const Subcommand& c) { return named == c.name; });
-  std::vector<std::function<int()>> runners;
+  std::vector<Runner> runners;
   for (const Subcommand& command : all)
     if (!known || named == command.name) runners.push_back(command.add(app, context));
 
@@ -162,8 +167,8 @@ int run_main(int argc, char** argv, AppContext& context) {
     print_error(context, std::string("--log: ") + e.what());
     return exit_code::kBadInput;
   }
-  for (const auto& run : runners)
-    if (const int status = run(); status >= 0) return status;
+  for (const Runner& run : runners)
+    if (const std::optional<int> status = run()) return *status;
   return exit_code::kBadInput;
 }
 

@@ -33,7 +33,9 @@ TEST(PholdHybrid, ThreadsInEveryProcessGiveTheSequentialDigest) {
         EXPECT_EQ(run.stats.events_committed, reference.stats.events_committed) << t.name;
         EXPECT_EQ(run.stats.ranks, partitions);
         EXPECT_GT(run.stats.remote_events_sent, 0u);
-        if (mode == SyncMode::conservative) EXPECT_EQ(run.stats.events_rolled_back, 0u);
+        if (mode == SyncMode::conservative) {
+          EXPECT_EQ(run.stats.events_rolled_back, 0u);
+        }
         const std::int64_t r = ex.rank();
         const auto all = ex.gather({static_cast<std::byte>(r)});
         if (r == 0) {

@@ -341,12 +341,8 @@ class HybridExchange final : public RankExchange {
   std::int64_t published_promise(int rank) const override {
     return process_->hub.promise_of(rank % threads_);
   }
-  void want_promise(bool waiting) override {
-    if (waiting == waiting_) return;
-    process_->hub.count_waiting(waiting);
-    waiting_ = waiting;
-  }
-  bool promise_wanted() const override { return process_->hub.waiting() > (waiting_ ? 1 : 0); }
+  void want_promise(bool waiting) override { waiting_.set(process_->hub, waiting); }
+  bool promise_wanted() const override { return waiting_.others_wait(process_->hub); }
 
  private:
   MpiCollectives& collectives() const { return process_->collectives; }
@@ -360,7 +356,7 @@ class HybridExchange final : public RankExchange {
   std::deque<std::vector<std::byte>> arrived_;  // from this process's other partitions
   std::uint64_t round_ = 0;
   bool across_running_ = false;  // partition 0: the reduction across processes has started
-  bool waiting_ = false;         // counted in the hub's waiting partitions
+  WaitingPartition waiting_;
 };
 
 }  // namespace

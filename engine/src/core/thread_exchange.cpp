@@ -72,17 +72,13 @@ class ThreadExchange final : public RankExchange {
   bool shares_promises_with(int rank) const override { return rank != rank_; }
   void publish_promise(std::int64_t ps) override { hub_->publish_promise(rank_, ps); }
   std::int64_t published_promise(int rank) const override { return hub_->promise_of(rank); }
-  void want_promise(bool waiting) override {
-    if (waiting == waiting_) return;
-    hub_->count_waiting(waiting);
-    waiting_ = waiting;
-  }
-  bool promise_wanted() const override { return hub_->waiting() > (waiting_ ? 1 : 0); }
+  void want_promise(bool waiting) override { waiting_.set(*hub_, waiting); }
+  bool promise_wanted() const override { return waiting_.others_wait(*hub_); }
 
  private:
   std::shared_ptr<ThreadHub> hub_;
   int rank_;
-  bool waiting_ = false;  // counted in the hub's waiting partitions
+  WaitingPartition waiting_;
   std::deque<std::vector<std::byte>> arrived_;
   std::uint64_t round_ = 0;
   bool round_open_ = false;

@@ -166,4 +166,19 @@ class ThreadHub {
   Waiting waiting_;
 };
 
+// One partition's part in its hub's count of waiting partitions: counted in as it starts waiting
+// and out as it stops, once per change, and never counted among the others it asks about.
+class WaitingPartition {
+ public:
+  void set(ThreadHub& hub, bool waiting) {
+    if (waiting == waiting_) return;
+    hub.count_waiting(waiting);
+    waiting_ = waiting;
+  }
+  bool others_wait(const ThreadHub& hub) const { return hub.waiting() > (waiting_ ? 1 : 0); }
+
+ private:
+  bool waiting_ = false;
+};
+
 }  // namespace netwarp::engine

@@ -1,7 +1,9 @@
 // Partitions pinned to CPUs of their own. Two partitions that spin while they wait for each other
 // run far slower when the scheduler keeps them on one core: a 5 ms run on 2 threads of a 2-core
-// machine took 14-63 ms unpinned (bench/SCALE.md), and 2 MPI ranks that mpirun left unbound
-// (it binds none under --oversubscribe) lost up to 30 %. NETWARP_PIN_THREADS=0 turns it off.
+// machine took 14-63 ms unpinned (bench/SCALE.md). MPI processes that mpirun bound already (its
+// default for up to two per machine: one core each) are left as they are; those it left free
+// (--bind-to none, as processes with threads need) are placed by their local rank.
+// NETWARP_PIN_THREADS=0 turns it off.
 #pragma once
 
 #include <sched.h>
