@@ -44,7 +44,8 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
       .add_option("--max-uncommitted-bytes", o.max_uncommitted_bytes,
                   "Optimistic: engine memory in use per rank (pending events, rollback logs) at "
                   "which a rank stops handling events past GVT (default: 64 x 120 B per "
-                  "uncommitted event allowed, at least 16 MiB); a size such as 64MiB")
+                  "uncommitted event allowed, at least 16 MiB, of rollback logs only: the model's "
+                  "pending events do not count); a size such as 64MiB")
       ->transform(bytes_with_unit())
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 50));
   command

@@ -279,6 +279,49 @@ TEST_F(ThreeEventCapTest, AnEarlierEventAtTheCapRollsBackTheLatestWorkToMakeRoom
   EXPECT_EQ(pe_.local_stats().peak_uncommitted, 3u);
 }
 
+// 150,000 pending events hold more than 16 MiB: the default byte cap (16 MiB with 500
+// uncommitted events allowed) counts only what optimism adds, so the rank runs ahead to the event
+// cap; the same 16 MiB set explicitly counts the pending events and stops it at GVT.
+class PendingBytesTest : public TimeWarpPeTest {
+ protected:
+  static constexpr std::uint64_t kEventCap = 500;
+  static constexpr std::uint64_t kSixteenMiB = std::uint64_t{16} << 20;
+  explicit PendingBytesTest(std::uint64_t bytes) : TimeWarpPeTest(capped(kEventCap, bytes)) {}
+  void inject_many(std::uint64_t count) {
+    WireBatch batch;
+    for (std::uint64_t i = 0; i < count; ++i)
+      batch.add_positive(ping_event(us(10) + SimTime::from_ps(static_cast<std::int64_t>(i)), i + 1,
+                                    static_cast<LpId>(i % 4), Ping{1, 0, 0}));
+    exchange_.inbox.push_back(batch.take());
+    pe_.poll_incoming();
+  }
+};
+class DefaultByteCapTest : public PendingBytesTest {
+ protected:
+  DefaultByteCapTest() : PendingBytesTest(0) {}
+};
+class ExplicitByteCapTest : public PendingBytesTest {
+ protected:
+  ExplicitByteCapTest() : PendingBytesTest(kSixteenMiB) {}
+};
+
+TEST_F(DefaultByteCapTest, TheModelsOwnPendingEventsDoNotStopTheRank) {
+  ASSERT_EQ(effective_max_uncommitted_bytes(config_), kSixteenMiB);
+  inject_many(150'000);
+  ASSERT_GT(pe_.bytes_in_use(), kSixteenMiB);
+  run_all();
+  EXPECT_EQ(pe_.local_stats().events_processed, kEventCap);
+  EXPECT_LT(pe_.capped_bytes(), kSixteenMiB);
+}
+
+TEST_F(ExplicitByteCapTest, ASetCapCountsThePendingEventsToo) {
+  inject_many(150'000);
+  ASSERT_GT(pe_.bytes_in_use(), kSixteenMiB);
+  EXPECT_EQ(pe_.capped_bytes(), pe_.bytes_in_use());
+  run_all();
+  EXPECT_EQ(pe_.local_stats().events_processed, 0u);  // nothing at GVT's instant
+}
+
 TEST_F(ThreeEventCapTest, EventsAtGvtsInstantRunPastTheCap) {
   pe_.fossil_collect(us(10));
   for (std::uint64_t i = 0; i < 5; ++i) inject(ping_event(us(10), i + 1, i % 4, Ping{i, 0, 0}));

@@ -90,7 +90,7 @@ void TimeWarpPe::count_commit(const ProcessedEntry& entry) {
 bool TimeWarpPe::worth_compacting(SimTime gvt) const {
   if (processed_.empty()) return false;
   const std::uint64_t occupied = processed_.end() - processed_.begin();
-  if (2 * occupied < max_uncommitted_ && 2 * bytes_in_use() < max_uncommitted_bytes_) return false;
+  if (2 * occupied < max_uncommitted_ && 2 * capped_bytes() < max_uncommitted_bytes_) return false;
   std::uint64_t reclaimable = 0;
   for (LogPosition at = processed_.begin(); at < processed_.end(); ++at) {
     const ProcessedEntry& entry = processed_[at];
@@ -153,7 +153,7 @@ void TimeWarpPe::purge_cancelled() {
   constexpr std::uint64_t kWorthIt = 1024;
   if (cancelled_in_queue_ == 0) return;
   const bool many = cancelled_in_queue_ >= kWorthIt && 2 * cancelled_in_queue_ >= pending_.size();
-  if (!many && bytes_in_use() < max_uncommitted_bytes_) return;
+  if (!many && capped_bytes() < max_uncommitted_bytes_) return;
   pending_.remove_if([&](const PendingQueue::Entry& entry) {
     if (!is_cancelled(pool_[entry.id])) return false;
     release(entry.id);

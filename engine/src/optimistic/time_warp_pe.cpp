@@ -18,6 +18,7 @@ TimeWarpPe::TimeWarpPe(const Model& model, const KernelConfig& config, RankExcha
       rank_(exchange.rank()),
       max_uncommitted_(effective_max_uncommitted(config)),
       max_uncommitted_bytes_(effective_max_uncommitted_bytes(config)),
+      cap_counts_pending_(config.max_uncommitted_bytes > 0),
       safe_enabled_(config.sync != SyncMode::optimistic && !config.check_reverse),
       optimism_(!safe_enabled_ || config.sync != SyncMode::conservative),
       lookahead_(safe_enabled_ ? model.lookahead() : SimTime::zero()),
@@ -124,7 +125,7 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
       break;
     }
     if (!certain && !bytes_checked) {
-      bytes_left = bytes_in_use() < max_uncommitted_bytes_;
+      bytes_left = capped_bytes() < max_uncommitted_bytes_;
       bytes_checked = true;
     }
     if (!certain && (!bytes_left || uncommitted() >= max_uncommitted_)) {
@@ -202,13 +203,20 @@ std::optional<std::uint32_t> TimeWarpPe::slot_with_latest_logged_event() {
 }
 
 std::size_t TimeWarpPe::bytes_in_use() const {
-  std::size_t bytes = pool_.live() * EventPool::kBytesPerEvent +
-                      pending_.size() * sizeof(PendingQueue::Entry) +
-                      (processed_.end() - processed_.begin()) * sizeof(ProcessedEntry) +
+  return pool_.live() * EventPool::kBytesPerEvent + pending_.size() * sizeof(PendingQueue::Entry) +
+         optimism_bytes();
+}
+
+std::size_t TimeWarpPe::optimism_bytes() const {
+  std::size_t bytes = (processed_.end() - processed_.begin()) * sizeof(ProcessedEntry) +
                       (sent_.end() - sent_.begin()) * sizeof(SentRecord) + undo_.live_bytes() +
                       records_.live_bytes() + cancelled_pending_.size() * kMapNodeBytes;
   for (const WireBatch& batch : outgoing_) bytes += batch.count() * sizeof(Event);
   return bytes;
+}
+
+std::size_t TimeWarpPe::capped_bytes() const {
+  return cap_counts_pending_ ? bytes_in_use() : optimism_bytes();
 }
 
 void TimeWarpPe::note_caps_peak() {

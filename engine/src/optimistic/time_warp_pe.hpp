@@ -100,8 +100,13 @@ class TimeWarpPe final : public EventRouter {
     return processed_.end() - processed_.begin() - dead_entries_;
   }
   // Engine memory in use: pending events and their queue, every log, keys cancelled while
-  // pending, held sends. What max_uncommitted_bytes bounds.
+  // pending, held sends. What an explicit max_uncommitted_bytes bounds.
   std::size_t bytes_in_use() const;
+  // What the byte cap compares with: bytes_in_use() when max_uncommitted_bytes was set; by
+  // default only what optimism adds (the logs, cancelled keys, held sends), so that a big model's
+  // own pending events, which the sequential kernel holds as well, never stop it running ahead.
+  std::size_t capped_bytes() const;
+  std::size_t optimism_bytes() const;  // bytes_in_use() but the pending events and their queue
   // The latest event time a batch may handle: GVT + window. (process_batch applies the caps.)
   static SimTime optimism_limit(SimTime gvt, SimTime window) { return gvt.saturating_add(window); }
   RunStats local_stats() const;
@@ -203,7 +208,7 @@ class TimeWarpPe final : public EventRouter {
   void count_commit(const ProcessedEntry& entry);
   // Whether the caps leave room for one more handled event.
   bool has_room() const {
-    return uncommitted() < max_uncommitted_ && bytes_in_use() < max_uncommitted_bytes_;
+    return uncommitted() < max_uncommitted_ && capped_bytes() < max_uncommitted_bytes_;
   }
   // At the event cap: rolls back the handled event with the greatest key if it is later than
   // `key`, making room for the earlier one. Returns whether it did.
@@ -241,7 +246,8 @@ class TimeWarpPe final : public EventRouter {
   const int rank_;
   const std::uint64_t max_uncommitted_;
   const std::uint64_t max_uncommitted_bytes_;
-  const bool safe_enabled_;  // sync is conservative or hybrid (and no reverse check)
+  const bool cap_counts_pending_;  // max_uncommitted_bytes was set (capped_bytes)
+  const bool safe_enabled_;        // sync is conservative or hybrid (and no reverse check)
   // Events past the safe horizon may run: sync is not conservative (or events never run safe:
   // the reverse check keeps the Time Warp path, whose checks need the undo logs).
   const bool optimism_;

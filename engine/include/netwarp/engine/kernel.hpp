@@ -60,8 +60,11 @@ struct KernelConfig {
   // Hard bounds on optimism per rank. A rank never holds more than max_uncommitted handled but
   // uncommitted events (0: two GVT rounds' worth, 2 x gvt_interval x batch_size), and stops
   // handling events while the engine's memory in use (pending events, the handled-event log, the
-  // undo log, sent-event and record logs) is at max_uncommitted_bytes or more (0: 64 events'
-  // worth per uncommitted event, at least 16 MiB). At the count cap, an event earlier than
+  // undo log, sent-event and record logs) is at max_uncommitted_bytes or more. By default (0) the
+  // bound is 64 events' worth per uncommitted event, at least 16 MiB, on what optimism adds only
+  // (the logs, cancelled keys, held sends): a big model's own pending events, which the
+  // sequential kernel holds as well, would otherwise stop every rank from running ahead (the
+  // 50^3 torus holds 113 MB of them). At the count cap, an event earlier than
   // handled work still runs after that work is rolled back (cancelback). Events at GVT's instant
   // always run, so GVT advances even when every rank is at its caps.
   std::uint64_t max_uncommitted = 0;
@@ -83,8 +86,8 @@ inline std::uint64_t effective_max_uncommitted(const KernelConfig& c) {
 }
 
 // The byte bound in force: max_uncommitted_bytes, or by default room for 64 events (with their
-// queue entries and logs) per uncommitted event allowed, and never below 16 MiB, so a model's
-// own future event set (which the sequential kernel holds too) rarely reaches it.
+// queue entries and logs) per uncommitted event allowed, and never below 16 MiB (on optimism's
+// own memory then: see max_uncommitted_bytes).
 inline std::uint64_t effective_max_uncommitted_bytes(const KernelConfig& c) {
   constexpr std::uint64_t kEventsPerUncommitted = 64;
   constexpr std::uint64_t kFloor = std::uint64_t{16} << 20;
