@@ -150,6 +150,30 @@ TEST(ThreadExchange, APartitionThatWaitsIsSeenByTheOthersOnly) {
   });
 }
 
+// A request to join the next round is seen by every partition until that round ends.
+TEST(ThreadExchange, ARequestedRoundIsSeenUntilItEnds) {
+  run_as_threads(3, [](RankExchange& ex) {
+    auto finish_round = [&ex] {
+      ex.start_sum_and_min(0, 0, 0);
+      std::int64_t total = 0, least = 0, horizon = 0;
+      while (!ex.try_finish_sum_and_min(total, least, horizon)) std::this_thread::yield();
+    };
+    EXPECT_FALSE(ex.round_requested());
+    ex.barrier();
+    if (ex.rank() == 1) ex.request_round();
+    ex.barrier();
+    EXPECT_TRUE(ex.round_requested()) << ex.rank();
+    ex.barrier();
+    finish_round();
+    ex.barrier();
+    EXPECT_FALSE(ex.round_requested()) << ex.rank();  // that round is over
+    ex.barrier();
+    if (ex.rank() == 2) ex.request_round();
+    ex.barrier();
+    EXPECT_TRUE(ex.round_requested()) << ex.rank();
+  });
+}
+
 #if defined(__linux__)
 int allowed_cpus() {
   cpu_set_t set;

@@ -343,6 +343,9 @@ class HybridExchange final : public RankExchange {
   }
   void want_promise(bool waiting) override { waiting_.set(process_->hub, waiting); }
   bool promise_wanted() const override { return waiting_.others_wait(process_->hub); }
+  // Within this process; other processes join at their own time.
+  void request_round() override { process_->hub.request_round(round_); }
+  bool round_requested() const override { return process_->hub.round_requested(round_); }
 
  private:
   MpiCollectives& collectives() const { return process_->collectives; }

@@ -74,6 +74,8 @@ class ThreadExchange final : public RankExchange {
   std::int64_t published_promise(int rank) const override { return hub_->promise_of(rank); }
   void want_promise(bool waiting) override { waiting_.set(*hub_, waiting); }
   bool promise_wanted() const override { return waiting_.others_wait(*hub_); }
+  void request_round() override { hub_->request_round(round_); }
+  bool round_requested() const override { return hub_->round_requested(round_); }
 
  private:
   std::shared_ptr<ThreadHub> hub_;

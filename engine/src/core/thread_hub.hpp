@@ -118,6 +118,17 @@ class ThreadHub {
     if (rank == 0) bytes_[0].clear();
   }
 
+  // Requests that every partition join round `round` soon (RankExchange::request_round).
+  void request_round(std::uint64_t round) {
+    std::uint64_t seen = requested_round_.value.load(std::memory_order_relaxed);
+    while (seen <= round && !requested_round_.value.compare_exchange_weak(
+                                seen, round + 1, std::memory_order_relaxed)) {
+    }
+  }
+  bool round_requested(std::uint64_t round) const {
+    return requested_round_.value.load(std::memory_order_relaxed) > round;
+  }
+
   // Round `round` of the GVT reduction (each partition counts its own rounds from 0).
   void start_round(int rank, std::uint64_t round, const std::array<std::int64_t, 3>& triple) {
     gvt_slots_[round % 2][static_cast<std::size_t>(rank)].values = triple;
@@ -162,6 +173,7 @@ class ThreadHub {
   std::vector<std::vector<std::byte>> bytes_;
   std::array<std::vector<GvtSlot>, 2> gvt_slots_;
   std::array<Counter, 2> gvt_arrived_;
+  Counter requested_round_;  // 1 + the latest round requested
   std::vector<Promise> promises_;
   Waiting waiting_;
 };

@@ -131,11 +131,14 @@ void report_progress(const KernelConfig& config, RankExchange& exchange, const T
 // leaves once it holds nothing before the boundary and nothing earlier can reach it any more, or
 // once it has found nothing to handle, received nothing and seen its horizon stand still for
 // kIdleBeforeRoundNs (another rank may be in the round already, holding its promises, or have
-// lost its core). Conservative never runs past its horizon. Hybrid does, but only once it has
-// waited KernelConfig::speculate_after_ns for a promise with nothing arriving (a neighbour works
-// through a burst of events within one lookahead), and commits what it ran ahead as its horizon
-// passes it: waits of a few microseconds, the usual ones, cost less than the rollbacks that
-// running ahead at once brings in tightly coupled networks (bench/SCALE.md).
+// lost its core). Leaving for that reason, it asks the ranks it shares memory with to join the
+// round at their next exchange (RankExchange::request_round): in the round it publishes no
+// promises, and a busy partition would otherwise run on until it waited for them, then idle
+// kIdleBeforeRoundNs itself before joining. Conservative never runs past its horizon. Hybrid does,
+// but only once it has waited KernelConfig::speculate_after_ns for a promise with nothing arriving
+// (a neighbour works through a burst of events within one lookahead), and commits what it ran ahead
+// as its horizon passes it: waits of a few microseconds, the usual ones, cost less than the
+// rollbacks that running ahead at once brings in tightly coupled networks (bench/SCALE.md).
 constexpr std::int64_t kRoundPeriodLookaheads = 1024;
 constexpr std::uint64_t kIdleBeforeRoundNs = 1'000'000;
 
@@ -145,8 +148,8 @@ SimTime shared_boundary(SimTime gvt, SimTime lookahead, SimTime end) {
   return std::min(end, SimTime::from_ps((gvt.ps() / period + 1) * period));
 }
 
-void run_promise_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime boundary,
-                          PhaseClock& clock) {
+void run_promise_interval(TimeWarpPe& pe, RankExchange& exchange, const KernelConfig& config,
+                          SimTime boundary, PhaseClock& clock) {
   // Spins, then yields (IdleWait); the interval ends before it would nap.
   IdleWait wait(std::chrono::microseconds(20));
   SimTime idle_horizon = SimTime::zero();
@@ -162,6 +165,7 @@ void run_promise_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime bo
     const std::size_t received = pe.poll_incoming();
     // A move of the horizon, or a rollback, ends speculation (hybrid): the rank waits for
     // promises again first (running ahead again at once would only be rolled back again).
+    if (exchange.round_requested()) break;  // another rank waits in the round: join it
     const bool horizon_moved = pe.safe_horizon() != idle_horizon;
     if (horizon_moved || pe.events_rolled_back() != rolled_back) {
       idle_horizon = pe.safe_horizon();
@@ -183,7 +187,10 @@ void run_promise_interval(TimeWarpPe& pe, const KernelConfig& config, SimTime bo
     // works through a burst gets its events and promises, if not yet past its next event, and
     // leaving for the round would take its own promises away from that neighbour.
     if (received > 0 || horizon_moved) wait.busy();
-    if (wait.idle_ns() > kIdleBeforeRoundNs) break;
+    if (wait.idle_ns() > kIdleBeforeRoundNs) {
+      exchange.request_round();
+      break;
+    }
     if (wait.idle_ns() >= config.speculate_after_ns) pe.set_speculation(true);
     wait.idle();
     clock.lap(clock.communication);  // waiting for a promise counts as communication
@@ -330,7 +337,7 @@ RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExc
                               ? shared_boundary(gvt, model.lookahead(), config.end_time)
                               : window.limit(gvt);
     if (pe.promise_driven()) {
-      run_promise_interval(pe, config, limit, clock);
+      run_promise_interval(pe, exchange, config, limit, clock);
     } else {
       run_interval(pe, config, limit, clock);
     }

@@ -53,6 +53,12 @@ class RankExchange {
   // when that changes), and whether any of them waits.
   virtual void want_promise(bool /*waiting*/) {}
   virtual bool promise_wanted() const { return false; }
+  // A rank about to start its next GVT round because it found nothing to do asks the ranks it
+  // shares memory with to join that round soon, rather than once they too run out of work or
+  // reach the interval's boundary: while it waits in the round it publishes no promises, so
+  // they would soon wait for it. Only timing depends on it.
+  virtual void request_round() {}
+  virtual bool round_requested() const { return false; }
 
   std::int64_t sum(std::int64_t v) {
     sum(std::span<std::int64_t>(&v, 1));
