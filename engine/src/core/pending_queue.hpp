@@ -21,6 +21,7 @@
 
 #include "event_pool.hpp"
 #include "netwarp/engine/event_key.hpp"
+#include "prefetch.hpp"
 
 namespace netwarp::engine {
 
@@ -75,9 +76,9 @@ class PendingQueue {
     for (std::size_t child = 1; child < end; ++child) {
       // An event is two whole cache lines of the pool (EventPool::Slot), both read by the kernel.
       const auto* event = reinterpret_cast<const char*>(&pool_[heap_[child].id]);
-      __builtin_prefetch(event);
-      __builtin_prefetch(event + 64);
-      __builtin_prefetch(lp_object(heap_[child].dest));
+      prefetch(event);
+      prefetch(event + 64);
+      prefetch(lp_object(heap_[child].dest));
     }
   }
   const EventKey& top_key() const { return pool_[heap_.front().id].key; }

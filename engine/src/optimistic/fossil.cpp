@@ -51,8 +51,8 @@ void TimeWarpPe::fossil_collect(SimTime gvt) {
 void TimeWarpPe::prefetch_for_commit(LogPosition at) const {
   if (at >= processed_.end()) return;
   const ProcessedEntry& entry = processed_[at];
-  if (sink_) __builtin_prefetch(&pool_[entry.id]);
-  __builtin_prefetch(&slots_[entry.slot]);
+  if (sink_) prefetch(&pool_[entry.id]);
+  prefetch(&slots_[entry.slot]);
 }
 
 void TimeWarpPe::commit_entry(const ProcessedEntry& entry, LogPosition at, bool with_records) {

@@ -145,7 +145,7 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
       execute(id, this);
       pending_.settle();
     }
-    if (!pending_.empty()) __builtin_prefetch(&pool_[pending_.top().id]);
+    if (!pending_.empty()) prefetch(&pool_[pending_.top().id]);
     ++handled;
   }
   stats_.events_processed += safe;
