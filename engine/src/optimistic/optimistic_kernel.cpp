@@ -163,9 +163,9 @@ void run_promise_interval(TimeWarpPe& pe, RankExchange& exchange, const KernelCo
     clock.lap(clock.handling);  // a clock read costs as much as a small event: once per exchange
     pe.flush_outgoing();
     const std::size_t received = pe.poll_incoming();
+    if (exchange.round_requested()) break;  // another rank waits in the round: join it
     // A move of the horizon, or a rollback, ends speculation (hybrid): the rank waits for
     // promises again first (running ahead again at once would only be rolled back again).
-    if (exchange.round_requested()) break;  // another rank waits in the round: join it
     const bool horizon_moved = pe.safe_horizon() != idle_horizon;
     if (horizon_moved || pe.events_rolled_back() != rolled_back) {
       idle_horizon = pe.safe_horizon();
