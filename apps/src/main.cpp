@@ -308,9 +308,7 @@ int main(int argc, char** argv) {
   }
   // One partition per MPI process: its own CPU among this machine's processes when mpirun left
   // them unbound (cpu_pinning.hpp).
-  const std::optional<netwarp::engine::MachineSlot> slot =
-      mpi ? netwarp::engine::machine_slot_from_launcher() : std::nullopt;
-  const netwarp::engine::PinnedThread pinned(
-      slot ? netwarp::engine::cpus_for_partitions(1, *slot)[0] : std::nullopt);
+  const netwarp::engine::PinnedThread pinned(netwarp::engine::cpus_for_partitions(
+      1, mpi ? netwarp::engine::machine_slot_from_launcher() : std::nullopt)[0]);
   return run_rank(argc, argv, *exchange, false);
 }

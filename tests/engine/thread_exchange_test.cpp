@@ -227,6 +227,9 @@ TEST(CpuPinning, ProcessesOfOneMachineTakeDisjointCpusByLocalRank) {
   ASSERT_TRUE(first[0].has_value());
   ASSERT_TRUE(second[0].has_value());
   EXPECT_NE(*first[0], *second[0]);
+  // A process whose launcher does not say which of the machine's it is: left as it is.
+  const auto unknown = cpus_for_partitions(2, std::nullopt);
+  EXPECT_FALSE(unknown[0].has_value() || unknown[1].has_value());
   if (allowed >= 4) {  // 2 processes x 2 threads
     const auto a = cpus_for_partitions(2, MachineSlot{0, 2});
     const auto b = cpus_for_partitions(2, MachineSlot{1, 2});

@@ -29,17 +29,19 @@ std::optional<MachineSlot> machine_slot_from_launcher() {
   return MachineSlot{*index, *count};
 }
 
-std::vector<std::optional<int>> cpus_for_partitions(std::size_t count, MachineSlot slot) {
+std::vector<std::optional<int>> cpus_for_partitions(std::size_t count,
+                                                    std::optional<MachineSlot> slot) {
   std::vector<std::optional<int>> cpus(count);
   const char* pin = std::getenv("NETWARP_PIN_THREADS");
-  const std::size_t partitions = count * static_cast<std::size_t>(slot.count);
-  if (partitions < 2 || (pin != nullptr && std::string_view(pin) == "0")) return cpus;
+  if (!slot || (pin != nullptr && std::string_view(pin) == "0")) return cpus;
+  const std::size_t partitions = count * static_cast<std::size_t>(slot->count);
+  if (partitions < 2) return cpus;
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
       static_cast<std::size_t>(CPU_COUNT(&allowed)) < partitions)
     return cpus;
-  const std::size_t first = static_cast<std::size_t>(slot.index) * count;
+  const std::size_t first = static_cast<std::size_t>(slot->index) * count;
   std::size_t seen = 0;
   std::size_t next = 0;
   for (int cpu = 0; cpu < CPU_SETSIZE && next < count; ++cpu) {

@@ -105,11 +105,8 @@ void run_as_threads(std::span<const std::unique_ptr<RankExchange>> exchanges,
   // the launcher says which of this machine's processes it is).
   const bool every_partition =
       !exchanges.empty() && static_cast<std::size_t>(exchanges[0]->size()) == exchanges.size();
-  const std::optional<MachineSlot> slot =
-      every_partition ? std::optional<MachineSlot>(MachineSlot{}) : machine_slot_from_launcher();
-  const std::vector<std::optional<int>> cpus =
-      slot ? cpus_for_partitions(exchanges.size(), *slot)
-           : std::vector<std::optional<int>>(exchanges.size());
+  const std::vector<std::optional<int>> cpus = cpus_for_partitions(
+      exchanges.size(), every_partition ? MachineSlot{} : machine_slot_from_launcher());
   for (std::size_t i = 1; i < exchanges.size(); ++i)
     threads.emplace_back([&, i] {
       const PinnedThread pinned(cpus[i]);

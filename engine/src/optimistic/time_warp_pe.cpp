@@ -18,7 +18,6 @@ TimeWarpPe::TimeWarpPe(const Model& model, const KernelConfig& config, RankExcha
       rank_(exchange.rank()),
       max_uncommitted_(effective_max_uncommitted(config)),
       max_uncommitted_bytes_(effective_max_uncommitted_bytes(config)),
-      cap_counts_pending_(config.max_uncommitted_bytes > 0),
       safe_enabled_(config.sync != SyncMode::optimistic && !config.check_reverse),
       optimism_(!safe_enabled_ || config.sync != SyncMode::conservative),
       lookahead_(safe_enabled_ ? model.lookahead() : SimTime::zero()),
@@ -216,7 +215,7 @@ std::size_t TimeWarpPe::optimism_bytes() const {
 }
 
 std::size_t TimeWarpPe::capped_bytes() const {
-  return cap_counts_pending_ ? bytes_in_use() : optimism_bytes();
+  return config_.max_uncommitted_bytes > 0 ? bytes_in_use() : optimism_bytes();
 }
 
 void TimeWarpPe::note_caps_peak() {

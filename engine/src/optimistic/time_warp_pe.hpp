@@ -246,8 +246,7 @@ class TimeWarpPe final : public EventRouter {
   const int rank_;
   const std::uint64_t max_uncommitted_;
   const std::uint64_t max_uncommitted_bytes_;
-  const bool cap_counts_pending_;  // max_uncommitted_bytes was set (capped_bytes)
-  const bool safe_enabled_;        // sync is conservative or hybrid (and no reverse check)
+  const bool safe_enabled_;  // sync is conservative or hybrid (and no reverse check)
   // Events past the safe horizon may run: sync is not conservative (or events never run safe:
   // the reverse check keeps the Time Warp path, whose checks need the undo logs).
   const bool optimism_;

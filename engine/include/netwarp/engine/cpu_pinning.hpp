@@ -27,8 +27,9 @@ std::optional<MachineSlot> machine_slot_from_launcher();
 // slot.count x count partitions in all, at least 2, and this process may use that many CPUs, the
 // process of slot i takes the (i x count)-th to the ((i + 1) x count - 1)-th of its allowed CPUs.
 // None otherwise (fewer CPUs than partitions, a process already bound to one core by mpirun,
-// NETWARP_PIN_THREADS=0).
-std::vector<std::optional<int>> cpus_for_partitions(std::size_t count, MachineSlot slot);
+// NETWARP_PIN_THREADS=0, or no slot: a process of a job whose launcher does not say).
+std::vector<std::optional<int>> cpus_for_partitions(std::size_t count,
+                                                    std::optional<MachineSlot> slot);
 
 // Pins the calling thread to `cpu` (if any) while it lives; a refusal leaves it as it was.
 class PinnedThread {
