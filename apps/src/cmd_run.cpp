@@ -129,8 +129,7 @@ std::vector<RankMemory> share_results(netmodels::SpillingResults& local, const A
     } catch (const std::exception& e) {
       throw UsageError(e.what());
     }
-    mine.peak_bytes = static_cast<std::int64_t>(engine::peak_rss_bytes());
-    return {mine};
+    return {mine};  // the caller reads its peak once the outputs are written
   }
   std::string error;
   try {

@@ -173,8 +173,11 @@ TEST(LogGpsFit, NicSharingSeparatesGlFromOrl) {
   expect_within(fit.params.Osl, truth.Osl, "Osl");
   expect_within(fit.params.Oss, truth.Oss, "Oss");
   EXPECT_TRUE(has_note(fit, "Gl = 0.33 ns/byte from what sharing a NIC adds"));
-  for (const FitResidual& r : fit.report.residuals)
-    if (r.series == "nic") EXPECT_NEAR(r.error_pct, 0, 1e-6) << r.k;
+  for (const FitResidual& r : fit.report.residuals) {
+    if (r.series == "nic") {
+      EXPECT_NEAR(r.error_pct, 0, 1e-6) << r.k;
+    }
+  }
 }
 
 TEST(LogGpsFit, NicSharingWithoutGrowthLeavesGlToThePingPong) {

@@ -10,7 +10,8 @@ constexpr double kTol = 1e-6;
 
 TEST(HockneyFit, RecoversAlphaAndBeta) {
   // alpha = 5000, beta = 0.1: RTT(k) = 2(5000 + 0.1 k).
-  LogGpsSamples in{.s = 1024, .S = 16384, .W_ns = 1e6, .rtt_w0 = {}, .rtt_wW = {}, .send = {}};
+  LogGpsSamples in{
+      .s = 1024, .S = 16384, .W_ns = 1e6, .rtt_w0 = {}, .rtt_wW = {}, .send = {}, .nic_shared = {}};
   for (const std::uint64_t k : {0, 1000, 10000, 100000})
     in.rtt_w0.push_back({k, 2 * (5000 + 0.1 * static_cast<double>(k))});
   const auto fit = fit_hockney(in);
@@ -22,7 +23,8 @@ TEST(HockneyFit, RecoversAlphaAndBeta) {
 
 TEST(LogGpFit, OverheadFromSendCallsAndLatencyAndGFromTheRoundTrip) {
   // o = 2000, L = 1000, G = 0.5: send calls cost 2000; RTT(k) = 2(2o + L + (k - 1)G), k >= 1.
-  LogGpsSamples in{.s = 1024, .S = 16384, .W_ns = 1e6, .rtt_w0 = {}, .rtt_wW = {}, .send = {}};
+  LogGpsSamples in{
+      .s = 1024, .S = 16384, .W_ns = 1e6, .rtt_w0 = {}, .rtt_wW = {}, .send = {}, .nic_shared = {}};
   in.send = {{0, 2000}, {100, 2000}, {1000, 2000}};
   in.rtt_w0 = {{0, 10000}, {1, 10000}, {1001, 11000}, {10001, 20000}};
   auto fit = fit_loggp(in);
@@ -38,7 +40,8 @@ TEST(LogGpFit, OverheadFromSendCallsAndLatencyAndGFromTheRoundTrip) {
 TEST(LogGpFit, NegativeLatencyIsFixedAtZeroAndTheFileReadsBack) {
   // o = 2000 from the send calls; RTT/2 - 2o = -500 + 1.0 (k - 1) would need L = -500. With
   // L = 0 the weighted refit of G alone stays close to 1 and positive.
-  LogGpsSamples in{.s = 1024, .S = 16384, .W_ns = 1e6, .rtt_w0 = {}, .rtt_wW = {}, .send = {}};
+  LogGpsSamples in{
+      .s = 1024, .S = 16384, .W_ns = 1e6, .rtt_w0 = {}, .rtt_wW = {}, .send = {}, .nic_shared = {}};
   in.send = {{0, 2000}, {512, 2000}};
   for (const std::uint64_t k : {1001, 5001, 20001})
     in.rtt_w0.push_back({k, 2 * (4000 - 500 + static_cast<double>(k - 1))});
@@ -48,7 +51,8 @@ TEST(LogGpFit, NegativeLatencyIsFixedAtZeroAndTheFileReadsBack) {
   EXPECT_LT(fit.params.G, 1.0);
   EXPECT_NE(fit.report.notes.front().find("L came out negative"), std::string::npos);
   // Hockney on a curve falling with k: beta is fixed at 0, alpha is the weighted mean.
-  LogGpsSamples falling{.s = 1024, .S = 16384, .W_ns = 1e6, .rtt_w0 = {}, .rtt_wW = {}, .send = {}};
+  LogGpsSamples falling{
+      .s = 1024, .S = 16384, .W_ns = 1e6, .rtt_w0 = {}, .rtt_wW = {}, .send = {}, .nic_shared = {}};
   falling.rtt_w0 = {{0, 2000}, {1000, 2000 - 1e-3}};
   const auto h = fit_hockney(falling);
   EXPECT_EQ(h.params.beta, 0);
@@ -56,8 +60,13 @@ TEST(LogGpFit, NegativeLatencyIsFixedAtZeroAndTheFileReadsBack) {
 }
 
 TEST(PointModelsFit, TooFewPointsIsAClearError) {
-  LogGpsSamples in{
-      .s = 1024, .S = 16384, .W_ns = 1e6, .rtt_w0 = {{64, 9000}}, .rtt_wW = {}, .send = {}};
+  LogGpsSamples in{.s = 1024,
+                   .S = 16384,
+                   .W_ns = 1e6,
+                   .rtt_w0 = {{64, 9000}},
+                   .rtt_wW = {},
+                   .send = {},
+                   .nic_shared = {}};
   try {
     fit_hockney(in);
     FAIL();
