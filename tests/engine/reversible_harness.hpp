@@ -75,8 +75,8 @@ inline Flow make_flow(std::uint64_t x) {
 }
 
 // The elements of a RevFifo, front to back.
-template <class T>
-std::vector<T> contents(const RevFifo<T>& fifo) {
+template <class T, class Container>
+std::vector<T> contents(const RevFifo<T, Container>& fifo) {
   return std::vector<T>(fifo.begin(), fifo.end());
 }
 

@@ -96,8 +96,8 @@ class EventCtx {
   typename C::value_type pop_back(RevSequence<C>& sequence) {
     return sequence.pop_back(mutation());
   }
-  template <class T>
-  T pop_front(RevFifo<T>& fifo) {
+  template <class T, class Container>
+  T pop_front(RevFifo<T, Container>& fifo) {
     return fifo.pop_front(mutation());
   }
   template <class T>

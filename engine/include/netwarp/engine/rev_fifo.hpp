@@ -1,5 +1,6 @@
 // RevFifo<T>: a reversible double-ended queue of trivially copyable elements (a ring buffer
-// that allocates nothing until used).
+// that allocates nothing until used; or, with Container = FrontInlineDeque<T, N>, one whose
+// front stays inside the object).
 #pragma once
 
 #include "netwarp/engine/rev_sequence.hpp"
@@ -7,9 +8,9 @@
 
 namespace netwarp::engine {
 
-template <class T>
-class RevFifo : public RevSequence<RingDeque<T>> {
-  using Base = RevSequence<RingDeque<T>>;
+template <class T, class Container = RingDeque<T>>
+class RevFifo : public RevSequence<Container> {
+  using Base = RevSequence<Container>;
 
  public:
   T pop_front(Mutation m) {

@@ -22,7 +22,9 @@
 #include <vector>
 
 #include "netwarp/engine/event_ctx.hpp"
+#include "netwarp/engine/front_inline_deque.hpp"
 #include "netwarp/engine/lp.hpp"
+#include "netwarp/engine/rev_fifo.hpp"
 #include "netwarp/engine/reversible.hpp"
 #include "netwarp/netmodels/packet.hpp"
 #include "netwarp/netmodels/port_intervals.hpp"
@@ -126,6 +128,7 @@ class alignas(64) OutputPort {
     std::int64_t done_ps;
     std::uint64_t wire_bytes;
   };
+  static constexpr std::size_t kInlineInFlight = 4;
   bool fits(std::uint32_t wire_bytes, SimTime now) const;
   std::uint64_t queue_disc_bytes(SimTime now) const;
   bool admit_ns3_red(Packet& packet, engine::EventCtx& ctx);
@@ -190,12 +193,15 @@ class alignas(64) OutputPort {
   engine::Rev<SimTime> free_at_;          // when the line finishes the last scheduled packet
   engine::RevCounter buffered_bytes_;     // in_flight_ + waiting_
   std::unique_ptr<ClassQueues> classes_;  // null: one FIFO (the default)
-  engine::RevFifo<InFlight> in_flight_;   // scheduled packets, by departure
   engine::RevCounter packets_sent_;
   engine::RevCounter bytes_sent_;
   engine::Rev<std::uint64_t> max_bytes_;
   engine::Rev<std::uint64_t> max_packets_;
   engine::Rev<std::int64_t> first_sent_ps_{-1};
+  // Scheduled packets, by departure: the first kInlineInFlight in the port's third and fourth
+  // lines (in a ring behind a pointer, the front missed again after the port's lines had).
+  alignas(
+      64) engine::RevFifo<InFlight, engine::FrontInlineDeque<InFlight, kInlineInFlight>> in_flight_;
   // Then what credit flow control, ns-3's tie order, drops, sampling and PFC use.
   // The tie fields of the last frame's arrival (ns-3 schedules the next frame's from that
   // frame's completion, which has the same); kept under TieOrder::fifo_creator only.
