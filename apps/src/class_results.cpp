@@ -68,9 +68,9 @@ nlohmann::ordered_json Distribution::to_json(const std::string& unit_suffix) con
   return j;
 }
 
-double flow_slowdown(const netmodels::NetworkSpec& spec, const netmodels::Message& m,
-                     std::int64_t fct_ps) {
-  const std::int64_t ideal = netmodels::ideal_completion_time(spec, m).ps();
+double flow_slowdown(const NetworkRunReport& rep, netmodels::MessageId id, std::int64_t fct_ps) {
+  if (!rep.ideal) rep.ideal = std::make_shared<netmodels::IdealCompletionTimes>(*rep.spec);
+  const std::int64_t ideal = rep.ideal->of(id).ps();
   return ideal > 0 ? static_cast<double>(fct_ps) / static_cast<double>(ideal) : 0.0;
 }
 
@@ -96,7 +96,7 @@ std::vector<ClassResults> class_results(const NetworkRunReport& rep) {
     c.bytes_delivered += m.bytes;
     c.last_delivery_ps = std::max(c.last_delivery_ps, row.delivered_ps);
     const std::int64_t fct = row.delivered_ps - f.start_ps;
-    const double slowdown = flow_slowdown(spec, m, fct);
+    const double slowdown = flow_slowdown(rep, f.flow, fct);
     c.fct_ps.ascending.push_back(static_cast<double>(fct));
     c.slowdown.ascending.push_back(slowdown);
     bucket_of(c.buckets, m.bytes).slowdown.ascending.push_back(slowdown);

@@ -40,9 +40,9 @@ struct ClassResults {
   std::vector<SizeBucket> buckets;
 };
 
-// A delivered flow's completion time over its ideal (netmodels::ideal_completion_time).
-double flow_slowdown(const netmodels::NetworkSpec& spec, const netmodels::Message& m,
-                     std::int64_t fct_ps);
+// A delivered flow's completion time over its ideal (netmodels::ideal_completion_time, kept in
+// the report's IdealCompletionTimes once computed).
+double flow_slowdown(const NetworkRunReport& rep, netmodels::MessageId id, std::int64_t fct_ps);
 // One entry per class of the workload, in class order, from one pass over the flows.
 std::vector<ClassResults> class_results(const NetworkRunReport& rep);
 nlohmann::ordered_json classes_json(const std::vector<ClassResults>& classes);

@@ -339,7 +339,8 @@ int run_scenario(RunOptions& o, const AppContext& context) {
                           config.kind == engine::KernelKind::optimistic ? kernel.window_us : -1,
                           source.get(),
                           source->totals(model.spec().workload),
-                          &ranks_memory};
+                          &ranks_memory,
+                          nullptr};
   std::vector<std::string> files = write_network_tables(report, out.path());
   // Measured after the outputs (results.json is streamed and adds no peak of its own).
   ranks_memory[0].peak_bytes = static_cast<std::int64_t>(engine::peak_rss_bytes());

@@ -263,6 +263,7 @@ int run_mpi_scenario(MpiRunInputs in, const AppContext& context) {
                              in.window_us,
                              &network_results,
                              {},
+                             nullptr,
                              nullptr};
   if (tables.mixed) {
     tables.classes = class_results(net);

@@ -61,7 +61,7 @@ TableRow flow_row(const NetworkRunReport& rep, const netmodels::FlowRows::Row& r
   r.add_time_or_null("completed_ps", f.completed_ps);    // null: never acknowledged
   r.add("class", std::string_view(class_name(rep.spec->workload, m.class_id)));
   if (row.delivered_ps >= 0 && f.start_ps >= 0) {
-    r.add("slowdown", flow_slowdown(*rep.spec, m, row.delivered_ps - f.start_ps));
+    r.add("slowdown", flow_slowdown(rep, f.flow, row.delivered_ps - f.start_ps));
   } else {
     r.add_absent("slowdown");
   }

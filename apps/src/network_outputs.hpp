@@ -8,10 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "netwarp/engine/kernel.hpp"
+#include "netwarp/netmodels/ideal_fct.hpp"
 #include "netwarp/netmodels/network_results.hpp"
 #include "netwarp/netmodels/network_spec.hpp"
 #include "netwarp/netmodels/results_source.hpp"
@@ -30,6 +32,8 @@ struct NetworkRunReport {
   const netmodels::ResultsSource* results = nullptr;     // every rank's records, in order
   netmodels::NetworkTotals totals;                       // of `results`
   const std::vector<RankMemory>* rank_memory = nullptr;  // every rank's, when measured
+  // The flows' ideal completion times, made on the first slowdown asked for (flow_slowdown).
+  mutable std::shared_ptr<netmodels::IdealCompletionTimes> ideal;
 };
 
 // Writes every output file into `dir` (which exists); returns the files written.

@@ -125,6 +125,25 @@ TEST(IdealCompletion, IsALosslessFlowAloneOnEveryFamily) {
   expect_ideal("nic", "topology { star { hosts: 2 } }\nnic { rate_bps: 250000000 }\n", 1);
 }
 
+TEST(IdealCompletion, KeptPerMessageAsComputed) {
+  const NetworkSpec spec = build_text(
+      "kept",
+      "topology { fat_tree { k: 4 } }\n"
+      "workload { flows { flow { src: 0 dst: 15 bytes: 100000 } flow { src: 3 dst: 2 bytes: 1 }\n"
+      "  flow { src: 7 dst: 8 bytes: 1461 } } }\n");
+  netmodels::IdealCompletionTimes kept(spec);
+  for (int pass = 0; pass < 2; ++pass) {  // the second pass reads what the first kept
+    for (netmodels::MessageId id = 0; id < spec.workload.messages.size(); ++id) {
+      SCOPED_TRACE("message " + std::to_string(id));
+      const netmodels::Message& m = spec.workload.messages[id];
+      EXPECT_EQ(kept.of(id), netmodels::ideal_completion_time(spec, m));
+      EXPECT_GT(kept.of(id).ps(), netmodels::path_latency(spec, m.src, m.dst).ps());
+    }
+  }
+  EXPECT_THROW(kept.of(static_cast<netmodels::MessageId>(spec.workload.messages.size())),
+               std::out_of_range);
+}
+
 // --- flows that wait for flows ---------------------------------------------------------------
 
 constexpr const char* kChain =

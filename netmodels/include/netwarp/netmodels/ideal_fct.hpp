@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "netwarp/netmodels/network_spec.hpp"
 
@@ -22,5 +23,17 @@ SimTime ideal_completion_time(const NetworkSpec& spec, NodeId src, NodeId dst, s
                               const TcpConfig& tcp);
 // The propagation delay along the static path from host `a` to host `b` (0 when a == b).
 SimTime path_latency(const NetworkSpec& spec, NodeId a, NodeId b);
+
+// Each message's ideal completion time, computed on its first request and kept: the outputs of
+// a run ask for every flow's several times (flows.csv, results.json, the classes, the summary).
+class IdealCompletionTimes {
+ public:
+  explicit IdealCompletionTimes(const NetworkSpec& spec);
+  SimTime of(MessageId id);
+
+ private:
+  const NetworkSpec& spec_;
+  std::vector<std::int64_t> ps_;  // -1: not asked yet
+};
 
 }  // namespace netwarp::netmodels
