@@ -1,7 +1,7 @@
 // FrontInlineDeque<T, N>: a double-ended queue whose first (up to) N elements live inside the
 // object and the rest in a RingDeque. A queue read at its front on every use (an output port's
-// packets in flight) then finds its front in its owner's own cache lines, which the owner can
-// prefetch together, instead of behind a pointer that misses again after the owner's line did.
+// packets in flight) then finds its front in its owner's own cache lines, beside what the owner
+// reads anyway, instead of behind a pointer that misses again after the owner's line did.
 #pragma once
 
 #include <array>
