@@ -7,9 +7,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <type_traits>
 
+#include "netwarp/engine/index_iterator.hpp"
 #include "netwarp/engine/ring_deque.hpp"
 
 namespace netwarp::engine {
@@ -21,35 +21,7 @@ class FrontInlineDeque {
 
  public:
   using value_type = T;
-
-  class const_iterator {
-   public:
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = T;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const T*;
-    using reference = const T&;
-    const_iterator() = default;
-    const_iterator(const FrontInlineDeque* deque, std::size_t i) : deque_(deque), i_(i) {}
-    const T& operator*() const { return (*deque_)[i_]; }
-    const T* operator->() const { return &(*deque_)[i_]; }
-    const_iterator& operator++() {
-      ++i_;
-      return *this;
-    }
-    const_iterator operator++(int) {
-      const_iterator old = *this;
-      ++i_;
-      return old;
-    }
-    friend bool operator==(const const_iterator& a, const const_iterator& b) {
-      return a.i_ == b.i_;
-    }
-
-   private:
-    const FrontInlineDeque* deque_ = nullptr;
-    std::size_t i_ = 0;
-  };
+  using const_iterator = IndexIterator<FrontInlineDeque>;
 
   bool empty() const { return count_ == 0; }
   std::size_t size() const { return count_ + overflow_.size(); }

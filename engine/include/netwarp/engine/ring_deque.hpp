@@ -6,10 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <iterator>
 #include <memory>
 #include <type_traits>
 #include <utility>
+
+#include "netwarp/engine/index_iterator.hpp"
 
 namespace netwarp::engine {
 
@@ -19,35 +20,7 @@ class RingDeque {
 
  public:
   using value_type = T;
-
-  class const_iterator {
-   public:
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = T;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const T*;
-    using reference = const T&;
-    const_iterator() = default;
-    const_iterator(const RingDeque* ring, std::size_t i) : ring_(ring), i_(i) {}
-    const T& operator*() const { return (*ring_)[i_]; }
-    const T* operator->() const { return &(*ring_)[i_]; }
-    const_iterator& operator++() {
-      ++i_;
-      return *this;
-    }
-    const_iterator operator++(int) {
-      const_iterator old = *this;
-      ++i_;
-      return old;
-    }
-    friend bool operator==(const const_iterator& a, const const_iterator& b) {
-      return a.i_ == b.i_;
-    }
-
-   private:
-    const RingDeque* ring_ = nullptr;
-    std::size_t i_ = 0;
-  };
+  using const_iterator = IndexIterator<RingDeque>;
 
   RingDeque() = default;
   RingDeque(const RingDeque& other) { *this = other; }
