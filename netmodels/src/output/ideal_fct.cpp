@@ -13,20 +13,14 @@ namespace netwarp::netmodels {
 namespace {
 
 // fn(rate_bps, latency) for each link from `src` to `dst` along the static routes, in order; a
-// host's first link at its NIC rate. Nothing allocated: outputs ask this for every flow, several
-// times (a million flows of ~150 hops at the 100^3 torus).
+// host's first link at its NIC rate.
 template <class Fn>
 void for_each_hop(const NetworkSpec& spec, NodeId src, NodeId dst, Fn&& fn) {
   const Topology& t = spec.topology;
-  NodeId at = src;
-  for (std::size_t guard = 0; at != dst && guard <= t.nodes.size(); ++guard) {
-    const PortIndex port = t.next_port(at, dst);
-    const Port& link = t.nodes[at].ports[port];
-    std::uint64_t rate = link.rate_bps;
-    if (t.is_host(at) && spec.nic.rate_bps != 0) rate = spec.nic.rate_bps;
-    fn(rate, link.latency);
-    at = link.peer;
-  }
+  t.for_each_link(src, dst, [&](NodeId at, const Port& link) {
+    const bool at_nic = t.is_host(at) && spec.nic.rate_bps != 0;
+    fn(at_nic ? spec.nic.rate_bps : link.rate_bps, link.latency);
+  });
 }
 
 std::uint32_t segment_bytes(const NetworkSpec& spec, const TcpConfig& tcp) {

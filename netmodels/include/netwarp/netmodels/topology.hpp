@@ -59,6 +59,21 @@ struct Topology {
   }
   // The nodes a packet visits from src to dst (both hosts), both included.
   std::vector<NodeId> path(NodeId src_host, NodeId dst_host) const;
+  // fn(node, port) for each link a packet takes from src to dst (both hosts), in order, where
+  // `port` (of `node`) is the link; std::logic_error on a routing loop. Allocates nothing.
+  template <class Fn>
+  void for_each_link(NodeId src_host, NodeId dst_host, Fn&& fn) const {
+    NodeId at = src_host;
+    for (std::size_t hops = 0; at != dst_host; ++hops) {
+      if (hops >= nodes.size()) throw_routing_loop(src_host, dst_host);
+      const Port& link = nodes[at].ports[next_port(at, dst_host)];
+      fn(at, link);
+      at = link.peer;
+    }
+  }
+
+ private:
+  [[noreturn]] void throw_routing_loop(NodeId src_host, NodeId dst_host) const;
 };
 
 // Link rate and latency for one link level; topology builders take one per level in use.
