@@ -183,7 +183,10 @@ bool has_losses(const ValidationReport& r) {
 // Times of one point: simulated, then each model (NaN when unavailable).
 std::string times_columns(const SweepPointResult& p) {
   std::string row = us_value(p.simulated_ps);
-  for (const auto& m : p.models) row += m.available ? " " + us_value(m.predicted_ps) : " NaN";
+  for (const auto& m : p.models) {
+    row += ' ';  // not ' ' + string&&: GCC 12 warns (-Wrestrict) on it
+    row += m.available ? us_value(m.predicted_ps) : std::string("NaN");
+  }
   return row;
 }
 
