@@ -179,6 +179,64 @@ TEST(EventKey, IsNotLessThanAnEqualKey) {
   EXPECT_NE(a, (EventKey{us(3), 4, 7}));
 }
 
+// tie_hint never orders two events of one instant against their keys, whatever the gap back to
+// their send times (none, short, past 2^32 ps, negative) and the tie field; and it tells apart
+// those whose send times or draws differ by a short gap.
+TEST(EventKey, TieHintIsAPrefixOfTheKeyOrderAmongEventsOfOneInstant) {
+  std::mt19937_64 rng(5);
+  const SimTime at = ps(std::int64_t{1} << 40);
+  const std::int64_t gaps[] = {
+      0,  1, 2, 1'000'000, UINT32_MAX - 1, UINT32_MAX, UINT32_MAX + 1LL, std::int64_t{1} << 39,
+      -1, -5};
+  std::vector<EventKey> keys;
+  for (int i = 0; i < 600; ++i) {
+    const std::int64_t gap = gaps[rng() % std::size(gaps)];
+    const auto tie = static_cast<std::uint32_t>(rng() % 3 == 0 ? rng() % 3 : rng());
+    keys.push_back(EventKey{at, at - ps(gap), tie, rng() % 3, static_cast<LpId>(rng() % 4), 0});
+  }
+  std::size_t told_apart = 0;
+  std::size_t short_gaps_differing = 0;
+  for (const EventKey& a : keys) {
+    for (const EventKey& b : keys) {
+      if (tie_hint(a) < tie_hint(b)) {
+        EXPECT_TRUE(a < b) << (at - a.sent).ps() << " " << a.tie << " / " << (at - b.sent).ps()
+                           << " " << b.tie;
+      }
+      const auto gap_of = [&](const EventKey& k) { return (at - k.sent).ps(); };
+      const bool short_gaps =
+          gap_of(a) >= 0 && gap_of(b) >= 0 && gap_of(a) < UINT32_MAX && gap_of(b) < UINT32_MAX;
+      if (short_gaps && (a.sent != b.sent || a.tie != b.tie)) {
+        ++short_gaps_differing;
+        if (tie_hint(a) != tie_hint(b)) ++told_apart;
+      }
+    }
+  }
+  EXPECT_GT(short_gaps_differing, 10'000u);
+  EXPECT_EQ(told_apart, short_gaps_differing);
+}
+
+// Equal times whose hints are equal (long gaps, equal draws) fall back to the whole key.
+TEST(PendingQueue, OrdersEventsOfOneInstantWithEqualHintsByTheirKeys) {
+  std::mt19937_64 rng(8);
+  KeyQueue q;
+  std::vector<EventKey> keys;
+  const SimTime at = ps(std::int64_t{1} << 45);
+  for (int i = 0; i < 3000; ++i) {
+    const std::int64_t gap =
+        rng() % 2 == 0 ? std::int64_t{1} << (33 + rng() % 8) : static_cast<std::int64_t>(rng() % 3);
+    const EventKey k{at,
+                     at - ps(gap),
+                     static_cast<std::uint32_t>(rng() % 2),
+                     rng() % 2,
+                     static_cast<LpId>(rng() % 5),
+                     rng() % 3};
+    keys.push_back(k);
+    q.push(k);
+  }
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(pop_all(q), keys);
+}
+
 TEST(PendingQueue, PopsEarlierTimesFirstWhateverThePushOrder) {
   KeyQueue q;
   q.push(EventKey{us(5), 0, 0});
