@@ -62,9 +62,9 @@ static_assert(sizeof(EventKey) == 40, "keys travel and are hashed as bytes: no p
 // A prefix of the key order among the events of one instant, in one word: a smaller hint is the
 // earlier event; equal hints tell nothing (compare the keys). The high half codes the gap back
 // to the send time (gap_code below: a larger gap, an earlier `sent`, is a smaller code), the low
-// half the tie field. A gap of 2^32 ps or more could hide two send times under one code: its hint
-// is 0, before every other, as its send time is (two of them compare their keys). A send time
-// after the event's time (no kernel makes one) is after every other: all ones.
+// half the tie field. A gap of 2^32 - 1 ps or more could hide two send times under one code:
+// its hint is 0, before every other, as its send time is (two of them compare their keys). A
+// send time after the event's time (no kernel makes one) is after every other: all ones.
 // Pending queues keep it beside the time, so that most ties (8.7 per event in a fat tree k = 32,
 // 98 % of them settled by `sent` or `tie`) need not read the keys.
 inline constexpr std::uint64_t tie_hint(const EventKey& key) {
