@@ -59,22 +59,6 @@ struct EventKey {
 };
 static_assert(sizeof(EventKey) == 40, "keys travel and are hashed as bytes: no padding");
 
-// A prefix of the key order among the events of one instant, in one word: a smaller hint is the
-// earlier event; equal hints tell nothing (compare the keys). The high half codes the gap back
-// to the send time (gap_code below: a larger gap, an earlier `sent`, is a smaller code), the low
-// half the tie field. A gap of 2^32 - 1 ps or more could hide two send times under one code:
-// its hint is 0, before every other, as its send time is (two of them compare their keys). A
-// send time after the event's time (no kernel makes one) is after every other: all ones.
-// Pending queues keep it beside the time, so that most ties (8.7 per event in a fat tree k = 32,
-// 98 % of them settled by `sent` or `tie`) need not read the keys.
-inline constexpr std::uint64_t tie_hint(const EventKey& key) {
-  const std::int64_t gap = key.time.ps() - key.sent.ps();
-  if (gap < 0) return UINT64_MAX;
-  if (gap >= std::int64_t{UINT32_MAX}) return 0;
-  const auto code = static_cast<std::uint64_t>(UINT32_MAX - static_cast<std::uint32_t>(gap));
-  return code << 32 | key.tie;
-}
-
 // The fields that place an event among those of its instant, before its creator and counter.
 struct TieFields {
   SimTime sent;
@@ -151,6 +135,22 @@ inline TieFields tie_fields(TieOrder order, std::uint64_t seed, LpId creator, Si
       splitmix64_finalize((seed * kWyhashPrime) ^ (creator * kGoldenGamma) ^
                           (static_cast<std::uint64_t>(sent.ps()) * kR2Multiplier));
   return {sent, 0, static_cast<std::uint32_t>(z >> 32), 0};
+}
+
+// --- the pending queues' tie hint ------------------------------------------------------------
+// A prefix of the key order among the events of one instant, in one word: a smaller hint is the
+// earlier event; equal hints tell nothing (compare the keys). The high half codes the gap back
+// to the send time (gap_code: a larger gap, an earlier `sent`, is a smaller code), the low
+// half the tie field. A gap of 2^32 - 1 ps or more could hide two send times under one code:
+// its hint is 0, before every other, as its send time is (two of them compare their keys). A
+// send time after the event's time (no kernel makes one) is after every other: all ones.
+// Pending queues keep it beside the time, so that most ties (8.7 per event in a fat tree k = 32,
+// 98 % of them settled by `sent` or `tie`) need not read the keys.
+inline constexpr std::uint64_t tie_hint(const EventKey& key) {
+  const std::int64_t gap = key.time.ps() - key.sent.ps();
+  if (gap < 0) return UINT64_MAX;
+  if (gap >= std::int64_t{UINT32_MAX}) return 0;
+  return std::uint64_t{gap_code(gap)} << 32 | key.tie;
 }
 
 }  // namespace netwarp::engine
