@@ -49,6 +49,7 @@ KernelOptions merged_kernel_options(const RunOptions& o, const scenarios::Engine
                                     const netmodels::Topology& topology) {
   KernelOptions k;
   k.kernel = s.kernel;
+  if (s.kernel_is_set) k.kernel_chosen_by = "engine.kernel";
   k.gvt_interval = s.gvt_interval;
   k.batch = s.batch;
   k.window_us = s.window_is_set ? s.window_us : default_window_us(topology);
@@ -57,7 +58,10 @@ KernelOptions merged_kernel_options(const RunOptions& o, const scenarios::Engine
   k.max_uncommitted_bytes = s.max_uncommitted_bytes;
   if (!s.sync.empty()) k.sync = s.sync;
   const CLI::App& c = *o.command;
-  if (c.count("--kernel") > 0) k.kernel = o.kernel.kernel;
+  if (c.count("--kernel") > 0) {
+    k.kernel = o.kernel.kernel;
+    k.kernel_chosen_by = "--kernel";
+  }
   if (c.count("--gvt-interval") > 0) k.gvt_interval = o.kernel.gvt_interval;
   if (c.count("--batch") > 0) k.batch = o.kernel.batch;
   if (c.count("--window") > 0) k.window_us = o.kernel.window_us;

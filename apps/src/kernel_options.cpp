@@ -1,15 +1,20 @@
 // Kernel flags and running the chosen kernel.
 #include "kernel_options.hpp"
 
+#include <fmt/format.h>
+
 #include "progress_line.hpp"
 #include "unit_options.hpp"
 
 namespace netwarp::apps {
 
 void add_kernel_options(CLI::App& command, KernelOptions& o) {
-  command.add_option("--kernel", o.kernel, "Simulation kernel")
+  command
+      .add_option("--kernel", o.kernel,
+                  "Simulation kernel (default: sequential on one partition, optimistic on "
+                  "several: --threads, mpirun)")
       ->check(CLI::IsMember({"sequential", "optimistic"}))
-      ->capture_default_str();
+      ->each([&o](const std::string&) { o.kernel_chosen_by = "--kernel"; });
   command
       .add_option("--gvt-interval", o.gvt_interval,
                   "Optimistic: scheduler iterations between GVT rounds")
@@ -74,12 +79,15 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
 
 engine::KernelConfig make_kernel_config(const KernelOptions& o, const AppContext& context) {
   engine::KernelConfig config;
-  config.kind =
-      o.kernel == "optimistic" ? engine::KernelKind::optimistic : engine::KernelKind::sequential;
-  if (config.kind == engine::KernelKind::sequential && context.exchange->size() > 1)
+  const bool several_partitions = context.exchange->size() > 1;
+  const bool optimistic =
+      o.kernel == "optimistic" || (o.kernel_chosen_by.empty() && several_partitions);
+  config.kind = optimistic ? engine::KernelKind::optimistic : engine::KernelKind::sequential;
+  if (!optimistic && several_partitions)
     throw UsageError(
-        "--kernel: the sequential kernel runs on one rank; start it without mpirun and "
-        "--threads, or use --kernel optimistic");
+        fmt::format("{}: the sequential kernel runs on one partition; start it without mpirun and "
+                    "--threads, or leave the kernel to the run (the optimistic kernel on several)",
+                    o.kernel_chosen_by));
   if (o.check_reverse && config.kind != engine::KernelKind::optimistic)
     throw UsageError("--check-reverse: needs --kernel optimistic");
   config.gvt_interval = o.gvt_interval;

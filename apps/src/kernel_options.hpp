@@ -15,6 +15,9 @@ inline constexpr int kMaxThreads = 1024;
 
 struct KernelOptions {
   std::string kernel = "sequential";
+  // Who chose `kernel` ("--kernel", "engine.kernel"); empty: nobody, and then several
+  // partitions (--threads, mpirun) run the optimistic kernel, one the sequential.
+  std::string kernel_chosen_by;
   std::uint32_t gvt_interval = 64;
   std::uint32_t batch = 16;
   double window_us = -1;  // <= 0: unbounded (0 as in a scenario's engine.window_us)

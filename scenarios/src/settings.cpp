@@ -55,6 +55,7 @@ EngineSettings engine_settings(const LoadedScenario& loaded) {
   const proto::Scenario& s = loaded.scenario;
   EngineSettings settings;
   settings.kernel = s.engine().kernel() == proto::Engine::OPTIMISTIC ? "optimistic" : "sequential";
+  settings.kernel_is_set = s.engine().has_kernel();
   settings.gvt_interval = s.engine().gvt_interval();
   settings.batch = s.engine().batch();
   settings.window_is_set = s.engine().has_window_us();

@@ -130,9 +130,15 @@ class PholdResults(unittest.TestCase):
                          optimistic["events_committed"])
 
     def test_sequential_kernel_refuses_several_ranks(self):
-        r = run(["bench", "phold", *SMALL], mpi_ranks=2)
+        r = run(["bench", "phold", *SMALL, "--kernel", "sequential"], mpi_ranks=2)
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn("sequential kernel runs on one rank", r.stderr)
+        self.assertIn("--kernel: the sequential kernel runs on one partition", r.stderr)
+
+    def test_several_ranks_without_a_kernel_run_the_optimistic_kernel(self):
+        sequential, _ = self.run_json(["--end", "300", "--lps", "128", "--remote", "0.5"])
+        result, _ = self.run_json(["--end", "300", "--lps", "64", "--remote", "0.5"], mpi_ranks=2)
+        self.assertEqual(result["kernel"], "optimistic")
+        self.assertEqual(result["digest"], sequential["digest"])
 
     def test_quiet_without_a_terminal(self):
         r = run(["bench", "phold", *SMALL])

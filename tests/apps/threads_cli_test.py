@@ -33,6 +33,14 @@ class Threads(netwarp_cli.ScratchCase):
             self.assertNotIn("peak RSS", r.stdout.split("partition")[1].split("\n")[0])
             self.assertFalse(os.path.exists(os.path.join(out, ".parts")))
 
+    def test_threads_without_a_kernel_run_the_optimistic_kernel(self):
+        sequential, _, _ = self.run_scenario(INCAST, out="seq")
+        self.assertEqual(sequential["kernel"], "sequential")
+        result, _, _ = self.run_scenario([*INCAST, "--threads", "2"], out="t")
+        self.assertEqual(result["kernel"], "optimistic")
+        self.assertEqual(result["ranks"], 2)
+        self.assertEqual(result["digest"], sequential["digest"])
+
     def test_bench_phold_on_threads_gives_the_sequential_digest(self):
         # --lps counts LPs per partition: 128 in all both times.
         args = ["bench", "phold", "--end", "100", "--remote", "0.5"]
@@ -56,7 +64,10 @@ class Threads(netwarp_cli.ScratchCase):
 
     def test_refusals_are_one_line(self):
         cases = [
-            (["run", "--threads", "2"], "--kernel: the sequential kernel runs on one rank"),
+            (["run", "--kernel", "sequential", "--threads", "2"],
+             "--kernel: the sequential kernel runs on one partition"),
+            (["run", "--set", "engine.kernel=SEQUENTIAL", "--threads", "2"],
+             "engine.kernel: the sequential kernel runs on one partition"),
             (["run", "--threads", "0"], "--threads: Value 0 not in range"),
             (["run", "--threads", "two"], "--threads"),
             (["flow", "--threads", "2"], "not expected"),

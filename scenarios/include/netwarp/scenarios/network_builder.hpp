@@ -21,6 +21,7 @@ netmodels::Topology build_scenario_topology(const LoadedScenario& loaded);
 // The scenario's engine block with defaults filled; command-line flags may override it.
 struct EngineSettings {
   std::string kernel = "sequential";  // "sequential" or "optimistic"
+  bool kernel_is_set = false;         // false: the run picks it by its partition count
   std::uint32_t gvt_interval = 64;
   std::uint32_t batch = 16;
   double window_us = -1;       // < 0: unbounded (as apps' KernelOptions)
