@@ -30,6 +30,7 @@
 #include "netwarp/engine/check.hpp"
 #include "netwarp/engine/job_abort.hpp"
 #include "netwarp/engine/rank_exchange.hpp"
+#include "node_promises.hpp"
 #include "thread_hub.hpp"
 
 namespace netwarp::engine {
@@ -77,7 +78,8 @@ class MpiMailbox {
                            static_cast<int>(f.bytes.size()));
   }
 
-  bool try_receive(std::vector<std::byte>& bytes) {
+  // `source`, when given: the sender's rank.
+  bool try_receive(std::vector<std::byte>& bytes, int* source = nullptr) {
     if (posted_.empty()) return false;
     Posted& oldest = posted_.front();
     int done = 0;
@@ -86,6 +88,7 @@ class MpiMailbox {
     if (!done) return false;
     int count = 0;
     MPI_Get_count(&status, MPI_BYTE, &count);
+    if (source != nullptr) *source = status.MPI_SOURCE;
     bytes.assign(oldest.buffer.get(), oldest.buffer.get() + count);
     std::unique_ptr<std::byte[]> buffer = std::move(oldest.buffer);
     posted_.pop_front();
@@ -204,14 +207,22 @@ class MpiCollectives {
   std::int64_t reduce_out_[4] = {};
 };
 
+// One partition per process. Promises to the processes of the same machine go through shared
+// memory (NodePromises), so it counts the messages it sends to and takes from each process.
 class MpiExchange final : public RankExchange {
  public:
   int rank() const override { return collectives_.comm().rank(); }
   int size() const override { return collectives_.comm().size(); }
   void send(int dest, std::vector<std::byte> bytes) override {
+    ++sent_[static_cast<std::size_t>(dest)];
     mailbox_.send(collectives_.comm(), dest, std::move(bytes));
   }
-  bool try_receive(std::vector<std::byte>& bytes) override { return mailbox_.try_receive(bytes); }
+  bool try_receive(std::vector<std::byte>& bytes) override {
+    int source = 0;
+    if (!mailbox_.try_receive(bytes, &source)) return false;
+    ++received_[static_cast<std::size_t>(source)];
+    return true;
+  }
   void sum(std::span<std::int64_t> v) override { collectives_.sum(v); }
   void min(std::span<std::int64_t> v) override { collectives_.min(v); }
   void max(std::span<std::int64_t> v) override { collectives_.max(v); }
@@ -229,10 +240,23 @@ class MpiExchange final : public RankExchange {
   }
   void broadcast(std::vector<std::byte>& bytes) override { collectives_.broadcast(bytes); }
   void complete_sends() override { mailbox_.complete_sends(); }
+  bool shares_promises_with(int rank) const override { return promises_.shares_with(rank); }
+  void begin_run() override { promises_.forget(sent_); }
+  bool promises_count_messages() const override { return true; }
+  void publish_promise(std::int64_t ps) override { promises_.publish(ps, sent_); }
+  std::int64_t published_promise(int rank) const override {
+    return promises_.promise_of(rank, received_[static_cast<std::size_t>(rank)]);
+  }
+  void want_promise(bool waiting) override { promises_.set_waiting(waiting); }
+  bool promise_wanted() const override { return promises_.others_wait(); }
 
  private:
   MpiCollectives collectives_;
   MpiMailbox mailbox_{collectives_.comm()};
+  mutable NodePromises promises_{MPI_Comm(collectives_.comm())};  // reading one updates a cache
+  std::vector<std::uint64_t> sent_ = std::vector<std::uint64_t>(static_cast<std::size_t>(size()));
+  std::vector<std::uint64_t> received_ =
+      std::vector<std::uint64_t>(static_cast<std::size_t>(size()));
 };
 
 // What the partitions of one process share in a hybrid job.
@@ -336,6 +360,10 @@ class HybridExchange final : public RankExchange {
   // Within this process, through the hub; other processes' partitions get them in messages.
   bool shares_promises_with(int rank) const override {
     return rank != this->rank() && rank / threads_ == process_rank_;
+  }
+  void begin_run() override {
+    process_->hub.publish_promise(thread_, 0);
+    want_promise(false);
   }
   void publish_promise(std::int64_t ps) override { process_->hub.publish_promise(thread_, ps); }
   std::int64_t published_promise(int rank) const override {

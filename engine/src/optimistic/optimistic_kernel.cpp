@@ -291,10 +291,10 @@ RunResult run_on_sole_rank(const Model& model, const KernelConfig& config, RankE
     own = run_sequential(model, config_here, sink);
     clock.lap(clock.handling);
   }
-  wait_for_every_rank(exchange);
-  // The run's wall time is the working rank's: the others only waited, and how soon a napping
-  // rank wakes after the work is done is not time the run took.
+  // The run's wall time is the working rank's, up to the end of its work: the others only
+  // waited, and how soon a napping rank wakes to the reduction below is not time the run took.
   const double wall = exchange.rank() == sole ? wall_seconds_since(start_ns) : 0.0;
+  wait_for_every_rank(exchange);
   RunStats local = own.stats;
   local.sole_rank = sole;
   local.sync = std::string(sync_name(config.sync));
@@ -316,6 +316,7 @@ RunResult run_optimistic(const Model& model, const KernelConfig& config, RankExc
     return run_on_sole_rank(model, config, exchange, sink, *sole);
   // Ranks arrive here after building their parts of the model, which can take unequal times:
   // without the barrier the slower build would be counted as the others' GVT time.
+  exchange.begin_run();
   exchange.barrier();
   const std::uint64_t start_ns = wall_clock_ns();
   TimeWarpPe pe(model, config, exchange, sink);

@@ -434,12 +434,14 @@ std::size_t TimeWarpPe::poll_incoming() {
   constexpr std::size_t kSpareBuffers = 16;
   std::size_t n = 0;
   std::vector<std::byte> bytes;
-  read_shared_promises();
+  const bool read_after = exchange_.promises_count_messages();
+  if (!read_after) read_shared_promises();
   while (exchange_.try_receive(bytes)) {
     receive(bytes);
     if (spare_buffers_.size() < kSpareBuffers) spare_buffers_.push_back(std::move(bytes));
     ++n;
   }
+  if (read_after) read_shared_promises();  // then it covers what was just taken
   apply_shared_promises();
   return n;
 }

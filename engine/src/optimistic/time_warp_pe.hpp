@@ -187,8 +187,9 @@ class TimeWarpPe final : public EventRouter {
   // is told: no message earlier than the least promise of the others can arrive any more.
   SimTime promise_to_others();
   void receive_promise(SimTime promise, int sender);
-  // Reads the promises published in shared memory (before taking messages), and applies them
-  // (after): what was sent before them has arrived by then.
+  // Reads the promises published in shared memory (before taking messages, or after where the
+  // exchange counts messages), and applies them (after): what was sent before them has arrived
+  // by then.
   void publish_shared_promise();
   void read_shared_promises();
   void apply_shared_promises();

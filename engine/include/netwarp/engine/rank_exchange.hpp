@@ -42,9 +42,17 @@ class RankExchange {
   virtual void complete_sends() = 0;
   // Promises (the kernel's per-channel lower bounds on what a rank sends next) can go through
   // memory this rank shares with `rank` instead of riding on messages: whether they can (threads
-  // of one process). A promise published there follows every message sent before it: a rank
-  // that reads one and then takes what has arrived holds everything sent before that promise.
+  // of one process, MPI processes of one machine). A promise read there covers every message
+  // sent before it: a rank that reads one and then takes what has arrived holds everything sent
+  // before that promise.
   virtual bool shares_promises_with(int /*rank*/) const { return false; }
+  // Whether a promise read here covers exactly the messages this rank has taken from its
+  // publisher when it reads it (MPI processes count them), so reading it after taking them is
+  // as safe as before, and sooner; false: read before taking (threads).
+  virtual bool promises_count_messages() const { return false; }
+  // Every rank calls it before a run's first collective: the promises an earlier run on this
+  // exchange published there no longer hold.
+  virtual void begin_run() {}
   // Publishes this rank's promise, in picoseconds, to the ranks it shares them with.
   virtual void publish_promise(std::int64_t /*ps*/) {}
   // The latest promise `rank` published (0 before its first).
