@@ -282,7 +282,6 @@ void wait_for_every_rank(RankExchange& exchange) {
 RunResult run_on_sole_rank(const Model& model, const KernelConfig& config, RankExchange& exchange,
                            RecordSink* sink, int sole) {
   exchange.barrier();  // as in run_optimistic: unequal build times are not run time
-  const std::uint64_t start_ns = wall_clock_ns();
   PhaseClock clock;
   RunResult own;
   if (exchange.rank() == sole) {
@@ -291,9 +290,10 @@ RunResult run_on_sole_rank(const Model& model, const KernelConfig& config, RankE
     own = run_sequential(model, config_here, sink);
     clock.lap(clock.handling);
   }
-  // The run's wall time is the working rank's, up to the end of its work: the others only
-  // waited, and how soon a napping rank wakes to the reduction below is not time the run took.
-  const double wall = exchange.rank() == sole ? wall_seconds_since(start_ns) : 0.0;
+  // The run's wall time is the working rank's sequential kernel's, the span a sequential run
+  // reports (its LPs built, its events handled): the others only waited, and how soon a napping
+  // rank wakes to the reduction below is not time the run took.
+  const double wall = exchange.rank() == sole ? own.stats.wall_seconds : 0.0;
   wait_for_every_rank(exchange);
   RunStats local = own.stats;
   local.sole_rank = sole;
