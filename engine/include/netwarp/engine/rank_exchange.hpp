@@ -43,7 +43,8 @@ class RankExchange {
   // Promises (the kernel's per-channel lower bounds on what a rank sends next) can go through
   // memory this rank shares with `rank` instead of riding on messages: whether they can (threads
   // of one process, MPI processes of one machine). A promise read there covers every message
-  // sent before it: a rank that reads one and then takes what has arrived holds everything sent
+  // sent before it: a rank that reads one and then takes what has arrived (or, where
+  // promises_count_messages(), takes what has arrived and then reads one) holds everything sent
   // before that promise.
   virtual bool shares_promises_with(int /*rank*/) const { return false; }
   // Whether a promise read here covers exactly the messages this rank has taken from its
