@@ -9,6 +9,8 @@
 
 namespace netwarp::apps {
 
+class ThreadResults;
+
 // A user mistake (bad flag value, impossible combination): one line on stderr, exit 2.
 class UsageError : public std::runtime_error {
  public:
@@ -18,6 +20,9 @@ class UsageError : public std::runtime_error {
 struct AppContext {
   engine::RankExchange* exchange = nullptr;  // never null while a command runs
   bool threads = false;  // the ranks are partitions as threads of this process (--threads)
+  // Set when every partition is a thread of this process (no MPI): records go to partition 0
+  // in memory (thread_results.hpp).
+  ThreadResults* thread_results = nullptr;
   bool is_root() const { return exchange->rank() == 0; }
 
   // Runs a check that only rank 0 can make (a file it will write) and makes its verdict

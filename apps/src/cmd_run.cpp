@@ -27,6 +27,7 @@
 #include "pfc_report.hpp"
 #include "run_report.hpp"
 #include "staged_folder.hpp"
+#include "thread_results.hpp"
 #include "unit_options.hpp"
 
 namespace netwarp::apps {
@@ -118,9 +119,11 @@ std::string parts_dir(const StagedFolder& out, const AppContext& context) {
 }
 
 // Every rank's committed records in canonical order, for rank 0 to stream. On one rank, the runs
-// it spilled (if any) and its sorted buffer, merged as they are read; otherwise each rank merges
-// what it spilled and what it still holds into its part files in rank 0's output folder, and
-// rank 0 merges those as it reads, so no rank ever holds more than its record buffer. Collective;
+// it spilled (if any) and its sorted buffer, merged as they are read; with partitions that are
+// all threads of this process, every partition's runs and buffer likewise (ThreadResults: no part
+// files); otherwise each rank merges what it spilled and what it still holds into its part files
+// in rank 0's output folder, and rank 0 merges those as it reads, so no rank ever holds more than
+// its record buffer. Collective;
 // returns on rank 0 every rank's memory (`mine` with its peak so far; the ranks other than 0 are
 // done then).
 std::vector<RankMemory> share_results(netmodels::SpillingResults& local, const AppContext& context,
@@ -137,14 +140,21 @@ std::vector<RankMemory> share_results(netmodels::SpillingResults& local, const A
   }
   std::string error;
   try {
-    local.finish();
+    if (context.thread_results != nullptr) {  // all in this process: records stay in memory
+      std::vector<std::string> stems = local.finish_in_place();
+      context.thread_results->leave(context.exchange->rank(), std::move(stems),
+                                    std::move(local.buffer()));
+    } else {
+      local.finish();
+    }
   } catch (const std::exception& e) {
     error = e.what();
   }
   if (context.exchange->max(error.empty() ? 0 : 1) != 0)
     throw UsageError(error.empty() ? "another rank could not write its results" : error);
-  const std::string& dir = local.dir();
-  source = std::make_unique<netmodels::ResultsSource>(dir, ranks);
+  source = context.thread_results != nullptr
+               ? context.thread_results->source()
+               : std::make_unique<netmodels::ResultsSource>(local.dir(), ranks);
   mine.peak_bytes = static_cast<std::int64_t>(engine::peak_rss_bytes());
   std::vector<std::byte> bytes(sizeof mine);
   std::memcpy(bytes.data(), &mine, sizeof mine);

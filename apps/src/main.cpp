@@ -44,6 +44,7 @@
 #include "netwarp/scenarios/scenario_error.hpp"
 #include "netwarp/scenarios/scenario_loader.hpp"
 #include "netwarp/validation/params_json.hpp"
+#include "thread_results.hpp"
 
 namespace {
 
@@ -219,8 +220,9 @@ int threads_requested(int argc, char** argv) {
 }
 
 // One rank's (or partition's) whole command: every failure becomes one line and an exit status.
-int run_rank(int argc, char** argv, netwarp::engine::RankExchange& exchange, bool threads) {
-  AppContext context{&exchange, threads};
+int run_rank(int argc, char** argv, netwarp::engine::RankExchange& exchange, bool threads,
+             netwarp::apps::ThreadResults* thread_results = nullptr) {
+  AppContext context{&exchange, threads, thread_results};
   try {
     return run_main(argc, argv, context);
   } catch (const netwarp::scenarios::ScenarioError& e) {
@@ -268,9 +270,12 @@ int run_threads(int argc, char** argv, int threads, netwarp::engine::LoadedMpi* 
   const auto exchanges = mpi != nullptr ? mpi->make_hybrid_exchanges(threads)
                                         : netwarp::engine::make_thread_exchanges(threads);
   int first_status = 0;
+  // Without MPI every partition is a thread here, so records can stay in memory.
+  std::unique_ptr<netwarp::apps::ThreadResults> results;
+  if (mpi == nullptr) results = std::make_unique<netwarp::apps::ThreadResults>(threads);
   // run_rank turns every failure into a status: nothing is thrown out of a thread.
   netwarp::engine::run_as_threads(exchanges, [&](netwarp::engine::RankExchange& exchange) {
-    const int status = run_rank(argc, argv, exchange, true);
+    const int status = run_rank(argc, argv, exchange, true, results.get());
     if (exchange.rank() % threads == 0) first_status = status;
   });
   return first_status;

@@ -190,11 +190,14 @@ class StreamedResults(RunCase):
         tables = sorted(name for name in os.listdir(memory_dir) if name.endswith(".csv"))
         self.assertIn("queues.csv", tables)
         spilled = [*args, "--set", "engine.record_buffer_bytes=512"]
-        for ranks in (0, 2):
-            with self.subTest(ranks=ranks):
+        # MPI ranks write part files; threads hand their runs and buffers over in memory.
+        for ranks, threads in ((0, 0), (2, 0), (0, 2), (0, 3)):
+            with self.subTest(ranks=ranks, threads=threads):
                 kernel = ["--kernel", "optimistic"] if ranks else []
+                if threads:
+                    kernel = ["--threads", str(threads), "--set", "engine.few_groups=SPREAD"]
                 _, out_dir, _ = self.run_ok([*spilled, *kernel], mpi_ranks=ranks,
-                                            out="spilled%d" % ranks)
+                                            out="spilled%d-%d" % (ranks, threads))
                 text = [line for line in self.text_without_run_dependent_lines(out_dir)
                         if not line.strip().startswith('"effective_scenario":')]
                 self.assertEqual(text, expected)

@@ -38,20 +38,21 @@ bool RecordRun<R>::refill() {
 }
 
 ResultsSource::ResultsSource(const std::string& dir, int ranks) {
-  for (int rank = 0; rank < ranks; ++rank) stems_.push_back(part_stem(dir, rank));
+  for (int rank = 0; rank < ranks; ++rank) parts_.push_back(Part{{part_stem(dir, rank)}, nullptr});
 }
 
 template <class R>
 MergedRecords<R> ResultsSource::open() const {
   std::vector<RecordRun<R>> runs;
-  for (const std::string& stem : stems_) runs.emplace_back(table_path<R>(stem));
-  if (memory_ != nullptr) {
-    const auto tables = std::tie(
-        memory_->deliveries, memory_->flows, memory_->ports, memory_->queue_samples,
-        memory_->packet_traces, memory_->cwnd_samples, memory_->receivers, memory_->port_samples,
-        memory_->flow_samples, memory_->port_classes, memory_->switch_buffers, memory_->drops,
-        memory_->pool_samples, memory_->pool_interval_samples, memory_->class_samples);
-    runs.emplace_back(std::span<const R>(std::get<const std::vector<R>&>(tables)));
+  for (const Part& part : parts_) {
+    for (const std::string& stem : part.stems) runs.emplace_back(table_path<R>(stem));
+    if (const NetworkResults* m = part.newest) {
+      const auto tables = std::tie(m->deliveries, m->flows, m->ports, m->queue_samples,
+                                   m->packet_traces, m->cwnd_samples, m->receivers, m->port_samples,
+                                   m->flow_samples, m->port_classes, m->switch_buffers, m->drops,
+                                   m->pool_samples, m->pool_interval_samples, m->class_samples);
+      runs.emplace_back(std::span<const R>(std::get<const std::vector<R>&>(tables)));
+    }
   }
   return MergedRecords<R>(std::move(runs));
 }

@@ -234,16 +234,25 @@ class MergedRecords {
 
 class ResultsSource {
  public:
+  // One rank's records: sorted runs of files, table R of each in
+  // STEM.<RecordOrder<R>::kName>, oldest first, then `newest` (a sorted NetworkResults kept by
+  // reference, or null).
+  struct Part {
+    std::vector<std::string> stems;
+    const NetworkResults* newest = nullptr;
+  };
+
   // A sorted NetworkResults (kept by reference).
-  explicit ResultsSource(const NetworkResults& sorted) : memory_(&sorted) {}
+  explicit ResultsSource(const NetworkResults& sorted) : parts_{Part{{}, &sorted}} {}
   // The part files of `ranks` ranks in `dir`.
   ResultsSource(const std::string& dir, int ranks);
-  // Sorted runs of files, table R of each in STEM.<RecordOrder<R>::kName>, then `newest` (a
-  // sorted NetworkResults kept by reference, or null), merged as one sorted sequence with the
-  // earlier run first on a tie: one rank's spilled runs and its buffer, read without merging
-  // them into part files first.
+  // One rank's spilled runs and its buffer, read without merging them into part files first.
   ResultsSource(std::vector<std::string> stems, const NetworkResults* newest)
-      : memory_(newest), stems_(std::move(stems)) {}
+      : parts_{Part{std::move(stems), newest}} {}
+  // Several ranks' records in rank order (partitions of one process, handed over in memory).
+  explicit ResultsSource(std::vector<Part> parts) : parts_(std::move(parts)) {}
+  // Every run is merged as one sorted sequence, the earlier rank, then the earlier run, first on
+  // a tie: what the part files of the same ranks would give.
 
   template <class R>
   MergedRecords<R> open() const;
@@ -253,8 +262,7 @@ class ResultsSource {
   std::int64_t busy_span() const;  // the last bit any port sent
 
  private:
-  const NetworkResults* memory_ = nullptr;
-  std::vector<std::string> stems_;  // oldest first, before memory_
+  std::vector<Part> parts_;  // by rank
 };
 
 // The FlowRecords joined with their deliveries and their receivers' counters: one row per
