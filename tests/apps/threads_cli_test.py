@@ -33,6 +33,16 @@ class Threads(netwarp_cli.ScratchCase):
             self.assertNotIn("peak RSS", r.stdout.split("partition")[1].split("\n")[0])
             self.assertFalse(os.path.exists(os.path.join(out, ".parts")))
 
+    def test_an_mpi_job_s_connections_are_listed_alike_on_threads(self):
+        # Beside its workload the job opens a connection per sender and peer host; each peer
+        # has several, so their order needs the sender as well as the peer.
+        mixed = [os.path.join(LIBRARY, "mixed-leaf-spine.pbtxt")]
+        _, seq_dir, _ = self.run_scenario(mixed, out="seq")
+        _, out, _ = self.run_scenario([*mixed, "--threads", "2"], out="t")
+        for table in ("connections.csv", "flows.csv", "calls.csv"):
+            self.assertTrue(filecmp.cmp(os.path.join(seq_dir, table), os.path.join(out, table),
+                                        shallow=False), table)
+
     def test_threads_without_a_kernel_run_the_optimistic_kernel(self):
         sequential, _, _ = self.run_scenario(INCAST, out="seq")
         self.assertEqual(sequential["kernel"], "sequential")

@@ -35,10 +35,15 @@ struct RecordOrder<DeliveryRecord> {
     return a.message < b.message;
   }
 };
+// A workload's flows have a record each; an MPI job's connections (kConnectionFlowBit) one per
+// sender and peer, `flow` naming the peer: the sender breaks the tie, so the order is total and
+// the same on any number of ranks.
 template <>
 struct RecordOrder<FlowRecord> {
   static constexpr const char* kName = "flows";
-  static bool less(const FlowRecord& a, const FlowRecord& b) { return a.flow < b.flow; }
+  static bool less(const FlowRecord& a, const FlowRecord& b) {
+    return std::tie(a.flow, a.src) < std::tie(b.flow, b.src);
+  }
 };
 template <>
 struct RecordOrder<PortRecord> {
