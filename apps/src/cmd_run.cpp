@@ -123,9 +123,8 @@ std::string parts_dir(const StagedFolder& out, const AppContext& context) {
 // all threads of this process, every partition's runs and buffer likewise (ThreadResults: no part
 // files); otherwise each rank merges what it spilled and what it still holds into its part files
 // in rank 0's output folder, and rank 0 merges those as it reads, so no rank ever holds more than
-// its record buffer. Collective;
-// returns on rank 0 every rank's memory (`mine` with its peak so far; the ranks other than 0 are
-// done then).
+// its record buffer. Collective; returns on rank 0 every rank's memory (`mine` with its peak so
+// far; the ranks other than 0 are done then).
 std::vector<RankMemory> share_results(netmodels::SpillingResults& local, const AppContext& context,
                                       std::unique_ptr<netmodels::ResultsSource>& source,
                                       RankMemory mine) {
