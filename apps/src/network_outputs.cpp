@@ -390,9 +390,11 @@ std::vector<std::string> write_network_tables(const NetworkRunReport& rep, const
   return files;
 }
 
-// Streamed: the head, then the tables row by row, then the effective scenario.
+// Streamed: the head, then the tables row by row, then the effective scenario. Written in place:
+// the run's staged folder (StagedFolder) already keeps a half-written file from ever showing.
 void write_network_results_json(const NetworkRunReport& rep, const std::string& path) {
-  write_file_atomically(path, [&](std::ostream& out) {
+  std::ofstream out = open_for_writing(path);
+  {
     JsonObjectStream j(out);
     j.fields(results_head_json(rep));
     j.begin_array("flows");
@@ -413,15 +415,9 @@ void write_network_results_json(const NetworkRunReport& rep, const std::string& 
     }
     j.field("effective_scenario", rep.effective_scenario);
     j.close();
-  });
-}
-
-std::vector<std::string> write_network_outputs(const NetworkRunReport& rep,
-                                               const std::string& dir) {
-  std::vector<std::string> files = write_network_tables(rep, dir);
-  files.insert(files.begin(), dir + "/results.json");
-  write_network_results_json(rep, files.front());
-  return files;
+  }
+  out.close();
+  if (!out) throw UsageError(fmt::format("{}: write failed", path));
 }
 
 namespace {

@@ -36,10 +36,8 @@ struct NetworkRunReport {
   mutable std::shared_ptr<netmodels::IdealCompletionTimes> ideal;
 };
 
-// Writes every output file into `dir` (which exists); returns the files written.
-std::vector<std::string> write_network_outputs(const NetworkRunReport& report,
-                                               const std::string& dir);
-// The same in two steps: every file but results.json, then results.json (so the peak memory
+// The output files, in two steps: every file but results.json into `dir` (which exists,
+// the run's staged folder), returning the files written, then results.json (so the peak memory
 // it reports can be measured after the rest).
 std::vector<std::string> write_network_tables(const NetworkRunReport& report,
                                               const std::string& dir);
