@@ -361,10 +361,7 @@ class HybridExchange final : public RankExchange {
   bool shares_promises_with(int rank) const override {
     return rank != this->rank() && rank / threads_ == process_rank_;
   }
-  void begin_run() override {
-    process_->hub.publish_promise(thread_, 0);
-    want_promise(false);
-  }
+  void begin_run() override { process_->hub.publish_promise(thread_, 0); }
   void publish_promise(std::int64_t ps) override { process_->hub.publish_promise(thread_, ps); }
   std::int64_t published_promise(int rank) const override {
     return process_->hub.promise_of(rank % threads_);

@@ -41,11 +41,11 @@ class NodePromises {
     for (int l = 0; l < node_size; ++l) local_of_world_[world_of_local_[l]] = l;
     // The waiting flag alone on the first cache line (read after every batch, written seldom),
     // then seq, promise and a sent count per process of the machine; whole cache lines.
-    slot_words_ = (kSentAt + static_cast<std::size_t>(node_size) + 7) / 8 * 8;
+    const std::size_t slot_words = (kSentAt + static_cast<std::size_t>(node_size) + 7) / 8 * 8;
     std::uint64_t* mine = nullptr;
-    MPI_Win_allocate_shared(static_cast<MPI_Aint>(slot_words_ * sizeof(std::uint64_t)),
+    MPI_Win_allocate_shared(static_cast<MPI_Aint>(slot_words * sizeof(std::uint64_t)),
                             sizeof(std::uint64_t), MPI_INFO_NULL, node_, &mine, &window_);
-    std::fill(mine, mine + slot_words_, 0);
+    std::fill(mine, mine + slot_words, 0);
     for (int l = 0; l < node_size; ++l) {
       MPI_Aint bytes = 0;
       int unit = 0;
@@ -70,7 +70,6 @@ class NodePromises {
   void forget(std::span<const std::uint64_t> sent_by_world_rank) {
     publish(0, sent_by_world_rank);
     std::fill(taken_.begin(), taken_.end(), 0);
-    set_waiting(false);
   }
 
   // Whether `world_rank` is another process of this machine.
@@ -141,8 +140,7 @@ class NodePromises {
   MPI_Win window_ = MPI_WIN_NULL;
   int local_ = 0;
   std::vector<int> world_of_local_;
-  std::vector<int> local_of_world_;  // -1: on another machine
-  std::size_t slot_words_ = 0;
+  std::vector<int> local_of_world_;    // -1: on another machine
   std::vector<std::uint64_t*> slots_;  // by local rank
   std::vector<std::int64_t> taken_;    // by local rank: the latest promise taken from it
   std::uint64_t sequence_ = 0;

@@ -70,10 +70,7 @@ class ThreadExchange final : public RankExchange {
   void broadcast(std::vector<std::byte>& bytes) override { hub_->broadcast(rank_, bytes); }
   void complete_sends() override {}  // a send is complete once posted
   bool shares_promises_with(int rank) const override { return rank != rank_; }
-  void begin_run() override {
-    hub_->publish_promise(rank_, 0);
-    want_promise(false);
-  }
+  void begin_run() override { hub_->publish_promise(rank_, 0); }
   void publish_promise(std::int64_t ps) override { hub_->publish_promise(rank_, ps); }
   std::int64_t published_promise(int rank) const override { return hub_->promise_of(rank); }
   void want_promise(bool waiting) override { waiting_.set(*hub_, waiting); }

@@ -52,7 +52,7 @@ class RankExchange {
   // as safe as before, and sooner; false: read before taking (threads).
   virtual bool promises_count_messages() const { return false; }
   // Every rank calls it before a run's first collective: the promises an earlier run on this
-  // exchange published there no longer hold.
+  // exchange published there no longer hold. (Every run ends with want_promise(false).)
   virtual void begin_run() {}
   // Publishes this rank's promise, in picoseconds, to the ranks it shares them with.
   virtual void publish_promise(std::int64_t /*ps*/) {}
