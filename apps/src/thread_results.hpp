@@ -18,25 +18,24 @@ namespace netwarp::apps {
 class ThreadResults {
  public:
   explicit ThreadResults(int partitions)
-      : stems_(static_cast<std::size_t>(partitions)),
-        buffers_(static_cast<std::size_t>(partitions)) {}
+      : buffers_(static_cast<std::size_t>(partitions)),
+        parts_(static_cast<std::size_t>(partitions)) {}
 
   // Partition `rank`'s records (each partition writes only its own entry, before the
   // collective that orders it before partition 0's reads).
   void leave(int rank, std::vector<std::string> stems, netmodels::NetworkResults sorted) {
-    stems_[static_cast<std::size_t>(rank)] = std::move(stems);
-    buffers_[static_cast<std::size_t>(rank)] = std::move(sorted);
+    const auto r = static_cast<std::size_t>(rank);
+    buffers_[r] = std::move(sorted);
+    parts_[r] = {std::move(stems), &buffers_[r]};
   }
   // Every partition's records; they stay here, so the source lives no longer than this.
   std::unique_ptr<netmodels::ResultsSource> source() const {
-    std::vector<netmodels::ResultsSource::Part> parts;
-    for (std::size_t r = 0; r < buffers_.size(); ++r) parts.push_back({stems_[r], &buffers_[r]});
-    return std::make_unique<netmodels::ResultsSource>(std::move(parts));
+    return std::make_unique<netmodels::ResultsSource>(parts_);
   }
 
  private:
-  std::vector<std::vector<std::string>> stems_;  // by rank, oldest first
-  std::vector<netmodels::NetworkResults> buffers_;
+  std::vector<netmodels::NetworkResults> buffers_;     // by rank
+  std::vector<netmodels::ResultsSource::Part> parts_;  // by rank: spilled runs, then the buffer
 };
 
 }  // namespace netwarp::apps

@@ -1,7 +1,8 @@
 // ResultsSource: a network run's committed records in canonical order, read one record at a
-// time, so outputs are streamed instead of held. Either one sorted NetworkResults in memory (a
-// short run on one rank) or the per-rank part files every rank wrote from its own sorted records
-// (write_result_parts, or SpillingResults::finish when records were spilled during the run),
+// time, so outputs are streamed instead of held. One sorted NetworkResults in memory (a short run
+// on one rank), the per-rank part files every rank wrote from its own sorted records
+// (write_result_parts, or SpillingResults::finish when records were spilled during the run), or
+// each rank's spilled runs and sorted buffer (one rank, or partitions as threads of one process),
 // merged on the fly: rank 0 holds a buffer per rank and table, never the whole run.
 //
 //   local.sort();
@@ -237,6 +238,8 @@ class MergedRecords {
   RecordRun<R>* chosen_ = nullptr;
 };
 
+// Every run of every part merged as one sorted sequence, the earlier rank, then the earlier run,
+// first on a tie: what the part files of the same ranks would give.
 class ResultsSource {
  public:
   // One rank's records: sorted runs of files, table R of each in
@@ -256,8 +259,6 @@ class ResultsSource {
       : parts_{Part{std::move(stems), newest}} {}
   // Several ranks' records in rank order (partitions of one process, handed over in memory).
   explicit ResultsSource(std::vector<Part> parts) : parts_(std::move(parts)) {}
-  // Every run is merged as one sorted sequence, the earlier rank, then the earlier run, first on
-  // a tie: what the part files of the same ranks would give.
 
   template <class R>
   MergedRecords<R> open() const;
