@@ -13,6 +13,7 @@
 #include <cstring>
 #include <mutex>
 #include <set>
+#include <span>
 #include <thread>
 
 #include "engine/phold_spread.hpp"
@@ -99,6 +100,45 @@ TEST(ThreadExchange, KeepsEachSendersOrder) {
         ++received;
       }
       EXPECT_FALSE(ex.try_receive(bytes));
+    }
+    ex.barrier();
+  });
+}
+
+// The kernel's own path: send_from copies the message into the mailbox and leaves the sender
+// its buffer's storage; try_receive_view lends each message where it lies, each sender's in
+// order, with its own length, whatever arrives between two takes.
+TEST(ThreadExchange, SendFromKeepsTheStorageAndViewsKeepEachSendersOrder) {
+  static constexpr int kPartitions = 3;
+  static constexpr std::int64_t kMessages = 3000;
+  run_as_threads(kPartitions, [](RankExchange& ex) {
+    const int r = ex.rank();
+    if (r != 0) {
+      std::vector<std::byte> bytes;
+      for (std::int64_t i = 0; i < kMessages; ++i) {
+        bytes = bytes_of(r, i);
+        bytes.resize(16 + static_cast<std::size_t>(i % 7) * 8);  // messages of several sizes
+        const std::byte* storage = bytes.data();
+        ex.send_from(0, bytes);
+        EXPECT_TRUE(bytes.empty());  // EXPECT: partition 0 waits for every message
+        EXPECT_EQ(bytes.data(), storage) << "the storage stays with the sender";
+      }
+    } else {
+      std::array<std::int64_t, kPartitions> next{};
+      std::int64_t received = 0;
+      std::span<const std::byte> message;
+      while (received < (kPartitions - 1) * kMessages) {
+        if (!ex.try_receive_view(message)) {
+          std::this_thread::yield();
+          continue;
+        }
+        const auto [sender, seq] =
+            values_of(std::vector<std::byte>(message.begin(), message.begin() + 16));
+        ASSERT_EQ(seq, next[static_cast<std::size_t>(sender)]++) << "from " << sender;
+        ASSERT_EQ(message.size(), 16 + static_cast<std::size_t>(seq % 7) * 8);
+        ++received;
+      }
+      EXPECT_FALSE(ex.try_receive_view(message));
     }
     ex.barrier();
   });

@@ -68,7 +68,9 @@ class MpiMailbox {
   MpiMailbox(const MpiMailbox&) = delete;
   MpiMailbox& operator=(const MpiMailbox&) = delete;
 
-  void send(const mpi::communicator& comm, int dest, std::vector<std::byte> bytes) {
+  // Sends the message in `bytes`, which MPI reads until the send completes; `bytes` goes on
+  // with the buffer of an earlier send that has completed, emptied, if there is one.
+  void send_from(const mpi::communicator& comm, int dest, std::vector<std::byte>& bytes) {
     NW_CHECK(bytes.size() <= kMaxMessageBytes, "message of {} bytes exceeds {}", bytes.size(),
              kMaxMessageBytes);
     reap_completed();
@@ -76,6 +78,11 @@ class MpiMailbox {
     InFlight& f = in_flight_.back();
     f.request = comm.isend(dest, kEventTag, reinterpret_cast<const char*>(f.bytes.data()),
                            static_cast<int>(f.bytes.size()));
+    bytes.clear();
+    if (!free_.empty()) {
+      bytes.swap(free_.back());
+      free_.pop_back();
+    }
   }
 
   // `source`, when given: the sender's rank.
@@ -111,6 +118,7 @@ class MpiMailbox {
     std::unique_ptr<std::byte[]> buffer;
   };
   static constexpr int kPostedReceives = 8;
+  static constexpr std::size_t kFreeBuffers = 64;
 
   // Posts a receive into `buffer` (kMaxMessageBytes, allocated once and reused).
   void post_receive(std::unique_ptr<std::byte[]> buffer) {
@@ -121,12 +129,19 @@ class MpiMailbox {
   }
 
   void reap_completed() {
-    while (!in_flight_.empty() && in_flight_.front().request.test()) in_flight_.pop_front();
+    while (!in_flight_.empty() && in_flight_.front().request.test()) {
+      if (free_.size() < kFreeBuffers) {
+        free_.push_back(std::move(in_flight_.front().bytes));
+        free_.back().clear();
+      }
+      in_flight_.pop_front();
+    }
   }
 
   const mpi::communicator& comm_;
   std::deque<InFlight> in_flight_;
-  std::deque<Posted> posted_;  // in posting order
+  std::vector<std::vector<std::byte>> free_;  // of completed sends, for send_from to give back
+  std::deque<Posted> posted_;                 // in posting order
 };
 
 // The collectives across the processes of the job (one caller per process at a time).
@@ -213,9 +228,10 @@ class MpiExchange final : public RankExchange {
  public:
   int rank() const override { return collectives_.comm().rank(); }
   int size() const override { return collectives_.comm().size(); }
-  void send(int dest, std::vector<std::byte> bytes) override {
+  void send(int dest, std::vector<std::byte> bytes) override { send_from(dest, bytes); }
+  void send_from(int dest, std::vector<std::byte>& bytes) override {
     ++sent_[static_cast<std::size_t>(dest)];
-    mailbox_.send(collectives_.comm(), dest, std::move(bytes));
+    mailbox_.send_from(collectives_.comm(), dest, bytes);
   }
   bool try_receive(std::vector<std::byte>& bytes) override {
     int source = 0;
@@ -284,24 +300,28 @@ class HybridExchange final : public RankExchange {
 
   int rank() const override { return process_rank_ * threads_ + thread_; }
   int size() const override { return size_; }
-  void send(int dest, std::vector<std::byte> bytes) override {
+  void send(int dest, std::vector<std::byte> bytes) override { send_from(dest, bytes); }
+  void send_from(int dest, std::vector<std::byte>& bytes) override {
     NW_CHECK(dest != rank() && dest >= 0 && dest < size_, "send from {} to {}", rank(), dest);
     const int to_process = dest / threads_;
     const int to_thread = dest % threads_;
     if (to_process == process_rank_) {
       NW_CHECK(bytes.size() <= kMaxMessageBytes, "message of {} bytes exceeds {}", bytes.size(),
                kMaxMessageBytes);
-      process_->hub.post(to_thread, std::move(bytes));
+      process_->hub.post(to_thread, bytes);
+      bytes.clear();
     } else {
-      mailbox_.send(process_->receive_comms[static_cast<std::size_t>(to_thread)], to_process,
-                    std::move(bytes));
+      mailbox_.send_from(process_->receive_comms[static_cast<std::size_t>(to_thread)], to_process,
+                         bytes);
     }
   }
   bool try_receive(std::vector<std::byte>& bytes) override {
-    if (arrived_.empty()) process_->hub.take_all(thread_, arrived_);
-    if (arrived_.empty()) return mailbox_.try_receive(bytes);
-    bytes = std::move(arrived_.front());
-    arrived_.pop_front();
+    return arrived_.next(process_->hub, thread_, bytes) || mailbox_.try_receive(bytes);
+  }
+  bool try_receive_view(std::span<const std::byte>& message) override {
+    if (arrived_.next(process_->hub, thread_, message)) return true;
+    if (!mailbox_.try_receive(view_storage_)) return false;
+    message = view_storage_;
     return true;
   }
   void sum(std::span<std::int64_t> v) override {
@@ -381,7 +401,7 @@ class HybridExchange final : public RankExchange {
   int process_rank_;
   int size_;
   MpiMailbox mailbox_;
-  std::deque<std::vector<std::byte>> arrived_;  // from this process's other partitions
+  Arrivals arrived_;  // from this process's other partitions
   std::uint64_t round_ = 0;
   bool across_running_ = false;  // partition 0: the reduction across processes has started
   WaitingPartition waiting_;

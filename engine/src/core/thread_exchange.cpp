@@ -3,7 +3,6 @@
 
 #include <array>
 #include <cstdlib>
-#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -27,18 +26,16 @@ class ThreadExchange final : public RankExchange {
 
   int rank() const override { return rank_; }
   int size() const override { return hub_->size(); }
-  void send(int dest, std::vector<std::byte> bytes) override {
-    NW_CHECK(dest != rank_ && dest >= 0 && dest < size(), "send from partition {} to {}", rank_,
-             dest);
-    NW_CHECK(bytes.size() <= kMaxMessageBytes, "message of {} bytes exceeds {}", bytes.size(),
-             kMaxMessageBytes);
-    hub_->post(dest, std::move(bytes));
+  void send(int dest, std::vector<std::byte> bytes) override { post(dest, bytes); }
+  void send_from(int dest, std::vector<std::byte>& bytes) override {
+    post(dest, bytes);
+    bytes.clear();  // the mailbox took a copy: the storage stays with the sender
   }
   bool try_receive(std::vector<std::byte>& bytes) override {
-    if (arrived_.empty() && !hub_->take_all(rank_, arrived_)) return false;
-    bytes = std::move(arrived_.front());
-    arrived_.pop_front();
-    return true;
+    return arrived_.next(*hub_, rank_, bytes);
+  }
+  bool try_receive_view(std::span<const std::byte>& message) override {
+    return arrived_.next(*hub_, rank_, message);
   }
   void sum(std::span<std::int64_t> v) override { hub_->all_reduce(rank_, v, std::plus<>()); }
   void min(std::span<std::int64_t> v) override {
@@ -79,10 +76,18 @@ class ThreadExchange final : public RankExchange {
   bool round_requested() const override { return hub_->round_requested(round_); }
 
  private:
+  void post(int dest, std::span<const std::byte> bytes) {
+    NW_CHECK(dest != rank_ && dest >= 0 && dest < size(), "send from partition {} to {}", rank_,
+             dest);
+    NW_CHECK(bytes.size() <= kMaxMessageBytes, "message of {} bytes exceeds {}", bytes.size(),
+             kMaxMessageBytes);
+    hub_->post(dest, bytes);
+  }
+
   std::shared_ptr<ThreadHub> hub_;
   int rank_;
   WaitingPartition waiting_;
-  std::deque<std::vector<std::byte>> arrived_;
+  Arrivals arrived_;
   std::uint64_t round_ = 0;
   bool round_open_ = false;
 };

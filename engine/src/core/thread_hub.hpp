@@ -12,7 +12,6 @@
 #include <barrier>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <limits>
 #include <mutex>
@@ -20,6 +19,41 @@
 #include <vector>
 
 namespace netwarp::engine {
+
+// Messages one after another in one byte buffer, their sizes beside them; taken in order.
+class MessageQueue {
+ public:
+  void add(std::span<const std::byte> bytes) {
+    bytes_.insert(bytes_.end(), bytes.begin(), bytes.end());
+    sizes_.push_back(bytes.size());
+  }
+  bool empty() const { return next_ == sizes_.size(); }
+  // The next message, viewed where it lies (until clear() or swap()); false when none is left.
+  bool take(std::span<const std::byte>& message) {
+    if (empty()) return false;
+    message = std::span<const std::byte>(bytes_).subspan(offset_, sizes_[next_]);
+    offset_ += sizes_[next_++];
+    return true;
+  }
+  // Forgets every message, keeping the storage.
+  void clear() {
+    bytes_.clear();
+    sizes_.clear();
+    next_ = offset_ = 0;
+  }
+  void swap(MessageQueue& other) noexcept {
+    bytes_.swap(other.bytes_);
+    sizes_.swap(other.sizes_);
+    std::swap(next_, other.next_);
+    std::swap(offset_, other.offset_);
+  }
+
+ private:
+  std::vector<std::byte> bytes_;
+  std::vector<std::size_t> sizes_;
+  std::size_t next_ = 0;    // the next message to take
+  std::size_t offset_ = 0;  // where it starts
+};
 
 // What the partitions of one process share.
 class ThreadHub {
@@ -35,10 +69,12 @@ class ThreadHub {
   }
   int size() const { return size_; }
 
-  void post(int dest, std::vector<std::byte> bytes) {
+  // Copies a message into `dest`'s mailbox: the sender keeps its buffer, and the receiver's
+  // copy lands in storage the mailbox reuses, so no buffer changes threads.
+  void post(int dest, std::span<const std::byte> bytes) {
     Mailbox& box = mailboxes_[static_cast<std::size_t>(dest)];
     const std::lock_guard<std::mutex> lock(box.mutex);
-    box.queue.push_back(std::move(bytes));
+    box.messages.add(bytes);
     box.filled.store(true, std::memory_order_release);
   }
   // A partition's promise for the others, published after the messages it covers (release) and
@@ -56,15 +92,15 @@ class ThreadHub {
     waiting_.value.fetch_add(starts ? 1 : -1, std::memory_order_relaxed);
   }
   std::int64_t waiting() const { return waiting_.value.load(std::memory_order_relaxed); }
-  // Moves every message waiting for `rank` to the back of `into`; false when there were none.
-  bool take_all(int rank, std::deque<std::vector<std::byte>>& into) {
+  // Hands every message waiting for `rank` over in `into`, which must be empty: the two trade
+  // places, so in a steady flow neither side allocates. False when there were none.
+  bool take_all(int rank, MessageQueue& into) {
     Mailbox& box = mailboxes_[static_cast<std::size_t>(rank)];
     if (!box.filled.load(std::memory_order_acquire)) return false;
     const std::lock_guard<std::mutex> lock(box.mutex);
-    for (auto& message : box.queue) into.push_back(std::move(message));
-    box.queue.clear();
+    into.swap(box.messages);
     box.filled.store(false, std::memory_order_relaxed);
-    return true;
+    return !into.empty();
   }
 
   // The collectives below take `rank` as the partition's index in this process. `across`, when
@@ -150,7 +186,7 @@ class ThreadHub {
  private:
   struct alignas(64) Mailbox {
     std::mutex mutex;
-    std::vector<std::vector<std::byte>> queue;
+    MessageQueue messages;
     std::atomic<bool> filled{false};
   };
   struct alignas(64) GvtSlot {
@@ -176,6 +212,30 @@ class ThreadHub {
   Counter requested_round_;  // 1 + the latest round requested
   std::vector<Promise> promises_;
   Waiting waiting_;
+};
+
+// The messages a partition has taken from its mailbox and not yet handed on, in arrival order.
+class Arrivals {
+ public:
+  // The next message, viewed until the next call, taking the mailbox's messages when none is
+  // left; false when there are none.
+  bool next(ThreadHub& hub, int rank, std::span<const std::byte>& message) {
+    if (taken_.empty()) {
+      taken_.clear();
+      if (!hub.take_all(rank, taken_)) return false;
+    }
+    return taken_.take(message);
+  }
+  // The same, copied into `bytes`.
+  bool next(ThreadHub& hub, int rank, std::vector<std::byte>& bytes) {
+    std::span<const std::byte> message;
+    if (!next(hub, rank, message)) return false;
+    bytes.assign(message.begin(), message.end());
+    return true;
+  }
+
+ private:
+  MessageQueue taken_;
 };
 
 // One partition's part in its hub's count of waiting partitions: counted in as it starts waiting

@@ -4,7 +4,7 @@
 
 namespace netwarp::engine {
 
-void TimeWarpPe::receive(const std::vector<std::byte>& bytes) {
+void TimeWarpPe::receive(std::span<const std::byte> bytes) {
   ++messages_received_;
   WireBatch::for_each(bytes, [&](WireKind kind, const Event& event) {
     if (kind == WireKind::positive) {

@@ -407,8 +407,9 @@ void TimeWarpPe::apply_shared_promises() {
 void TimeWarpPe::send_batch(int dest, std::vector<std::byte> bytes) {
   constexpr std::size_t kChunk = kMaxMessageBytes / sizeof(Event) * sizeof(Event);
   if (bytes.size() <= kChunk) {
-    exchange_.send(dest, std::move(bytes));
+    exchange_.send_from(dest, bytes);
     ++messages_sent_;
+    keep_spare(std::move(bytes));
     return;
   }
   for (std::size_t at = 0; at < bytes.size(); at += kChunk) {
@@ -418,6 +419,12 @@ void TimeWarpPe::send_batch(int dest, std::vector<std::byte> bytes) {
     exchange_.send(dest, std::vector<std::byte>(first, last));
     ++messages_sent_;
   }
+}
+
+void TimeWarpPe::keep_spare(std::vector<std::byte> buffer) {
+  constexpr std::size_t kSpareBuffers = 16;
+  if (buffer.capacity() > 0 && spare_buffers_.size() < kSpareBuffers)
+    spare_buffers_.push_back(std::move(buffer));
 }
 
 void TimeWarpPe::send_outgoing(int dest) {
@@ -431,14 +438,12 @@ void TimeWarpPe::send_outgoing(int dest) {
 
 std::size_t TimeWarpPe::poll_incoming() {
   NW_CHECK(!hold_sends_, "receive while sends are held");
-  constexpr std::size_t kSpareBuffers = 16;
   std::size_t n = 0;
-  std::vector<std::byte> bytes;
   const bool read_after = exchange_.promises_count_messages();
   if (!read_after) read_shared_promises();
-  while (exchange_.try_receive(bytes)) {
-    receive(bytes);
-    if (spare_buffers_.size() < kSpareBuffers) spare_buffers_.push_back(std::move(bytes));
+  std::span<const std::byte> message;
+  while (exchange_.try_receive_view(message)) {
+    receive(message);
     ++n;
   }
   if (read_after) read_shared_promises();  // then it covers what was just taken

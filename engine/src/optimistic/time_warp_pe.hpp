@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -91,7 +92,7 @@ class TimeWarpPe final : public EventRouter {
   void route(const Event& event) override;
 
   // Feeds one received message (exposed for tests).
-  void receive(const std::vector<std::byte>& bytes);
+  void receive(std::span<const std::byte> bytes);
 
   std::int64_t messages_sent() const { return messages_sent_; }
   std::int64_t messages_received() const { return messages_received_; }
@@ -117,6 +118,8 @@ class TimeWarpPe final : public EventRouter {
 
  private:
   void send_batch(int dest, std::vector<std::byte> bytes);
+  // Keeps a sent batch's buffer, handed back by the exchange, for a later batch.
+  void keep_spare(std::vector<std::byte> buffer);
   // Sends what `dest`'s batch holds, the batch going on in a spare buffer.
   void send_outgoing(int dest);
   // One handled, uncommitted event, in a per-rank log in the order of handling. Its undo
@@ -278,9 +281,9 @@ class TimeWarpPe final : public EventRouter {
   std::map<EventKey, CancelledKey> cancelled_pending_;
   std::uint32_t arrivals_ = 0;
   std::vector<WireBatch> outgoing_;  // by destination rank
-  // Buffers of received messages, reused for outgoing batches: partitions as threads then
-  // exchange the same few buffers instead of allocating one per batch and freeing it on the
-  // receiving thread.
+  // Buffers of sent batches that the exchange handed back (RankExchange::send_from), reused for
+  // later batches: with received messages viewed where they lie (try_receive_view), partitions
+  // as threads allocate no buffer per message, and free none on another thread.
   std::vector<std::vector<std::byte>> spare_buffers_;
 
   LogPosition current_ = kNoPosition;  // entry of the handler running now

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "netwarp/engine/event.hpp"
@@ -51,7 +52,7 @@ class WireBatch {
 
   // Calls fn(kind, event) for every entry of a received message, in order.
   template <class Fn>
-  static void for_each(const std::vector<std::byte>& bytes, Fn&& fn) {
+  static void for_each(std::span<const std::byte> bytes, Fn&& fn) {
     NW_CHECK(bytes.size() % sizeof(Event) == 0, "message of {} bytes is not a batch", bytes.size());
     for (std::size_t at = 0; at < bytes.size(); at += sizeof(Event)) {
       Event e;

@@ -23,8 +23,22 @@ class RankExchange {
   // Starts sending to `dest` (!= rank()), at most kMaxMessageBytes; delivery is in order per
   // (sender, receiver) pair.
   virtual void send(int dest, std::vector<std::byte> bytes) = 0;
+  // Sends as send() does, taking the message out of `bytes` and leaving it empty, with storage
+  // for the caller to reuse where the exchange has some to give back (it copied the message, or
+  // an earlier send's buffer is free again): a steady flow of messages then allocates nothing.
+  virtual void send_from(int dest, std::vector<std::byte>& bytes) {
+    send(dest, std::move(bytes));
+    bytes.clear();
+  }
   // Takes one arrived message, if any.
   virtual bool try_receive(std::vector<std::byte>& bytes) = 0;
+  // Takes one arrived message, if any, as a view that holds until the next call on this
+  // exchange: an exchange that holds its messages in memory lends them without a copy.
+  virtual bool try_receive_view(std::span<const std::byte>& message) {
+    if (!try_receive(view_storage_)) return false;
+    message = view_storage_;
+    return true;
+  }
   // Element-wise reductions over all ranks, in place; every rank gets the result.
   virtual void sum(std::span<std::int64_t> values) = 0;
   virtual void min(std::span<std::int64_t> values) = 0;
@@ -83,6 +97,9 @@ class RankExchange {
   }
   // Returns once every rank has called it (a reduction nobody reads).
   void barrier() { sum(0); }
+
+ protected:
+  std::vector<std::byte> view_storage_;  // try_receive_view's copy, reused
 };
 
 // One rank, no MPI.
