@@ -449,6 +449,7 @@ def sync_section(cases, configs, pairs, phold_end, options, big_pairs=1,
     big = [c for c in cases if c in BIG_CASES]
     big_text = (f" The big permutations ({', '.join(big)}; `--big`) run {big_pairs} tuple(s),"
                 " one process at a time." if big else "")
+    tuples = big_pairs if big and len(big) == len(cases) else pairs
     return "\n".join([
         heading,
         "",
@@ -458,7 +459,7 @@ def sync_section(cases, configs, pairs, phold_end, options, big_pairs=1,
         verdict(same, "digests equal to sequential in every run."),
         *target_verdicts(medians),
         "",
-        f"Interleaved tuples ({pairs}): the sequential kernel, then the optimistic kernel on each"
+        f"Interleaved tuples ({tuples}): the sequential kernel, then the optimistic kernel on each"
         " partition count, as MPI processes (mpirun -np N) or as threads of one process"
         " (--threads N), in each `engine.sync` mode (PHOLD: 2048 LPs in all, remote 0.1, lookahead"
         f" 0.1 us, end {phold_end} us). Speed-up: the median (min-max) over the tuples of"
