@@ -21,6 +21,8 @@ mkdir -p "$out"
   echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
   echo "netwarp: $NETWARP, sha256 $(sha256sum "$NETWARP" | cut -c1-16)"
   echo "threads: ${threads[*]}"
+  # Cores, threads per core and sockets: 16 CPUs may be 8 cores with two hardware threads each.
+  lscpu 2>/dev/null | grep -E '^(Thread|Core|Socket|NUMA node\(s\)|L3)' || true
 } | tee "$out/machine.txt"
 
 part() {  # part NAME ARGS...: one table into $out/NAME.md
