@@ -7,6 +7,7 @@
 #include <sched.h>
 #endif
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdlib>
@@ -16,6 +17,7 @@
 #include <span>
 #include <thread>
 
+#include "core/thread_hub.hpp"
 #include "engine/phold_spread.hpp"
 #include "engine/test_models.hpp"
 #include "netwarp/engine/cpu_pinning.hpp"
@@ -103,6 +105,29 @@ TEST(ThreadExchange, KeepsEachSendersOrder) {
     }
     ex.barrier();
   });
+}
+
+TEST(MessageQueue, GivesMessagesBackInOrderAndKeepsOnlyModestStorage) {
+  MessageQueue queue;
+  std::span<const std::byte> message;
+  EXPECT_FALSE(queue.take(message));
+  const std::vector<std::byte> first = bytes_of(1, 2);
+  const std::vector<std::byte> second(40, std::byte{7});
+  queue.add(first);
+  queue.add(second);
+  ASSERT_TRUE(queue.take(message));
+  EXPECT_TRUE(std::equal(message.begin(), message.end(), first.begin(), first.end()));
+  ASSERT_TRUE(queue.take(message));
+  EXPECT_EQ(message.size(), second.size());
+  EXPECT_EQ(message[39], std::byte{7});
+  EXPECT_TRUE(queue.empty());
+  queue.clear();
+  EXPECT_GE(queue.capacity_bytes(), first.size() + second.size()) << "small storage is kept";
+  // A burst past kKeptBytes is let go once taken, not held for the rest of the run.
+  queue.add(std::vector<std::byte>(MessageQueue::kKeptBytes + 1));
+  ASSERT_TRUE(queue.take(message));
+  queue.clear();
+  EXPECT_EQ(queue.capacity_bytes(), 0u);
 }
 
 // The kernel's own path: send_from copies the message into the mailbox and leaves the sender

@@ -35,12 +35,19 @@ class MessageQueue {
     offset_ += sizes_[next_++];
     return true;
   }
-  // Forgets every message, keeping the storage.
+  // Forgets every message, keeping the storage up to kKeptBytes: a burst (a partition that
+  // waited in a GVT round while the others sent) must not hold its peak for the rest of the run.
   void clear() {
+    if (bytes_.capacity() > kKeptBytes) {
+      bytes_ = std::vector<std::byte>();  // (`= {}` would assign an empty list, keeping it)
+      sizes_ = std::vector<std::size_t>();
+    }
     bytes_.clear();
     sizes_.clear();
     next_ = offset_ = 0;
   }
+  std::size_t capacity_bytes() const { return bytes_.capacity(); }
+  static constexpr std::size_t kKeptBytes = std::size_t{1} << 20;
   void swap(MessageQueue& other) noexcept {
     bytes_.swap(other.bytes_);
     sizes_.swap(other.sizes_);
