@@ -306,6 +306,33 @@ TEST(CpuPinning, ProcessesOfOneMachineTakeDisjointCpusByLocalRank) {
   ::unsetenv("NETWARP_PIN_THREADS");
 }
 
+// Partitions take one hardware thread of every core before a second one of any: with siblings
+// numbered side by side (0 and 1 share a core), 2 partitions get CPUs 0 and 2, not 0 and 1.
+TEST(CpuPinning, PartitionsTakeEveryCoreBeforeASecondThreadOfOne) {
+  const std::vector<int> cpus{0, 1, 2, 3, 4, 5, 6, 7};
+  EXPECT_EQ(cores_first(cpus, [](int cpu) { return cpu % 2; }),
+            (std::vector<int>{0, 2, 4, 6, 1, 3, 5, 7}));
+  // Siblings numbered half a machine apart (0 and 4 share a core): the order already is.
+  EXPECT_EQ(cores_first(cpus, [](int cpu) { return cpu / 4; }), cpus);
+  // No topology known: CPU order.
+  EXPECT_EQ(cores_first(cpus, [](int) { return 0; }), cpus);
+  // Four threads a core, a process allowed some of them.
+  EXPECT_EQ(cores_first({1, 2, 5, 6, 9}, [](int cpu) { return cpu % 4; }),
+            (std::vector<int>{1, 5, 9, 2, 6}));
+}
+
+TEST(CpuPinning, ReadsTheCpuListsOfSysfs) {
+  EXPECT_EQ(position_in_cpu_list("0-1\n", 1), 1);
+  EXPECT_EQ(position_in_cpu_list("0,8", 8), 1);
+  EXPECT_EQ(position_in_cpu_list("0,8", 0), 0);
+  EXPECT_EQ(position_in_cpu_list("2-3,10-11", 10), 2);
+  EXPECT_EQ(position_in_cpu_list("5", 5), 0);
+  EXPECT_EQ(position_in_cpu_list("0-3", 7), -1);
+  EXPECT_EQ(position_in_cpu_list("x-1", 1), -1);
+  EXPECT_EQ(position_in_cpu_list("3-1", 2), -1);
+  EXPECT_EQ(position_in_cpu_list("", 0), -1);
+}
+
 TEST(CpuPinning, TheLauncherSaysWhichProcessOfTheMachineThisIs) {
   ::unsetenv("OMPI_COMM_WORLD_LOCAL_RANK");
   ::unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");

@@ -3,8 +3,11 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <fstream>
+#include <string>
 #include <string_view>
 
 namespace netwarp::engine {
@@ -18,6 +21,16 @@ std::optional<int> env_int(const char* name) {
   const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
   if (error != std::errc() || end != value.data() + value.size()) return std::nullopt;
   return n;
+}
+
+// The CPU's position among its core's hardware threads, from sysfs (0 where unknown: some
+// containers and sandboxes do not show the topology).
+int thread_of_core_from_sysfs(int cpu) {
+  std::ifstream file("/sys/devices/system/cpu/cpu" + std::to_string(cpu) +
+                     "/topology/thread_siblings_list");
+  std::string list;
+  if (!std::getline(file, list)) return 0;
+  return std::max(0, position_in_cpu_list(list, cpu));
 }
 
 }  // namespace
@@ -41,14 +54,50 @@ std::vector<std::optional<int>> cpus_for_partitions(std::size_t count,
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
       static_cast<std::size_t>(CPU_COUNT(&allowed)) < partitions)
     return cpus;
+  std::vector<int> order;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &allowed)) order.push_back(cpu);
+  order = cores_first(std::move(order), thread_of_core_from_sysfs);
   const std::size_t first = static_cast<std::size_t>(slot->index) * count;
-  std::size_t seen = 0;
-  std::size_t next = 0;
-  for (int cpu = 0; cpu < CPU_SETSIZE && next < count; ++cpu) {
-    if (!CPU_ISSET(cpu, &allowed)) continue;
-    if (seen++ >= first) cpus[next++] = cpu;
-  }
+  for (std::size_t i = 0; i < count; ++i) cpus[i] = order[first + i];
   return cpus;
+}
+
+std::vector<int> cores_first(std::vector<int> cpus, const std::function<int(int)>& thread_of_core) {
+  std::vector<std::pair<int, int>> keyed;  // (thread of its core, cpu)
+  keyed.reserve(cpus.size());
+  for (int cpu : cpus) keyed.emplace_back(std::max(0, thread_of_core(cpu)), cpu);
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::size_t i = 0; i < cpus.size(); ++i) cpus[i] = keyed[i].second;
+  return cpus;
+}
+
+int position_in_cpu_list(std::string_view list, int cpu) {
+  int position = 0;
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    std::string_view range = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    while (!range.empty() && (range.back() == '\n' || range.back() == ' ')) range.remove_suffix(1);
+    const std::size_t dash = range.find('-');
+    int low = 0;
+    int high = 0;
+    const std::string_view low_text = range.substr(0, dash);
+    if (std::from_chars(low_text.data(), low_text.data() + low_text.size(), low).ec != std::errc())
+      return -1;
+    high = low;
+    if (dash != std::string_view::npos) {
+      const std::string_view high_text = range.substr(dash + 1);
+      if (std::from_chars(high_text.data(), high_text.data() + high_text.size(), high).ec !=
+              std::errc() ||
+          high < low)
+        return -1;
+    }
+    if (cpu >= low && cpu <= high) return position + (cpu - low);
+    position += high - low + 1;
+  }
+  return -1;
 }
 
 PinnedThread::PinnedThread(std::optional<int> cpu) {

@@ -9,7 +9,9 @@
 #include <sched.h>
 
 #include <cstddef>
+#include <functional>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace netwarp::engine {
@@ -25,11 +27,23 @@ std::optional<MachineSlot> machine_slot_from_launcher();
 
 // The CPU for each of this process's `count` partitions: when the machine's processes hold
 // slot.count x count partitions in all, at least 2, and this process may use that many CPUs, the
-// process of slot i takes the (i x count)-th to the ((i + 1) x count - 1)-th of its allowed CPUs.
+// process of slot i takes the (i x count)-th to the ((i + 1) x count - 1)-th of its allowed CPUs,
+// in cores_first order (the machine's topology from /sys; where it cannot be read, CPU order).
 // None otherwise (fewer CPUs than partitions, a process already bound to one core by mpirun,
 // NETWARP_PIN_THREADS=0, or no slot: a process of a job whose launcher does not say).
 std::vector<std::optional<int>> cpus_for_partitions(std::size_t count,
                                                     std::optional<MachineSlot> slot);
+
+// The order in which partitions take the allowed CPUs: the first hardware thread of every core
+// before the second of any, keeping the CPUs' order otherwise, so that while the machine has a
+// core for each partition no two share one (the hardware threads of a core share its execution
+// units and caches). `thread_of_core(cpu)`: the CPU's position among its core's hardware
+// threads, 0 for the first.
+std::vector<int> cores_first(std::vector<int> cpus, const std::function<int(int)>& thread_of_core);
+
+// `cpu`'s position in a CPU list as sysfs writes one ("0-1", "0,8", "2-3,10-11"), or -1 when the
+// list does not hold it or cannot be read.
+int position_in_cpu_list(std::string_view list, int cpu);
 
 // Pins the calling thread to `cpu` (if any) while it lives; a refusal leaves it as it was.
 class PinnedThread {
