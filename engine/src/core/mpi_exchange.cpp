@@ -53,7 +53,10 @@ void combine_sum_and_min(void* in, void* inout, int* len, MPI_Datatype*) {
 // done) and receives posted in advance, taken in posting order.
 class MpiMailbox {
  public:
-  explicit MpiMailbox(const mpi::communicator& receives_on) : comm_(receives_on) {
+  // `any_tag`: messages carry their sending partition in the tag (kEventTag + its thread), and
+  // try_receive reports it; otherwise every message has kEventTag.
+  explicit MpiMailbox(const mpi::communicator& receives_on, bool any_tag = false)
+      : comm_(receives_on), any_tag_(any_tag) {
     if (comm_.size() > 1)
       for (int i = 0; i < kPostedReceives; ++i)
         post_receive(std::make_unique_for_overwrite<std::byte[]>(kMaxMessageBytes));
@@ -70,13 +73,14 @@ class MpiMailbox {
 
   // Sends the message in `bytes`, which MPI reads until the send completes; `bytes` goes on
   // with the buffer of an earlier send that has completed, emptied, if there is one.
-  void send_from(const mpi::communicator& comm, int dest, std::vector<std::byte>& bytes) {
+  void send_from(const mpi::communicator& comm, int dest, std::vector<std::byte>& bytes,
+                 int tag = kEventTag) {
     NW_CHECK(bytes.size() <= kMaxMessageBytes, "message of {} bytes exceeds {}", bytes.size(),
              kMaxMessageBytes);
     reap_completed();
     in_flight_.push_back(InFlight{{}, std::move(bytes)});
     InFlight& f = in_flight_.back();
-    f.request = comm.isend(dest, kEventTag, reinterpret_cast<const char*>(f.bytes.data()),
+    f.request = comm.isend(dest, tag, reinterpret_cast<const char*>(f.bytes.data()),
                            static_cast<int>(f.bytes.size()));
     bytes.clear();
     if (!free_.empty()) {
@@ -85,8 +89,8 @@ class MpiMailbox {
     }
   }
 
-  // `source`, when given: the sender's rank.
-  bool try_receive(std::vector<std::byte>& bytes, int* source = nullptr) {
+  // `source`, when given: the sender's rank; `tag`, the message's tag.
+  bool try_receive(std::vector<std::byte>& bytes, int* source = nullptr, int* tag = nullptr) {
     if (posted_.empty()) return false;
     Posted& oldest = posted_.front();
     int done = 0;
@@ -96,6 +100,7 @@ class MpiMailbox {
     int count = 0;
     MPI_Get_count(&status, MPI_BYTE, &count);
     if (source != nullptr) *source = status.MPI_SOURCE;
+    if (tag != nullptr) *tag = status.MPI_TAG;
     bytes.assign(oldest.buffer.get(), oldest.buffer.get() + count);
     std::unique_ptr<std::byte[]> buffer = std::move(oldest.buffer);
     posted_.pop_front();
@@ -125,7 +130,7 @@ class MpiMailbox {
     posted_.push_back(Posted{MPI_REQUEST_NULL, std::move(buffer)});
     Posted& p = posted_.back();
     MPI_Irecv(p.buffer.get(), static_cast<int>(kMaxMessageBytes), MPI_BYTE, MPI_ANY_SOURCE,
-              kEventTag, MPI_Comm(comm_), &p.request);
+              any_tag_ ? MPI_ANY_TAG : kEventTag, MPI_Comm(comm_), &p.request);
   }
 
   void reap_completed() {
@@ -139,6 +144,7 @@ class MpiMailbox {
   }
 
   const mpi::communicator& comm_;
+  bool any_tag_;
   std::deque<InFlight> in_flight_;
   std::vector<std::vector<std::byte>> free_;  // of completed sends, for send_from to give back
   std::deque<Posted> posted_;                 // in posting order
@@ -257,13 +263,13 @@ class MpiExchange final : public RankExchange {
   void broadcast(std::vector<std::byte>& bytes) override { collectives_.broadcast(bytes); }
   void complete_sends() override { mailbox_.complete_sends(); }
   bool shares_promises_with(int rank) const override { return promises_.shares_with(rank); }
-  void begin_run() override { promises_.forget(sent_); }
+  void begin_run() override { promises_.forget(0, sent_); }
   bool promises_count_messages() const override { return true; }
-  void publish_promise(std::int64_t ps) override { promises_.publish(ps, sent_); }
+  void publish_promise(std::int64_t ps) override { promises_.publish(0, ps, sent_); }
   std::int64_t published_promise(int rank) const override {
-    return promises_.promise_of(rank, received_[static_cast<std::size_t>(rank)]);
+    return promises_.promise_of(0, rank, received_[static_cast<std::size_t>(rank)]);
   }
-  void want_promise(bool waiting) override { promises_.set_waiting(waiting); }
+  void want_promise(bool waiting) override { promises_.set_waiting(0, waiting); }
   bool promise_wanted() const override { return promises_.others_wait(); }
 
  private:
@@ -277,11 +283,12 @@ class MpiExchange final : public RankExchange {
 
 // What the partitions of one process share in a hybrid job.
 struct HybridProcess {
-  explicit HybridProcess(int threads) : hub(threads) {
+  explicit HybridProcess(int threads) : hub(threads), node(MPI_COMM_WORLD, threads) {
     for (int t = 0; t < threads; ++t)
       receive_comms.emplace_back(MPI_COMM_WORLD, mpi::comm_duplicate);  // same order everywhere
   }
   ThreadHub hub;
+  NodePromises node;  // the promises of the other processes' partitions on this machine
   std::deque<mpi::communicator> receive_comms;              // partition t's, in every process
   MpiCollectives collectives;                               // used by partition 0 only
   std::array<std::array<std::int64_t, 3>, 2> gvt_result{};  // by round parity
@@ -296,7 +303,7 @@ class HybridExchange final : public RankExchange {
         threads_(process_->hub.size()),
         process_rank_(process_->collectives.comm().rank()),
         size_(process_->collectives.comm().size() * threads_),
-        mailbox_(process_->receive_comms[static_cast<std::size_t>(thread)]) {}
+        mailbox_(process_->receive_comms[static_cast<std::size_t>(thread)], true) {}
 
   int rank() const override { return process_rank_ * threads_ + thread_; }
   int size() const override { return size_; }
@@ -311,16 +318,17 @@ class HybridExchange final : public RankExchange {
       process_->hub.post(to_thread, bytes);
       bytes.clear();
     } else {
+      ++sent_[static_cast<std::size_t>(dest)];
       mailbox_.send_from(process_->receive_comms[static_cast<std::size_t>(to_thread)], to_process,
-                         bytes);
+                         bytes, kEventTag + thread_);
     }
   }
   bool try_receive(std::vector<std::byte>& bytes) override {
-    return arrived_.next(process_->hub, thread_, bytes) || mailbox_.try_receive(bytes);
+    return arrived_.next(process_->hub, thread_, bytes) || receive_across(bytes);
   }
   bool try_receive_view(std::span<const std::byte>& message) override {
     if (arrived_.next(process_->hub, thread_, message)) return true;
-    if (!mailbox_.try_receive(view_storage_)) return false;
+    if (!receive_across(view_storage_)) return false;
     message = view_storage_;
     return true;
   }
@@ -377,23 +385,52 @@ class HybridExchange final : public RankExchange {
                             [this](std::vector<std::byte>& b) { collectives().broadcast(b); });
   }
   void complete_sends() override { mailbox_.complete_sends(); }
-  // Within this process, through the hub; other processes' partitions get them in messages.
+  // Within this process through the hub; with the other processes of this machine through
+  // NodePromises, whose promises count the messages sent before them (so reading one before
+  // taking the messages, as the hub needs, is safe, if later); other machines' partitions get
+  // them in messages.
   bool shares_promises_with(int rank) const override {
-    return rank != this->rank() && rank / threads_ == process_rank_;
+    return rank != this->rank() &&
+           (rank / threads_ == process_rank_ || process_->node.shares_with(rank));
   }
-  void begin_run() override { process_->hub.publish_promise(thread_, 0); }
-  void publish_promise(std::int64_t ps) override { process_->hub.publish_promise(thread_, ps); }
+  void begin_run() override {
+    process_->hub.publish_promise(thread_, 0);
+    process_->node.forget(thread_, sent_);
+  }
+  void publish_promise(std::int64_t ps) override {
+    process_->hub.publish_promise(thread_, ps);
+    if (process_->node.has_neighbours()) process_->node.publish(thread_, ps, sent_);
+  }
   std::int64_t published_promise(int rank) const override {
-    return process_->hub.promise_of(rank % threads_);
+    if (rank / threads_ == process_rank_) return process_->hub.promise_of(rank % threads_);
+    return process_->node.promise_of(thread_, rank, received_[static_cast<std::size_t>(rank)]);
   }
-  void want_promise(bool waiting) override { waiting_.set(process_->hub, waiting); }
-  bool promise_wanted() const override { return waiting_.others_wait(process_->hub); }
+  void want_promise(bool waiting) override {
+    waiting_.set(process_->hub, waiting);
+    if (process_->node.has_neighbours()) process_->node.set_waiting(thread_, waiting);
+  }
+  bool promise_wanted() const override {
+    return waiting_.others_wait(process_->hub) ||
+           (process_->node.has_neighbours() && process_->node.others_wait());
+  }
   // Within this process; other processes join at their own time.
   void request_round() override { process_->hub.request_round(round_); }
   bool round_requested() const override { return process_->hub.round_requested(round_); }
 
  private:
   MpiCollectives& collectives() const { return process_->collectives; }
+  // A message from another process: its sending partition is its process's rank and the
+  // thread its tag names.
+  bool receive_across(std::vector<std::byte>& bytes) {
+    int source = 0;
+    int tag = 0;
+    if (!mailbox_.try_receive(bytes, &source, &tag)) return false;
+    const int sender = source * threads_ + (tag - kEventTag);
+    NW_CHECK(tag >= kEventTag && tag - kEventTag < threads_,
+             "a message with tag {} on partition {}", tag, rank());
+    ++received_[static_cast<std::size_t>(sender)];
+    return true;
+  }
 
   std::shared_ptr<HybridProcess> process_;
   int thread_;
@@ -402,6 +439,10 @@ class HybridExchange final : public RankExchange {
   int size_;
   MpiMailbox mailbox_;
   Arrivals arrived_;  // from this process's other partitions
+  // Messages through MPI, by world partition: what promises through NodePromises count.
+  std::vector<std::uint64_t> sent_ = std::vector<std::uint64_t>(static_cast<std::size_t>(size_));
+  std::vector<std::uint64_t> received_ =
+      std::vector<std::uint64_t>(static_cast<std::size_t>(size_));
   std::uint64_t round_ = 0;
   bool across_running_ = false;  // partition 0: the reduction across processes has started
   WaitingPartition waiting_;
