@@ -1,4 +1,4 @@
-// The MPI exchange over Boost.MPI: non-blocking byte sends on one tag, receives posted in advance,
+// The MPI exchange over Boost.MPI: non-blocking byte sends, receives posted in advance,
 // and the collectives as Boost.MPI all_reduce / gather / broadcast. MPI matches arriving messages
 // to posted receives in posting order and keeps each sender's order, and completed receives are
 // taken in posting order too: so an anti-message is never seen before the event it cancels.
@@ -6,9 +6,11 @@
 // With threads in every process (make_hybrid_exchanges), partition (p, t) is rank p x T + t.
 // Each local partition t has its own duplicate of the world communicator, made in the same order
 // in every process, on which it receives: a message to (p, t) goes on communicator t to process
-// p, or through the process's ThreadHub when p is this process. Each partition is one thread, so
-// MPI keeps its sends' order (MPI_THREAD_MULTIPLE). The collectives combine a process's
-// partitions in the hub; partition 0 of each process carries the result across processes.
+// p, or through the process's ThreadHub when p is this process; its tag names the sending thread
+// (kEventTag + t), so a receiver can count what it took from each partition (NodePromises). Each
+// partition is one thread, so MPI keeps its sends' order (MPI_THREAD_MULTIPLE). The collectives
+// combine a process's partitions in the hub; partition 0 of each process carries the result
+// across processes.
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/environment.hpp>
