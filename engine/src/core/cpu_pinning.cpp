@@ -2,6 +2,7 @@
 #include "netwarp/engine/cpu_pinning.hpp"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
@@ -61,6 +62,18 @@ std::vector<std::optional<int>> cpus_for_partitions(std::size_t count,
   const std::size_t first = static_cast<std::size_t>(slot->index) * count;
   for (std::size_t i = 0; i < count; ++i) cpus[i] = order[first + i];
   return cpus;
+}
+
+bool partitions_share_cpus(std::size_t count, std::optional<MachineSlot> slot) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return false;
+  const auto cpus = static_cast<std::size_t>(CPU_COUNT(&allowed));
+  if (count > cpus) return true;
+  if (!slot) return false;
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  const bool free_on_machine = online > 0 && cpus >= static_cast<std::size_t>(online);
+  return free_on_machine && count * static_cast<std::size_t>(slot->count) > cpus;
 }
 
 std::vector<int> cores_first(std::vector<int> cpus, const std::function<int(int)>& thread_of_core) {

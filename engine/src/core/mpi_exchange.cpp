@@ -30,6 +30,7 @@
 #include <stdexcept>
 
 #include "netwarp/engine/check.hpp"
+#include "netwarp/engine/cpu_pinning.hpp"
 #include "netwarp/engine/job_abort.hpp"
 #include "netwarp/engine/rank_exchange.hpp"
 #include "node_promises.hpp"
@@ -273,11 +274,13 @@ class MpiExchange final : public RankExchange {
   }
   void want_promise(bool waiting) override { promises_.set_waiting(0, waiting); }
   bool promise_wanted() const override { return promises_.others_wait(); }
+  bool shares_cpus() const override { return shares_cpus_; }
 
  private:
   MpiCollectives collectives_;
   MpiMailbox mailbox_{collectives_.comm()};
   mutable NodePromises promises_{MPI_Comm(collectives_.comm())};  // reading one updates a cache
+  bool shares_cpus_ = partitions_share_cpus(1, machine_slot_from_launcher());
   std::vector<std::uint64_t> sent_ = std::vector<std::uint64_t>(static_cast<std::size_t>(size()));
   std::vector<std::uint64_t> received_ =
       std::vector<std::uint64_t>(static_cast<std::size_t>(size()));
@@ -285,12 +288,17 @@ class MpiExchange final : public RankExchange {
 
 // What the partitions of one process share in a hybrid job.
 struct HybridProcess {
-  explicit HybridProcess(int threads) : hub(threads), node(MPI_COMM_WORLD, threads) {
+  explicit HybridProcess(int threads)
+      : hub(threads),
+        node(MPI_COMM_WORLD, threads),
+        shares_cpus(partitions_share_cpus(static_cast<std::size_t>(threads),
+                                          machine_slot_from_launcher())) {
     for (int t = 0; t < threads; ++t)
       receive_comms.emplace_back(MPI_COMM_WORLD, mpi::comm_duplicate);  // same order everywhere
   }
   ThreadHub hub;
   NodePromises node;  // the promises of the other processes' partitions on this machine
+  bool shares_cpus;
   std::deque<mpi::communicator> receive_comms;              // partition t's, in every process
   MpiCollectives collectives;                               // used by partition 0 only
   std::array<std::array<std::int64_t, 3>, 2> gvt_result{};  // by round parity
@@ -418,6 +426,7 @@ class HybridExchange final : public RankExchange {
   // Within this process; other processes join at their own time.
   void request_round() override { process_->hub.request_round(round_); }
   bool round_requested() const override { return process_->hub.round_requested(round_); }
+  bool shares_cpus() const override { return process_->shares_cpus; }
 
  private:
   MpiCollectives& collectives() const { return process_->collectives; }

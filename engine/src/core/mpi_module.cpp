@@ -1,6 +1,7 @@
 // libnetwarp_mpi.so's entry point (mpi_module.hpp): mpi_exchange.cpp behind a table of plain
-// functions. The module holds no engine code besides: NW_CHECK failures and the job-abort
-// setting go to the program that loaded it, whose kernel knows the rank and event at hand.
+// functions. The module holds no engine code besides (but cpu_pinning.cpp's few functions):
+// NW_CHECK failures and the job-abort setting go to the program that loaded it, whose kernel
+// knows the rank and event at hand.
 #include <cstdlib>
 #include <memory>
 #include <string>

@@ -22,7 +22,8 @@ namespace {
 
 class ThreadExchange final : public RankExchange {
  public:
-  ThreadExchange(std::shared_ptr<ThreadHub> hub, int rank) : hub_(std::move(hub)), rank_(rank) {}
+  ThreadExchange(std::shared_ptr<ThreadHub> hub, int rank, bool shares_cpus)
+      : hub_(std::move(hub)), rank_(rank), shares_cpus_(shares_cpus) {}
 
   int rank() const override { return rank_; }
   int size() const override { return hub_->size(); }
@@ -74,6 +75,7 @@ class ThreadExchange final : public RankExchange {
   bool promise_wanted() const override { return waiting_.others_wait(*hub_); }
   void request_round() override { hub_->request_round(round_); }
   bool round_requested() const override { return hub_->round_requested(round_); }
+  bool shares_cpus() const override { return shares_cpus_; }
 
  private:
   void post(int dest, std::span<const std::byte> bytes) {
@@ -86,6 +88,7 @@ class ThreadExchange final : public RankExchange {
 
   std::shared_ptr<ThreadHub> hub_;
   int rank_;
+  bool shares_cpus_;
   WaitingPartition waiting_;
   Arrivals arrived_;
   std::uint64_t round_ = 0;
@@ -97,9 +100,10 @@ class ThreadExchange final : public RankExchange {
 std::vector<std::unique_ptr<RankExchange>> make_thread_exchanges(int partitions) {
   NW_CHECK(partitions >= 1, "{} partitions", partitions);
   auto hub = std::make_shared<ThreadHub>(partitions);
+  const bool shared = partitions_share_cpus(static_cast<std::size_t>(partitions), MachineSlot{});
   std::vector<std::unique_ptr<RankExchange>> exchanges;
   for (int rank = 0; rank < partitions; ++rank)
-    exchanges.push_back(std::make_unique<ThreadExchange>(hub, rank));
+    exchanges.push_back(std::make_unique<ThreadExchange>(hub, rank, shared));
   return exchanges;
 }
 

@@ -30,7 +30,7 @@ namespace netwarp::engine {
 
 GvtResult compute_gvt(TimeWarpPe& pe, RankExchange& exchange,
                       const std::function<std::size_t()>& work) {
-  IdleWait wait(std::chrono::microseconds(20));
+  IdleWait wait(std::chrono::microseconds(20), exchange.shares_cpus());
   for (;;) {
     pe.poll_incoming();
     exchange.start_sum_and_min(pe.messages_sent() - pe.messages_received(), pe.local_min().ps(),

@@ -25,7 +25,10 @@ inline void cpu_relax() {
 
 class IdleWait {
  public:
-  explicit IdleWait(std::chrono::microseconds longest_nap) : longest_nap_(longest_nap) {}
+  // `cpus_shared`: more partitions than CPUs (RankExchange::shares_cpus), so the wait yields from
+  // the start: the partition waited for may need this very CPU.
+  IdleWait(std::chrono::microseconds longest_nap, bool cpus_shared)
+      : longest_nap_(longest_nap), spin_only_ns_(cpus_shared ? 0 : kSpinOnlyNs) {}
 
   // The rank did some work: the next idle spell spins first again.
   void busy() {
@@ -39,7 +42,7 @@ class IdleWait {
     const std::uint64_t now = wall_clock_ns();
     if (idle_since_ == 0) {
       idle_since_ = now;
-    } else if (now - idle_since_ <= kSpinOnlyNs) {
+    } else if (now - idle_since_ <= spin_only_ns_) {
       for (int i = 0; i < 32; ++i) cpu_relax();
     } else if (now - idle_since_ <= kSpinNs) {
       std::this_thread::yield();  // a rank waited for may share this core (threads, mpirun)
@@ -57,6 +60,7 @@ class IdleWait {
   static constexpr std::uint64_t kSpinNs = 1'000'000;
   static constexpr std::chrono::microseconds kFirstNap{20};
   std::chrono::microseconds longest_nap_;
+  std::uint64_t spin_only_ns_;
   std::chrono::microseconds nap_ = kFirstNap;
   std::uint64_t idle_since_ = 0;
 };

@@ -151,7 +151,7 @@ SimTime shared_boundary(SimTime gvt, SimTime lookahead, SimTime end) {
 void run_promise_interval(TimeWarpPe& pe, RankExchange& exchange, const KernelConfig& config,
                           SimTime boundary, PhaseClock& clock) {
   // Spins, then yields (IdleWait); the interval ends before it would nap.
-  IdleWait wait(std::chrono::microseconds(20));
+  IdleWait wait(std::chrono::microseconds(20), exchange.shares_cpus());
   SimTime idle_horizon = SimTime::zero();
   std::uint64_t rolled_back = pe.events_rolled_back();
   for (std::uint32_t batch = 1;; ++batch) {
@@ -271,7 +271,7 @@ RunResult combine_result(const RunStats& local, const std::vector<LpDigest>& loc
 // Returns once every rank has called it, waiting as IdleWait does with naps of up to a
 // millisecond: the working rank may take seconds, and each wake-up costs it.
 void wait_for_every_rank(RankExchange& exchange) {
-  IdleWait wait(std::chrono::microseconds(1000));
+  IdleWait wait(std::chrono::microseconds(1000), exchange.shares_cpus());
   exchange.start_sum_and_min(0, 0, 0);
   std::int64_t total = 0;
   std::int64_t least = 0;

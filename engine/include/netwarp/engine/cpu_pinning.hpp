@@ -45,6 +45,13 @@ std::vector<int> cores_first(std::vector<int> cpus, const std::function<int(int)
 // list does not hold it or cannot be read.
 int position_in_cpu_list(std::string_view list, int cpu);
 
+// Whether this machine runs more partitions than there are CPUs for them: more than this process
+// may use for its own `count`, or, when the launcher says how many processes share the machine
+// (`slot`) and left this one free to use every CPU, more than that for all of theirs. A waiting
+// partition then yields its CPU at once instead of spinning first (IdleWait): a spinning one
+// holds the CPU that the partition it waits for needs.
+bool partitions_share_cpus(std::size_t count, std::optional<MachineSlot> slot);
+
 // Pins the calling thread to `cpu` (if any) while it lives; a refusal leaves it as it was.
 class PinnedThread {
  public:

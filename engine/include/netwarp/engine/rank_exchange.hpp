@@ -54,6 +54,9 @@ class RankExchange {
   virtual void broadcast(std::vector<std::byte>& bytes) = 0;
   // Waits until every started send has completed.
   virtual void complete_sends() = 0;
+  // More partitions on this machine than CPUs for them (partitions_share_cpus, cpu_pinning.hpp):
+  // a waiting partition then yields its CPU at once rather than spin.
+  virtual bool shares_cpus() const { return false; }
   // Promises (the kernel's per-channel lower bounds on what a rank sends next) can go through
   // memory this rank shares with `rank` instead of riding on messages: whether they can (threads
   // of one process, MPI processes of one machine). A promise read there covers every message
