@@ -14,6 +14,7 @@
 #include "cmd_plot.hpp"
 #include "exit_codes.hpp"
 #include "mpi_run.hpp"
+#include "netwarp/engine/cpu_pinning.hpp"
 #include "netwarp/engine/process_info.hpp"
 #include "netwarp/netmodels/network_model.hpp"
 #include "netwarp/netmodels/network_results.hpp"
@@ -367,9 +368,14 @@ int run_scenario(RunOptions& o, const AppContext& context) {
   std::filesystem::remove_all(out.path() + "/.parts");
   if (pfc_status == exit_code::kBadInput) return pfc_status;  // no results: a wrong setting
   out.commit();
-  const std::string partition =
-      stats.ranks > 1 ? format_partition(model, stats.ranks, ranks_memory, context.threads)
-                      : std::string();
+  std::string partition = stats.ranks > 1
+                              ? format_partition(model, stats.ranks, ranks_memory, context.threads)
+                              : std::string();
+  if (!partition.empty() && context.exchange->shares_cpus())
+    partition.insert(partition.size() - 1,
+                     fmt::format("; more partitions than the {} CPUs they may use: each yields its "
+                                 "CPU while it waits",
+                                 engine::usable_cpus()));
   std::printf("%s%sresults       %s", summary.c_str(), partition.c_str(), out.target().c_str());
   std::printf(" (%zu files)\n", files.size());
   if (pfc_status != exit_code::kSuccess) return pfc_status;

@@ -33,6 +33,19 @@ class Threads(netwarp_cli.ScratchCase):
             self.assertNotIn("peak RSS", r.stdout.split("partition")[1].split("\n")[0])
             self.assertFalse(os.path.exists(os.path.join(out, ".parts")))
 
+    def test_more_threads_than_cpus_say_so_on_the_partition_line(self):
+        cpus = len(os.sched_getaffinity(0))
+        if cpus > 8:
+            self.skipTest("more than 8 CPUs: the test keeps to a few threads")
+        sequential, _, _ = self.run_scenario(INCAST, out="seq")
+        shared, _, r = self.run_scenario([*INCAST, "--threads", str(cpus + 1)], out="shared")
+        self.assertEqual(shared["digest"], sequential["digest"])
+        line = next(l for l in r.stdout.splitlines() if l.startswith("partition "))
+        self.assertIn(f"more partitions than the {cpus} CPUs they may use", line)
+        if cpus >= 2:
+            _, _, fits = self.run_scenario([*INCAST, "--threads", "2"], out="fits")
+            self.assertNotIn("more partitions than", fits.stdout)
+
     def test_an_mpi_job_s_connections_are_listed_alike_on_threads(self):
         # Beside its workload the job opens a connection per sender and peer host; each peer
         # has several, so their order needs the sender as well as the peer.

@@ -64,11 +64,16 @@ std::vector<std::optional<int>> cpus_for_partitions(std::size_t count,
   return cpus;
 }
 
-bool partitions_share_cpus(std::size_t count, std::optional<MachineSlot> slot) {
+std::size_t usable_cpus() {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
-  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return false;
-  const auto cpus = static_cast<std::size_t>(CPU_COUNT(&allowed));
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return 0;
+  return static_cast<std::size_t>(CPU_COUNT(&allowed));
+}
+
+bool partitions_share_cpus(std::size_t count, std::optional<MachineSlot> slot) {
+  const std::size_t cpus = usable_cpus();
+  if (cpus == 0) return false;
   if (count > cpus) return true;
   if (!slot) return false;
   const long online = sysconf(_SC_NPROCESSORS_ONLN);

@@ -45,6 +45,9 @@ std::vector<int> cores_first(std::vector<int> cpus, const std::function<int(int)
 // list does not hold it or cannot be read.
 int position_in_cpu_list(std::string_view list, int cpu);
 
+// How many CPUs this process may run on (its affinity mask; 0 when it cannot be read).
+std::size_t usable_cpus();
+
 // Whether this machine runs more partitions than there are CPUs for them: more than this process
 // may use for its own `count`, or, when the launcher says how many processes share the machine
 // (`slot`) and left this one free to use every CPU, more than that for all of theirs. A waiting
