@@ -99,13 +99,15 @@ class FakeExchange final : public RankExchange {
       : ranks_(ranks), shares_promises_(shares_promises) {}
   int rank() const override { return 0; }
   int size() const override { return ranks_; }
-  void send(int dest, std::vector<std::byte> bytes) override {
+  void send_from(int dest, std::vector<std::byte>& bytes) override {
     sent.push_back({dest, std::move(bytes)});
+    bytes.clear();
   }
-  bool try_receive(std::vector<std::byte>& bytes) override {
+  bool try_receive_view(std::span<const std::byte>& message) override {
     if (inbox.empty()) return false;
-    bytes = std::move(inbox.front());
+    taken_ = std::move(inbox.front());
     inbox.pop_front();
+    message = taken_;
     return true;
   }
   void sum(std::span<std::int64_t> v) override { alone_->sum(v); }
@@ -145,6 +147,7 @@ class FakeExchange final : public RankExchange {
   int ranks_;
   bool shares_promises_;
   std::unique_ptr<RankExchange> alone_ = make_local_exchange();
+  std::vector<std::byte> taken_;  // the message try_receive_view lends
 };
 
 }  // namespace netwarp::engine::testing

@@ -9,10 +9,10 @@ class LocalExchange final : public RankExchange {
  public:
   int rank() const override { return 0; }
   int size() const override { return 1; }
-  void send(int dest, std::vector<std::byte>) override {
+  void send_from(int dest, std::vector<std::byte>&) override {
     NW_CHECK(false, "send to rank {} with a single rank", dest);
   }
-  bool try_receive(std::vector<std::byte>&) override { return false; }
+  bool try_receive_view(std::span<const std::byte>&) override { return false; }
   void sum(std::span<std::int64_t>) override {}
   void min(std::span<std::int64_t>) override {}
   void max(std::span<std::int64_t>) override {}

@@ -237,15 +237,15 @@ class MpiExchange final : public RankExchange {
  public:
   int rank() const override { return collectives_.comm().rank(); }
   int size() const override { return collectives_.comm().size(); }
-  void send(int dest, std::vector<std::byte> bytes) override { send_from(dest, bytes); }
   void send_from(int dest, std::vector<std::byte>& bytes) override {
     ++sent_[static_cast<std::size_t>(dest)];
     mailbox_.send_from(collectives_.comm(), dest, bytes);
   }
-  bool try_receive(std::vector<std::byte>& bytes) override {
+  bool try_receive_view(std::span<const std::byte>& message) override {
     int source = 0;
-    if (!mailbox_.try_receive(bytes, &source)) return false;
+    if (!mailbox_.try_receive(received_bytes_, &source)) return false;
     ++received_[static_cast<std::size_t>(source)];
+    message = received_bytes_;
     return true;
   }
   void sum(std::span<std::int64_t> v) override { collectives_.sum(v); }
@@ -284,6 +284,7 @@ class MpiExchange final : public RankExchange {
   std::vector<std::uint64_t> sent_ = std::vector<std::uint64_t>(static_cast<std::size_t>(size()));
   std::vector<std::uint64_t> received_ =
       std::vector<std::uint64_t>(static_cast<std::size_t>(size()));
+  std::vector<std::byte> received_bytes_;  // the message try_receive_view lends, reused
 };
 
 // What the partitions of one process share in a hybrid job.
@@ -317,7 +318,6 @@ class HybridExchange final : public RankExchange {
 
   int rank() const override { return process_rank_ * threads_ + thread_; }
   int size() const override { return size_; }
-  void send(int dest, std::vector<std::byte> bytes) override { send_from(dest, bytes); }
   void send_from(int dest, std::vector<std::byte>& bytes) override {
     NW_CHECK(dest != rank() && dest >= 0 && dest < size_, "send from {} to {}", rank(), dest);
     const int to_process = dest / threads_;
@@ -333,14 +333,8 @@ class HybridExchange final : public RankExchange {
                          bytes, kEventTag + thread_);
     }
   }
-  bool try_receive(std::vector<std::byte>& bytes) override {
-    return arrived_.next(process_->hub, thread_, bytes) || receive_across(bytes);
-  }
   bool try_receive_view(std::span<const std::byte>& message) override {
-    if (arrived_.next(process_->hub, thread_, message)) return true;
-    if (!receive_across(view_storage_)) return false;
-    message = view_storage_;
-    return true;
+    return arrived_.next(process_->hub, thread_, message) || receive_across(message);
   }
   void sum(std::span<std::int64_t> v) override {
     process_->hub.all_reduce(thread_, v, std::plus<>(),
@@ -432,14 +426,14 @@ class HybridExchange final : public RankExchange {
   MpiCollectives& collectives() const { return process_->collectives; }
   // A message from another process: its sending partition is its process's rank and the
   // thread its tag names.
-  bool receive_across(std::vector<std::byte>& bytes) {
+  bool receive_across(std::span<const std::byte>& message) {
     int source = 0;
     int tag = 0;
-    if (!mailbox_.try_receive(bytes, &source, &tag)) return false;
-    const int sender = source * threads_ + (tag - kEventTag);
+    if (!mailbox_.try_receive(received_bytes_, &source, &tag)) return false;
     NW_CHECK(tag >= kEventTag && tag - kEventTag < threads_,
              "a message with tag {} on partition {}", tag, rank());
-    ++received_[static_cast<std::size_t>(sender)];
+    ++received_[static_cast<std::size_t>(source * threads_ + (tag - kEventTag))];
+    message = received_bytes_;
     return true;
   }
 
@@ -454,6 +448,7 @@ class HybridExchange final : public RankExchange {
   std::vector<std::uint64_t> sent_ = std::vector<std::uint64_t>(static_cast<std::size_t>(size_));
   std::vector<std::uint64_t> received_ =
       std::vector<std::uint64_t>(static_cast<std::size_t>(size_));
+  std::vector<std::byte> received_bytes_;  // a message from another process, lent as a view
   std::uint64_t round_ = 0;
   bool across_running_ = false;  // partition 0: the reduction across processes has started
   WaitingPartition waiting_;

@@ -27,13 +27,13 @@ class ThreadExchange final : public RankExchange {
 
   int rank() const override { return rank_; }
   int size() const override { return hub_->size(); }
-  void send(int dest, std::vector<std::byte> bytes) override { post(dest, bytes); }
   void send_from(int dest, std::vector<std::byte>& bytes) override {
-    post(dest, bytes);
+    NW_CHECK(dest != rank_ && dest >= 0 && dest < size(), "send from partition {} to {}", rank_,
+             dest);
+    NW_CHECK(bytes.size() <= kMaxMessageBytes, "message of {} bytes exceeds {}", bytes.size(),
+             kMaxMessageBytes);
+    hub_->post(dest, bytes);
     bytes.clear();  // the mailbox took a copy: the storage stays with the sender
-  }
-  bool try_receive(std::vector<std::byte>& bytes) override {
-    return arrived_.next(*hub_, rank_, bytes);
   }
   bool try_receive_view(std::span<const std::byte>& message) override {
     return arrived_.next(*hub_, rank_, message);
@@ -78,14 +78,6 @@ class ThreadExchange final : public RankExchange {
   bool shares_cpus() const override { return shares_cpus_; }
 
  private:
-  void post(int dest, std::span<const std::byte> bytes) {
-    NW_CHECK(dest != rank_ && dest >= 0 && dest < size(), "send from partition {} to {}", rank_,
-             dest);
-    NW_CHECK(bytes.size() <= kMaxMessageBytes, "message of {} bytes exceeds {}", bytes.size(),
-             kMaxMessageBytes);
-    hub_->post(dest, bytes);
-  }
-
   std::shared_ptr<ThreadHub> hub_;
   int rank_;
   bool shares_cpus_;

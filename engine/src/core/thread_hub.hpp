@@ -233,13 +233,6 @@ class Arrivals {
     }
     return taken_.take(message);
   }
-  // The same, copied into `bytes`.
-  bool next(ThreadHub& hub, int rank, std::vector<std::byte>& bytes) {
-    std::span<const std::byte> message;
-    if (!next(hub, rank, message)) return false;
-    bytes.assign(message.begin(), message.end());
-    return true;
-  }
 
  private:
   MessageQueue taken_;

@@ -20,23 +20,21 @@ class RankExchange {
   virtual ~RankExchange() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  // Starts sending to `dest` (!= rank()), at most kMaxMessageBytes; delivery is in order per
-  // (sender, receiver) pair.
-  virtual void send(int dest, std::vector<std::byte> bytes) = 0;
-  // Sends as send() does, taking the message out of `bytes` and leaving it empty, with storage
-  // for the caller to reuse where the exchange has some to give back (it copied the message, or
-  // an earlier send's buffer is free again): a steady flow of messages then allocates nothing.
-  virtual void send_from(int dest, std::vector<std::byte>& bytes) {
-    send(dest, std::move(bytes));
-    bytes.clear();
-  }
-  // Takes one arrived message, if any.
-  virtual bool try_receive(std::vector<std::byte>& bytes) = 0;
+  // Starts sending the message in `bytes` to `dest` (!= rank()), at most kMaxMessageBytes;
+  // delivery is in order per (sender, receiver) pair. `bytes` is left empty, with storage for the
+  // caller to reuse where the exchange has some to give back (it copied the message, or an
+  // earlier send's buffer is free again): a steady flow of messages then allocates nothing.
+  virtual void send_from(int dest, std::vector<std::byte>& bytes) = 0;
+  // The same for a message the caller keeps no storage of.
+  void send(int dest, std::vector<std::byte> bytes) { send_from(dest, bytes); }
   // Takes one arrived message, if any, as a view that holds until the next call on this
   // exchange: an exchange that holds its messages in memory lends them without a copy.
-  virtual bool try_receive_view(std::span<const std::byte>& message) {
-    if (!try_receive(view_storage_)) return false;
-    message = view_storage_;
+  virtual bool try_receive_view(std::span<const std::byte>& message) = 0;
+  // The same, copied into `bytes`.
+  bool try_receive(std::vector<std::byte>& bytes) {
+    std::span<const std::byte> message;
+    if (!try_receive_view(message)) return false;
+    bytes.assign(message.begin(), message.end());
     return true;
   }
   // Element-wise reductions over all ranks, in place; every rank gets the result.
@@ -100,9 +98,6 @@ class RankExchange {
   }
   // Returns once every rank has called it (a reduction nobody reads).
   void barrier() { sum(0); }
-
- protected:
-  std::vector<std::byte> view_storage_;  // try_receive_view's copy, reused
 };
 
 // One rank, no MPI.
