@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/phold_spread.hpp"
+#include "engine/promise_checks.hpp"
 #include "engine/test_models.hpp"
 
 namespace netwarp::engine {
@@ -58,34 +59,9 @@ TEST(PholdHybrid, APromiseOfAnotherProcessesThreadWaitsForItsMessages) {
   if (world->size() < 2) GTEST_SKIP() << "needs 2 processes";
   constexpr int kThreads = 2;
   const auto exchanges = make_hybrid_exchanges(kThreads);
-  run_as_threads(exchanges, [&](RankExchange& ex) {
-    const int r = ex.rank();
-    for (int q = 0; q < ex.size(); ++q)
-      EXPECT_EQ(ex.shares_promises_with(q), q != r) << r << " and " << q;  // one machine here
-    ex.begin_run();
-    ex.barrier();
-    if (r == 1) {  // process 0's second thread, to process 1's first
-      ex.send(2, std::vector<std::byte>(3, std::byte{7}));
-      ex.publish_promise(1000);
-    }
-    ex.barrier();  // published before partition 2 reads
-    if (r == 2) {
-      EXPECT_EQ(ex.published_promise(1), 0);  // its message not taken yet
-      std::vector<std::byte> bytes;
-      while (!ex.try_receive(bytes)) {
-      }
-      EXPECT_EQ(bytes, std::vector<std::byte>(3, std::byte{7}));
-      EXPECT_EQ(ex.published_promise(1), 1000);
-      EXPECT_EQ(ex.published_promise(0), 0);  // process 0's first thread promised nothing
-    }
-    ex.barrier();
-    ex.begin_run();
-    ex.barrier();
-    if (r == 2) {
-      EXPECT_EQ(ex.published_promise(1), 0);  // the earlier run's promise no longer holds
-    }
-    ex.complete_sends();
-    ex.barrier();
+  // Process 0's second thread publishes to process 1's first.
+  run_as_threads(exchanges, [](RankExchange& ex) {
+    testing::expect_a_promise_waits_for_its_message(ex, 1, 2);
   });
 }
 

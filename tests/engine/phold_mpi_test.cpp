@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/promise_checks.hpp"
 #include "engine/test_models.hpp"
 #include "netwarp/phold/phold.hpp"
 
@@ -253,33 +254,8 @@ INSTANTIATE_TEST_SUITE_P(EventCaps, ChainAcrossRanks, ::testing::Values(0, 1, 3,
 // reader has taken every message its publisher sent before it, and a new run forgets them.
 TEST(NodePromises, APromiseWaitsForTheMessagesSentBeforeIt) {
   auto exchange = make_mpi_exchange();
-  const int rank = exchange->rank();
   if (exchange->size() < 2) GTEST_SKIP() << "needs 2 ranks";
-  for (int r = 0; r < exchange->size(); ++r)
-    EXPECT_EQ(exchange->shares_promises_with(r), r != rank) << r;  // one machine in the tests
-  exchange->begin_run();
-  exchange->barrier();
-  if (rank == 0) {
-    exchange->send(1, std::vector<std::byte>(3, std::byte{7}));
-    exchange->publish_promise(1000);
-  }
-  exchange->barrier();  // published before rank 1 reads
-  std::vector<std::byte> bytes;
-  if (rank == 1) {
-    EXPECT_EQ(exchange->published_promise(0), 0);  // its message not taken yet
-    while (!exchange->try_receive(bytes)) {
-    }
-    EXPECT_EQ(bytes, std::vector<std::byte>(3, std::byte{7}));
-    EXPECT_EQ(exchange->published_promise(0), 1000);
-  }
-  exchange->barrier();
-  exchange->begin_run();
-  exchange->barrier();
-  if (rank == 1) {
-    EXPECT_EQ(exchange->published_promise(0), 0);  // the earlier run's promise no longer holds
-  }
-  exchange->complete_sends();
-  exchange->barrier();
+  testing::expect_a_promise_waits_for_its_message(*exchange, 0, 1);
 }
 
 // Every LP on the last rank: that rank handles the events in key order with no rollback, the
