@@ -170,9 +170,11 @@ std::vector<RankMemory> share_results(netmodels::SpillingResults& local, const A
 // How the model is split over the ranks: LPs, hosts and memory of each (shown on several ranks,
 // where each rank should hold about its share). A rank's own part is its peak beyond what it
 // held once the model was built (scenario, topology and workload, which every rank holds).
-// Threads share one process's memory: no memory per partition then.
+// Threads share one process's memory: no memory per partition then. It also says when the
+// partitions outnumber the CPUs (RankExchange::shares_cpus), which slows a run down.
 std::string format_partition(const netmodels::NetworkModel& model, int ranks,
-                             const std::vector<RankMemory>& memory, bool threads) {
+                             const std::vector<RankMemory>& memory, const AppContext& context) {
+  const bool threads = context.threads;
   std::vector<std::uint64_t> lps(static_cast<std::size_t>(ranks));
   std::vector<std::uint64_t> hosts(lps.size());
   for (engine::LpId id = 0; id < model.lp_count(); ++id) {
@@ -191,6 +193,11 @@ std::string format_partition(const netmodels::NetworkModel& model, int ranks,
         fmt::format(", peak RSS {:.1f} MiB ({:.1f} at start, {:.1f} once built, own part {:.1f})",
                     mib(m.peak_bytes), mib(m.start_bytes), mib(m.built_bytes), mib(m.own_bytes()));
   }
+  if (context.exchange->shares_cpus())
+    out += fmt::format(
+        "; more partitions than the {} CPUs they may use: each yields its CPU while "
+        "it waits",
+        engine::usable_cpus());
   return out + "\n";
 }
 
@@ -368,14 +375,8 @@ int run_scenario(RunOptions& o, const AppContext& context) {
   std::filesystem::remove_all(out.path() + "/.parts");
   if (pfc_status == exit_code::kBadInput) return pfc_status;  // no results: a wrong setting
   out.commit();
-  std::string partition = stats.ranks > 1
-                              ? format_partition(model, stats.ranks, ranks_memory, context.threads)
-                              : std::string();
-  if (!partition.empty() && context.exchange->shares_cpus())
-    partition.insert(partition.size() - 1,
-                     fmt::format("; more partitions than the {} CPUs they may use: each yields its "
-                                 "CPU while it waits",
-                                 engine::usable_cpus()));
+  const std::string partition =
+      stats.ranks > 1 ? format_partition(model, stats.ranks, ranks_memory, context) : std::string();
   std::printf("%s%sresults       %s", summary.c_str(), partition.c_str(), out.target().c_str());
   std::printf(" (%zu files)\n", files.size());
   if (pfc_status != exit_code::kSuccess) return pfc_status;

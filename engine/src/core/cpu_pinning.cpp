@@ -34,6 +34,17 @@ int thread_of_core_from_sysfs(int cpu) {
   return std::max(0, position_in_cpu_list(list, cpu));
 }
 
+// The CPUs this process may run on, in CPU order (none when the mask cannot be read).
+std::vector<int> allowed_cpus() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &allowed)) cpus.push_back(cpu);
+  return cpus;
+}
+
 }  // namespace
 
 std::optional<MachineSlot> machine_slot_from_launcher() {
@@ -50,25 +61,16 @@ std::vector<std::optional<int>> cpus_for_partitions(std::size_t count,
   if (!slot || (pin != nullptr && std::string_view(pin) == "0")) return cpus;
   const std::size_t partitions = count * static_cast<std::size_t>(slot->count);
   if (partitions < 2) return cpus;
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
-      static_cast<std::size_t>(CPU_COUNT(&allowed)) < partitions)
-    return cpus;
-  std::vector<int> order;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
-    if (CPU_ISSET(cpu, &allowed)) order.push_back(cpu);
-  order = cores_first(std::move(order), thread_of_core_from_sysfs);
+  std::vector<int> allowed = allowed_cpus();
+  if (allowed.size() < partitions) return cpus;
+  const std::vector<int> order = cores_first(std::move(allowed), thread_of_core_from_sysfs);
   const std::size_t first = static_cast<std::size_t>(slot->index) * count;
   for (std::size_t i = 0; i < count; ++i) cpus[i] = order[first + i];
   return cpus;
 }
 
 std::size_t usable_cpus() {
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return 0;
-  return static_cast<std::size_t>(CPU_COUNT(&allowed));
+  return allowed_cpus().size();
 }
 
 bool partitions_share_cpus(std::size_t count, std::optional<MachineSlot> slot) {
@@ -100,11 +102,10 @@ int position_in_cpu_list(std::string_view list, int cpu) {
     while (!range.empty() && (range.back() == '\n' || range.back() == ' ')) range.remove_suffix(1);
     const std::size_t dash = range.find('-');
     int low = 0;
-    int high = 0;
     const std::string_view low_text = range.substr(0, dash);
     if (std::from_chars(low_text.data(), low_text.data() + low_text.size(), low).ec != std::errc())
       return -1;
-    high = low;
+    int high = low;
     if (dash != std::string_view::npos) {
       const std::string_view high_text = range.substr(dash + 1);
       if (std::from_chars(high_text.data(), high_text.data() + high_text.size(), high).ec !=
