@@ -8,7 +8,8 @@
 #
 #   bench/thread_scaling.sh [OUT_DIR [THREADS...]]   # default: scaling/ and 2 4 8 16
 #
-# Environment: NETWARP (default build/bin/netwarp). About 7 minutes on 16 cores.
+# Environment: NETWARP (default build/bin/netwarp). 4.5 minutes on the 16-CPU device machine at
+# e6b4930 (bench/SCALE.md, "16 threads on the device machine again").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(realpath -m "${1:-scaling}")
