@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Two netwarp builds paired on many threads (issue 31): whether a change pays off where one
-device run is all there is.
+"""Pairs two netwarp builds on many threads (issue 31), in one short run.
+
+Whether a change pays off where one device run is all there is.
 
 Runs a big case (default: the fat tree k = 32 permutation of parallel_report.py --big) once with
 the sequential kernel of build B, then PAIRS interleaved rounds of: A on T threads, B on T threads,
