@@ -50,7 +50,7 @@ class EventPool {
   static constexpr std::size_t kChunkSize = std::size_t{1} << kChunkBits;
   static constexpr EventId kChunkMask = kChunkSize - 1;
 
-  void add_chunk() {
+  [[gnu::cold, gnu::noinline]] void add_chunk() {
     const auto first = static_cast<EventId>(chunks_.size() * kChunkSize);
     chunks_.push_back(std::make_unique<Slot[]>(kChunkSize));
     for (std::size_t i = kChunkSize; i-- > 0;) free_.push_back(first + static_cast<EventId>(i));

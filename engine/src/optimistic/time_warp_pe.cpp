@@ -98,6 +98,9 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
   std::size_t handled = 0;
   std::uint64_t safe = 0;  // counted into stats_ once the batch ends
   while (handled < max_events) {
+    const std::size_t run = run_safe_events(max_events - handled, limit);
+    handled += run;
+    safe += run;
     drop_cancelled_top();
     if (pending_.empty()) break;
     const EventId id = pending_.top().id;
@@ -151,6 +154,25 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
   stats_.events_committed += safe;
   stats_.events_safe += safe;
   if (handled > 0) note_caps_peak();
+  return handled;
+}
+
+// The sequential kernel's loop, for a run of safe events while nothing is logged or cancelled:
+// a safe handler receives nothing, logs nothing and rolls nothing back, so the bound on the run
+// (the safe horizon, the end, the interval's boundary) holds until it ends.
+std::size_t TimeWarpPe::run_safe_events(std::size_t max_events, SimTime limit) {
+  if (!processed_.empty() || cancelled_in_queue_ != 0 || !cancelled_pending_.empty()) return 0;
+  std::int64_t bound = std::min(safe_until_.ps(), config_.end_time.ps());
+  if (promise_driven_) bound = std::min(bound, limit.ps());
+  std::size_t handled = 0;
+  while (handled < max_events && !pending_.empty() && pending_.top().time_ps < bound) {
+    const EventId id = pending_.top().id;
+    pending_.take_top();
+    pending_.prefetch_next([&](LpId lp) { return slots_[local_index_[lp]].lp.get(); });
+    execute_safe(id);
+    pending_.settle();
+    ++handled;
+  }
   return handled;
 }
 
@@ -277,7 +299,10 @@ void TimeWarpPe::route(const Event& event) {
   // keeps the record-keeping's stack frame off it).
   const EventId id = pool_.allocate();
   pool_[id] = event;
-  deliver_local(id, Cause::secondary);
+  if (!processed_.empty()) return deliver_local(id, Cause::secondary);
+  NW_CHECK(event.key.time >= gvt_, "event at {} ps arrived below GVT {} ps", event.key.time.ps(),
+           gvt_.ps());
+  pending_.push(id);  // nothing logged, so nothing to roll back
 }
 
 void TimeWarpPe::route_logged(const Event& event, int dest_rank) {

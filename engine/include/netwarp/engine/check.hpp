@@ -29,8 +29,14 @@ inline CheckContext& check_context() {
 
 }  // namespace netwarp::engine
 
-#define NW_CHECK(cond, ...)                                                                 \
-  do {                                                                                      \
-    if (!(cond)) [[unlikely]]                                                               \
-      ::netwarp::engine::check_failed(__FILE__, __LINE__, #cond, fmt::format(__VA_ARGS__)); \
+// The message is formatted in a cold lambda of its own, so that a hot function's fast path does
+// not set up the stack frame that formatting needs (GCC does not shrink-wrap around it).
+// clang-format off
+#define NW_CHECK(cond, ...)                                                                   \
+  do {                                                                                        \
+    if (!(cond)) [[unlikely]]                                                                 \
+      [&]() __attribute__((cold, noinline, noreturn)) {                                       \
+        ::netwarp::engine::check_failed(__FILE__, __LINE__, #cond, fmt::format(__VA_ARGS__)); \
+      }();                                                                                    \
   } while (0)
+// clang-format on
