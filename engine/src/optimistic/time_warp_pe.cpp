@@ -101,22 +101,13 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
     const std::size_t run = run_safe_events(max_events - handled, limit);
     handled += run;
     safe += run;
-    drop_cancelled_top();
-    if (pending_.empty()) break;
+    if (handled == max_events || pending_.empty()) break;
     const EventId id = pending_.top().id;
     const SimTime time = SimTime::from_ps(pending_.top().time_ps);
     if (time >= config_.end_time) break;
     if (promise_driven_ && time >= limit) break;  // the interval's boundary
+    // The top is not safe (run_safe_events ran every safe event before it).
     const bool below_horizon = time < safe_until_;
-    if (below_horizon && runs_safe(pending_.top().dest)) {
-      pending_.take_top();
-      pending_.prefetch_next([&](LpId lp) { return slots_[local_index_[lp]].lp.get(); });
-      execute_safe(id);
-      pending_.settle();
-      ++handled;
-      ++safe;
-      continue;
-    }
     // Promise-driven: an event below the horizon whose LP still holds uncommitted events (run
     // ahead while speculating) is logged, but it can no longer be rolled back, so it runs
     // whatever the caps say; past the horizon only speculation runs events.
@@ -157,15 +148,18 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
   return handled;
 }
 
-// The sequential kernel's loop, for a run of safe events while nothing is logged or cancelled:
-// a safe handler receives nothing, logs nothing and rolls nothing back, so the bound on the run
-// (the safe horizon, the end, the interval's boundary) holds until it ends.
+// The events from the top on that run safe, as the sequential kernel's loop runs them. A safe
+// handler receives nothing, so the bound on the run (the safe horizon, the end, the interval's
+// boundary) holds until it ends; its sends may roll back an LP that ran ahead, so the top is
+// checked for cancelled events and the LP for uncommitted ones at every event.
 std::size_t TimeWarpPe::run_safe_events(std::size_t max_events, SimTime limit) {
-  if (!processed_.empty() || cancelled_in_queue_ != 0 || !cancelled_pending_.empty()) return 0;
   std::int64_t bound = std::min(safe_until_.ps(), config_.end_time.ps());
   if (promise_driven_) bound = std::min(bound, limit.ps());
   std::size_t handled = 0;
-  while (handled < max_events && !pending_.empty() && pending_.top().time_ps < bound) {
+  while (handled < max_events) {
+    drop_cancelled_top();
+    if (pending_.empty() || pending_.top().time_ps >= bound || !runs_safe(pending_.top().dest))
+      break;
     const EventId id = pending_.top().id;
     pending_.take_top();
     pending_.prefetch_next([&](LpId lp) { return slots_[local_index_[lp]].lp.get(); });
