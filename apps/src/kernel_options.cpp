@@ -72,6 +72,10 @@ void add_kernel_options(CLI::App& command, KernelOptions& o) {
           "partitions, pinned by local rank when mpirun leaves them free (--bind-to none)")
       ->check(CLI::Range(1, kMaxThreads))
       ->capture_default_str();
+  command.add_flag("--huge-pages", o.huge_pages,
+                   "Start again with glibc's malloc asking for transparent huge pages, in one "
+                   "arena (GLIBC_TUNABLES glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1): for "
+                   "models of gigabytes, where the kernel gives them only on request");
   command.add_flag("--check-reverse", o.check_reverse,
                    "Optimistic: handle every event forward, roll it back and handle it again, "
                    "failing if state, sends or records differ");

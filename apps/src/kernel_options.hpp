@@ -25,6 +25,7 @@ struct KernelOptions {
   std::uint64_t max_uncommitted = 0;        // 0: 2 x gvt-interval x batch
   std::uint64_t max_uncommitted_bytes = 0;  // 0: engine::effective_max_uncommitted_bytes
   bool check_reverse = false;
+  bool huge_pages = false;      // main() acted on it before anything else (huge_pages.hpp)
   std::string sync = "hybrid";  // engine::SyncMode by name
   int threads = 1;              // partitions as threads (main starts them; see threads_requested)
 };

@@ -30,6 +30,7 @@
 #include "cmd_trace.hpp"
 #include "cmd_validation.hpp"
 #include "exit_codes.hpp"
+#include "huge_pages.hpp"
 #include "interrupt.hpp"
 #include "kernel_options.hpp"
 #include "netwarp/engine/check.hpp"
@@ -284,6 +285,12 @@ int run_threads(int argc, char** argv, int threads, netwarp::engine::LoadedMpi* 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (netwarp::apps::huge_pages_requested(argc, argv)) {
+    const std::string why = netwarp::apps::restart_with_huge_pages(argv);
+    if (!why.empty() && (!netwarp::engine::MpiSession::launched_by_mpirun() ||
+                         netwarp::engine::MpiSession::first_in_launch()))
+      std::fprintf(stderr, "netwarp: warning: --huge-pages: %s\n", why.c_str());
+  }
   // Protobuf's own log lines ("[libprotobuf ERROR ...]") would precede our one-line errors.
   google::protobuf::SetLogHandler(nullptr);
   const int threads = threads_requested(argc, argv);

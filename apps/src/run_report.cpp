@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "app_context.hpp"
+#include "huge_pages.hpp"
 
 namespace netwarp::apps {
 namespace {
@@ -77,6 +78,7 @@ nlohmann::ordered_json stats_to_json(const engine::RunStats& s) {
   j["gvt_seconds"] = s.gvt_seconds;
   j["fossil_seconds"] = s.fossil_seconds;
   j["peak_rss_bytes"] = s.peak_rss_bytes;
+  j["huge_pages"] = malloc_huge_pages();
   j["peak_events_in_memory"] = s.peak_events_in_memory;
   j["peak_uncommitted"] = s.peak_uncommitted;
   j["peak_engine_bytes_in_use"] = s.peak_engine_bytes_in_use;
@@ -121,6 +123,7 @@ std::string format_summary(const engine::RunStats& s) {
   if (s.engine_bytes_at_peak != s.event_store_bytes_at_peak)
     out += fmt::format(" ({:.0f} B event store, the rest rollback logs)",
                        per_event(s, s.event_store_bytes_at_peak));
+  if (malloc_huge_pages()) out += "; malloc asks for transparent huge pages";
   out += "\n";
   if (s.kernel == "optimistic" && s.sole_rank >= 0)
     out += fmt::format(

@@ -3,6 +3,7 @@
 --set overrides, the results.json fields, the same digest from mpirun with 2 ranks, and pcap files
 that tshark reads back with the right packet counts and TCP sequence numbers."""
 import csv
+import json
 import os
 import shutil
 import subprocess
@@ -255,6 +256,54 @@ mpi { name: "job" hosts { list { hosts: [0, 6, 7] } }
         total = sum(c["packets_dropped"] for c in result["classes"])
         self.assertEqual(total, result["network"]["packets_dropped"])
         self.assertGreater(classes["job"]["packets_dropped"], 0)
+
+
+def transparent_huge_pages_mode():
+    """The bracketed word of /sys/kernel/mm/transparent_hugepage/enabled ("" if unknown)."""
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            text = f.read()
+    except OSError:
+        return ""
+    return text[text.find("[") + 1:text.find("]")] if "[" in text else ""
+
+
+class HugePages(RunCase):
+    """--huge-pages starts netwarp again with glibc's malloc tunables; results.json says so."""
+
+    def run_env(self, args, out, tunables=None):
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("GLIBC_TUNABLES", "NETWARP_HUGE_PAGES_RESTARTED")}
+        if tunables is not None:
+            env["GLIBC_TUNABLES"] = tunables
+        out_dir = os.path.join(self.dir, out)
+        r = subprocess.run([netwarp_cli.NETWARP, "run", *SMALL_INCAST, *args, "--out", out_dir],
+                           capture_output=True, text=True, timeout=300, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out_dir, "results.json")) as f:
+            return json.load(f), r
+
+    def test_the_run_starts_again_with_the_tunables_and_says_so(self):
+        plain, _ = self.run_env([], "plain")
+        self.assertIs(plain["huge_pages"], False)
+        for args in ([], ["--threads", "2"]):
+            huge, r = self.run_env(["--huge-pages", *args], "huge")
+            self.assertEqual(huge["digest"], plain["digest"])
+            if transparent_huge_pages_mode() == "never":
+                self.assertIs(huge["huge_pages"], False)
+                self.assertIn("--huge-pages: this machine gives no transparent huge pages",
+                              r.stderr)
+            else:
+                self.assertIs(huge["huge_pages"], True)
+                self.assertIn("malloc asks for transparent huge pages", r.stdout)
+                self.assertEqual(r.stderr, "")
+
+    def test_a_tunable_the_user_set_is_kept_and_named(self):
+        huge, r = self.run_env(["--huge-pages"], "kept", tunables="glibc.malloc.hugetlb=0")
+        self.assertIs(huge["huge_pages"], False)
+        lines = r.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, r.stderr)
+        self.assertIn("--huge-pages: GLIBC_TUNABLES already sets glibc.malloc.hugetlb", lines[0])
 
 
 class PcapFiles(RunCase):

@@ -1,0 +1,90 @@
+// --huge-pages: the restart with glibc's malloc tunables (huge_pages.hpp says why).
+#include "huge_pages.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string_view>
+
+namespace netwarp::apps {
+namespace {
+
+constexpr const char* kTunables = "GLIBC_TUNABLES";
+constexpr std::string_view kHugetlb = "glibc.malloc.hugetlb=";
+constexpr std::string_view kArenaMax = "glibc.malloc.arena_max=";
+// Set before the restart, so that the restarted process does not start again.
+constexpr const char* kRestarted = "NETWARP_HUGE_PAGES_RESTARTED";
+
+std::string tunables() {
+  const char* value = std::getenv(kTunables);
+  return value == nullptr ? "" : value;
+}
+
+// The kernel's mode, the bracketed word of "always [madvise] never"; "" when unknown.
+std::string transparent_huge_pages_mode() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string text;
+  std::getline(in, text);
+  const auto open = text.find('[');
+  const auto close = text.find(']', open);
+  if (open == std::string::npos || close == std::string::npos) return "";
+  return text.substr(open + 1, close - open - 1);
+}
+
+// The user's own tunables stay; ours are added where the user set none of the same name.
+std::string with_huge_page_tunables(std::string value) {
+  for (const std::string_view tunable : {kHugetlb, kArenaMax}) {
+    if (value.find(tunable) != std::string::npos) continue;
+    if (!value.empty()) value += ':';
+    value += tunable;
+    value += '1';
+  }
+  return value;
+}
+
+}  // namespace
+
+bool huge_pages_requested(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") return false;
+    if (arg == "--huge-pages") return true;
+  }
+  return false;
+}
+
+bool malloc_huge_pages() {
+  const std::string value = tunables();
+  const auto at = value.find(kHugetlb);
+  if (at == std::string::npos) return false;
+  const char setting = value.c_str()[at + kHugetlb.size()];
+  return setting != '\0' && setting != '0' && setting != ':';
+}
+
+std::string restart_with_huge_pages(char** argv) {
+  if (std::getenv(kRestarted) != nullptr || malloc_huge_pages()) return "";
+  if (tunables().find(kHugetlb) != std::string::npos)
+    return "GLIBC_TUNABLES already sets glibc.malloc.hugetlb (to no huge pages): kept";
+  const std::string mode = transparent_huge_pages_mode();
+  if (mode == "never")
+    return "this machine gives no transparent huge pages "
+           "(/sys/kernel/mm/transparent_hugepage/enabled: never)";
+  const char* before = std::getenv(kTunables);
+  const std::string previous = before == nullptr ? "" : before;
+  if (setenv(kTunables, with_huge_page_tunables(previous).c_str(), 1) == 0 &&
+      setenv(kRestarted, "1", 1) == 0)
+    execv("/proc/self/exe", argv);
+  const std::string why = std::strerror(errno);
+  // Still this process: the environment says what is in effect, as it did.
+  if (before == nullptr)
+    unsetenv(kTunables);
+  else
+    setenv(kTunables, previous.c_str(), 1);
+  unsetenv(kRestarted);
+  return "cannot start again with GLIBC_TUNABLES: " + why;
+}
+
+}  // namespace netwarp::apps
