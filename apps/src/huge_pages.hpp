@@ -7,6 +7,7 @@
 // (bench/SCALE.md). Small runs gain nothing and may wait for the kernel to compact memory.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace netwarp::apps {
@@ -21,5 +22,18 @@ std::string restart_with_huge_pages(char** argv);
 
 // Whether this process's malloc runs with glibc.malloc.hugetlb on (GLIBC_TUNABLES at start).
 bool malloc_huge_pages();
+
+// GLIBC_TUNABLES with ours added: the user's own stay, ours only where the user set none of the
+// same name ("glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1" from nothing).
+std::string huge_page_tunables(std::string tunables);
+
+// The kernel's mode, the bracketed word of /sys/kernel/mm/transparent_hugepage/enabled ("always",
+// "madvise", "never"; "" when unknown).
+std::string transparent_huge_pages_mode();
+
+// A note for the end of a run that held `peak_rss_bytes` without huge pages where the kernel
+// gives them on request (mode "madvise") and --huge-pages would have asked: "" otherwise.
+std::string huge_pages_hint(std::uint64_t peak_rss_bytes, bool in_effect, const std::string& mode);
+inline constexpr std::uint64_t kHugePagesHintBytes = std::uint64_t{4} << 30;
 
 }  // namespace netwarp::apps
