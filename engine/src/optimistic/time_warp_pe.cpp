@@ -148,6 +148,24 @@ std::size_t TimeWarpPe::process_batch(std::size_t max_events, SimTime limit) {
   return handled;
 }
 
+// As the sequential kernel handles an event: no undo records, no log entry, no sent-event
+// records; its records commit as it returns. Nothing can arrive from another rank before it,
+// and its LP has nothing uncommitted, so it can never be rolled back.
+void TimeWarpPe::execute_safe(EventId id) {
+  const Event& event = pool_[id];
+  LpSlot& slot = slot_of(event.dest);
+  EventScope scope = scope_for(slot, event, this);
+  scope.undo = nullptr;
+  scope.records = &safe_records_;
+  handling_time_ = event.key.time;
+  logging_sends_ = false;
+  run_handler(*slot.lp, event, scope);
+  logging_sends_ = true;
+  commit_event(slot.committed, event.dest, event.key, event_hash(event), safe_records_,
+               safe_records_.mark(), sink_);
+  release(id);
+}
+
 // The events from the top on that run safe, as the sequential kernel's loop runs them. A safe
 // handler receives nothing, so the bound on the run (the safe horizon, the end, the interval's
 // boundary) holds until it ends; its sends may roll back an LP that ran ahead, so the top is
@@ -267,24 +285,6 @@ void TimeWarpPe::execute(EventId id, EventRouter* router) {
   ++stats_.events_processed;
 }
 
-// As the sequential kernel handles an event: no undo records, no log entry, no sent-event
-// records; its records commit as it returns. Nothing can arrive from another rank before it,
-// and its LP has nothing uncommitted, so it can never be rolled back.
-void TimeWarpPe::execute_safe(EventId id) {
-  const Event& event = pool_[id];
-  LpSlot& slot = slot_of(event.dest);
-  EventScope scope = scope_for(slot, event, this);
-  scope.undo = nullptr;
-  scope.records = &safe_records_;
-  handling_time_ = event.key.time;
-  logging_sends_ = false;
-  run_handler(*slot.lp, event, scope);
-  logging_sends_ = true;
-  commit_event(slot.committed, event.dest, event.key, event_hash(event), safe_records_,
-               safe_records_.mark(), sink_);
-  release(id);
-}
-
 void TimeWarpPe::route(const Event& event) {
   NW_CHECK(event.dest < rank_of_.size(), "event sent to LP {} of {}", event.dest, rank_of_.size());
   const int dest_rank = rank_of_[event.dest];
@@ -293,10 +293,7 @@ void TimeWarpPe::route(const Event& event) {
   // keeps the record-keeping's stack frame off it).
   const EventId id = pool_.allocate();
   pool_[id] = event;
-  if (!processed_.empty()) return deliver_local(id, Cause::secondary);
-  NW_CHECK(event.key.time >= gvt_, "event at {} ps arrived below GVT {} ps", event.key.time.ps(),
-           gvt_.ps());
-  pending_.push(id);  // nothing logged, so nothing to roll back
+  deliver_local(id, Cause::secondary);
 }
 
 void TimeWarpPe::route_logged(const Event& event, int dest_rank) {
@@ -329,18 +326,14 @@ void TimeWarpPe::route_logged(const Event& event, int dest_rank) {
   if (record.is_local) deliver_local(record.target, Cause::secondary);
 }
 
-void TimeWarpPe::deliver_local(EventId id, Cause cause) {
+void TimeWarpPe::deliver_logged(EventId id, Cause cause) {
   const Event& event = pool_[id];
-  NW_CHECK(event.key.time >= gvt_, "event at {} ps arrived below GVT {} ps", event.key.time.ps(),
-           gvt_.ps());
-  // With nothing logged (conservative, or every event safe so far) there is nothing to roll back.
-  if (!processed_.empty()) {
-    const std::uint32_t index = local_index_[event.dest];
-    if (event.key.time <= newest_time_[index]) {
-      LpSlot& slot = slots_[index];
-      if (processed_.contains(slot.newest) && event.key < pool_[processed_[slot.newest].id].key)
-        rollback(slot, event.key, cause);
-    }
+  check_above_gvt(event);
+  const std::uint32_t index = local_index_[event.dest];
+  if (event.key.time <= newest_time_[index]) {
+    LpSlot& slot = slots_[index];
+    if (processed_.contains(slot.newest) && event.key < pool_[processed_[slot.newest].id].key)
+      rollback(slot, event.key, cause);
   }
   pending_.push(id);
 }

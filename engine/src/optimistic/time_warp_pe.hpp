@@ -173,11 +173,23 @@ class TimeWarpPe final : public EventRouter {
     return processed_.empty() || !processed_.contains(slots_[local_index_[lp]].newest);
   }
   std::size_t run_safe_events(std::size_t max_events, SimTime limit);
+  // Defined in time_warp_pe.cpp, its only user, inside run_safe_events's loop.
   [[gnu::always_inline]] inline void execute_safe(EventId id);
   // route's other cases: a send to another rank, or one to remember for cancellation.
   [[gnu::noinline]] void route_logged(const Event& event, int dest_rank);
   void execute_checked(EventId id);
-  void deliver_local(EventId id, Cause cause);
+  // Queues a local event. While something is logged, its LP is first rolled back if it handled
+  // a later event (deliver_logged); conservative runs, and safe runs, queue at once.
+  [[gnu::always_inline]] void deliver_local(EventId id, Cause cause) {
+    if (!processed_.empty()) return deliver_logged(id, cause);
+    check_above_gvt(pool_[id]);
+    pending_.push(id);
+  }
+  [[gnu::noinline]] void deliver_logged(EventId id, Cause cause);
+  void check_above_gvt(const Event& event) const {
+    NW_CHECK(event.key.time >= gvt_, "event at {} ps arrived below GVT {} ps", event.key.time.ps(),
+             gvt_.ps());
+  }
   void rollback(LpSlot& slot, const EventKey& key, Cause cause);
   void undo_entry(LogPosition at);
   void pop_dead_tail();
@@ -231,9 +243,9 @@ class TimeWarpPe final : public EventRouter {
   // Inline for the common case, nothing cancelled, which every event of a batch checks.
   [[gnu::always_inline]] void drop_cancelled_top() {
     if (cancelled_in_queue_ != 0 || !cancelled_pending_.empty()) [[unlikely]]
-      drop_cancelled_tops();
+      pop_cancelled_tops();
   }
-  [[gnu::noinline]] void drop_cancelled_tops() {
+  [[gnu::noinline]] void pop_cancelled_tops() {
     while (!pending_.empty() && is_cancelled(pool_[pending_.top().id])) {
       release(pending_.top().id);
       --cancelled_in_queue_;
