@@ -381,7 +381,7 @@ int run_scenario(RunOptions& o, const AppContext& context) {
   std::printf("%s%sresults       %s", summary.c_str(), partition.c_str(), out.target().c_str());
   std::printf(" (%zu files)\n", files.size());
   const std::string hint =
-      huge_pages_hint(stats.peak_rss_bytes, malloc_huge_pages(), transparent_huge_pages_mode());
+      huge_pages_hint(stats.peak_rss_bytes, malloc_huge_pages(), transparent_huge_pages_mode);
   if (!hint.empty()) std::fprintf(stderr, "netwarp: note: %s\n", hint.c_str());
   if (pfc_status != exit_code::kSuccess) return pfc_status;
   return exit_status(report, !config.end_time.is_max());

@@ -46,8 +46,9 @@ std::string huge_page_tunables(std::string value) {
   return value;
 }
 
-std::string huge_pages_hint(std::uint64_t peak_rss_bytes, bool in_effect, const std::string& mode) {
-  if (in_effect || mode != "madvise" || peak_rss_bytes < kHugePagesHintBytes) return "";
+std::string huge_pages_hint(std::uint64_t peak_rss_bytes, bool in_effect,
+                            const std::function<std::string()>& mode) {
+  if (in_effect || peak_rss_bytes < kHugePagesHintBytes || mode() != "madvise") return "";
   return fmt::format(
       "this run held {:.1f} GiB in pages of 4 KiB; --huge-pages may make such runs faster (the "
       "100^3 permutation on 2 threads: 13 % less time handling events; docs/engine.md)",

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace netwarp::apps {
@@ -32,8 +33,10 @@ std::string huge_page_tunables(std::string tunables);
 std::string transparent_huge_pages_mode();
 
 // A note for the end of a run that held `peak_rss_bytes` without huge pages where the kernel
-// gives them on request (mode "madvise") and --huge-pages would have asked: "" otherwise.
-std::string huge_pages_hint(std::uint64_t peak_rss_bytes, bool in_effect, const std::string& mode);
+// gives them on request (`mode()` says "madvise") and --huge-pages would have asked: ""
+// otherwise. `mode` is asked only for a run that big (it reads sysfs).
+std::string huge_pages_hint(std::uint64_t peak_rss_bytes, bool in_effect,
+                            const std::function<std::string()>& mode);
 inline constexpr std::uint64_t kHugePagesHintBytes = std::uint64_t{4} << 30;
 
 }  // namespace netwarp::apps
