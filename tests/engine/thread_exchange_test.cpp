@@ -144,29 +144,38 @@ TEST(ThreadExchange, KeepsEachSendersOrderAndLeavesTheSenderItsStorage) {
 }
 
 // The kernel reads the published promises, then takes what has arrived: it must then hold every
-// message sent before each promise it read. Partition 1 publishes, after its message i, the
-// promise i + 1 (the count it has sent).
+// message sent before each promise it read, whichever sender's mailbox holds it. Partitions 1
+// and 2 each publish, after their message i, the promise i + 1 (the count they have sent).
 TEST(ThreadExchange, APromiseReadFirstFollowsEveryMessageSentBeforeIt) {
   static constexpr std::int64_t kMessages = 20000;
-  run_as_threads(2, [](RankExchange& ex) {
+  run_as_threads(3, [](RankExchange& ex) {
     EXPECT_FALSE(ex.shares_promises_with(ex.rank()));
-    EXPECT_TRUE(ex.shares_promises_with(1 - ex.rank()));
-    if (ex.rank() == 1) {
+    EXPECT_TRUE(ex.shares_promises_with((ex.rank() + 1) % 3));
+    if (ex.rank() != 0) {
       for (std::int64_t i = 0; i < kMessages; ++i) {
-        ex.send(0, bytes_of(1, i));
+        ex.send(0, bytes_of(ex.rank(), i));
         ex.publish_promise(i + 1);
       }
     } else {
-      std::int64_t received = 0;
+      std::array<std::int64_t, 3> received{};
       std::vector<std::byte> bytes;
-      while (received < kMessages) {
-        const std::int64_t promised = ex.published_promise(1);
-        while (ex.try_receive(bytes)) ASSERT_EQ(values_of(bytes)[1], received++);
-        ASSERT_GE(received, promised);
+      while (received[1] + received[2] < 2 * kMessages) {
+        const std::array<std::int64_t, 3> promised{0, ex.published_promise(1),
+                                                   ex.published_promise(2)};
+        while (ex.try_receive(bytes)) {
+          const auto [sender, seq] = values_of(bytes);
+          ASSERT_EQ(seq, received[static_cast<std::size_t>(sender)]++) << "from " << sender;
+        }
+        ASSERT_GE(received[1], promised[1]);
+        ASSERT_GE(received[2], promised[2]);
       }
     }
-    ex.barrier();  // partition 1 has published its last promise (the last message may come first)
-    EXPECT_EQ(ex.published_promise(1 - ex.rank()), ex.rank() == 0 ? kMessages : 0);
+    ex.barrier();  // 1 and 2 have published their last promises (the last message may come first)
+    for (int other = 1; other < 3; ++other) {
+      if (other != ex.rank()) {
+        EXPECT_EQ(ex.published_promise(other), kMessages);
+      }
+    }
   });
   // One rank alone shares promises with nobody.
   EXPECT_FALSE(make_local_exchange()->shares_promises_with(0));
