@@ -151,10 +151,13 @@ def library_row(path, pairs):
 
 
 def split(result):
-    """Where the largest rank's wall time went (the summary's `time` line)."""
-    return (f"{result['handling_seconds']:.3f} s handling, {result['communication_seconds']:.3f} s"
-            f" messages, {result['gvt_seconds']:.3f} s GVT, {result['fossil_seconds']:.3f} s"
-            " fossil collection")
+    """Where the largest rank's wall time went (the summary's `time` line), and the least
+    partition's handling time beside it."""
+    handling = [p["handling_seconds"] for p in result.get("partitions", [])]
+    least = f" (least partition {min(handling):.3f} s)" if len(handling) > 1 else ""
+    return (f"{result['handling_seconds']:.3f} s handling{least}, "
+            f"{result['communication_seconds']:.3f} s messages, {result['gvt_seconds']:.3f} s GVT,"
+            f" {result['fossil_seconds']:.3f} s fossil collection")
 
 
 def walls(values):

@@ -7,16 +7,17 @@ Runs a big case (default: the fat tree k = 32 permutation of parallel_report.py 
 the sequential kernel of build B, then PAIRS interleaved rounds of: A on T threads, B on T threads,
 and B on T threads with NETWARP_PIN_THREADS=0 (partitions left to the operating system's
 scheduler). Prints one line per run (engine wall time, handling, communication and GVT seconds of
-the largest partition, the speed-up over the sequential run) and a summary: the median per build
-and the median of the paired ratios A/B. Every digest must equal the sequential one.
+the largest partition, the least partition's handling, the speed-up over the sequential run) and
+a summary: the median per build and the median of the paired ratios A/B. Every digest must equal
+the sequential one.
 
   bench/thread_ab.py OLD/netwarp NEW/netwarp                        # 16 threads, 2 rounds
   bench/thread_ab.py OLD/netwarp NEW/netwarp --threads 8 --pairs 3 --case torus-50-permutation
 
 It prints the machine first (CPUs, cores, threads per core) and writes nothing but a temporary
-folder. On the device machine (16 CPUs, 2026-11-30, e6b4930) the fat tree k = 32 permutation
-took 35.9 s of engine time sequentially and 3.2 s on 16 threads (bench/SCALE.md); each run also
-builds the model first.
+folder. On the device machine (16 CPUs, 2026-11-30) the fat tree k = 32 permutation took 28-37 s
+of engine time sequentially and 2.7-3.3 s on 16 threads at 65bc9c8 (bench/SCALE.md); each run
+also builds the model first. 2 rounds took about 80 s there.
 """
 import argparse
 import json
@@ -73,9 +74,11 @@ def main():
                     sys.exit(f"thread_ab.py: {label} gave digest {r['digest']}, sequential "
                              f"{seq['digest']}")
                 walls[label].append(r["wall_seconds"])
+                least = min(p["handling_seconds"] for p in r.get("partitions", [r]))
                 print(f"round {round_} {label:10s} {args.threads} threads: "
                       f"{r['wall_seconds']:.3f} s ({seq['wall_seconds'] / r['wall_seconds']:.2f}x)"
-                      f"  handling {r['handling_seconds']:.3f}  communication "
+                      f"  handling {r['handling_seconds']:.3f} (least partition {least:.3f})"
+                      f"  communication "
                       f"{r['communication_seconds']:.3f}  GVT {r['gvt_seconds']:.3f} s"
                       f" ({r['gvt_rounds']} rounds)", flush=True)
     for label, values in walls.items():

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -50,6 +52,47 @@ std::string window_text(const engine::RunStats& s) {
   return us(s.window_narrowest) + " .. " + us(s.window_widest);
 }
 
+nlohmann::ordered_json partitions_json(const std::vector<engine::PartitionStats>& partitions) {
+  nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  for (std::size_t rank = 0; rank < partitions.size(); ++rank) {
+    const engine::PartitionStats& p = partitions[rank];
+    nlohmann::ordered_json j;
+    j["rank"] = rank;
+    j["events_processed"] = p.events_processed;
+    j["events_committed"] = p.events_committed;
+    j["remote_events_sent"] = p.remote_events_sent;
+    j["handling_seconds"] = p.handling_seconds;
+    j["communication_seconds"] = p.communication_seconds;
+    j["gvt_seconds"] = p.gvt_seconds;
+    j["fossil_seconds"] = p.fossil_seconds;
+    all.push_back(std::move(j));
+  }
+  return all;
+}
+
+// "4.38-4.40 M events (largest 1.00x the mean), 1.786-2.242 s handling (1.10x)": how evenly
+// the partitions shared the work; empty for fewer than two.
+std::string balance_text(const std::vector<engine::PartitionStats>& partitions) {
+  if (partitions.size() < 2) return "";
+  const auto spread = [&](auto field) {
+    double least = field(partitions[0]), most = least, sum = 0;
+    for (const engine::PartitionStats& p : partitions) {
+      least = std::min(least, field(p));
+      most = std::max(most, field(p));
+      sum += field(p);
+    }
+    const double mean = sum / static_cast<double>(partitions.size());
+    return std::array<double, 3>{least, most, mean > 0 ? most / mean : 1.0};
+  };
+  const auto events = spread(
+      [](const engine::PartitionStats& p) { return static_cast<double>(p.events_processed); });
+  const auto handling = spread([](const engine::PartitionStats& p) { return p.handling_seconds; });
+  return fmt::format(
+      "per partition {:.3g}-{:.3g} M events processed (largest {:.2f}x the mean), {:.3f}-{:.3f} "
+      "s handling ({:.2f}x)\n",
+      events[0] * 1e-6, events[1] * 1e-6, events[2], handling[0], handling[1], handling[2]);
+}
+
 }  // namespace
 
 nlohmann::ordered_json stats_to_json(const engine::RunStats& s) {
@@ -77,6 +120,7 @@ nlohmann::ordered_json stats_to_json(const engine::RunStats& s) {
   j["communication_seconds"] = s.communication_seconds;
   j["gvt_seconds"] = s.gvt_seconds;
   j["fossil_seconds"] = s.fossil_seconds;
+  j["partitions"] = partitions_json(s.partitions);
   j["peak_rss_bytes"] = s.peak_rss_bytes;
   j["huge_pages"] = malloc_huge_pages();
   j["peak_events_in_memory"] = s.peak_events_in_memory;
@@ -114,6 +158,8 @@ std::string format_summary(const engine::RunStats& s) {
         "time          {:.3f} s handling, {:.3f} s messages, {:.3f} s GVT, {:.3f} s "
         "fossil collection (largest rank)\n",
         s.handling_seconds, s.communication_seconds, s.gvt_seconds, s.fossil_seconds);
+  if (const std::string balance = balance_text(s.partitions); !balance.empty())
+    out += "balance       " + balance;
   out += fmt::format("event rate    {:.3f} M committed events/s ({:.3f} s wall)\n",
                      s.event_rate * 1e-6, s.wall_seconds);
   out += fmt::format(

@@ -144,10 +144,15 @@ class StreamedResults(RunCase):
     def text_without_run_dependent_lines(self, out_dir):
         with open(os.path.join(out_dir, "results.json")) as f:
             lines = f.read().splitlines()
-        # rank_memory: one object per rank, over several lines.
-        start = lines.index('  "rank_memory": [')
-        end = lines.index("  ],", start)
-        lines = lines[:start] + lines[end + 1:]
+        # rank_memory and partitions: one object per rank, over several lines (partitions: none
+        # for the sequential kernel).
+        for array in ("rank_memory", "partitions"):
+            if '  "%s": [],' % array in lines:
+                lines.remove('  "%s": [],' % array)
+                continue
+            start = lines.index('  "%s": [' % array)
+            end = lines.index("  ],", start)
+            lines = lines[:start] + lines[end + 1:]
         return [line for line in lines
                 if not any(line.strip().startswith('"%s":' % key) for key in RUN_DEPENDENT)]
 
@@ -160,11 +165,21 @@ class StreamedResults(RunCase):
             self.assertLessEqual(m["built_peak_rss_bytes"], m["peak_rss_bytes"])
         self.assertEqual(result["peak_rss_bytes"], max(m["peak_rss_bytes"] for m in memory))
 
+    def assert_partitions(self, result, ranks):
+        """Every rank's share, in rank order, adds up to the totals."""
+        partitions = result["partitions"]
+        self.assertEqual([p["rank"] for p in partitions], list(range(ranks)))
+        for key in ("events_processed", "events_committed", "remote_events_sent"):
+            self.assertEqual(sum(p[key] for p in partitions), result[key], key)
+        self.assertEqual(max(p["handling_seconds"] for p in partitions),
+                         result["handling_seconds"])
+
     def test_sequential_and_optimistic_on_1_2_4_ranks_write_the_same_files(self):
         args = [os.path.join(LIBRARY, "fat-tree-alltoall.pbtxt"),
                 "--set", "workload.all_to_all.bytes=3000"]
         sequential, seq_dir, _ = self.run_ok(args, out="seq")
         self.assert_rank_memory(sequential, 1)
+        self.assertEqual(sequential["partitions"], [])
         expected = self.text_without_run_dependent_lines(seq_dir)
         self.assertIn('  "flows": [', expected)
         for ranks in (0, 2, 4):
@@ -179,6 +194,7 @@ class StreamedResults(RunCase):
                         self.assertEqual(a.read(), b.read(), table)
                 self.assertEqual(sorted(os.listdir(out_dir)), sorted([*tables, "results.json"]))
                 self.assert_rank_memory(result, max(ranks, 1))
+                self.assert_partitions(result, max(ranks, 1))
 
     def test_records_spilled_in_small_runs_give_the_same_files(self):
         # The library incast traces its bottleneck queue and samples time series (about 26 KB of

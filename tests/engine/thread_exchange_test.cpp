@@ -383,6 +383,26 @@ std::vector<RunStats> run_on_threads(const Model& model, const KernelConfig& con
   return stats;
 }
 
+// Every partition's share, in rank order, adds up to the totals; the largest times are the run's.
+void expect_partitions_add_up(const RunStats& s, int threads) {
+  ASSERT_EQ(s.partitions.size(), static_cast<std::size_t>(threads));
+  std::uint64_t processed = 0, committed = 0, remote = 0;
+  double handling = 0, communication = 0;
+  for (const PartitionStats& p : s.partitions) {
+    EXPECT_GT(p.events_processed, 0u);
+    processed += p.events_processed;
+    committed += p.events_committed;
+    remote += p.remote_events_sent;
+    handling = std::max(handling, p.handling_seconds);
+    communication = std::max(communication, p.communication_seconds);
+  }
+  EXPECT_EQ(processed, s.events_processed);
+  EXPECT_EQ(committed, s.events_committed);
+  EXPECT_EQ(remote, s.remote_events_sent);
+  EXPECT_DOUBLE_EQ(handling, s.handling_seconds);
+  EXPECT_DOUBLE_EQ(communication, s.communication_seconds);
+}
+
 // The digests and committed counts of the sequential kernel, on threads, with tunings that
 // roll back often (one event per batch, a tiny memory cap, hybrid running ahead whenever it
 // waits) and with the defaults.
@@ -404,6 +424,7 @@ TEST_P(PholdOnThreads, MatchesTheSequentialKernel) {
       EXPECT_EQ(s.events_committed, reference.stats.events_committed);
       EXPECT_EQ(s.ranks, threads);
       EXPECT_GT(s.remote_events_sent, 0u);
+      expect_partitions_add_up(s, threads);
       if (sync == SyncMode::conservative) {
         EXPECT_EQ(s.events_rolled_back, 0u);
       }

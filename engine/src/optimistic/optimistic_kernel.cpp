@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <iterator>
 #include <optional>
+#include <vector>
 
 #include "idle_wait.hpp"
 #include "optimism_window.hpp"
@@ -53,6 +55,37 @@ struct PhaseClock {
     last = now;
   }
 };
+
+// Every rank's share, each rank filling its own slots of one sum.
+std::vector<PartitionStats> partition_stats(const RunStats& local, RankExchange& exchange,
+                                            const PhaseClock& clock) {
+  constexpr std::size_t kFields = 7;
+  const auto ranks = static_cast<std::size_t>(exchange.size());
+  std::vector<std::int64_t> all(ranks * kFields, 0);
+  const std::int64_t own[kFields] = {static_cast<std::int64_t>(local.events_processed),
+                                     static_cast<std::int64_t>(local.events_committed),
+                                     static_cast<std::int64_t>(local.remote_events_sent),
+                                     static_cast<std::int64_t>(clock.handling),
+                                     static_cast<std::int64_t>(clock.communication),
+                                     static_cast<std::int64_t>(clock.gvt),
+                                     static_cast<std::int64_t>(clock.fossil)};
+  std::copy(std::begin(own), std::end(own),
+            all.begin() +
+                static_cast<std::ptrdiff_t>(static_cast<std::size_t>(exchange.rank()) * kFields));
+  exchange.sum(all);
+  std::vector<PartitionStats> partitions(ranks);
+  for (std::size_t r = 0; r < ranks; ++r) {
+    const std::int64_t* v = all.data() + r * kFields;
+    partitions[r] = {.events_processed = static_cast<std::uint64_t>(v[0]),
+                     .events_committed = static_cast<std::uint64_t>(v[1]),
+                     .remote_events_sent = static_cast<std::uint64_t>(v[2]),
+                     .handling_seconds = static_cast<double>(v[3]) * 1e-9,
+                     .communication_seconds = static_cast<double>(v[4]) * 1e-9,
+                     .gvt_seconds = static_cast<double>(v[5]) * 1e-9,
+                     .fossil_seconds = static_cast<double>(v[6]) * 1e-9};
+  }
+  return partitions;
+}
 
 RunStats combine_stats(RunStats local, RankExchange& exchange, double wall,
                        const PhaseClock& clock) {
@@ -104,6 +137,7 @@ RunStats combine_stats(RunStats local, RankExchange& exchange, double wall,
   s.peak_uncommitted = static_cast<std::uint64_t>(maxima[6]);
   s.peak_engine_bytes_in_use = static_cast<std::uint64_t>(maxima[7]);
   s.ranks = exchange.size();
+  s.partitions = partition_stats(local, exchange, clock);
   s.efficiency = s.events_processed > 0 ? static_cast<double>(s.events_committed) /
                                               static_cast<double>(s.events_processed)
                                         : 1.0;

@@ -95,6 +95,18 @@ inline std::uint64_t effective_max_uncommitted_bytes(const KernelConfig& c) {
   return std::max(kFloor, effective_max_uncommitted(c) * kEventsPerUncommitted * sizeof(Event));
 }
 
+// One partition's (rank's) share of an optimistic run: what the totals and maxima of RunStats
+// are made of, for how evenly the run's work was spread.
+struct PartitionStats {
+  std::uint64_t events_processed = 0;
+  std::uint64_t events_committed = 0;
+  std::uint64_t remote_events_sent = 0;
+  double handling_seconds = 0;
+  double communication_seconds = 0;
+  double gvt_seconds = 0;
+  double fossil_seconds = 0;
+};
+
 struct RunStats {
   std::string kernel;
   std::string sync;  // the optimistic kernel's SyncMode (sync_name); empty for the sequential one
@@ -126,6 +138,8 @@ struct RunStats {
   double communication_seconds = 0;  // flushing and receiving between batches
   double gvt_seconds = 0;            // GVT rounds, waiting for other ranks included
   double fossil_seconds = 0;         // committing
+  // Every partition's share, in rank order (the optimistic kernel; empty for the sequential one).
+  std::vector<PartitionStats> partitions;
   std::uint64_t peak_rss_bytes = 0;  // largest over ranks
   // Largest over ranks: handled but uncommitted events, and the engine memory in use (the
   // quantities max_uncommitted and max_uncommitted_bytes bound).
