@@ -70,8 +70,8 @@ nlohmann::ordered_json partitions_json(const std::vector<engine::PartitionStats>
   return all;
 }
 
-// "4.38-4.40 M events (largest 1.00x the mean), 1.786-2.242 s handling (1.10x)": how evenly
-// the partitions shared the work; empty for fewer than two.
+// "4,375,588-4,399,284 events processed (largest 1.00x the mean), 1.79-2.24 s handling (1.10x)":
+// how evenly the partitions shared the work; empty for fewer than two.
 std::string balance_text(const std::vector<engine::PartitionStats>& partitions) {
   if (partitions.size() < 2) return "";
   const auto spread = [&](auto field) {
@@ -88,9 +88,11 @@ std::string balance_text(const std::vector<engine::PartitionStats>& partitions) 
       [](const engine::PartitionStats& p) { return static_cast<double>(p.events_processed); });
   const auto handling = spread([](const engine::PartitionStats& p) { return p.handling_seconds; });
   return fmt::format(
-      "per partition {:.3g}-{:.3g} M events processed (largest {:.2f}x the mean), {:.3f}-{:.3f} "
-      "s handling ({:.2f}x)\n",
-      events[0] * 1e-6, events[1] * 1e-6, events[2], handling[0], handling[1], handling[2]);
+      "per partition {}-{} events processed (largest {:.2f}x the mean), {:.3g}-{:.3g} s "
+      "handling ({:.2f}x)\n",
+      grouped(static_cast<std::uint64_t>(events[0])),
+      grouped(static_cast<std::uint64_t>(events[1])), events[2], handling[0], handling[1],
+      handling[2]);
 }
 
 }  // namespace

@@ -30,8 +30,16 @@ class Threads(netwarp_cli.ScratchCase):
                 self.assertTrue(filecmp.cmp(os.path.join(seq_dir, table),
                                             os.path.join(out, table), shallow=False), table)
             self.assertIn(f"thread {threads - 1}:", r.stdout)
+            self.assert_balance_line(result, r.stdout)
             self.assertNotIn("peak RSS", r.stdout.split("partition")[1].split("\n")[0])
             self.assertFalse(os.path.exists(os.path.join(out, ".parts")))
+
+    def assert_balance_line(self, result, stdout):
+        """The summary's balance line gives the least and most events of any partition."""
+        events = [p["events_processed"] for p in result["partitions"]]
+        self.assertEqual(len(events), result["ranks"])
+        line = next(l for l in stdout.splitlines() if l.startswith("balance "))
+        self.assertIn(f"per partition {min(events):,}-{max(events):,} events processed", line)
 
     def test_more_threads_than_cpus_say_so_on_the_partition_line(self):
         cpus = len(os.sched_getaffinity(0))
