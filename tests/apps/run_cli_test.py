@@ -165,14 +165,15 @@ class StreamedResults(RunCase):
             self.assertLessEqual(m["built_peak_rss_bytes"], m["peak_rss_bytes"])
         self.assertEqual(result["peak_rss_bytes"], max(m["peak_rss_bytes"] for m in memory))
 
-    def assert_partitions(self, result, ranks):
-        """Every rank's share, in rank order, adds up to the totals."""
+    def assert_partitions(self, result, ranks, sequential):
+        """Every rank's share, in rank order: each committed events of its own, and together
+        the sequential run's."""
         partitions = result["partitions"]
         self.assertEqual([p["rank"] for p in partitions], list(range(ranks)))
-        for key in ("events_processed", "events_committed", "remote_events_sent"):
-            self.assertEqual(sum(p[key] for p in partitions), result[key], key)
-        self.assertEqual(max(p["handling_seconds"] for p in partitions),
-                         result["handling_seconds"])
+        for p in partitions:
+            self.assertGreater(p["events_committed"], 0, p)
+        self.assertEqual(sum(p["events_committed"] for p in partitions),
+                         sequential["events_committed"])
 
     def test_sequential_and_optimistic_on_1_2_4_ranks_write_the_same_files(self):
         args = [os.path.join(LIBRARY, "fat-tree-alltoall.pbtxt"),
@@ -194,7 +195,7 @@ class StreamedResults(RunCase):
                         self.assertEqual(a.read(), b.read(), table)
                 self.assertEqual(sorted(os.listdir(out_dir)), sorted([*tables, "results.json"]))
                 self.assert_rank_memory(result, max(ranks, 1))
-                self.assert_partitions(result, max(ranks, 1))
+                self.assert_partitions(result, max(ranks, 1), sequential)
 
     def test_records_spilled_in_small_runs_give_the_same_files(self):
         # The library incast traces its bottleneck queue and samples time series (about 26 KB of

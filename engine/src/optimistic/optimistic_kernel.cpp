@@ -87,17 +87,29 @@ std::vector<PartitionStats> partition_stats(const RunStats& local, RankExchange&
   return partitions;
 }
 
+// The run's totals and largest phase times, from its partitions'.
+void set_partition_totals(RunStats& s) {
+  s.events_processed = s.events_committed = s.remote_events_sent = 0;
+  s.handling_seconds = s.communication_seconds = s.gvt_seconds = s.fossil_seconds = 0;
+  for (const PartitionStats& p : s.partitions) {
+    s.events_processed += p.events_processed;
+    s.events_committed += p.events_committed;
+    s.remote_events_sent += p.remote_events_sent;
+    s.handling_seconds = std::max(s.handling_seconds, p.handling_seconds);
+    s.communication_seconds = std::max(s.communication_seconds, p.communication_seconds);
+    s.gvt_seconds = std::max(s.gvt_seconds, p.gvt_seconds);
+    s.fossil_seconds = std::max(s.fossil_seconds, p.fossil_seconds);
+  }
+}
+
 RunStats combine_stats(RunStats local, RankExchange& exchange, double wall,
                        const PhaseClock& clock) {
-  std::int64_t sums[] = {static_cast<std::int64_t>(local.events_processed),
-                         static_cast<std::int64_t>(local.events_committed),
-                         static_cast<std::int64_t>(local.events_safe),
+  std::int64_t sums[] = {static_cast<std::int64_t>(local.events_safe),
                          static_cast<std::int64_t>(local.events_rolled_back),
                          static_cast<std::int64_t>(local.rolled_back_primary),
                          static_cast<std::int64_t>(local.rolled_back_secondary),
                          static_cast<std::int64_t>(local.rolled_back_for_memory),
                          static_cast<std::int64_t>(local.rollbacks),
-                         static_cast<std::int64_t>(local.remote_events_sent),
                          static_cast<std::int64_t>(local.anti_messages_sent),
                          static_cast<std::int64_t>(local.peak_events_in_memory),
                          static_cast<std::int64_t>(local.engine_bytes_at_peak),
@@ -105,23 +117,16 @@ RunStats combine_stats(RunStats local, RankExchange& exchange, double wall,
   exchange.sum(sums);
   std::int64_t maxima[] = {static_cast<std::int64_t>(peak_rss_bytes()),
                            static_cast<std::int64_t>(wall * 1e9),
-                           static_cast<std::int64_t>(clock.handling),
-                           static_cast<std::int64_t>(clock.communication),
-                           static_cast<std::int64_t>(clock.gvt),
-                           static_cast<std::int64_t>(clock.fossil),
                            static_cast<std::int64_t>(local.peak_uncommitted),
                            static_cast<std::int64_t>(local.peak_engine_bytes_in_use)};
   exchange.max(maxima);
   RunStats s = local;
-  std::uint64_t* fields[] = {&s.events_processed,
-                             &s.events_committed,
-                             &s.events_safe,
+  std::uint64_t* fields[] = {&s.events_safe,
                              &s.events_rolled_back,
                              &s.rolled_back_primary,
                              &s.rolled_back_secondary,
                              &s.rolled_back_for_memory,
                              &s.rollbacks,
-                             &s.remote_events_sent,
                              &s.anti_messages_sent,
                              &s.peak_events_in_memory,
                              &s.engine_bytes_at_peak,
@@ -130,14 +135,11 @@ RunStats combine_stats(RunStats local, RankExchange& exchange, double wall,
     *fields[i] = static_cast<std::uint64_t>(sums[i]);
   s.peak_rss_bytes = static_cast<std::uint64_t>(maxima[0]);
   s.wall_seconds = static_cast<double>(maxima[1]) * 1e-9;
-  s.handling_seconds = static_cast<double>(maxima[2]) * 1e-9;
-  s.communication_seconds = static_cast<double>(maxima[3]) * 1e-9;
-  s.gvt_seconds = static_cast<double>(maxima[4]) * 1e-9;
-  s.fossil_seconds = static_cast<double>(maxima[5]) * 1e-9;
-  s.peak_uncommitted = static_cast<std::uint64_t>(maxima[6]);
-  s.peak_engine_bytes_in_use = static_cast<std::uint64_t>(maxima[7]);
+  s.peak_uncommitted = static_cast<std::uint64_t>(maxima[2]);
+  s.peak_engine_bytes_in_use = static_cast<std::uint64_t>(maxima[3]);
   s.ranks = exchange.size();
   s.partitions = partition_stats(local, exchange, clock);
+  set_partition_totals(s);
   s.efficiency = s.events_processed > 0 ? static_cast<double>(s.events_committed) /
                                               static_cast<double>(s.events_processed)
                                         : 1.0;
