@@ -74,6 +74,7 @@ def main():
                     sys.exit(f"thread_ab.py: {label} gave digest {r['digest']}, sequential "
                              f"{seq['digest']}")
                 walls[label].append(r["wall_seconds"])
+                # Builds before 7bdfeb8 write no partitions: their largest stands for all.
                 least = min(p["handling_seconds"] for p in r.get("partitions", [r]))
                 print(f"round {round_} {label:10s} {args.threads} threads: "
                       f"{r['wall_seconds']:.3f} s ({seq['wall_seconds'] / r['wall_seconds']:.2f}x)"

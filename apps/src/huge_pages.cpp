@@ -74,23 +74,22 @@ bool malloc_huge_pages() {
 
 std::string restart_with_huge_pages(char** argv) {
   if (std::getenv(kRestarted) != nullptr || malloc_huge_pages()) return "";
-  if (tunables().find(kHugetlb) != std::string::npos)
+  const bool had_tunables = std::getenv(kTunables) != nullptr;
+  const std::string previous = tunables();
+  if (previous.find(kHugetlb) != std::string::npos)
     return "GLIBC_TUNABLES already sets glibc.malloc.hugetlb (to no huge pages): kept";
-  const std::string mode = transparent_huge_pages_mode();
-  if (mode == "never")
+  if (transparent_huge_pages_mode() == "never")
     return "this machine gives no transparent huge pages "
            "(/sys/kernel/mm/transparent_hugepage/enabled: never)";
-  const char* before = std::getenv(kTunables);
-  const std::string previous = before == nullptr ? "" : before;
   if (setenv(kTunables, huge_page_tunables(previous).c_str(), 1) == 0 &&
       setenv(kRestarted, "1", 1) == 0)
     execv("/proc/self/exe", argv);
   const std::string why = std::strerror(errno);
   // Still this process: the environment says what is in effect, as it did.
-  if (before == nullptr)
-    unsetenv(kTunables);
-  else
+  if (had_tunables)
     setenv(kTunables, previous.c_str(), 1);
+  else
+    unsetenv(kTunables);
   unsetenv(kRestarted);
   return "cannot start again with GLIBC_TUNABLES: " + why;
 }
