@@ -363,14 +363,14 @@ int run_scenario(RunOptions& o, const AppContext& context) {
                           source->totals(model.spec().workload),
                           &ranks_memory,
                           nullptr};
-  std::vector<std::string> files = write_network_tables(report, out.path());
-  // Measured after the outputs (results.json is streamed and adds no peak of its own).
-  ranks_memory[0].peak_bytes = static_cast<std::int64_t>(engine::peak_rss_bytes());
-  stats.peak_rss_bytes = 0;
-  for (const RankMemory& m : ranks_memory)
-    stats.peak_rss_bytes = std::max(stats.peak_rss_bytes, static_cast<std::uint64_t>(m.peak_bytes));
-  files.insert(files.begin(), out.path() + "/results.json");
-  write_network_results_json(report, files.front());
+  const std::vector<std::string> files = write_network_outputs(report, out.path(), [&] {
+    // results.json is streamed and adds no peak of its own.
+    ranks_memory[0].peak_bytes = static_cast<std::int64_t>(engine::peak_rss_bytes());
+    stats.peak_rss_bytes = 0;
+    for (const RankMemory& m : ranks_memory)
+      stats.peak_rss_bytes =
+          std::max(stats.peak_rss_bytes, static_cast<std::uint64_t>(m.peak_bytes));
+  });
   const std::string summary = format_network_summary(report);  // reads the flows: parts first
   const int pfc_status = pfc_verdict(report);
   std::filesystem::remove_all(out.path() + "/.parts");

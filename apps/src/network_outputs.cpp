@@ -6,12 +6,14 @@
 
 #include <algorithm>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <utility>
 #include <vector>
 
 #include "app_context.hpp"
 #include "class_results.hpp"
+#include "netwarp/engine/cpu_pinning.hpp"
 #include "netwarp/netmodels/csv_text.hpp"
 #include "netwarp/netmodels/network_context.hpp"
 #include "netwarp/netmodels/pcap_writer.hpp"
@@ -387,6 +389,33 @@ std::vector<std::string> write_network_tables(const NetworkRunReport& rep, const
   }
   for (std::string& f : write_pcaps(rep, dir)) files.push_back(std::move(f));
   write_timeseries_files(rep, dir, true, files);
+  return files;
+}
+
+std::vector<std::string> write_network_outputs(const NetworkRunReport& rep, const std::string& dir,
+                                               const std::function<void()>& before_json) {
+  const std::string json = dir + "/results.json";
+  const std::size_t rows = rep.spec->topology.nodes.size() + rep.spec->workload.messages.size();
+  const std::size_t cpus = engine::process_cpus();
+  const bool side_by_side = cpus > 1 && rows >= kSideBySideRows;
+  // Every slowdown's ideal time first: the writers on both threads read them.
+  rep.ideal = std::make_shared<netmodels::IdealCompletionTimes>(*rep.spec);
+  rep.ideal->compute_all(side_by_side ? cpus : 1);
+  std::vector<std::string> files;
+  if (side_by_side) {
+    before_json();
+    std::future<std::vector<std::string>> tables = std::async(std::launch::async, [&] {
+      engine::run_on_process_cpus();
+      return write_network_tables(rep, dir);
+    });
+    write_network_results_json(rep, json);  // on a failure, the future's end waits for the tables
+    files = tables.get();
+  } else {
+    files = write_network_tables(rep, dir);
+    before_json();
+    write_network_results_json(rep, json);
+  }
+  files.insert(files.begin(), json);
   return files;
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,9 +37,17 @@ struct NetworkRunReport {
   mutable std::shared_ptr<netmodels::IdealCompletionTimes> ideal;
 };
 
-// The output files, in two steps: every file but results.json into `dir` (which exists,
-// the run's staged folder), returning the files written, then results.json (so the peak memory
-// it reports can be measured after the rest).
+// Every output file into `dir` (which exists: the run's staged folder); returns the files
+// written, results.json first. `before_json` runs once before results.json is begun (the caller
+// measures there the peak memory it reports): after the other files where they are written
+// first, before them where the two are written side by side. That is on two threads when the
+// process has CPUs to spare and the run rows enough (kSideBySideRows nodes and messages) to
+// repay a thread: results.json on this one, the rest on a helper.
+std::vector<std::string> write_network_outputs(const NetworkRunReport& report,
+                                               const std::string& dir,
+                                               const std::function<void()>& before_json);
+inline constexpr std::size_t kSideBySideRows = 10'000;
+// The two halves: every file but results.json, returning the files written; results.json.
 std::vector<std::string> write_network_tables(const NetworkRunReport& report,
                                               const std::string& dir);
 void write_network_results_json(const NetworkRunReport& report, const std::string& path);

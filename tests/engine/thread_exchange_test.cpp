@@ -322,6 +322,29 @@ TEST(CpuPinning, PartitionsBeyondTheCpusShareThem) {
   }
 }
 
+// A pinned partition's usable CPUs are its one; a helper it starts (the outputs' writers) can
+// widen itself to the CPUs the process had before any pinning.
+TEST(CpuPinning, AHelperOfAPinnedPartitionRunsOnTheProcessCpus) {
+  const int allowed = allowed_cpus();
+  if (allowed < 2) GTEST_SKIP() << "needs 2 CPUs";
+  std::vector<std::size_t> own(2), process(2), helper(2);
+  run_as_threads(2, [&](RankExchange& ex) {
+    const auto r = static_cast<std::size_t>(ex.rank());
+    own[r] = usable_cpus();
+    process[r] = process_cpus();
+    std::thread([&] {
+      run_on_process_cpus();
+      helper[r] = usable_cpus();
+    }).join();
+  });
+  for (std::size_t r = 0; r < 2; ++r) {
+    EXPECT_EQ(own[r], 1u);
+    EXPECT_EQ(process[r], static_cast<std::size_t>(allowed));
+    EXPECT_EQ(helper[r], static_cast<std::size_t>(allowed));
+  }
+  EXPECT_EQ(usable_cpus(), static_cast<std::size_t>(allowed));  // unpinned again after the run
+}
+
 TEST(CpuPinning, ReadsTheCpuListsOfSysfs) {
   EXPECT_EQ(position_in_cpu_list("0-1\n", 1), 1);
   EXPECT_EQ(position_in_cpu_list("0,8", 8), 1);

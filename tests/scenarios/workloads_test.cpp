@@ -144,6 +144,27 @@ TEST(IdealCompletion, KeptPerMessageAsComputed) {
                std::out_of_range);
 }
 
+// Computed all at once on several threads (the outputs' writers share them), each message's is
+// what it alone gives; ranges split between threads lose or repeat none.
+TEST(IdealCompletion, ComputedAllOnThreadsAsEachAlone) {
+  const NetworkSpec spec = build_text(
+      "all", "topology { fat_tree { k: 8 } }\nworkload { all_to_all { bytes: 3000 } }\n");
+  const std::size_t n = spec.workload.messages.size();
+  ASSERT_GT(n, 3 * netmodels::IdealCompletionTimes::kMessagesPerThread);  // 3 threads take part
+  for (const std::size_t threads : {std::size_t{1}, std::size_t{3}, std::size_t{64}}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    netmodels::IdealCompletionTimes all(spec);
+    all.compute_all(threads);
+    std::size_t kept = 0;
+    for (netmodels::MessageId id = 0; id < n; ++id) kept += all.kept(id) ? 1 : 0;
+    EXPECT_EQ(kept, n);
+    for (netmodels::MessageId id = 0; id < n; id += 97)
+      EXPECT_EQ(all.of(id), netmodels::ideal_completion_time(spec, spec.workload.messages[id]));
+    EXPECT_EQ(all.of(static_cast<netmodels::MessageId>(n - 1)),
+              netmodels::ideal_completion_time(spec, spec.workload.messages[n - 1]));
+  }
+}
+
 // --- flows that wait for flows ---------------------------------------------------------------
 
 constexpr const char* kChain =

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,30 @@ int thread_of_core_from_sysfs(int cpu) {
   std::string list;
   if (!std::getline(file, list)) return 0;
   return std::max(0, position_in_cpu_list(list, cpu));
+}
+
+// The affinity of the first thread a PinnedThread pinned, before it was pinned: the CPUs the
+// process was given. Unset until then.
+struct ProcessAffinity {
+  std::mutex mutex;
+  std::optional<cpu_set_t> cpus;
+};
+
+ProcessAffinity& process_affinity() {
+  static ProcessAffinity affinity;
+  return affinity;
+}
+
+void remember_process_affinity(const cpu_set_t& before) {
+  ProcessAffinity& p = process_affinity();
+  const std::scoped_lock lock(p.mutex);
+  if (!p.cpus) p.cpus = before;
+}
+
+std::optional<cpu_set_t> remembered_process_affinity() {
+  ProcessAffinity& p = process_affinity();
+  const std::scoped_lock lock(p.mutex);
+  return p.cpus;
 }
 
 // The CPUs this process may run on, in CPU order (none when the mask cannot be read).
@@ -71,6 +96,16 @@ std::vector<std::optional<int>> cpus_for_partitions(std::size_t count,
 
 std::size_t usable_cpus() {
   return allowed_cpus().size();
+}
+
+std::size_t process_cpus() {
+  const std::optional<cpu_set_t> cpus = remembered_process_affinity();
+  return cpus ? static_cast<std::size_t>(CPU_COUNT(&*cpus)) : usable_cpus();
+}
+
+void run_on_process_cpus() {
+  if (const std::optional<cpu_set_t> cpus = remembered_process_affinity())
+    pthread_setaffinity_np(pthread_self(), sizeof *cpus, &*cpus);
 }
 
 bool partitions_share_cpus(std::size_t count, std::optional<MachineSlot> slot) {
@@ -121,6 +156,7 @@ int position_in_cpu_list(std::string_view list, int cpu) {
 
 PinnedThread::PinnedThread(std::optional<int> cpu) {
   if (!cpu || pthread_getaffinity_np(pthread_self(), sizeof before_, &before_) != 0) return;
+  remember_process_affinity(before_);
   cpu_set_t one;
   CPU_ZERO(&one);
   CPU_SET(*cpu, &one);

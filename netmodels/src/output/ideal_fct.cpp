@@ -5,7 +5,10 @@
 #include "netwarp/netmodels/ideal_fct.hpp"
 
 #include <algorithm>
+#include <future>
+#include <vector>
 
+#include "netwarp/engine/cpu_pinning.hpp"
 #include "netwarp/netmodels/units.hpp"
 
 namespace netwarp::netmodels {
@@ -82,6 +85,23 @@ SimTime IdealCompletionTimes::of(MessageId id) {
   std::int64_t& ps = ps_.at(id);
   if (ps < 0) ps = ideal_completion_time(spec_, spec_.workload.messages[id]).ps();
   return SimTime::from_ps(ps);
+}
+
+void IdealCompletionTimes::compute_all(std::size_t threads) {
+  const std::size_t n = ps_.size();
+  threads = std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(1, n / kMessagesPerThread));
+  const auto compute = [this](std::size_t begin, std::size_t end) {
+    for (std::size_t id = begin; id < end; ++id)
+      if (ps_[id] < 0) ps_[id] = ideal_completion_time(spec_, spec_.workload.messages[id]).ps();
+  };
+  std::vector<std::future<void>> helpers;  // a failure comes out of get(), as on this thread
+  for (std::size_t t = 1; t < threads; ++t)
+    helpers.push_back(std::async(std::launch::async, [&compute, t, threads, n] {
+      engine::run_on_process_cpus();
+      compute(n * t / threads, n * (t + 1) / threads);
+    }));
+  compute(0, n / threads);
+  for (std::future<void>& helper : helpers) helper.get();
 }
 
 }  // namespace netwarp::netmodels

@@ -48,6 +48,13 @@ int position_in_cpu_list(std::string_view list, int cpu);
 // How many CPUs this process may run on (its affinity mask; 0 when it cannot be read).
 std::size_t usable_cpus();
 
+// How many CPUs the process could use before the first PinnedThread pinned its thread (as
+// usable_cpus() when none has): a pinned partition's usable_cpus() says 1.
+std::size_t process_cpus();
+// Lets the calling thread run on the CPUs of process_cpus(): a helper that a pinned partition
+// starts (the outputs' writers) would otherwise inherit, and share, that partition's one CPU.
+void run_on_process_cpus();
+
 // Whether this machine runs more partitions than there are CPUs for them: more than this process
 // may use for its own `count`, or, when the launcher says how many processes share the machine
 // (`slot`) and left this one free to use every CPU, more than that for all of theirs. A waiting

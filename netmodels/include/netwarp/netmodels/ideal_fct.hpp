@@ -30,6 +30,11 @@ class IdealCompletionTimes {
  public:
   explicit IdealCompletionTimes(const NetworkSpec& spec);
   SimTime of(MessageId id);
+  bool kept(MessageId id) const { return ps_.at(id) >= 0; }  // computed already
+  // Every message's, on up to `threads` threads (each its own range of messages, at least
+  // kMessagesPerThread): after it `of` only reads, so writers on several threads may share it.
+  void compute_all(std::size_t threads);
+  static constexpr std::size_t kMessagesPerThread = 4096;
 
  private:
   const NetworkSpec& spec_;
