@@ -51,6 +51,13 @@ TEST(FatTree, RoutesAreShortest) {
   }
 }
 
+TEST(FatTree, CountsTheLinksOfARouteWithoutWalkingIt) {
+  for (std::uint32_t k : {2u, 4u, 6u}) {
+    SCOPED_TRACE("k = " + std::to_string(k));
+    topology_test::expect_links_counted_as_walked(build_fat_tree({k}, LinkLevels{}, kAt));
+  }
+}
+
 TEST(FatTree, GivesEachDestinationOfAPodItsOwnCore) {
   const Topology k4 = build_fat_tree({4}, LinkLevels{}, kAt);
   std::set<NodeId> cores;

@@ -36,6 +36,18 @@ void for_each_host_pair(const Topology& topology, Check check) {
       if (src != dst) check(src, dst, topology.path(src, dst));
 }
 
+// The router's count of links from every switch to every host (Router::links_to) is the length
+// of the route walked port by port.
+inline void expect_links_counted_as_walked(const Topology& topology) {
+  for (NodeId at = topology.host_count; at < topology.nodes.size(); ++at)
+    for (NodeId dst = 0; dst < topology.host_count; ++dst) {
+      std::uint32_t walked = 0;
+      for (NodeId node = at; node != dst; ++walked)
+        node = topology.nodes[node].ports[topology.next_port(node, dst)].peer;
+      EXPECT_EQ(topology.router->links_to(at, dst), walked) << at << " -> " << dst;
+    }
+}
+
 // Every pair of hosts is joined by a path that starts and ends right.
 inline void expect_all_pairs_reachable(const Topology& topology) {
   for_each_host_pair(topology, [](NodeId src, NodeId dst, const std::vector<NodeId>& path) {

@@ -53,6 +53,18 @@ void expect_dimension_order_routes(const TorusSpec& spec) {
       });
 }
 
+// Odd and even sizes (an even ring's far router is as near both ways), size 2 (one cable),
+// meshes, several hosts a router.
+TEST(Torus, CountsTheLinksOfARouteWithoutWalkingIt) {
+  for (const TorusSpec& spec :
+       {TorusSpec{{4, 3}, true, 1}, TorusSpec{{2, 3, 4}, true, 2}, TorusSpec{{5, 4}, false, 1},
+        TorusSpec{{3, 2, 2}, false, 3}, TorusSpec{{6, 6}, true, 1}}) {
+    SCOPED_TRACE(std::to_string(spec.dims.size()) + " dimensions, wrap " +
+                 std::to_string(spec.wrap));
+    topology_test::expect_links_counted_as_walked(build_torus(spec, LinkLevels{}, kAt));
+  }
+}
+
 TEST(Torus, NumbersRoutersRowMajorXFastest) {
   const Topology torus = build_torus(TorusSpec{{4, 3}, true, 1}, LinkLevels{}, kAt);
   EXPECT_EQ(torus.kind, "torus");

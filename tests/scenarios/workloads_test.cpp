@@ -144,6 +144,27 @@ TEST(IdealCompletion, KeptPerMessageAsComputed) {
                std::out_of_range);
 }
 
+// Over links all alike the router's count of a route's links (torus, mesh, fat tree) stands for
+// its walk: the times the walk gives, with a NIC rate of its own and TCP's segments too; links
+// of different levels are walked.
+TEST(IdealCompletion, CountedRoutesGiveTheWalkedTimes) {
+  for (const std::string topology :
+       {"topology { torus { dims: [3, 4, 2] hosts_per_router: 2 } }\n",
+        "topology { torus { dims: [4, 3] mesh: true } }\n",
+        "topology { fat_tree { k: 4 } }\nnic { rate_bps: 250000000 }\n",
+        "topology { fat_tree { k: 4 } }\ntransport { kind: TCP }\n",
+        "topology { fat_tree { k: 4 } }\n"
+        "links { levels { level: 1 rate_bps: 400000000 latency_ns: 3000 } }\n"}) {
+    SCOPED_TRACE(topology);
+    const NetworkSpec spec =
+        build_text("counted", topology + "workload { all_to_all { bytes: 5000 } }\n");
+    netmodels::IdealCompletionTimes kept(spec);
+    for (netmodels::MessageId id = 0; id < spec.workload.messages.size(); ++id)
+      ASSERT_EQ(kept.of(id), netmodels::ideal_completion_time(spec, spec.workload.messages[id]))
+          << "message " << id;
+  }
+}
+
 // Computed all at once on several threads (the outputs' writers share them), each message's is
 // what it alone gives; ranges split between threads lose or repeat none.
 TEST(IdealCompletion, ComputedAllOnThreadsAsEachAlone) {

@@ -16,6 +16,21 @@ PortIndex FatTreeRouter::next_port(NodeId switch_node, NodeId dst_host) const {
   return static_cast<PortIndex>(pod == dst_pod ? dst_edge % p : p + dst_edge % p);
 }
 
+std::optional<std::uint32_t> FatTreeRouter::links_to(NodeId switch_node, NodeId dst_host) const {
+  const std::uint32_t p = shape_.p;
+  const std::uint32_t at = switch_node - shape_.hosts;
+  const std::uint32_t dst_edge = dst_host / p;
+  const std::uint32_t dst_pod = dst_edge / p;
+  const std::uint32_t pod = at / (2 * p);
+  if (pod >= shape_.k) return 3;  // a core: aggregation, edge, host
+  const std::uint32_t index = at % (2 * p);
+  if (index < p) {  // an edge: its own host, or up to an aggregation (and a core) and down
+    if (pod * p + index == dst_edge) return 1;
+    return pod == dst_pod ? 3 : 5;
+  }
+  return pod == dst_pod ? 2 : 4;  // an aggregation
+}
+
 std::uint32_t FatTreeRouter::path_count(NodeId switch_node, NodeId dst_host) const {
   const bool up = next_port(switch_node, dst_host) >= shape_.p &&
                   (switch_node - shape_.hosts) / (2 * shape_.p) < shape_.k;

@@ -37,6 +37,8 @@ class FatTreeRouter final : public ComputedRouter, public EqualCostRouter {
         ecmp_(ecmp),
         salt_(route_key_mix(route_seed)) {}
   PortIndex next_port(NodeId switch_node, NodeId dst_host) const override;
+  // Up to the lowest level shared with the host's edge, then down (ECMP's routes alike).
+  std::optional<std::uint32_t> links_to(NodeId switch_node, NodeId dst_host) const override;
   // Multipath: going up, any aggregation (at an edge) or any core (at an aggregation).
   std::uint32_t path_count(NodeId switch_node, NodeId dst_host) const override;
   PortIndex path_port(NodeId switch_node, NodeId dst_host, std::uint32_t i) const override;

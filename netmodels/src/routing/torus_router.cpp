@@ -1,6 +1,8 @@
 // TorusRouter: dimension-order routes and the port layout of the torus or mesh (see header).
 #include "routing/torus_router.hpp"
 
+#include <algorithm>
+
 namespace netwarp::netmodels {
 
 std::uint32_t TorusShape::coordinate(std::uint32_t router, std::uint32_t dim) const {
@@ -57,6 +59,22 @@ PortIndex TorusRouter::next_port(NodeId switch_node, NodeId dst_host) const {
     dst_rest /= size;
   }
   return static_cast<PortIndex>(~PortIndex{0});  // dst_host is no host of this torus
+}
+
+std::optional<std::uint32_t> TorusRouter::links_to(NodeId switch_node, NodeId dst_host) const {
+  std::uint32_t rest = switch_node - hosts();
+  std::uint32_t dst_rest = dst_host / shape_.hosts_per_router;
+  std::uint32_t links = 1;  // into the host
+  for (std::uint32_t d = 0; d < shape_.dimensions; ++d) {
+    const std::uint32_t size = shape_.dims[d];
+    const std::uint32_t from = rest % size;
+    const std::uint32_t to = dst_rest % size;
+    const std::uint32_t forward = (to + size - from) % size;
+    links += shape_.wrap ? std::min(forward, size - forward) : (to > from ? to - from : from - to);
+    rest /= size;
+    dst_rest /= size;
+  }
+  return links;
 }
 
 std::size_t TorusRouter::port_count(NodeId switch_node) const {

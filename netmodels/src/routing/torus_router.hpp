@@ -40,6 +40,8 @@ class TorusRouter final : public ComputedRouter {
   explicit TorusRouter(const TorusShape& shape)
       : ComputedRouter(shape.hosts(), shape.routers), shape_(shape) {}
   PortIndex next_port(NodeId switch_node, NodeId dst_host) const override;
+  // The distance in each dimension (on a torus the shorter way round), and the host's link.
+  std::optional<std::uint32_t> links_to(NodeId switch_node, NodeId dst_host) const override;
 
  private:
   std::size_t port_count(NodeId switch_node) const override;

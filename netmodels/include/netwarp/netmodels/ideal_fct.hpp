@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "netwarp/netmodels/network_spec.hpp"
@@ -37,8 +38,10 @@ class IdealCompletionTimes {
   static constexpr std::size_t kMessagesPerThread = 4096;
 
  private:
+  SimTime compute(const Message& m) const;
   const NetworkSpec& spec_;
-  std::vector<std::int64_t> ps_;  // -1: not asked yet
+  std::vector<std::int64_t> ps_;     // -1: not asked yet
+  std::optional<LinkSpec> uniform_;  // every link's rate and latency, when all are alike
 };
 
 }  // namespace netwarp::netmodels

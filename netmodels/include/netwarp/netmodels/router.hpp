@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -67,6 +68,15 @@ class Router {
                              const PortLoad& load) const {
     (void)load;
     return {next_port(switch_node, query.dst_host), query.nonminimal};
+  }
+  // How many links the static route takes from switch `switch_node` to host `dst_host`, the
+  // last one into the host included, where the family's rule counts them without walking the
+  // route (torus, mesh, fat tree); none otherwise. The ideal times of a million flows over
+  // uniform links use it instead of a walk of every path (ideal_fct.hpp).
+  virtual std::optional<std::uint32_t> links_to(NodeId switch_node, NodeId dst_host) const {
+    (void)switch_node;
+    (void)dst_host;
+    return std::nullopt;
   }
   // Throws std::logic_error unless this router's rule delivers every packet in `topology` to
   // its destination host without a loop. check_topology calls it once the ports were found
