@@ -31,6 +31,11 @@ std::uint32_t segment_bytes(const NetworkSpec& spec, const TcpConfig& tcp) {
   return spec.format.max_payload();
 }
 
+// The transport settings of a message's workload.
+const TcpConfig& tcp_of(const NetworkSpec& spec, const Message& m) {
+  return m.tcp_config == 0 ? spec.transport.tcp : spec.workload_tcp[m.tcp_config - 1];
+}
+
 // The message's time over the links `hops(fn)` gives, fn(rate_bps, latency) each, in order.
 template <class Hops>
 SimTime ideal_over_hops(const NetworkSpec& spec, std::uint64_t bytes, const TcpConfig& tcp,
@@ -80,9 +85,7 @@ SimTime ideal_completion_time(const NetworkSpec& spec, NodeId src, NodeId dst,
 }
 
 SimTime ideal_completion_time(const NetworkSpec& spec, const Message& m) {
-  const TcpConfig& tcp =
-      m.tcp_config == 0 ? spec.transport.tcp : spec.workload_tcp[m.tcp_config - 1];
-  return ideal_completion_time(spec, m.src, m.dst, m.bytes, tcp);
+  return ideal_completion_time(spec, m.src, m.dst, m.bytes, tcp_of(spec, m));
 }
 
 SimTime ideal_completion_time(const NetworkSpec& spec, NodeId src, NodeId dst, std::uint64_t bytes,
@@ -115,11 +118,9 @@ SimTime IdealCompletionTimes::compute(const Message& m) const {
           ? t.router->links_to(t.nodes[m.src].ports[0].peer, m.dst)
           : std::nullopt;
   if (!beyond_first) return ideal_completion_time(spec_, m);
-  const TcpConfig& tcp =
-      m.tcp_config == 0 ? spec_.transport.tcp : spec_.workload_tcp[m.tcp_config - 1];
   const std::uint64_t first_rate =
       spec_.nic.rate_bps != 0 ? spec_.nic.rate_bps : uniform_->rate_bps;
-  return ideal_over_hops(spec_, m.bytes, tcp, [&](auto&& fn) {
+  return ideal_over_hops(spec_, m.bytes, tcp_of(spec_, m), [&](auto&& fn) {
     fn(first_rate, uniform_->latency);
     for (std::uint32_t link = 0; link < *beyond_first; ++link)
       fn(uniform_->rate_bps, uniform_->latency);
