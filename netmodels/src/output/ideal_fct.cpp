@@ -110,7 +110,7 @@ SimTime IdealCompletionTimes::of(MessageId id) {
 }
 
 // Over uniform links only the number of links matters, which the router may count without a
-// walk of the path (a million flows of 150 links each: 10 s of CPU walking, a cache miss a link).
+// walk of the path (the 100^3 permutation's million flows: 4.9 s on 2 threads walking).
 SimTime IdealCompletionTimes::compute(const Message& m) const {
   const Topology& t = spec_.topology;
   const std::optional<std::uint32_t> beyond_first =
