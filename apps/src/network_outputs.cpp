@@ -399,7 +399,7 @@ std::vector<std::string> write_network_outputs(const NetworkRunReport& rep, cons
   const std::size_t cpus = engine::process_cpus();
   const bool side_by_side = cpus > 1 && rows >= kSideBySideRows;
   // Every slowdown's ideal time first: the writers on both threads read them.
-  rep.ideal = std::make_shared<netmodels::IdealCompletionTimes>(*rep.spec);
+  if (!rep.ideal) rep.ideal = std::make_shared<netmodels::IdealCompletionTimes>(*rep.spec);
   rep.ideal->compute_all(side_by_side ? cpus : 1);
   std::vector<std::string> files;
   if (side_by_side) {

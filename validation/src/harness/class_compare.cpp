@@ -50,11 +50,12 @@ ClassComparison compare_classes(const netmodels::NetworkSpec& spec,
   const std::size_t classes = std::max<std::size_t>(1, w.classes.size());
   std::vector<Samples> whole(classes);
   std::vector<std::vector<Samples>> buckets(classes, std::vector<Samples>(bounds.size() + 1));
+  netmodels::IdealCompletionTimes ideals(spec);
   for (const netmodels::Message& m : w.messages) {
     const FlowSample& f = packet.at(m.id);
     const std::int64_t model_fct = m.id < model.size() ? model[m.id] : -1;
     if (f.delivered_ps < 0 || f.start_ps < 0 || model_fct < 0) continue;
-    const double ideal = static_cast<double>(netmodels::ideal_completion_time(spec, m).ps());
+    const double ideal = static_cast<double>(ideals.of(m.id).ps());
     if (ideal <= 0) continue;
     const bool lossy = f.retransmitted_segments + f.retransmission_timeouts > 0;
     const Sample p{static_cast<double>(f.delivered_ps - f.start_ps) / ideal, lossy};
