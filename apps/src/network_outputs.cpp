@@ -338,28 +338,37 @@ void write_cwnd_csv(const NetworkRunReport& rep, const std::string& path) {
 
 }  // namespace
 
-// One pcap file per traced node (DIR/<node>.pcap: what it sent and received) and per mirrored
-// port (DIR/<node>.p<port>.pcap: what left through it).
-std::vector<std::string> write_pcaps(const NetworkRunReport& rep, const std::string& dir) {
-  using netmodels::trace_direction::port_departure;
-  std::vector<std::string> files;
-  auto write = [&](const std::string& path, auto&& wanted) {
-    netmodels::PcapWriter pcap(path);
-    auto traces = rep.results->open<netmodels::PacketTrace>();
-    for (; const netmodels::PacketTrace* trace = traces.peek(); traces.pop())
-      if (wanted(*trace)) pcap.write(*trace);
-    pcap.flush();
-    files.push_back(path);
-  };
+std::vector<PcapFile> pcap_files(const NetworkRunReport& rep, const std::string& dir) {
+  std::vector<PcapFile> files;
   for (netmodels::NodeId n : rep.spec->outputs.pcap_nodes)
-    write(fmt::format("{}/{}.pcap", dir, node_name(*rep.spec, n)),
-          [&](const auto& t) { return t.node == n && t.direction != port_departure; });
+    files.push_back({fmt::format("{}/{}.pcap", dir, node_name(*rep.spec, n)), {n, 0}, false});
   for (const netmodels::PortRef& p : rep.spec->outputs.pcap_ports)
-    write(fmt::format("{}/{}.p{}.pcap", dir, node_name(*rep.spec, p.node), p.port),
-          [&](const auto& t) {
-            return t.node == p.node && t.port == p.port && t.direction == port_departure;
-          });
+    files.push_back(
+        {fmt::format("{}/{}.p{}.pcap", dir, node_name(*rep.spec, p.node), p.port), p, true});
   return files;
+}
+
+void write_pcap(const NetworkRunReport& rep, const PcapFile& file) {
+  using netmodels::trace_direction::port_departure;
+  netmodels::PcapWriter pcap(file.path);
+  auto traces = rep.results->open<netmodels::PacketTrace>();
+  for (; const netmodels::PacketTrace* t = traces.peek(); traces.pop()) {
+    const bool wanted =
+        file.mirrored_port
+            ? t->node == file.at.node && t->port == file.at.port && t->direction == port_departure
+            : t->node == file.at.node && t->direction != port_departure;
+    if (wanted) pcap.write(*t);
+  }
+  pcap.flush();
+}
+
+std::vector<std::string> write_pcaps(const NetworkRunReport& rep, const std::string& dir) {
+  std::vector<std::string> written;
+  for (const PcapFile& file : pcap_files(rep, dir)) {
+    write_pcap(rep, file);
+    written.push_back(file.path);
+  }
+  return written;
 }
 
 void write_flows_csv(const NetworkRunReport& rep, const std::string& path) {
@@ -367,56 +376,91 @@ void write_flows_csv(const NetworkRunReport& rep, const std::string& path) {
   for_each_flow_row(rep, [&](const TableRow& row) { flows.row(row); });
 }
 
-std::vector<std::string> write_network_tables(const NetworkRunReport& rep, const std::string& dir) {
-  std::vector<std::string> files{dir + "/flows.csv", dir + "/ports.csv"};
-  write_flows_csv(rep, files[0]);
-  {
-    CsvTableStream ports(files[1]);
-    for_each_port_row(rep, rep.results->busy_span(), [&](const TableRow& row) { ports.row(row); });
-  }
-  if (has_port_classes(rep)) {
-    files.push_back(dir + "/port_classes.csv");
-    CsvTableStream classes(files.back());
-    for_each_port_class_row(rep, [&](const TableRow& row) { classes.row(row); });
-  }
-  if (!rep.spec->outputs.queue_ports.empty()) {
-    files.push_back(dir + "/queues.csv");
-    write_queue_csv(rep, files.back());
-  }
-  if (rep.spec->outputs.cwnd_trace) {
-    files.push_back(dir + "/cwnd.csv");
-    write_cwnd_csv(rep, files.back());
-  }
-  for (std::string& f : write_pcaps(rep, dir)) files.push_back(std::move(f));
-  write_timeseries_files(rep, dir, true, files);
+std::vector<OutputFile> network_table_files(const NetworkRunReport& rep, const std::string& dir) {
+  const netmodels::ResultsSource* results = rep.results;
+  const NetworkRunReport* report = &rep;  // the writers run later, maybe on another thread
+  std::vector<OutputFile> files;
+  files.push_back({dir + "/flows.csv", rep.spec->workload.messages.size(),
+                   [report](const std::string& path) { write_flows_csv(*report, path); }});
+  files.push_back({dir + "/ports.csv", results->count<netmodels::PortRecord>(),
+                   [report](const std::string& path) {
+                     CsvTableStream ports(path);
+                     for_each_port_row(*report, report->results->busy_span(),
+                                       [&](const TableRow& row) { ports.row(row); });
+                   }});
+  if (has_port_classes(rep))
+    files.push_back({dir + "/port_classes.csv", results->count<netmodels::PortClassRecord>(),
+                     [report](const std::string& path) {
+                       CsvTableStream classes(path);
+                       for_each_port_class_row(*report,
+                                               [&](const TableRow& row) { classes.row(row); });
+                     }});
+  if (!rep.spec->outputs.queue_ports.empty())
+    files.push_back({dir + "/queues.csv", results->count<netmodels::QueueSample>(),
+                     [report](const std::string& path) { write_queue_csv(*report, path); }});
+  if (rep.spec->outputs.cwnd_trace)
+    files.push_back({dir + "/cwnd.csv", results->count<netmodels::CwndSample>(),
+                     [report](const std::string& path) { write_cwnd_csv(*report, path); }});
+  // Each pcap file reads every packet trace.
+  const std::uint64_t traces = results->count<netmodels::PacketTrace>();
+  for (const PcapFile& pcap : pcap_files(rep, dir))
+    files.push_back(
+        {pcap.path, traces, [report, pcap](const std::string&) { write_pcap(*report, pcap); }});
+  add_timeseries_files(rep, dir, true, files);
   return files;
 }
+
+namespace {
+
+// A results.json row (a flow, a port) costs about as much to write as this many CSV rows: it
+// names every field. The 50^3 permutation's results.json took 0.91 s for 1.125 M rows, its CSV
+// tables 0.91 s for 4.0 M (bench/SCALE.md, "Outputs side by side"): 3.5, rounded up.
+constexpr std::uint64_t kJsonRowCost = 4;
+
+std::uint64_t results_json_rows(const NetworkRunReport& rep) {
+  return kJsonRowCost *
+         (rep.spec->workload.messages.size() + rep.results->count<netmodels::PortRecord>() +
+          rep.results->count<netmodels::PortClassRecord>());
+}
+
+void write_files(const std::vector<OutputFile>& files, const std::vector<bool>& on_helper,
+                 bool helper) {
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (on_helper[i] == helper) files[i].write(files[i].path);
+}
+
+}  // namespace
 
 std::vector<std::string> write_network_outputs(const NetworkRunReport& rep, const std::string& dir,
                                                const std::function<void()>& before_json) {
   const std::string json = dir + "/results.json";
-  const std::size_t rows = rep.spec->topology.nodes.size() + rep.spec->workload.messages.size();
+  const std::vector<OutputFile> files = network_table_files(rep, dir);
+  std::vector<std::uint64_t> rows;
+  for (const OutputFile& file : files) rows.push_back(file.rows);
+  FileShare share = share_out(rows, results_json_rows(rep));
   const std::size_t cpus = engine::process_cpus();
-  const bool side_by_side = cpus > 1 && rows >= kSideBySideRows;
+  const bool side_by_side = cpus > 1 && share.helper_rows >= kSideBySideRows;
   // Every slowdown's ideal time first: the writers on both threads read them.
   if (!rep.ideal) rep.ideal = std::make_shared<netmodels::IdealCompletionTimes>(*rep.spec);
   rep.ideal->compute_all(side_by_side ? cpus : 1);
-  std::vector<std::string> files;
   if (side_by_side) {
     before_json();
-    std::future<std::vector<std::string>> tables = std::async(std::launch::async, [&] {
+    std::future<void> helper = std::async(std::launch::async, [&] {
       engine::run_on_process_cpus();
-      return write_network_tables(rep, dir);
+      write_files(files, share.on_helper, true);
     });
-    write_network_results_json(rep, json);  // on a failure, the future's end waits for the tables
-    files = tables.get();
+    write_network_results_json(rep, json);  // on a failure, the future's end waits for the helper
+    write_files(files, share.on_helper, false);
+    helper.get();
   } else {
-    files = write_network_tables(rep, dir);
+    share.on_helper.assign(files.size(), false);
+    write_files(files, share.on_helper, false);
     before_json();
     write_network_results_json(rep, json);
   }
-  files.insert(files.begin(), json);
-  return files;
+  std::vector<std::string> written{json};
+  for (const OutputFile& file : files) written.push_back(file.path);
+  return written;
 }
 
 // Streamed: the head, then the tables row by row, then the effective scenario. Written in place:

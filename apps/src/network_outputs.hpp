@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "file_share.hpp"
 #include "netwarp/engine/kernel.hpp"
 #include "netwarp/netmodels/ideal_fct.hpp"
 #include "netwarp/netmodels/network_results.hpp"
@@ -40,16 +41,24 @@ struct NetworkRunReport {
 // Every output file into `dir` (which exists: the run's staged folder); returns the files
 // written, results.json first. `before_json` runs once before results.json is begun (the caller
 // measures there the peak memory it reports): after the other files where they are written
-// first, before them where the two are written side by side. That is on two threads when the
-// process has CPUs to spare and the run rows enough (kSideBySideRows nodes and messages) to
-// repay a thread: results.json on this one, the rest on a helper.
+// first, before them where the files are written side by side. That is on two threads when the
+// process has CPUs to spare and the files rows enough to repay a thread (kSideBySideRows on the
+// helper's side, by OutputFile::rows): results.json and some files on this one, the rest on a
+// helper, shared out so that each thread writes about as many rows.
 std::vector<std::string> write_network_outputs(const NetworkRunReport& report,
                                                const std::string& dir,
                                                const std::function<void()>& before_json);
 inline constexpr std::size_t kSideBySideRows = 10'000;
-// The two halves: every file but results.json, returning the files written; results.json.
-std::vector<std::string> write_network_tables(const NetworkRunReport& report,
-                                              const std::string& dir);
+// One file of a run's outputs: its path, the rows it will hold (from the record counts, to share
+// the files out over threads) and how to write it.
+struct OutputFile {
+  std::string path;
+  std::uint64_t rows = 0;
+  std::function<void(const std::string& path)> write;
+};
+// Every file but results.json, in the order they are listed.
+std::vector<OutputFile> network_table_files(const NetworkRunReport& report, const std::string& dir);
+// results.json alone.
 void write_network_results_json(const NetworkRunReport& report, const std::string& path);
 std::string format_network_summary(const NetworkRunReport& report);
 // results.json's window_us: the optimism window in force, or null when there is none (the
@@ -92,7 +101,15 @@ class CsvTableStream {
   std::string line_;
   bool has_header_ = false;
 };
-// DIR/<node>.pcap per traced node and DIR/<node>.p<port>.pcap per mirrored port.
+// DIR/<node>.pcap per traced node (what it sent and received) and DIR/<node>.p<port>.pcap per
+// mirrored port (what left through it).
+struct PcapFile {
+  std::string path;
+  netmodels::PortRef at;
+  bool mirrored_port = false;  // else the node's own traffic
+};
+std::vector<PcapFile> pcap_files(const NetworkRunReport& report, const std::string& dir);
+void write_pcap(const NetworkRunReport& report, const PcapFile& file);
 std::vector<std::string> write_pcaps(const NetworkRunReport& report, const std::string& dir);
 
 }  // namespace netwarp::apps

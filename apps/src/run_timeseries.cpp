@@ -23,28 +23,42 @@ nlohmann::ordered_json flow_completion_json(const netmodels::ResultsSource& resu
   return j;
 }
 
+void add_timeseries_files(const NetworkRunReport& report, const std::string& dir, bool with_fct,
+                          std::vector<OutputFile>& files) {
+  // The writers run later, maybe on another thread: they hold pointers to what outlives them.
+  const netmodels::ResultsSource* results = report.results;
+  const netmodels::NetworkSpec* spec = report.spec;
+  auto add = [&](const char* name, std::uint64_t rows, auto write_csv) {
+    files.push_back(OutputFile{dir + "/" + name, rows, [write_csv](const std::string& path) {
+                                 auto out = open_for_writing(path);
+                                 write_csv(out);
+                               }});
+  };
+  if (spec->outputs.sample_interval_ps > 0) {
+    add("ports_timeseries.csv", results->count<netmodels::PortSample>(),
+        [=](std::ofstream& out) { netmodels::write_ports_timeseries_csv(*results, *spec, out); });
+    if (const std::uint64_t rows = results->count<netmodels::FlowSample>(); rows > 0)
+      add("flows_timeseries.csv", rows,
+          [=](std::ofstream& out) { netmodels::write_flows_timeseries_csv(*results, *spec, out); });
+    if (netmodels::has_class_queues(spec->switches))
+      add("port_classes_timeseries.csv", results->count<netmodels::ClassSample>(),
+          [=](std::ofstream& out) {
+            netmodels::write_classes_timeseries_csv(*results, *spec, out);
+          });
+  }
+  if (with_fct)
+    add("fct_cdf.csv", results->count<netmodels::DeliveryRecord>(), [=](std::ofstream& out) {
+      netmodels::write_fct_cdf_csv(netmodels::flow_completion_times(*results), out);
+    });
+}
+
 void write_timeseries_files(const NetworkRunReport& report, const std::string& dir, bool with_fct,
                             std::vector<std::string>& files) {
-  const netmodels::ResultsSource& results = *report.results;
-  if (report.spec->outputs.sample_interval_ps > 0) {
-    files.push_back(dir + "/ports_timeseries.csv");
-    auto ports = open_for_writing(files.back());
-    netmodels::write_ports_timeseries_csv(results, *report.spec, ports);
-    if (results.open<netmodels::FlowSample>().peek() != nullptr) {
-      files.push_back(dir + "/flows_timeseries.csv");
-      auto flows = open_for_writing(files.back());
-      netmodels::write_flows_timeseries_csv(results, *report.spec, flows);
-    }
-    if (netmodels::has_class_queues(report.spec->switches)) {
-      files.push_back(dir + "/port_classes_timeseries.csv");
-      auto classes = open_for_writing(files.back());
-      netmodels::write_classes_timeseries_csv(results, *report.spec, classes);
-    }
-  }
-  if (with_fct) {
-    files.push_back(dir + "/fct_cdf.csv");
-    auto cdf = open_for_writing(files.back());
-    netmodels::write_fct_cdf_csv(netmodels::flow_completion_times(results), cdf);
+  std::vector<OutputFile> outputs;
+  add_timeseries_files(report, dir, with_fct, outputs);
+  for (const OutputFile& f : outputs) {
+    f.write(f.path);
+    files.push_back(f.path);
   }
 }
 

@@ -16,8 +16,11 @@ namespace netwarp::apps {
 // absent when no message was delivered.
 nlohmann::ordered_json flow_completion_json(const netmodels::ResultsSource& results);
 
-// Writes the time series tables into `dir` (nothing when sampling is off) and, with
-// `with_fct`, fct_cdf.csv; appends the files written to `files`.
+// The time series tables in `dir` (none when sampling is off) and, with `with_fct`,
+// fct_cdf.csv, appended to `files` unwritten.
+void add_timeseries_files(const NetworkRunReport& report, const std::string& dir, bool with_fct,
+                          std::vector<OutputFile>& files);
+// Writes them; appends the files written to `files`.
 void write_timeseries_files(const NetworkRunReport& report, const std::string& dir, bool with_fct,
                             std::vector<std::string>& files);
 

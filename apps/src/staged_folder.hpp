@@ -5,7 +5,7 @@
 //
 //   StagedFolder out("out/incast");
 //   context.check_on_root([&] { out.open(); });  // rank 0 writes; fails before the run
-//   write_network_tables(report, out.path());
+//   write_network_outputs(report, out.path(), [] {});
 //   out.commit();
 //
 // While it is open, the staging folder holds a lock file (.netwarp.lock, flock'ed by this

@@ -226,33 +226,44 @@ class StreamedResults(RunCase):
                 self.assertEqual(sorted(os.listdir(out_dir)), sorted(os.listdir(memory_dir)))
 
     def test_outputs_written_side_by_side_are_the_files_one_thread_writes(self):
-        # 10,648 nodes and 5,324 messages, past the 10,000 rows (kSideBySideRows,
-        # network_outputs.hpp) at which results.json and the other files go on two threads;
-        # `taskset -c 0` leaves the process one CPU, and so one thread for all of them.
+        # Past 10,000 rows on a helper's side (kSideBySideRows, network_outputs.hpp) the files
+        # are shared out over two threads: a torus of 10,648 nodes and 5,324 messages (the
+        # tables beside results.json), and the library's incast (a queue trace and time series
+        # of 175,000 rows, shared out between results.json's thread and the helper; here with a
+        # pcap file, a port mirror and the cwnd trace too). `taskset -c 0` leaves the process
+        # one CPU, and so one thread for all of them.
         if len(os.sched_getaffinity(0)) < 2 or not shutil.which("taskset"):
             self.skipTest("needs 2 CPUs and taskset")
-        path = self.write("torus.pbtxt", """name: "torus-permutation"
+        torus = self.write("torus.pbtxt", """name: "torus-permutation"
 topology { torus { dims: [22, 22, 11] } }
 links { rate_bps: 8000000000 latency_ns: 100 }
 switch { buffer_bytes: 65536 flow_control: CREDIT }
 transport { kind: LOSSLESS }
 workload { permutation { bytes: 4000 } }
 """)
-        for threads in ([], ["--threads", "2"]):
-            with self.subTest(threads=threads):
-                name = "threads" if threads else "sequential"
+        with open(os.path.join(LIBRARY, "incast.pbtxt")) as f:
+            incast = self.write("incast.pbtxt", f.read().replace("outputs {", """outputs {
+  pcap_nodes: "host1"
+  pcap_ports { toward_host: "host1" }
+  cwnd_trace: true""", 1))
+        runs = {"sequential": [torus], "threads": [torus, "--threads", "2"], "incast": [incast]}
+        for name, args in runs.items():
+            with self.subTest(run=name):
                 one_dir = os.path.join(self.dir, name + "-one-cpu")
-                r = subprocess.run(["taskset", "-c", "0", netwarp_cli.NETWARP, "run", path,
-                                    *threads, "--out", one_dir], capture_output=True, text=True,
+                r = subprocess.run(["taskset", "-c", "0", netwarp_cli.NETWARP, "run", *args,
+                                    "--out", one_dir], capture_output=True, text=True,
                                    timeout=300)
                 self.assertEqual(r.returncode, 0, r.stderr)
-                _, two_dir, _ = self.run_ok([path, *threads], out=name + "-two-cpus")
+                _, two_dir, _ = self.run_ok(args, out=name + "-two-cpus")
                 self.assertEqual(self.text_without_run_dependent_lines(two_dir),
                                  self.text_without_run_dependent_lines(one_dir))
-                tables = sorted(name for name in os.listdir(one_dir) if name.endswith(".csv"))
-                self.assertIn("ports_timeseries.csv", tables)
+                files = sorted(name for name in os.listdir(one_dir) if name != "results.json")
+                self.assertIn("ports_timeseries.csv", files)
+                if name == "incast":
+                    for kind in ("queues.csv", "cwnd.csv", "host1.pcap", "sw0.p1.pcap"):
+                        self.assertIn(kind, files)
                 self.assertEqual(sorted(os.listdir(two_dir)), sorted(os.listdir(one_dir)))
-                for table in tables:
+                for table in files:
                     with open(os.path.join(one_dir, table), "rb") as a, \
                             open(os.path.join(two_dir, table), "rb") as b:
                         self.assertEqual(a.read(), b.read(), table)

@@ -145,12 +145,38 @@ TEST_F(PartFiles, TotalsAndSpanEqualTheWholeRuns) {
   EXPECT_EQ(merged.busy_span(), 900);
 }
 
+// count<R> gives, from the files' sizes, the records open<R> reads: over part files, over one
+// rank's spilled runs and its buffer, and in memory.
+template <class R>
+void expect_counted_as_read(const ResultsSource& source) {
+  EXPECT_EQ(source.count<R>(), read_all<R>(source).size()) << RecordOrder<R>::kName;
+}
+
+void expect_every_table_counted_as_read(const ResultsSource& source) {
+  for_each_record_type([&]<class R>(std::type_identity<R>) { expect_counted_as_read<R>(source); });
+}
+
+TEST_F(PartFiles, CountsTheRecordsItReads) {
+  const ResultsSource merged(dir_, 2);
+  EXPECT_EQ(merged.count<QueueSample>(), 4u);
+  EXPECT_EQ(merged.count<FlowRecord>(), 4u);
+  EXPECT_EQ(merged.count<CwndSample>(), 0u);
+  expect_every_table_counted_as_read(merged);
+  NetworkResults buffer = rank1();
+  buffer.sort();
+  const ResultsSource spilled({part_stem(dir_, 0), part_stem(dir_, 1)}, &buffer);
+  EXPECT_EQ(spilled.count<QueueSample>(), 5u);
+  expect_every_table_counted_as_read(spilled);
+}
+
 TEST(ResultsSourceInMemory, ReadsTheSortedTablesAsTheyAre) {
   const NetworkResults all = whole_run();
   const ResultsSource source(all);
   expect_same(read_all<FlowRecord>(source), all.flows);
   expect_same(read_all<PortRecord>(source), all.ports);
   EXPECT_EQ(source.busy_span(), 900);
+  EXPECT_EQ(source.count<PortRecord>(), 4u);
+  expect_every_table_counted_as_read(source);
 }
 
 void feed(engine::RecordSink& sink, const PortRecord& record) {

@@ -2,6 +2,7 @@
 #include "netwarp/netmodels/results_source.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 
 namespace netwarp::netmodels {
@@ -37,6 +38,18 @@ bool RecordRun<R>::refill() {
   return !records_.empty();
 }
 
+namespace {
+
+template <class R>
+const std::vector<R>& table_of(const NetworkResults& m) {
+  return std::get<const std::vector<R>&>(
+      std::tie(m.deliveries, m.flows, m.ports, m.queue_samples, m.packet_traces, m.cwnd_samples,
+               m.receivers, m.port_samples, m.flow_samples, m.port_classes, m.switch_buffers,
+               m.drops, m.pool_samples, m.pool_interval_samples, m.class_samples));
+}
+
+}  // namespace
+
 ResultsSource::ResultsSource(const std::string& dir, int ranks) {
   for (int rank = 0; rank < ranks; ++rank) parts_.push_back(Part{{part_stem(dir, rank)}, nullptr});
 }
@@ -47,19 +60,32 @@ MergedRecords<R> ResultsSource::open() const {
   for (const Part& part : parts_) {
     for (const std::string& stem : part.stems) runs.emplace_back(table_path<R>(stem));
     if (const NetworkResults* m = part.newest) {
-      const auto tables = std::tie(m->deliveries, m->flows, m->ports, m->queue_samples,
-                                   m->packet_traces, m->cwnd_samples, m->receivers, m->port_samples,
-                                   m->flow_samples, m->port_classes, m->switch_buffers, m->drops,
-                                   m->pool_samples, m->pool_interval_samples, m->class_samples);
-      runs.emplace_back(std::span<const R>(std::get<const std::vector<R>&>(tables)));
+      runs.emplace_back(std::span<const R>(table_of<R>(*m)));
     }
   }
   return MergedRecords<R>(std::move(runs));
 }
 
-#define NETWARP_RECORD_TABLE(R) \
-  template class RecordRun<R>;  \
-  template MergedRecords<R> ResultsSource::open<R>() const;
+template <class R>
+std::uint64_t ResultsSource::count() const {
+  std::uint64_t records = 0;
+  for (const Part& part : parts_) {
+    for (const std::string& stem : part.stems) {
+      std::error_code unreadable;  // opening it fails alike and says so
+      const std::uintmax_t bytes = std::filesystem::file_size(table_path<R>(stem), unreadable);
+      if (!unreadable) records += bytes / sizeof(R);
+    }
+    if (const NetworkResults* m = part.newest) {
+      records += table_of<R>(*m).size();
+    }
+  }
+  return records;
+}
+
+#define NETWARP_RECORD_TABLE(R)                             \
+  template class RecordRun<R>;                              \
+  template MergedRecords<R> ResultsSource::open<R>() const; \
+  template std::uint64_t ResultsSource::count<R>() const;
 NETWARP_RECORD_TABLE(DeliveryRecord)
 NETWARP_RECORD_TABLE(FlowRecord)
 NETWARP_RECORD_TABLE(PortRecord)

@@ -262,6 +262,9 @@ class ResultsSource {
 
   template <class R>
   MergedRecords<R> open() const;
+  // How many records of table R there are, from the files' sizes: none is read.
+  template <class R>
+  std::uint64_t count() const;
 
   // Totals as NetworkResults::totals gives them for the whole run.
   NetworkTotals totals(const Workload& workload) const;
