@@ -10,8 +10,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Under the test's temporary folder (tests/temp_dir_main.cpp removes it).
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / "netwarp-cross-check-process-test";
+  const fs::path dir = fs::path(::testing::TempDir()) / "netwarp-cross-check-process-test";
   fs::create_directories(dir);
   return dir / name;
 }
