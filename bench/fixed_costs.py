@@ -10,13 +10,16 @@ network, sorting and writing the outputs, exit. Two output settings: `default` (
 it is: queue trace of the bottleneck, 100 us time series, 7.4 MB of CSV) and `minimal` (no queue
 trace, `outputs.sample_interval_ns=0`: results.json, flows.csv, ports.csv, fct_cdf.csv). Also
 the process's CPU time (user + system, as its parent's wait4 reports it: less inflated than wall
-time on a busy machine), and a third setting, `start`: `netwarp run --help`, start-up and exit
-alone (no run, no engine).
+time on a busy machine), a third setting, `start`: `netwarp run --help`, start-up and exit
+alone (no run, no engine), and a fourth, `sweep/point`: the minimal incast as one process of
+`--sweep-points` points (`netwarp run --sweep seed=1,2,...`), per point (the whole process and
+the engine's time summed over sweep.csv, divided by the points).
 
   bench/fixed_costs.py build/bin/netwarp                      # one binary
   bench/fixed_costs.py OLD/netwarp NEW/netwarp --runs 15     # before/after, with A/B ratios
 """
 import argparse
+import csv
 import json
 import os
 import shutil
@@ -41,6 +44,23 @@ def minimal_scenario(folder):
     return path
 
 
+def one_sweep(netwarp, scenario, extra, out, points):
+    """(whole wall, engine wall_seconds, process CPU) per point of one sweep process, ms."""
+    shutil.rmtree(out, ignore_errors=True)
+    seeds = ",".join(str(seed) for seed in range(1, points + 1))
+    args = [netwarp, "run", scenario, "--out", out, "--sweep", "seed=" + seeds] + extra
+    start = time.monotonic()
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    whole = time.monotonic() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise subprocess.CalledProcessError(os.waitstatus_to_exitcode(status), args)
+    with open(os.path.join(out, "sweep.csv")) as f:
+        engine = sum(float(row["wall_seconds"]) for row in csv.DictReader(f))
+    cpu = usage.ru_utime + usage.ru_stime
+    return whole * 1e3 / points, engine * 1e3 / points, cpu * 1e3 / points
+
+
 def one_run(netwarp, scenario, extra, out):
     """(whole wall, engine wall_seconds, process CPU), ms; no scenario: `run --help`."""
     shutil.rmtree(out, ignore_errors=True)
@@ -60,11 +80,13 @@ def one_run(netwarp, scenario, extra, out):
     return whole * 1e3, engine * 1e3, (usage.ru_utime + usage.ru_stime) * 1e3
 
 
-def measure(binaries, scenario, extra, runs, folder):
+def measure(binaries, scenario, extra, runs, folder, points=0):
     times = {b: [] for b in range(len(binaries))}
     for i in range(runs + 1):  # the first round warms the page cache, not counted
         for b, netwarp in enumerate(binaries):
-            result = one_run(netwarp, scenario, extra, os.path.join(folder, f"out{b}"))
+            out = os.path.join(folder, f"out{b}")
+            result = (one_sweep(netwarp, scenario, extra, out, points) if points else
+                      one_run(netwarp, scenario, extra, out))
             if i > 0:
                 times[b].append(result)
     return times
@@ -78,18 +100,23 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("netwarp", nargs="+", help="netwarp binaries, measured in turn")
     parser.add_argument("--runs", type=int, default=11, help="counted runs of each (default 11)")
+    parser.add_argument("--sweep-points", type=int, default=40,
+                        help="points of the sweep setting's one process (default 40; 0: no sweep)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         no_samples = ["--set", "outputs.sample_interval_ns=0"]
-        settings = [("default", INCAST, []), ("minimal", minimal_scenario(folder), no_samples),
-                    ("start", None, [])]
+        minimal = minimal_scenario(folder)
+        settings = [("default", INCAST, [], 0), ("minimal", minimal, no_samples, 0),
+                    ("start", None, [], 0)]
+        if args.sweep_points > 0:
+            settings.append(("sweep/point", minimal, no_samples, args.sweep_points))
         print(f"load average before: {os.getloadavg()[0]:.2f}; {args.runs} interleaved runs each;"
               " ms, median (least)")
         print("| outputs | binary | whole process | engine wall_seconds | outside the loop |"
               " process CPU |")
         print("|---|---|---|---|---|---|")
-        for name, scenario, extra in settings:
-            times = measure(args.netwarp, scenario, extra, args.runs, folder)
+        for name, scenario, extra, points in settings:
+            times = measure(args.netwarp, scenario, extra, args.runs, folder, points)
             for b, netwarp in enumerate(args.netwarp):
                 whole = [w for w, _, _ in times[b]]
                 engine = [e for _, e, _ in times[b]]

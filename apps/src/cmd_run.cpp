@@ -28,6 +28,7 @@
 #include "network_outputs.hpp"
 #include "pfc_report.hpp"
 #include "run_report.hpp"
+#include "run_sweep.hpp"
 #include "staged_folder.hpp"
 #include "thread_results.hpp"
 #include "unit_options.hpp"
@@ -109,6 +110,21 @@ int pfc_verdict(const NetworkRunReport& report) {
 
 // Rank 0's folder for the part files, named to every rank (SpillingResults makes it when it first
 // writes there).
+// A sweep's row of this run (run_sweep.hpp).
+void keep_point_totals(const NetworkRunReport& report, PointTotals& kept) {
+  const netmodels::NetworkTotals& t = report.totals;
+  kept.has_results = true;
+  kept.completed = t.messages_delivered == t.messages;
+  kept.messages = t.messages;
+  kept.messages_delivered = t.messages_delivered;
+  kept.completion_time_ps = t.completion_time_ps;
+  kept.packets_dropped = t.packets_dropped;
+  kept.retransmission_timeouts = t.retransmission_timeouts;
+  kept.events_processed = report.stats->events_processed;
+  kept.wall_seconds = report.stats->wall_seconds;
+  kept.digest = report.stats->digest;
+}
+
 std::string parts_dir(const StagedFolder& out, const AppContext& context) {
   std::vector<std::byte> bytes;
   if (context.is_root()) {
@@ -202,14 +218,6 @@ std::string format_partition(const netmodels::NetworkModel& model, int ranks,
   return out + "\n";
 }
 
-// Without a scenario: the built-in incast, or for a trace the default replay platform.
-scenarios::LoadedScenario load(const RunOptions& o) {
-  if (!o.scenario.empty()) return scenarios::load_scenario(o.scenario, o.sets);
-  if (!o.trace.empty())
-    return scenarios::load_scenario(scenarios::scenario_library_dir() + "/cluster.pbtxt", o.sets);
-  return scenarios::built_in_default_scenario(o.sets);
-}
-
 int run_mpi(const RunOptions& o, const AppContext& context, const scenarios::LoadedScenario& loaded,
             const scenarios::EngineSettings& settings) {
   if (!scenarios::is_mpi_scenario(loaded))
@@ -284,6 +292,13 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& o) {
       ->default_str("the physical memory");
   run->add_flag("--plot", o.plot,
                 "Afterwards draw the figures into OUT/plots, as `netwarp plot OUT` does");
+  run->add_option("--sweep", o.sweeps,
+                  "Run a point per value, one after another in this process, each into OUT/p<i> "
+                  "as --set field=value would, and their table into OUT/sweep.csv: "
+                  "path.to.field=v1,v2,... (';' between values that are lists: "
+                  "topology.torus.dims=10,10;12,12); several --sweep make a grid of every "
+                  "combination")
+      ->allow_extra_args(false);
   run->add_flag("--baseline", o.baseline,
                 "With workloads beside an MPI job: also run the job alone and report the slowdown "
                 "the other traffic caused (results.json classes, summary)");
@@ -309,16 +324,28 @@ int plot_after_run(const RunOptions& o, const std::string& dir, int status,
 
 }  // namespace
 
+// Without a scenario: the built-in incast, or for a trace the default replay platform.
+scenarios::LoadedScenario load_run_scenario(const RunOptions& o) {
+  if (!o.scenario.empty()) return scenarios::load_scenario(o.scenario, o.sets);
+  if (!o.trace.empty())
+    return scenarios::load_scenario(scenarios::scenario_library_dir() + "/cluster.pbtxt", o.sets);
+  return scenarios::built_in_default_scenario(o.sets);
+}
+
 int run_command(RunOptions& o, const AppContext& context) {
-  const int status = run_scenario(o, context);
-  return plot_after_run(o, o.out_dir, status, context);
+  const auto run_one = [&](RunOptions& point) {
+    const int status = run_scenario(point, context);
+    return plot_after_run(point, point.out_dir, status, context);
+  };
+  if (!o.sweeps.empty()) return run_sweep(o, context, run_one);
+  return run_one(o);
 }
 
 namespace {
 
 int run_scenario(RunOptions& o, const AppContext& context) {
   RankMemory memory{.start_bytes = static_cast<std::int64_t>(engine::rss_bytes())};
-  const scenarios::LoadedScenario loaded = load(o);
+  const scenarios::LoadedScenario loaded = load_run_scenario(o);
   o.out_dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "run");
   if (const int status = check_memory(o, loaded, context); status != exit_code::kSuccess)
     return status;
@@ -376,6 +403,7 @@ int run_scenario(RunOptions& o, const AppContext& context) {
   std::filesystem::remove_all(out.path() + "/.parts");
   if (pfc_status == exit_code::kBadInput) return pfc_status;  // no results: a wrong setting
   out.commit();
+  if (o.point_totals != nullptr) keep_point_totals(report, *o.point_totals);
   const std::string partition =
       stats.ranks > 1 ? format_partition(model, stats.ranks, ranks_memory, context) : std::string();
   std::printf("%s%sresults       %s", summary.c_str(), partition.c_str(), out.target().c_str());

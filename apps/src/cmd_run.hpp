@@ -10,8 +10,11 @@
 
 #include "app_context.hpp"
 #include "kernel_options.hpp"
+#include "netwarp/scenarios/scenario_loader.hpp"
 
 namespace netwarp::apps {
+
+struct PointTotals;  // run_sweep.hpp
 
 struct RunOptions {
   std::string scenario;  // empty: the built-in default
@@ -22,11 +25,16 @@ struct RunOptions {
   KernelOptions kernel;  // flags given on the command line override the scenario's engine block
   std::uint64_t max_memory_bytes = 0;  // --max-memory; 0: the machine's physical memory
   bool plot = false;                   // --plot: draw the figures into OUT/plots afterwards
-  bool baseline = false;  // --baseline: also run the MPI job alone, report its slowdown
+  bool baseline = false;            // --baseline: also run the MPI job alone, report its slowdown
+  std::vector<std::string> sweeps;  // --sweep field=v1,v2,...: a grid of points (run_sweep.hpp)
+  // A point of a sweep: filled with the run's totals when it wrote results (sweep.csv's row).
+  PointTotals* point_totals = nullptr;
   CLI::App* command = nullptr;
 };
 
 CLI::App* add_run_command(CLI::App& app, RunOptions& options);
 int run_command(RunOptions& options, const AppContext& context);
+// The scenario `netwarp run` would load with these options (UsageError, ScenarioError).
+scenarios::LoadedScenario load_run_scenario(const RunOptions& options);
 
 }  // namespace netwarp::apps

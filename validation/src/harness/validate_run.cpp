@@ -227,20 +227,11 @@ std::vector<proto_sweep> chosen_sweeps(const ValidateOptions& o,
   return sweeps;
 }
 
-// Every combination of the sweeps' values, the last field varying fastest; one empty point
-// without a sweep.
 std::vector<std::vector<std::string>> grid_points(const std::vector<proto_sweep>& sweeps) {
-  std::vector<std::vector<std::string>> points{{}};
-  for (const proto_sweep& sweep : sweeps) {
-    std::vector<std::vector<std::string>> next;
-    for (const auto& prefix : points)
-      for (const std::string& v : sweep.values()) {
-        next.push_back(prefix);
-        next.back().push_back(v);
-      }
-    points = std::move(next);
-  }
-  return points;
+  std::vector<std::vector<std::string>> values;
+  for (const proto_sweep& sweep : sweeps)
+    values.emplace_back(sweep.values().begin(), sweep.values().end());
+  return sweep_grid(values);
 }
 
 std::string joined(const std::vector<std::string>& parts, const char* between) {
@@ -426,6 +417,21 @@ void check_workload_models(const scenarios::LoadedScenario& base,
 }
 
 }  // namespace
+
+std::vector<std::vector<std::string>> sweep_grid(
+    const std::vector<std::vector<std::string>>& values) {
+  std::vector<std::vector<std::string>> points{{}};
+  for (const std::vector<std::string>& field : values) {
+    std::vector<std::vector<std::string>> next;
+    for (const auto& prefix : points)
+      for (const std::string& v : field) {
+        next.push_back(prefix);
+        next.back().push_back(v);
+      }
+    points = std::move(next);
+  }
+  return points;
+}
 
 std::pair<std::string, std::vector<std::string>> parse_sweep_option(const std::string& text) {
   const std::size_t eq = text.find('=');

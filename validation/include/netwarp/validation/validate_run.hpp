@@ -36,6 +36,10 @@ struct ValidateOptions {
 // "field=v1,v2,..." (or "field=v1;v2;..." when a value is a list, e.g. torus dims "10,10") as
 // (field, values), each value trimmed; std::invalid_argument when malformed.
 std::pair<std::string, std::vector<std::string>> parse_sweep_option(const std::string& text);
+// Every combination of several swept fields' values (`values[f]`: field f's), the last field
+// varying fastest; one empty point without fields.
+std::vector<std::vector<std::string>> sweep_grid(
+    const std::vector<std::vector<std::string>>& values);
 
 // Runs everything and writes the parameter files; the caller writes the report.
 ValidationReport run_validation(const ValidateOptions& options);

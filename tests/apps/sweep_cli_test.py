@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `netwarp run --sweep`: every point's folder holds what `netwarp run --set`
+writes for it, sweep.csv lists the points, a bad value stops the sweep before anything runs, and
+what a sweep cannot run is refused in one line."""
+import csv
+import json
+import os
+import sys
+import unittest
+
+import netwarp_cli
+
+LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scenarios")
+INCAST = os.path.join(LIBRARY, "incast.pbtxt")
+SMALL = ["--set", "workload.incast.bytes=65536", "--set", "outputs.sample_interval_ns=0"]
+# Timings and memory differ from run to run; everything else is the point's.
+RUN_DEPENDENT = ("event_rate", "wall_seconds", "handling_seconds", "peak_rss_bytes",
+                 "rank_memory")
+
+run = netwarp_cli.run
+
+
+class Sweep(netwarp_cli.ScratchCase):
+    def sweep(self, args, out="sweep", expect=0):
+        out_dir = os.path.join(self.dir, out)
+        r = run(["run", INCAST, *SMALL, *args, "--out", out_dir])
+        self.assertEqual(r.returncode, expect, r.stderr)
+        return out_dir, r
+
+    def table(self, out_dir):
+        with open(os.path.join(out_dir, "sweep.csv")) as f:
+            return list(csv.DictReader(f))
+
+    def results(self, folder):
+        with open(os.path.join(folder, "results.json")) as f:
+            result = json.load(f)
+        return {k: v for k, v in result.items() if k not in RUN_DEPENDENT}
+
+    def test_every_point_is_the_run_its_settings_make(self):
+        out_dir, r = self.sweep(["--sweep", "workload.incast.senders=2,6",
+                                 "--sweep", "switch.buffer_bytes=8192,65536"])
+        points = [("2", "8192"), ("2", "65536"), ("6", "8192"), ("6", "65536")]
+        rows = self.table(out_dir)
+        self.assertEqual([(row["workload.incast.senders"], row["switch.buffer_bytes"])
+                          for row in rows], points)
+        self.assertEqual(r.stdout.count("sweep         point "), 4)
+        for i, (senders, buffer) in enumerate(points):
+            with self.subTest(point=i):
+                row = rows[i]
+                self.assertEqual((row["point"], row["folder"], row["exit_status"]),
+                                 ("p%d" % i, "p%d" % i, "0"))
+                alone = os.path.join(self.dir, "alone%d" % i)
+                a = run(["run", INCAST, *SMALL, "--set", "workload.incast.senders=" + senders,
+                         "--set", "switch.buffer_bytes=" + buffer, "--out", alone])
+                self.assertEqual(a.returncode, 0, a.stderr)
+                point = os.path.join(out_dir, "p%d" % i)
+                self.assertEqual(self.results(point), self.results(alone))
+                self.assertEqual(sorted(os.listdir(point)), sorted(os.listdir(alone)))
+                tables = [name for name in os.listdir(alone) if name.endswith(".csv")]
+                self.assertIn("queues.csv", tables)
+                for table in tables:
+                    with open(os.path.join(point, table), "rb") as p, \
+                            open(os.path.join(alone, table), "rb") as q:
+                        self.assertEqual(p.read(), q.read(), table)
+                result = self.results(point)
+                self.assertEqual(row["digest"], result["digest"])
+                self.assertEqual(int(row["messages"]), int(senders))
+                self.assertEqual(int(row["messages_delivered"]), result["messages_delivered"])
+                self.assertEqual(int(row["completion_time_ps"]), result["completion_time_ps"])
+                self.assertEqual(int(row["packets_dropped"]), result["packets_dropped"])
+                self.assertEqual(row["completed"], "true")
+        # The points differ: a smaller buffer drops more.
+        self.assertGreater(int(rows[2]["packets_dropped"]), int(rows[3]["packets_dropped"]))
+
+    def test_a_list_value_is_one_quoted_field(self):
+        out_dir, _ = self.sweep(["--sweep", "workload.incast.senders=2;3"])
+        self.assertEqual([row["workload.incast.senders"] for row in self.table(out_dir)],
+                         ["2", "3"])
+        with open(os.path.join(LIBRARY, "torus-alltoall.pbtxt")) as f:
+            torus = self.write("torus.pbtxt", f.read())
+        out_dir = os.path.join(self.dir, "torus")
+        r = run(["run", torus, "--set", "workload.all_to_all.bytes=2000", "--set",
+                 "outputs.sample_interval_ns=0", "--sweep", "topology.torus.dims=2,2;3,2",
+                 "--out", out_dir])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([row["topology.torus.dims"] for row in self.table(out_dir)],
+                         ["2,2", "3,2"])
+        self.assertEqual([self.results(os.path.join(out_dir, p))["hosts"] for p in ("p0", "p1")],
+                         [4, 6])
+
+    def test_a_smaller_sweep_into_the_same_folder_leaves_no_point_of_the_larger(self):
+        out_dir, _ = self.sweep(["--sweep", "workload.incast.senders=2,3,4"])
+        self.assertIn("p2", os.listdir(out_dir))
+        self.sweep(["--sweep", "workload.incast.senders=5"])
+        self.assertEqual(sorted(os.listdir(out_dir)), ["p0", "sweep.csv"])
+        self.assertEqual([row["workload.incast.senders"] for row in self.table(out_dir)], ["5"])
+
+    def test_a_bad_value_stops_the_sweep_before_any_point_runs(self):
+        out_dir, r = self.sweep(["--sweep", "workload.incast.senders=2,3,500"], expect=2)
+        lines = r.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, r.stderr)
+        self.assertIn("workload.incast.senders", lines[0])
+        self.assertEqual(r.stdout, "")
+        self.assertFalse(os.path.exists(out_dir))
+
+    def test_what_a_sweep_cannot_take_is_refused_in_one_line(self):
+        cases = {
+            "malformed": (["--sweep", "workload.incast.senders"], "--sweep: "),
+            "twice": (["--sweep", "seed=1,2", "--sweep", "seed=3"], "seed is swept twice"),
+            "empty value": (["--sweep", "seed=1,,2"], "empty value"),
+        }
+        for name, (args, fragment) in cases.items():
+            with self.subTest(case=name):
+                out_dir, r = self.sweep(args, out=name, expect=2)
+                lines = r.stderr.strip().splitlines()
+                self.assertEqual(len(lines), 1, r.stderr)
+                self.assertIn(fragment, lines[0])
+                self.assertFalse(os.path.exists(out_dir))
+        out_dir = os.path.join(self.dir, "mpi")
+        r = run(["run", os.path.join(LIBRARY, "pingpong.pbtxt"), "--sweep", "seed=1,2",
+                 "--out", out_dir])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertIn("MPI program", r.stderr)
+        self.assertFalse(os.path.exists(out_dir))
+
+    def test_partitions_as_threads_give_each_point_its_sequential_digest(self):
+        args = ["--sweep", "workload.incast.senders=2,5"]
+        seq_dir, _ = self.sweep(args, out="sequential")
+        thr_dir, _ = self.sweep(args + ["--threads", "2"], out="threads")
+        self.assertEqual([row["digest"] for row in self.table(seq_dir)],
+                         [row["digest"] for row in self.table(thr_dir)])
+
+
+if __name__ == "__main__":
+    netwarp_cli.NETWARP = sys.argv.pop(1)
+    unittest.main(verbosity=2)
