@@ -108,8 +108,6 @@ int pfc_verdict(const NetworkRunReport& report) {
   return exit_code::kDeadlock;
 }
 
-// Rank 0's folder for the part files, named to every rank (SpillingResults makes it when it first
-// writes there).
 // A sweep's row of this run (run_sweep.hpp).
 void keep_point_totals(const NetworkRunReport& report, PointTotals& kept) {
   const netmodels::NetworkTotals& t = report.totals;
@@ -125,6 +123,8 @@ void keep_point_totals(const NetworkRunReport& report, PointTotals& kept) {
   kept.digest = report.stats->digest;
 }
 
+// Rank 0's folder for the part files, named to every rank (SpillingResults makes it when it first
+// writes there).
 std::string parts_dir(const StagedFolder& out, const AppContext& context) {
   std::vector<std::byte> bytes;
   if (context.is_root()) {

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <ostream>
-#include <set>
 #include <stdexcept>
 #include <utility>
 
