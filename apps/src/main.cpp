@@ -4,7 +4,6 @@
 // out of memory 5, internal error 70).
 #include <fmt/format.h>
 #include <google/protobuf/stubs/logging.h>
-#include <sys/resource.h>
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -13,7 +12,6 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
-#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,21 +28,16 @@
 #include "cmd_trace.hpp"
 #include "cmd_validation.hpp"
 #include "exit_codes.hpp"
+#include "failure_status.hpp"
 #include "huge_pages.hpp"
 #include "interrupt.hpp"
 #include "kernel_options.hpp"
 #include "netwarp/engine/check.hpp"
 #include "netwarp/engine/cpu_pinning.hpp"
-#include "netwarp/engine/job_abort.hpp"
 #include "netwarp/engine/log.hpp"
 #include "netwarp/engine/mpi_module.hpp"
-#include "netwarp/engine/sim_time.hpp"
-#include "netwarp/mpiemul/trace.hpp"
-#include "netwarp/netmodels/input_error.hpp"
 #include "netwarp/netmodels/printable.hpp"
-#include "netwarp/scenarios/scenario_error.hpp"
 #include "netwarp/scenarios/scenario_loader.hpp"
-#include "netwarp/validation/params_json.hpp"
 #include "thread_results.hpp"
 
 namespace {
@@ -52,21 +45,14 @@ namespace {
 using netwarp::apps::AppContext;
 namespace exit_code = netwarp::apps::exit_code;
 
-// An error message as one printable line (netmodels::printable): the control characters of
-// input text it quotes become \r, \xNN escapes, and a long one is cut.
-std::string one_line(std::string_view message) {
-  return netwarp::netmodels::printable(message);
-}
+using netwarp::apps::one_line;
+using netwarp::apps::print_error;
 
 // "netwarp run incast.pbtxt --out x", printable and short, for the interrupt line.
 std::string command_text(int argc, char** argv) {
   std::string text = "netwarp";
   for (int i = 1; i < argc; ++i) text += std::string(" ") + argv[i];
   return netwarp::netmodels::printable(text, 200);
-}
-
-void print_error(const AppContext& context, const std::string& message) {
-  if (context.is_root()) std::fprintf(stderr, "netwarp: error: %s\n", one_line(message).c_str());
 }
 
 // What runs a subcommand once the command line is parsed: its exit status, or none when the
@@ -174,32 +160,6 @@ int run_main(int argc, char** argv, AppContext& context) {
   return exit_code::kBadInput;
 }
 
-// What to reduce, and the address-space limit when one is set (ulimit -v): the usual cause.
-std::string out_of_memory_message() {
-  std::string limit;
-  rlimit rl{};
-  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-    limit = fmt::format(" under the address-space limit (ulimit -v) of {} MiB", rl.rlim_cur >> 20);
-  return "out of memory" + limit +
-         ": reduce the scenario (hosts, messages, bytes, end_time, pcap outputs), or with "
-         "--kernel optimistic lower --max-uncommitted or --window, or run on more ranks";
-}
-
-// Raised on one rank mid-run: the others cannot finish, so end the job (every partition's
-// thread, or every process of the MPI job). A sequential run has one rank, and its message no
-// rank number.
-int fail_mid_run(const netwarp::engine::RankExchange& exchange, bool threads,
-                 const std::string& message, int status) {
-  const std::string rank =
-      exchange.size() > 1 ? fmt::format("{} {}: ", threads ? "partition" : "rank", exchange.rank())
-                          : std::string();
-  std::fprintf(stderr, "netwarp: %s%s\n", rank.c_str(), one_line(message).c_str());
-  std::fflush(stderr);
-  if (exchange.size() == 1) return status;
-  if (threads) netwarp::apps::interrupt::remove_staging_now();
-  netwarp::engine::abort_job(status);
-}
-
 // The value of --threads (--threads N or --threads=N) when it is a whole number from 2 to
 // kMaxThreads; 1 otherwise, and then the command's own parser accepts or refuses the flag.
 int threads_requested(int argc, char** argv) {
@@ -226,41 +186,8 @@ int run_rank(int argc, char** argv, netwarp::engine::RankExchange& exchange, boo
   AppContext context{&exchange, threads, thread_results};
   try {
     return run_main(argc, argv, context);
-  } catch (const netwarp::scenarios::ScenarioError& e) {
-    // Raised alike on every rank (each loads the scenario): the line starts with the file.
-    if (context.is_root()) std::fprintf(stderr, "%s\n", one_line(e.what()).c_str());
-    return exit_code::kBadInput;
-  } catch (const netwarp::mpiemul::TraceError& e) {
-    // Raised alike on every rank (each reads the trace): the line starts with the file.
-    if (context.is_root()) std::fprintf(stderr, "%s\n", one_line(e.what()).c_str());
-    return exit_code::kBadInput;
-  } catch (const netwarp::netmodels::FileInputError& e) {
-    // A pattern or flows file, read alike on every rank: the line starts with the file.
-    if (context.is_root()) std::fprintf(stderr, "%s\n", one_line(e.what()).c_str());
-    return exit_code::kBadInput;
-  } catch (const netwarp::validation::ParamsFileError& e) {
-    // Starts with the file.
-    if (context.is_root()) std::fprintf(stderr, "%s\n", one_line(e.what()).c_str());
-    return exit_code::kBadInput;
-  } catch (const netwarp::netmodels::InputError& e) {
-    print_error(context, e.what());  // a builder's error about a field, alike on every rank
-    return exit_code::kBadInput;
-  } catch (const netwarp::apps::UsageError& e) {
-    print_error(context, e.what());  // raised alike on every rank, before any simulation
-    return exit_code::kBadInput;
-  } catch (const netwarp::engine::SimTimeOverflow& e) {
-    return fail_mid_run(
-        exchange, threads,
-        fmt::format("error: {}: the scenario needs more simulated time than a run can count (lower "
-                    "sizes, repetitions, latencies or costs; raise rates)",
-                    e.what()),
-        exit_code::kBadInput);
-  } catch (const std::bad_alloc&) {
-    return fail_mid_run(exchange, threads, "error: " + out_of_memory_message(),
-                        exit_code::kOutOfMemory);
-  } catch (const std::exception& e) {
-    return fail_mid_run(exchange, threads, std::string("internal error: ") + e.what(),
-                        exit_code::kInternal);
+  } catch (...) {
+    return netwarp::apps::failure_status(context);
   }
 }
 
