@@ -25,6 +25,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kResults = "results.json";
 constexpr const char* kLock = ".netwarp.lock";
+constexpr const char* kUnplacedLock = ".netwarp.lock.new";  // locked, then renamed to kLock
 // A staging folder without a lock file is stale only when older than this: a live run makes its
 // lock file microseconds after the folder (and folders from before lock files have none).
 constexpr auto kUnlockedGrace = std::chrono::seconds(60);
@@ -118,6 +119,19 @@ void StagedFolder::release_lock() {
   lock_fd_ = -1;
 }
 
+// The lock file appears locked: made and locked under another name, then renamed into place. A
+// run opening a folder beside this one at the same moment would otherwise find the file before
+// its lock and take the live folder for a stale one (remove_stale_staging). Until the rename the
+// folder has no lock file, and a folder that young is never stale.
+void StagedFolder::lock_staging() {
+  const fs::path lock = fs::path(staging_) / kLock;
+  const fs::path unplaced = fs::path(staging_) / kUnplacedLock;
+  lock_fd_ = ::open(unplaced.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  if (lock_fd_ < 0) return;
+  std::error_code ec;
+  if (flock(lock_fd_, LOCK_EX | LOCK_NB) == 0) fs::rename(unplaced, lock, ec);
+}
+
 void StagedFolder::open() {
   const fs::path target = folder_path(target_);
   std::error_code ec;
@@ -136,8 +150,7 @@ void StagedFolder::open() {
                                  parent.string(), std::strerror(errno)));
   staging_ = pattern;
   interrupt::add_staging(staging_);
-  lock_fd_ = ::open((fs::path(staging_) / kLock).c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-  if (lock_fd_ >= 0) flock(lock_fd_, LOCK_EX | LOCK_NB);
+  lock_staging();
   // mkdtemp makes it 0700; as the --out folder it gets what mkdir would have given it.
   const mode_t mask = umask(0);
   umask(mask);
@@ -149,6 +162,7 @@ void StagedFolder::commit() {
   const interrupt::Deferred deferred;  // a signal now waits until the files are in place
   std::error_code ec;
   fs::remove(fs::path(staging_) / kLock, ec);  // not a result; the folder stays locked by fd
+  fs::remove(fs::path(staging_) / kUnplacedLock, ec);  // where it could not be locked
   if (!fs::exists(target, ec)) {
     fs::rename(staging_, target, ec);
     if (!ec) {

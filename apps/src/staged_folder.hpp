@@ -40,6 +40,7 @@ class StagedFolder {
   void commit();
 
  private:
+  void lock_staging();
   void replace_owned_files();
   void release_lock();
   std::string target_;
