@@ -299,6 +299,11 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& o) {
                   "topology.torus.dims=10,10;12,12); several --sweep make a grid of every "
                   "combination")
       ->allow_extra_args(false);
+  run->add_option("--jobs", o.jobs,
+                  "--sweep: run up to N points at once, each in a process of its own forked from "
+                  "this one (their summaries as each ends; sweep.csv in the points' order)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
   run->add_flag("--baseline", o.baseline,
                 "With workloads beside an MPI job: also run the job alone and report the slowdown "
                 "the other traffic caused (results.json classes, summary)");
@@ -338,6 +343,8 @@ int run_command(RunOptions& o, const AppContext& context) {
     return plot_after_run(point, point.out_dir, status, context);
   };
   if (!o.sweeps.empty()) return run_sweep(o, context, run_one);
+  if (o.jobs > 1)
+    throw UsageError("--jobs runs the points of a --sweep side by side: give --sweep");
   return run_one(o);
 }
 

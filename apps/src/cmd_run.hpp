@@ -27,6 +27,7 @@ struct RunOptions {
   bool plot = false;                   // --plot: draw the figures into OUT/plots afterwards
   bool baseline = false;            // --baseline: also run the MPI job alone, report its slowdown
   std::vector<std::string> sweeps;  // --sweep field=v1,v2,...: a grid of points (run_sweep.hpp)
+  int jobs = 1;                     // --jobs: sweep points run side by side
   // A point of a sweep: filled with the run's totals when it wrote results (sweep.csv's row).
   PointTotals* point_totals = nullptr;
   CLI::App* command = nullptr;

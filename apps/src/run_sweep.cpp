@@ -1,15 +1,25 @@
 // `netwarp run --sweep`: the points of a grid run in one process, and their table.
 #include "run_sweep.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 
 #include "exit_codes.hpp"
+#include "failure_status.hpp"
 #include "netwarp/engine/rank_exchange.hpp"
 #include "netwarp/scenarios/mpi_builder.hpp"
 #include "netwarp/validation/validate_run.hpp"
@@ -100,6 +110,100 @@ void write_sweep_csv(const std::string& out, const Sweep& sweep, const std::vect
   });
 }
 
+// A point's totals through a pipe from its process: one line of text.
+std::string totals_line(const PointTotals& t) {
+  return fmt::format("{:d} {:d} {} {} {} {} {} {} {} {}\n", t.has_results, t.completed, t.messages,
+                     t.messages_delivered, t.completion_time_ps, t.packets_dropped,
+                     t.retransmission_timeouts, t.events_processed, t.wall_seconds,
+                     t.digest.empty() ? "-" : t.digest);
+}
+
+PointTotals totals_of_line(const std::string& line) {
+  PointTotals t;
+  std::istringstream in(line);
+  in >> t.has_results >> t.completed >> t.messages >> t.messages_delivered >>
+      t.completion_time_ps >> t.packets_dropped >> t.retransmission_timeouts >>
+      t.events_processed >> t.wall_seconds >> t.digest;
+  if (!in) return PointTotals{};  // the process ended before it wrote them: no results
+  return t;
+}
+
+std::string read_all(int fd) {
+  std::string text;
+  char buffer[512];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got > 0) {
+      text.append(buffer, static_cast<std::size_t>(got));
+    } else if (got == 0 || errno != EINTR) {
+      return text;
+    }
+  }
+}
+
+void print_point(const Sweep& sweep, std::size_t i) {
+  std::printf("sweep         point %zu of %zu (p%zu): %s\n", i + 1, sweep.points.size(), i,
+              point_text(sweep, i).c_str());
+}
+
+// Up to `jobs` points at a time, each in a child process forked from this one (which holds no
+// other thread now): the child runs the point as the sequential loop would, turns a failure into
+// its one line and status as main() does, hands its totals up a pipe and exits with the status.
+void run_side_by_side(const RunOptions& o, const AppContext& context, const Sweep& sweep,
+                      const std::string& out, const std::function<int(RunOptions&)>& run_point,
+                      std::vector<int>& statuses, std::vector<PointTotals>& totals) {
+  struct Child {
+    std::size_t point;
+    int totals_fd;
+  };
+  std::map<pid_t, Child> running;
+  std::size_t next = 0;
+  while (next < sweep.points.size() || !running.empty()) {
+    while (running.size() < static_cast<std::size_t>(o.jobs) && next < sweep.points.size()) {
+      int fds[2];
+      if (::pipe2(fds, O_CLOEXEC) != 0)
+        throw std::runtime_error(fmt::format("--jobs: cannot make a pipe: {}", errno));
+      std::fflush(nullptr);  // nothing buffered here is written twice
+      const pid_t pid = ::fork();
+      if (pid < 0) throw std::runtime_error(fmt::format("--jobs: cannot fork: {}", errno));
+      if (pid == 0) {
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // ends with the sweep
+        ::close(fds[0]);
+        RunOptions point = point_options(o, sweep, next, out);
+        PointTotals kept;
+        point.point_totals = &kept;
+        print_point(sweep, next);
+        int status = exit_code::kInternal;
+        try {
+          status = run_point(point);
+        } catch (...) {
+          status = failure_status(context);
+        }
+        const std::string line = totals_line(kept);
+        [[maybe_unused]] const ssize_t sent = ::write(fds[1], line.data(), line.size());
+        std::fflush(nullptr);
+        ::_exit(status);
+      }
+      ::close(fds[1]);
+      running.emplace(pid, Child{next, fds[0]});
+      ++next;
+    }
+    int wait_status = 0;
+    const pid_t ended = ::waitpid(-1, &wait_status, 0);
+    if (ended < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(fmt::format("--jobs: waitpid: {}", errno));
+    }
+    const auto child = running.find(ended);
+    if (child == running.end()) continue;
+    const std::size_t i = child->second.point;
+    statuses[i] = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 128 + WTERMSIG(wait_status);
+    totals[i] = totals_of_line(read_all(child->second.totals_fd));
+    ::close(child->second.totals_fd);
+    running.erase(child);
+  }
+}
+
 }  // namespace
 
 int run_sweep(const RunOptions& o, const AppContext& context,
@@ -108,6 +212,10 @@ int run_sweep(const RunOptions& o, const AppContext& context,
     throw UsageError(
         "--sweep runs its points in one process: not under mpirun (use --threads, or one "
         "mpirun per point with --set)");
+  if (o.jobs > 1 && context.threads)
+    throw UsageError(
+        "--jobs runs sweep points as processes forked from this one: not with --threads (give "
+        "one of them)");
   const Sweep sweep = parse_sweeps(o.sweeps);
   // Every point loads before any runs: a bad value stops the sweep with nothing run.
   std::string name;
@@ -126,18 +234,21 @@ int run_sweep(const RunOptions& o, const AppContext& context,
     std::error_code none;
     fs::remove(fs::path(out) / "sweep.csv", none);  // never beside points of another sweep
   }
-  std::vector<int> statuses;
+  std::vector<int> statuses(sweep.points.size(), exit_code::kSuccess);
   std::vector<PointTotals> totals(sweep.points.size());
-  int first_failure = exit_code::kSuccess;
-  for (std::size_t i = 0; i < sweep.points.size(); ++i) {
-    RunOptions point = point_options(o, sweep, i, out);
-    point.point_totals = &totals[i];
-    if (context.is_root())
-      std::printf("sweep         point %zu of %zu (p%zu): %s\n", i + 1, sweep.points.size(), i,
-                  point_text(sweep, i).c_str());
-    statuses.push_back(run_point(point));
-    if (first_failure == exit_code::kSuccess) first_failure = statuses.back();
+  if (o.jobs > 1 && sweep.points.size() > 1) {
+    run_side_by_side(o, context, sweep, out, run_point, statuses, totals);
+  } else {
+    for (std::size_t i = 0; i < sweep.points.size(); ++i) {
+      RunOptions point = point_options(o, sweep, i, out);
+      point.point_totals = &totals[i];
+      if (context.is_root()) print_point(sweep, i);
+      statuses[i] = run_point(point);
+    }
   }
+  int first_failure = exit_code::kSuccess;
+  for (const int status : statuses)
+    if (first_failure == exit_code::kSuccess) first_failure = status;
   if (!context.is_root()) return first_failure;
   remove_stale_points(out, sweep.points.size());
   write_sweep_csv(out, sweep, statuses, totals);

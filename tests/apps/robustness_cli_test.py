@@ -260,6 +260,9 @@ class Signals(netwarp_cli.ScratchCase):
         fcntl.flock(lock, fcntl.LOCK_EX)
         young = os.path.join(self.dir, ".z.partial-dddddd")  # no lock yet, just made
         os.makedirs(young)
+        opening = os.path.join(self.dir, ".w.partial-eeeeee")  # its lock made, not yet locked
+        os.makedirs(opening)
+        self.write(".w.partial-eeeeee/.netwarp.lock.new", "")
         mine = os.path.join(self.dir, ".notes.partial")  # not a staging name: not ours
         os.makedirs(mine)
         scenario = self.write("p.pbtxt", STAR.format(
@@ -269,10 +272,26 @@ class Signals(netwarp_cli.ScratchCase):
         self.assertFalse(os.path.exists(dead))
         self.assertTrue(os.path.exists(live))
         self.assertTrue(os.path.exists(young))
+        self.assertTrue(os.path.exists(opening))
         self.assertTrue(os.path.exists(mine))
         self.assertNotIn(".netwarp.lock", os.listdir(out))
         lock.close()
 
+
+    def test_runs_started_together_beside_each_other_all_finish(self):
+        # Each run removes the stale staging folders beside its own while the others make theirs:
+        # a lock file seen before it was locked made a live folder look stale. A sweep's points
+        # forked side by side (--jobs) start within microseconds of each other.
+        scenario = self.write("p.pbtxt", STAR.format(
+            hosts=2, extra="workload { flows { flow { src: 0 dst: 1 bytes: 1000 } } }"))
+        seeds = ",".join(str(seed) for seed in range(1, 25))
+        for round in range(3):
+            out = os.path.join(self.dir, "together%d" % round)
+            r = netwarp_cli.run(["run", scenario, "--sweep", "seed=" + seeds, "--jobs", "8",
+                                 "--out", out])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(len(glob.glob(os.path.join(out, "p*", "results.json"))), 24)
+            self.assertEqual(glob.glob(os.path.join(out, ".*")), [])
 
 if __name__ == "__main__":
     netwarp_cli.NETWARP = sys.argv.pop(1)

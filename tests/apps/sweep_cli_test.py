@@ -20,7 +20,7 @@ RUN_DEPENDENT = ("event_rate", "wall_seconds", "handling_seconds", "peak_rss_byt
 run = netwarp_cli.run
 
 
-class Sweep(netwarp_cli.ScratchCase):
+class SweepCase(netwarp_cli.ScratchCase):
     def sweep(self, args, out="sweep", expect=0):
         out_dir = os.path.join(self.dir, out)
         r = run(["run", INCAST, *SMALL, *args, "--out", out_dir])
@@ -36,6 +36,8 @@ class Sweep(netwarp_cli.ScratchCase):
             result = json.load(f)
         return {k: v for k, v in result.items() if k not in RUN_DEPENDENT}
 
+
+class Sweep(SweepCase):
     def test_every_point_is_the_run_its_settings_make(self):
         out_dir, r = self.sweep(["--sweep", "workload.incast.senders=2,6",
                                  "--sweep", "switch.buffer_bytes=8192,65536"])
@@ -130,6 +132,66 @@ class Sweep(netwarp_cli.ScratchCase):
         thr_dir, _ = self.sweep(args + ["--threads", "2"], out="threads")
         self.assertEqual([row["digest"] for row in self.table(seq_dir)],
                          [row["digest"] for row in self.table(thr_dir)])
+
+
+class SweepSideBySide(SweepCase):
+    """--jobs N: points in processes forked from the sweep's, up to N at once."""
+
+    def without_timings(self, rows):
+        return [{k: v for k, v in row.items() if k != "wall_seconds"} for row in rows]
+
+    def test_points_side_by_side_are_the_points_one_after_another(self):
+        args = ["--sweep", "workload.incast.senders=2,4,6", "--sweep",
+                "switch.buffer_bytes=8192,65536"]
+        one_dir, one = self.sweep(args, out="one")
+        two_dir, two = self.sweep(args + ["--jobs", "3"], out="three")
+        self.assertEqual(self.without_timings(self.table(two_dir)),
+                         self.without_timings(self.table(one_dir)))
+        self.assertEqual(len(self.table(two_dir)), 6)
+        for i in range(6):
+            point = "p%d" % i
+            self.assertEqual(self.results(os.path.join(two_dir, point)),
+                             self.results(os.path.join(one_dir, point)))
+            for table in os.listdir(os.path.join(one_dir, point)):
+                if table.endswith(".csv"):
+                    with open(os.path.join(one_dir, point, table), "rb") as a, \
+                            open(os.path.join(two_dir, point, table), "rb") as b:
+                        self.assertEqual(a.read(), b.read(), point + "/" + table)
+            # Each point's block of lines is printed once, whole.
+            self.assertEqual(two.stdout.count("(%s):" % point), 1)
+            self.assertEqual(two.stdout.count("results       %s" % os.path.join(two_dir, point)),
+                             1)
+
+    def test_a_point_that_fails_in_its_process_gives_its_status_and_line(self):
+        out_dir = os.path.join(self.dir, "failing")
+        os.makedirs(out_dir)
+        with open(os.path.join(out_dir, "p1"), "w") as f:  # a file where p1's folder goes
+            f.write("not a folder")
+        _, r = self.sweep(["--sweep", "workload.incast.senders=2,3,4", "--jobs", "2"],
+                          out="failing", expect=2)
+        errors = r.stderr.strip().splitlines()
+        self.assertEqual(len(errors), 1, r.stderr)
+        self.assertIn("p1", errors[0])
+        rows = self.table(out_dir)
+        self.assertEqual([row["exit_status"] for row in rows], ["0", "2", "0"])
+        self.assertEqual(rows[1]["digest"], "")
+        self.assertNotEqual(rows[2]["digest"], "")
+
+    def test_an_unfinished_point_keeps_its_results_and_status(self):
+        _, r = self.sweep(["--sweep", "end_time_ns=0,1000000", "--jobs", "2"], out="end",
+                          expect=4)
+        rows = self.table(os.path.join(self.dir, "end"))
+        self.assertEqual([row["exit_status"] for row in rows], ["0", "4"])
+        self.assertEqual([row["completed"] for row in rows], ["true", "false"])
+
+    def test_jobs_without_a_sweep_or_beside_threads_are_refused(self):
+        for args, fragment in ((["--jobs", "2"], "give --sweep"),
+                               (["--sweep", "seed=1,2", "--jobs", "2", "--threads", "2"],
+                                "not with --threads")):
+            with self.subTest(args=args):
+                _, r = self.sweep(args, out="refused", expect=2)
+                self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                self.assertIn(fragment, r.stderr)
 
 
 if __name__ == "__main__":
