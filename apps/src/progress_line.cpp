@@ -19,6 +19,7 @@ namespace netwarp::apps {
 namespace {
 
 std::atomic<bool> g_line_drawn{false};  // read by the signal handler
+bool g_turned_off = false;              // turn_progress_line_off
 
 // Under mpirun, rank 0's stderr is a pipe that mpirun relays to its own stderr at once. When
 // the job has a controlling terminal, a person is watching: draw the line through the pipe.
@@ -34,7 +35,12 @@ bool is_mpirun_relaying_to_a_terminal() {
 
 }  // namespace
 
+void turn_progress_line_off() {
+  g_turned_off = true;
+}
+
 bool progress_wanted() {
+  if (g_turned_off) return false;
   const char* ci = std::getenv("CI");
   if (ci != nullptr && std::string_view(ci) == "true") return false;
   return isatty(STDERR_FILENO) != 0 || is_mpirun_relaying_to_a_terminal();

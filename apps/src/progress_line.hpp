@@ -12,6 +12,8 @@
 namespace netwarp::apps {
 
 bool progress_wanted();
+// No progress line from now on in this process (a sweep's point run beside others: --jobs).
+void turn_progress_line_off();
 // A callback for KernelConfig::on_progress: it tells interrupt:: the simulated time reached and,
 // on rank 0 when progress is wanted, draws the line. Every rank gets one (the optimistic kernel's
 // report is a collective).

@@ -23,6 +23,7 @@
 #include "netwarp/engine/rank_exchange.hpp"
 #include "netwarp/scenarios/mpi_builder.hpp"
 #include "netwarp/validation/validate_run.hpp"
+#include "progress_line.hpp"
 #include "run_report.hpp"
 
 namespace netwarp::apps {
@@ -169,6 +170,9 @@ void run_side_by_side(const RunOptions& o, const AppContext& context, const Swee
       if (pid == 0) {
         ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // ends with the sweep
         ::close(fds[0]);
+        // Its lines leave in one write at its end, whole even on a terminal beside the others.
+        std::setvbuf(stdout, nullptr, _IOFBF, std::size_t{1} << 16);
+        turn_progress_line_off();  // the others' would overwrite it
         RunOptions point = point_options(o, sweep, next, out);
         PointTotals kept;
         point.point_totals = &kept;

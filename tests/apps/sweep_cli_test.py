@@ -5,6 +5,8 @@ what a sweep cannot run is refused in one line."""
 import csv
 import json
 import os
+import pty
+import subprocess
 import sys
 import unittest
 
@@ -183,6 +185,40 @@ class SweepSideBySide(SweepCase):
         rows = self.table(os.path.join(self.dir, "end"))
         self.assertEqual([row["exit_status"] for row in rows], ["0", "4"])
         self.assertEqual([row["completed"] for row in rows], ["true", "false"])
+
+    def on_a_terminal(self, args):
+        """The sweep's stdout and stderr on a terminal, as a person runs it: what it drew."""
+        master, slave = pty.openpty()
+        env = dict(os.environ)
+        env.pop("CI", None)  # CI=true turns the progress line off
+        p = subprocess.Popen([netwarp_cli.NETWARP, "run", INCAST, "--set",
+                              "workload.incast.bytes=32MiB", "--set",
+                              "outputs.sample_interval_ns=0", *args], stdout=slave,
+                             stderr=slave, env=env)
+        os.close(slave)
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            drawn += chunk
+        self.assertEqual(p.wait(timeout=300), 0, drawn)
+        return drawn.decode(errors="replace")
+
+    def test_on_a_terminal_points_side_by_side_draw_no_progress_line(self):
+        points = ["--sweep", "workload.incast.senders=48,64"]
+        alone = self.on_a_terminal(points + ["--out", os.path.join(self.dir, "one")])
+        self.assertIn("[netwarp] t = ", alone)  # a point of a second or so draws it
+        beside = self.on_a_terminal(points + ["--jobs", "2", "--out",
+                                              os.path.join(self.dir, "two")])
+        self.assertNotIn("[netwarp] t = ", beside)
+        for point in ("p0", "p1"):  # each point's block whole: its header, then its results line
+            header = beside.index("(%s):" % point)
+            results = beside.index("results       " + os.path.join(self.dir, "two", point))
+            self.assertNotIn("sweep         point", beside[header:results])
 
     def test_jobs_without_a_sweep_or_beside_threads_are_refused(self):
         for args, fragment in ((["--jobs", "2"], "give --sweep"),
