@@ -236,6 +236,7 @@ int run_mpi(const RunOptions& o, const AppContext& context, const scenarios::Loa
   in.config.tie_order = settings.tie_order;
   in.window_us = in.config.kind == engine::KernelKind::optimistic ? kernel.window_us : -1;
   in.out_dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "run");
+  in.point_totals = o.point_totals;
   if (o.baseline)
     in.baseline_run_time_ps = run_job_alone(loaded, o.trace, o.compute_scale, in.config, context);
   return run_mpi_scenario(std::move(in), context);

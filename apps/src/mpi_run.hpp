@@ -11,6 +11,8 @@
 
 namespace netwarp::apps {
 
+struct PointTotals;  // run_sweep.hpp
+
 struct MpiRunInputs {
   const scenarios::LoadedScenario* loaded = nullptr;
   scenarios::MpiRunSpec* spec = nullptr;  // its network spec is moved into the model
@@ -18,6 +20,7 @@ struct MpiRunInputs {
   double window_us = -1;  // the optimism window in force, for the report
   std::string out_dir;
   std::int64_t baseline_run_time_ps = -1;  // --baseline: the job's run time alone; -1: none
+  PointTotals* point_totals = nullptr;     // a sweep's point: its row, filled (run_sweep.hpp)
 };
 
 // The MPI job of `in` alone on the network (the scenario's workloads left out): its run time,

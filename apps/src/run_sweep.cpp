@@ -21,7 +21,6 @@
 #include "exit_codes.hpp"
 #include "failure_status.hpp"
 #include "netwarp/engine/rank_exchange.hpp"
-#include "netwarp/scenarios/mpi_builder.hpp"
 #include "netwarp/validation/validate_run.hpp"
 #include "progress_line.hpp"
 #include "run_report.hpp"
@@ -95,35 +94,38 @@ void write_sweep_csv(const std::string& out, const Sweep& sweep, const std::vect
     csv << "point";
     for (const std::string& field : sweep.fields) csv << ',' << csv_field(field);
     csv << ",exit_status,folder,completed,messages,messages_delivered,completion_time_ps,"
-           "packets_dropped,retransmission_timeouts,events_processed,wall_seconds,digest\n";
+           "mpi_run_time_ps,packets_dropped,retransmission_timeouts,events_processed,"
+           "wall_seconds,digest\n";
     for (std::size_t i = 0; i < sweep.points.size(); ++i) {
       csv << 'p' << i;
       for (const std::string& value : sweep.points[i]) csv << ',' << csv_field(value);
       csv << ',' << statuses[i] << ",p" << i;
       const PointTotals& t = totals[i];
       if (t.has_results)
-        csv << fmt::format(",{},{},{},{},{},{},{},{},{}\n", t.completed, t.messages,
-                           t.messages_delivered, t.completion_time_ps, t.packets_dropped,
-                           t.retransmission_timeouts, t.events_processed, t.wall_seconds, t.digest);
+        csv << fmt::format(",{},{},{},{},{},{},{},{},{},{}\n", t.completed, t.messages,
+                           t.messages_delivered, t.completion_time_ps,
+                           t.mpi_run_time_ps >= 0 ? std::to_string(t.mpi_run_time_ps) : "",
+                           t.packets_dropped, t.retransmission_timeouts, t.events_processed,
+                           t.wall_seconds, t.digest);
       else
-        csv << ",,,,,,,,,\n";  // no results: the status says why
+        csv << ",,,,,,,,,,\n";  // no results: the status says why
     }
   });
 }
 
 // A point's totals through a pipe from its process: one line of text.
 std::string totals_line(const PointTotals& t) {
-  return fmt::format("{:d} {:d} {} {} {} {} {} {} {} {}\n", t.has_results, t.completed, t.messages,
-                     t.messages_delivered, t.completion_time_ps, t.packets_dropped,
-                     t.retransmission_timeouts, t.events_processed, t.wall_seconds,
-                     t.digest.empty() ? "-" : t.digest);
+  return fmt::format("{:d} {:d} {} {} {} {} {} {} {} {} {}\n", t.has_results, t.completed,
+                     t.messages, t.messages_delivered, t.completion_time_ps, t.mpi_run_time_ps,
+                     t.packets_dropped, t.retransmission_timeouts, t.events_processed,
+                     t.wall_seconds, t.digest.empty() ? "-" : t.digest);
 }
 
 PointTotals totals_of_line(const std::string& line) {
   PointTotals t;
   std::istringstream in(line);
   in >> t.has_results >> t.completed >> t.messages >> t.messages_delivered >>
-      t.completion_time_ps >> t.packets_dropped >> t.retransmission_timeouts >>
+      t.completion_time_ps >> t.mpi_run_time_ps >> t.packets_dropped >> t.retransmission_timeouts >>
       t.events_processed >> t.wall_seconds >> t.digest;
   if (!in) return PointTotals{};  // the process ended before it wrote them: no results
   return t;
@@ -221,15 +223,16 @@ int run_sweep(const RunOptions& o, const AppContext& context,
         "--jobs runs sweep points as processes forked from this one: not with --threads (give "
         "one of them)");
   const Sweep sweep = parse_sweeps(o.sweeps);
+  for (const std::string& field : sweep.fields)
+    if (!o.trace.empty() && validation::is_program_field(field))
+      throw UsageError(fmt::format(
+          "--sweep: {} is a field of the MPI program, which --trace replaces: every point would "
+          "replay the same trace; sweep a platform field",
+          field));
   // Every point loads before any runs: a bad value stops the sweep with nothing run.
   std::string name;
   for (std::size_t i = 0; i < sweep.points.size(); ++i) {
     const scenarios::LoadedScenario loaded = load_run_scenario(point_options(o, sweep, i, ""));
-    if (scenarios::is_mpi_scenario(loaded) || !o.trace.empty())
-      throw UsageError(fmt::format(
-          "--sweep: {} runs an MPI program; `netwarp validate --sweep` sweeps those (or one "
-          "`netwarp run --set` per point)",
-          loaded.path));
     if (i == 0) name = loaded.scenario.name();
   }
   const std::string out = out_dir_or_default(o.out_dir, name, "run");

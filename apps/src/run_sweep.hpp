@@ -21,6 +21,7 @@ struct PointTotals {
   std::uint64_t messages = 0;
   std::uint64_t messages_delivered = 0;
   std::int64_t completion_time_ps = 0;
+  std::int64_t mpi_run_time_ps = -1;  // an MPI job's run time; -1: none, or it did not finish
   std::uint64_t packets_dropped = 0;
   std::uint64_t retransmission_timeouts = 0;
   std::uint64_t events_processed = 0;

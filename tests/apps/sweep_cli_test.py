@@ -120,13 +120,34 @@ class Sweep(SweepCase):
                 self.assertEqual(len(lines), 1, r.stderr)
                 self.assertIn(fragment, lines[0])
                 self.assertFalse(os.path.exists(out_dir))
-        out_dir = os.path.join(self.dir, "mpi")
-        r = run(["run", os.path.join(LIBRARY, "pingpong.pbtxt"), "--sweep", "seed=1,2",
-                 "--out", out_dir])
+        out_dir = os.path.join(self.dir, "trace")
+        trace = os.path.join(LIBRARY, "traces", "otf2-halo", "traces.otf2")
+        r = run(["run", "--trace", trace, "--sweep", "mpi.pingpong.sizes=64;128", "--out",
+                 out_dir])
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
-        self.assertIn("MPI program", r.stderr)
+        self.assertIn("--trace replaces", r.stderr)
         self.assertFalse(os.path.exists(out_dir))
+
+    def test_an_mpi_program_is_swept_as_its_runs_of_its_own(self):
+        pingpong = os.path.join(LIBRARY, "pingpong.pbtxt")
+        out_dir = os.path.join(self.dir, "mpi")
+        r = run(["run", pingpong, "--sweep", "mpi.pingpong.sizes=64;65536", "--sweep",
+                 "links.rate_bps=10G,100G", "--out", out_dir])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = self.table(out_dir)
+        self.assertEqual(len(rows), 4)
+        times = [int(row["mpi_run_time_ps"]) for row in rows]
+        self.assertLess(times[0], times[2])  # 64 B against 64 KiB at 10 Gbit/s
+        self.assertLess(times[3], times[2])  # 64 KiB at 100 against 10 Gbit/s
+        alone = os.path.join(self.dir, "alone")
+        a = run(["run", pingpong, "--set", "mpi.pingpong.sizes=65536", "--set",
+                 "links.rate_bps=100G", "--out", alone])
+        self.assertEqual(a.returncode, 0, a.stderr)
+        self.assertEqual(self.results(os.path.join(out_dir, "p3")), self.results(alone))
+        self.assertEqual(int(rows[3]["mpi_run_time_ps"]), self.results(alone)["run_time_ps"])
+        self.assertEqual(rows[3]["digest"], self.results(alone)["digest"])
+        self.assertEqual(rows[3]["completed"], "true")
 
     def test_partitions_as_threads_give_each_point_its_sequential_digest(self):
         args = ["--sweep", "workload.incast.senders=2,5"]

@@ -189,14 +189,6 @@ PacketCounters counters_of(const netmodels::NetworkTotals& t) {
 
 // Whether `field` lies inside the MPI program (mpi.<a member of its program oneof>...), which
 // --trace replaces.
-bool is_program_field(const std::string& field) {
-  if (!field.starts_with("mpi.")) return false;
-  const std::string member = field.substr(4, field.find_first_of(".[", 4) - 4);
-  const auto* f = scenarios::proto::Mpi::descriptor()->FindFieldByName(member);
-  return f != nullptr && f->containing_oneof() != nullptr &&
-         f->containing_oneof()->name() == "program";
-}
-
 std::string program_sweep_problem(const std::string& field) {
   return fmt::format(
       "{} is a field of the MPI program, which --trace replaces: every point would replay the "
@@ -417,6 +409,14 @@ void check_workload_models(const scenarios::LoadedScenario& base,
 }
 
 }  // namespace
+
+bool is_program_field(const std::string& field) {
+  if (!field.starts_with("mpi.")) return false;
+  const std::string member = field.substr(4, field.find_first_of(".[", 4) - 4);
+  const auto* f = scenarios::proto::Mpi::descriptor()->FindFieldByName(member);
+  return f != nullptr && f->containing_oneof() != nullptr &&
+         f->containing_oneof()->name() == "program";
+}
 
 std::vector<std::vector<std::string>> sweep_grid(
     const std::vector<std::vector<std::string>>& values) {

@@ -36,6 +36,9 @@ struct ValidateOptions {
 // "field=v1,v2,..." (or "field=v1;v2;..." when a value is a list, e.g. torus dims "10,10") as
 // (field, values), each value trimmed; std::invalid_argument when malformed.
 std::pair<std::string, std::vector<std::string>> parse_sweep_option(const std::string& text);
+// Whether `field` (a --set path) lies in the scenario's MPI program (mpi.pingpong..., the
+// `program` oneof), which --trace replaces.
+bool is_program_field(const std::string& field);
 // Every combination of several swept fields' values (`values[f]`: field f's), the last field
 // varying fastest; one empty point without fields.
 std::vector<std::vector<std::string>> sweep_grid(
