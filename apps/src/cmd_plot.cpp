@@ -20,6 +20,11 @@ namespace {
 nlohmann::json read_results(const std::string& dir) {
   const std::string path = dir + "/results.json";
   std::ifstream in(path);
+  if (!in && std::ifstream(dir + "/sweep.csv"))
+    throw UsageError(fmt::format(
+        "plot: {} holds a sweep (sweep.csv): plot one of its points ({}/p0, ...), or give "
+        "`netwarp run --sweep` --plot",
+        dir, dir));
   if (!in)
     throw UsageError(fmt::format(
         "plot: {} has no results.json (give the folder `netwarp run --out DIR` wrote)", dir));

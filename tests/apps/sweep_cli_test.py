@@ -99,6 +99,16 @@ class Sweep(SweepCase):
         self.assertEqual(sorted(os.listdir(out_dir)), ["p0", "sweep.csv"])
         self.assertEqual([row["workload.incast.senders"] for row in self.table(out_dir)], ["5"])
 
+    def test_plotting_a_sweeps_folder_points_at_its_points(self):
+        out_dir, _ = self.sweep(["--sweep", "workload.incast.senders=2,3"])
+        r = run(["plot", out_dir])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertIn("holds a sweep", r.stderr)
+        self.assertIn(os.path.join(out_dir, "p0"), r.stderr)
+        r = run(["plot", os.path.join(out_dir, "p0")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+
     def test_a_bad_value_stops_the_sweep_before_any_point_runs(self):
         out_dir, r = self.sweep(["--sweep", "workload.incast.senders=2,3,500"], expect=2)
         lines = r.stderr.strip().splitlines()
