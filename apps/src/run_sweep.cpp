@@ -11,6 +11,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <ostream>
@@ -144,6 +145,12 @@ std::string read_all(int fd) {
   }
 }
 
+// A point's process that cannot be started: the machine's limit, not the sweep's settings.
+UsageError cannot_start(std::size_t point) {
+  return UsageError(fmt::format("--jobs: cannot start the process of p{}: {} (lower --jobs)", point,
+                                std::strerror(errno)));
+}
+
 void print_point(const Sweep& sweep, std::size_t i) {
   std::printf("sweep         point %zu of %zu (p%zu): %s\n", i + 1, sweep.points.size(), i,
               point_text(sweep, i).c_str());
@@ -164,13 +171,19 @@ void run_side_by_side(const RunOptions& o, const AppContext& context, const Swee
   while (next < sweep.points.size() || !running.empty()) {
     while (running.size() < static_cast<std::size_t>(o.jobs) && next < sweep.points.size()) {
       int fds[2];
-      if (::pipe2(fds, O_CLOEXEC) != 0)
-        throw std::runtime_error(fmt::format("--jobs: cannot make a pipe: {}", errno));
+      if (::pipe2(fds, O_CLOEXEC) != 0) throw cannot_start(next);
       std::fflush(nullptr);  // nothing buffered here is written twice
+      const pid_t sweep_pid = ::getpid();
       const pid_t pid = ::fork();
-      if (pid < 0) throw std::runtime_error(fmt::format("--jobs: cannot fork: {}", errno));
+      if (pid < 0) {
+        const UsageError failed = cannot_start(next);
+        ::close(fds[0]);
+        ::close(fds[1]);
+        throw failed;
+      }
       if (pid == 0) {
-        ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // ends with the sweep
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);                             // ends with the sweep
+        if (::getppid() != sweep_pid) ::_exit(exit_code::kTerminated);  // it ended already
         ::close(fds[0]);
         // Its lines leave in one write at its end, whole even on a terminal beside the others.
         std::setvbuf(stdout, nullptr, _IOFBF, std::size_t{1} << 16);
@@ -198,7 +211,7 @@ void run_side_by_side(const RunOptions& o, const AppContext& context, const Swee
     const pid_t ended = ::waitpid(-1, &wait_status, 0);
     if (ended < 0) {
       if (errno == EINTR) continue;
-      throw std::runtime_error(fmt::format("--jobs: waitpid: {}", errno));
+      throw std::runtime_error(fmt::format("--jobs: waitpid: {}", std::strerror(errno)));
     }
     const auto child = running.find(ended);
     if (child == running.end()) continue;
