@@ -336,7 +336,11 @@ void write_cwnd_csv(const NetworkRunReport& rep, const std::string& path) {
   }
 }
 
-}  // namespace
+struct PcapFile {
+  std::string path;
+  netmodels::PortRef at;
+  bool mirrored_port = false;  // else the node's own traffic
+};
 
 std::vector<PcapFile> pcap_files(const NetworkRunReport& rep, const std::string& dir) {
   std::vector<PcapFile> files;
@@ -361,6 +365,8 @@ void write_pcap(const NetworkRunReport& rep, const PcapFile& file) {
   }
   pcap.flush();
 }
+
+}  // namespace
 
 std::vector<std::string> write_pcaps(const NetworkRunReport& rep, const std::string& dir) {
   std::vector<std::string> written;

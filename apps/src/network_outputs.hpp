@@ -103,13 +103,6 @@ class CsvTableStream {
 };
 // DIR/<node>.pcap per traced node (what it sent and received) and DIR/<node>.p<port>.pcap per
 // mirrored port (what left through it).
-struct PcapFile {
-  std::string path;
-  netmodels::PortRef at;
-  bool mirrored_port = false;  // else the node's own traffic
-};
-std::vector<PcapFile> pcap_files(const NetworkRunReport& report, const std::string& dir);
-void write_pcap(const NetworkRunReport& report, const PcapFile& file);
 std::vector<std::string> write_pcaps(const NetworkRunReport& report, const std::string& dir);
 
 }  // namespace netwarp::apps
