@@ -139,6 +139,13 @@ class Sweep(SweepCase):
         self.assertIn("--trace replaces", r.stderr)
         self.assertFalse(os.path.exists(out_dir))
 
+    def test_under_mpirun_a_sweep_is_refused_once(self):
+        out_dir = os.path.join(self.dir, "mpirun")
+        r = run(["run", INCAST, *SMALL, "--sweep", "seed=1,2", "--out", out_dir], mpi_ranks=2)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stderr.count("not under mpirun"), 1, r.stderr)
+        self.assertFalse(os.path.exists(out_dir))
+
     def test_an_mpi_program_is_swept_as_its_runs_of_its_own(self):
         pingpong = os.path.join(LIBRARY, "pingpong.pbtxt")
         out_dir = os.path.join(self.dir, "mpi")
