@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include "cmd_plot.hpp"
 #include "exit_codes.hpp"
@@ -106,21 +107,6 @@ int pfc_verdict(const NetworkRunReport& report) {
   std::fprintf(stderr, "netwarp: deadlock: PFC pauses in a cycle hold every port of it: %s\n",
                pfc.cycle.c_str());
   return exit_code::kDeadlock;
-}
-
-// A sweep's row of this run (run_sweep.hpp).
-void keep_point_totals(const NetworkRunReport& report, PointTotals& kept) {
-  const netmodels::NetworkTotals& t = report.totals;
-  kept.has_results = true;
-  kept.completed = t.messages_delivered == t.messages;
-  kept.messages = t.messages;
-  kept.messages_delivered = t.messages_delivered;
-  kept.completion_time_ps = t.completion_time_ps;
-  kept.packets_dropped = t.packets_dropped;
-  kept.retransmission_timeouts = t.retransmission_timeouts;
-  kept.events_processed = report.stats->events_processed;
-  kept.wall_seconds = report.stats->wall_seconds;
-  kept.digest = report.stats->digest;
 }
 
 // Rank 0's folder for the part files, named to every rank (SpillingResults makes it when it first
@@ -353,7 +339,9 @@ namespace {
 
 int run_scenario(RunOptions& o, const AppContext& context) {
   RankMemory memory{.start_bytes = static_cast<std::int64_t>(engine::rss_bytes())};
-  const scenarios::LoadedScenario loaded = load_run_scenario(o);
+  std::optional<scenarios::LoadedScenario> own;
+  const scenarios::LoadedScenario& loaded =
+      o.loaded != nullptr ? *o.loaded : own.emplace(load_run_scenario(o));
   o.out_dir = out_dir_or_default(o.out_dir, loaded.scenario.name(), "run");
   if (const int status = check_memory(o, loaded, context); status != exit_code::kSuccess)
     return status;
@@ -411,7 +399,7 @@ int run_scenario(RunOptions& o, const AppContext& context) {
   std::filesystem::remove_all(out.path() + "/.parts");
   if (pfc_status == exit_code::kBadInput) return pfc_status;  // no results: a wrong setting
   out.commit();
-  if (o.point_totals != nullptr) keep_point_totals(report, *o.point_totals);
+  if (o.point_totals != nullptr) *o.point_totals = point_totals(report.totals, stats);
   const std::string partition =
       stats.ranks > 1 ? format_partition(model, stats.ranks, ranks_memory, context) : std::string();
   std::printf("%s%sresults       %s", summary.c_str(), partition.c_str(), out.target().c_str());

@@ -28,7 +28,9 @@ struct RunOptions {
   bool baseline = false;            // --baseline: also run the MPI job alone, report its slowdown
   std::vector<std::string> sweeps;  // --sweep field=v1,v2,...: a grid of points (run_sweep.hpp)
   int jobs = 1;                     // --jobs: sweep points run side by side
-  // A point of a sweep: filled with the run's totals when it wrote results (sweep.csv's row).
+  // A point of a sweep: its scenario as the sweep loaded it (else loaded from the fields above),
+  // and its row of sweep.csv, filled when the run wrote results.
+  const scenarios::LoadedScenario* loaded = nullptr;
   PointTotals* point_totals = nullptr;
   CLI::App* command = nullptr;
 };

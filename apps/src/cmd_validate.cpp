@@ -96,15 +96,10 @@ int validate_command(const ValidateOptions& o, const AppContext& context) {
   v.timelines = o.timelines;
   if (o.no_sweep && !o.sweeps.empty())
     throw UsageError("--no-sweep: leaves the sweep out, --sweep gives one: pass one of them");
-  std::vector<std::string> fields;
-  for (const std::string& sweep : v.sweeps) {
-    try {
-      fields.push_back(validation::parse_sweep_option(sweep).first);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(fmt::format("--sweep: {}", e.what()));
-    }
-    if (std::count(fields.begin(), fields.end(), fields.back()) > 1)
-      throw UsageError(fmt::format("--sweep: {} is swept twice", fields.back()));
+  try {
+    validation::parse_sweep_options(v.sweeps);  // checked now, used by run_validation
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("--sweep: {}", e.what()));
   }
   if (!o.models.empty()) {
     try {

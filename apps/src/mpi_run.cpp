@@ -236,26 +236,6 @@ std::int64_t run_job_alone(const scenarios::LoadedScenario& loaded, const std::s
   return t.finished ? t.run_time_ps : -1;
 }
 
-namespace {
-
-// A sweep's row of this run: the workloads beside the job as a packet run's, and the job's time.
-void keep_point_totals(const mpiemul::MpiTotals& job, const netmodels::NetworkTotals& network,
-                       const engine::RunStats& stats, PointTotals& kept) {
-  kept.has_results = true;
-  kept.completed = job.finished && network.messages_delivered == network.messages;
-  kept.messages = network.messages;
-  kept.messages_delivered = network.messages_delivered;
-  kept.completion_time_ps = network.completion_time_ps;
-  kept.mpi_run_time_ps = job.finished ? job.run_time_ps : -1;
-  kept.packets_dropped = network.packets_dropped;
-  kept.retransmission_timeouts = network.retransmission_timeouts;
-  kept.events_processed = stats.events_processed;
-  kept.wall_seconds = stats.wall_seconds;
-  kept.digest = stats.digest;
-}
-
-}  // namespace
-
 int run_mpi_scenario(MpiRunInputs in, const AppContext& context) {
   const auto model =
       mpiemul::make_mpi_model(std::move(in.spec->network), in.spec->program, in.spec->config);
@@ -294,8 +274,11 @@ int run_mpi_scenario(MpiRunInputs in, const AppContext& context) {
   const std::vector<std::string> files =
       write_outputs(in, out.path(), net, results, totals, tables);
   out.commit();
-  if (in.point_totals != nullptr)
-    keep_point_totals(totals, tables.network, result.stats, *in.point_totals);
+  if (in.point_totals != nullptr) {
+    *in.point_totals = point_totals(tables.network, result.stats);
+    in.point_totals->completed = in.point_totals->completed && totals.finished;
+    in.point_totals->mpi_run_time_ps = totals.finished ? totals.run_time_ps : -1;
+  }
   const auto& topo = model->spec().topology;
   std::printf("netwarp run: %s (%s): %u hosts, %zu switches, %s; MPI %s on %u ranks\n",
               net.scenario_name.c_str(), net.scenario_path.c_str(), topo.host_count,

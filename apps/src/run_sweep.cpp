@@ -39,16 +39,13 @@ struct Sweep {
 Sweep parse_sweeps(const std::vector<std::string>& options) {
   Sweep sweep;
   std::vector<std::vector<std::string>> values;
-  for (const std::string& text : options) {
-    try {
-      auto [field, field_values] = validation::parse_sweep_option(text);
-      for (const std::string& earlier : sweep.fields)
-        if (earlier == field) throw UsageError(fmt::format("--sweep: {} is swept twice", field));
+  try {
+    for (auto& [field, field_values] : validation::parse_sweep_options(options)) {
       sweep.fields.push_back(std::move(field));
       values.push_back(std::move(field_values));
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(fmt::format("--sweep: {}", e.what()));
     }
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("--sweep: {}", e.what()));
   }
   sweep.points = validation::sweep_grid(values);
   return sweep;
@@ -58,6 +55,7 @@ RunOptions point_options(const RunOptions& o, const Sweep& sweep, std::size_t i,
                          const std::string& out) {
   RunOptions p = o;
   p.sweeps.clear();
+  p.loaded = nullptr;
   for (std::size_t f = 0; f < sweep.fields.size(); ++f)
     p.sets.push_back(sweep.fields[f] + "=" + sweep.points[i][f]);
   p.out_dir = (fs::path(out) / fmt::format("p{}", i)).string();
@@ -160,8 +158,9 @@ void print_point(const Sweep& sweep, std::size_t i) {
 // other thread now): the child runs the point as the sequential loop would, turns a failure into
 // its one line and status as main() does, hands its totals up a pipe and exits with the status.
 void run_side_by_side(const RunOptions& o, const AppContext& context, const Sweep& sweep,
-                      const std::string& out, const std::function<int(RunOptions&)>& run_point,
-                      std::vector<int>& statuses, std::vector<PointTotals>& totals) {
+                      const std::vector<scenarios::LoadedScenario>& loaded, const std::string& out,
+                      const std::function<int(RunOptions&)>& run_point, std::vector<int>& statuses,
+                      std::vector<PointTotals>& totals) {
   struct Child {
     std::size_t point;
     int totals_fd;
@@ -189,6 +188,7 @@ void run_side_by_side(const RunOptions& o, const AppContext& context, const Swee
         std::setvbuf(stdout, nullptr, _IOFBF, std::size_t{1} << 16);
         turn_progress_line_off();  // the others' would overwrite it
         RunOptions point = point_options(o, sweep, next, out);
+        point.loaded = &loaded[next];
         PointTotals kept;
         point.point_totals = &kept;
         print_point(sweep, next);
@@ -225,6 +225,21 @@ void run_side_by_side(const RunOptions& o, const AppContext& context, const Swee
 
 }  // namespace
 
+PointTotals point_totals(const netmodels::NetworkTotals& network, const engine::RunStats& stats) {
+  PointTotals t;
+  t.has_results = true;
+  t.completed = network.messages_delivered == network.messages;
+  t.messages = network.messages;
+  t.messages_delivered = network.messages_delivered;
+  t.completion_time_ps = network.completion_time_ps;
+  t.packets_dropped = network.packets_dropped;
+  t.retransmission_timeouts = network.retransmission_timeouts;
+  t.events_processed = stats.events_processed;
+  t.wall_seconds = stats.wall_seconds;
+  t.digest = stats.digest;
+  return t;
+}
+
 int run_sweep(const RunOptions& o, const AppContext& context,
               const std::function<int(RunOptions&)>& run_point) {
   if (engine::MpiSession::launched_by_mpirun())
@@ -242,13 +257,12 @@ int run_sweep(const RunOptions& o, const AppContext& context,
           "--sweep: {} is a field of the MPI program, which --trace replaces: every point would "
           "replay the same trace; sweep a platform field",
           field));
-  // Every point loads before any runs: a bad value stops the sweep with nothing run.
-  std::string name;
-  for (std::size_t i = 0; i < sweep.points.size(); ++i) {
-    const scenarios::LoadedScenario loaded = load_run_scenario(point_options(o, sweep, i, ""));
-    if (i == 0) name = loaded.scenario.name();
-  }
-  const std::string out = out_dir_or_default(o.out_dir, name, "run");
+  // Every point loads before any runs: a bad value stops the sweep with nothing run. The points
+  // run with what loaded here.
+  std::vector<scenarios::LoadedScenario> loaded;
+  for (std::size_t i = 0; i < sweep.points.size(); ++i)
+    loaded.push_back(load_run_scenario(point_options(o, sweep, i, "")));
+  const std::string out = out_dir_or_default(o.out_dir, loaded.front().scenario.name(), "run");
   if (context.is_root()) {
     create_out_dir(out);
     std::error_code none;
@@ -257,10 +271,11 @@ int run_sweep(const RunOptions& o, const AppContext& context,
   std::vector<int> statuses(sweep.points.size(), exit_code::kSuccess);
   std::vector<PointTotals> totals(sweep.points.size());
   if (o.jobs > 1 && sweep.points.size() > 1) {
-    run_side_by_side(o, context, sweep, out, run_point, statuses, totals);
+    run_side_by_side(o, context, sweep, loaded, out, run_point, statuses, totals);
   } else {
     for (std::size_t i = 0; i < sweep.points.size(); ++i) {
       RunOptions point = point_options(o, sweep, i, out);
+      point.loaded = &loaded[i];
       point.point_totals = &totals[i];
       if (context.is_root()) print_point(sweep, i);
       statuses[i] = run_point(point);

@@ -11,6 +11,8 @@
 
 #include "app_context.hpp"
 #include "cmd_run.hpp"
+#include "netwarp/engine/kernel.hpp"
+#include "netwarp/netmodels/network_results.hpp"
 
 namespace netwarp::apps {
 
@@ -28,12 +30,16 @@ struct PointTotals {
   double wall_seconds = 0;
   std::string digest;
 };
+// The row of a run that wrote results: its packet workload's totals (of an MPI run, the
+// workloads beside the job) and the engine's statistics; an MPI run adds its job's.
+PointTotals point_totals(const netmodels::NetworkTotals& network, const engine::RunStats& stats);
 
 // Runs every point of `options.sweeps` (every combination, the last field varying fastest) with
 // `run_point`, which gets the options of one point: the sweep's values appended to --set, --out
-// OUT/p<i>. Every point's scenario is loaded first, so a bad value stops the sweep before any
-// run. Returns the first point's status that is not success (exit_codes.hpp), else 0; every
-// point runs. UsageError for a malformed or repeated --sweep, or under mpirun.
+// OUT/p<i>, and the point's scenario already loaded (RunOptions::loaded). Every point's scenario
+// is loaded first, so a bad value stops the sweep before any run. Returns the first point's status
+// that is not success (exit_codes.hpp), else 0; every point runs. UsageError for a malformed or
+// repeated --sweep, or under mpirun.
 int run_sweep(const RunOptions& options, const AppContext& context,
               const std::function<int(RunOptions&)>& run_point);
 

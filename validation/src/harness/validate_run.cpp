@@ -418,6 +418,19 @@ bool is_program_field(const std::string& field) {
          f->containing_oneof()->name() == "program";
 }
 
+std::vector<std::pair<std::string, std::vector<std::string>>> parse_sweep_options(
+    const std::vector<std::string>& texts) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> sweeps;
+  for (const std::string& text : texts) {
+    auto sweep = parse_sweep_option(text);
+    for (const auto& earlier : sweeps)
+      if (earlier.first == sweep.first)
+        throw std::invalid_argument(fmt::format("{} is swept twice", sweep.first));
+    sweeps.push_back(std::move(sweep));
+  }
+  return sweeps;
+}
+
 std::vector<std::vector<std::string>> sweep_grid(
     const std::vector<std::vector<std::string>>& values) {
   std::vector<std::vector<std::string>> points{{}};

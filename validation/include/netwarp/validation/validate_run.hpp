@@ -36,6 +36,10 @@ struct ValidateOptions {
 // "field=v1,v2,..." (or "field=v1;v2;..." when a value is a list, e.g. torus dims "10,10") as
 // (field, values), each value trimmed; std::invalid_argument when malformed.
 std::pair<std::string, std::vector<std::string>> parse_sweep_option(const std::string& text);
+// Several --sweep options (fields in the given order, each with its values); also
+// std::invalid_argument for a field given twice ("FIELD is swept twice").
+std::vector<std::pair<std::string, std::vector<std::string>>> parse_sweep_options(
+    const std::vector<std::string>& texts);
 // Whether `field` (a --set path) lies in the scenario's MPI program (mpi.pingpong..., the
 // `program` oneof), which --trace replaces.
 bool is_program_field(const std::string& field);
