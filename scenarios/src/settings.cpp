@@ -6,6 +6,7 @@
 
 #include "builder_parts.hpp"
 #include "netwarp/scenarios/network_builder.hpp"
+#include "text_print.hpp"
 
 namespace netwarp::scenarios {
 
@@ -77,6 +78,7 @@ EngineSettings engine_settings(const LoadedScenario& loaded) {
 }
 
 std::string effective_scenario_text(const LoadedScenario& loaded) {
+  if (auto text = fast_text_print(loaded.scenario)) return std::move(*text);
   std::string text;
   google::protobuf::TextFormat::PrintToString(loaded.scenario, &text);
   return text;
