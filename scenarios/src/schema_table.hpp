@@ -1,6 +1,7 @@
 // The scenario schema as plain tables, generated at build time from scenario.proto's descriptors
-// (scenarios/tools/schema_table_gen.cpp): what fast_text_parse needs to read a scenario file
-// without asking protobuf to build its descriptors at run time (bench/SCALE.md, "Fixed costs").
+// (scenarios/tools/schema_table_gen.cpp) as constants (no initialiser runs at program start):
+// what fast_text_parse and fast_text_print need to read and write a scenario without asking
+// protobuf to build its descriptors at run time (text_parse.hpp).
 #pragma once
 
 #include <cstdint>

@@ -73,7 +73,7 @@ int type_of(const pb::FieldDescriptor& field, Tables& tables) {
 
 void write_fields(std::ofstream& out, int index, Tables& tables) {
   const pb::Descriptor& type = *tables.messages[static_cast<std::size_t>(index)];
-  out << "const Field kFields" << index << "[] = {\n";
+  out << "constexpr Field kFields" << index << "[] = {\n";
   for (int i = 0; i < type.field_count(); ++i) {
     const pb::FieldDescriptor& field = *type.field(i);
     const int oneof = field.real_containing_oneof() ? field.real_containing_oneof()->index() : -1;
@@ -100,21 +100,21 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < tables.messages.size(); ++i)  // grows as fields name new types
     write_fields(out, static_cast<int>(i), tables);
   for (std::size_t i = 0; i < tables.enums.size(); ++i) {
-    out << "const EnumValue kValues" << i << "[] = {\n";
+    out << "constexpr EnumValue kValues" << i << "[] = {\n";
     for (int v = 0; v < tables.enums[i]->value_count(); ++v)
       out << "    {\"" << tables.enums[i]->value(v)->name() << "\", "
           << tables.enums[i]->value(v)->number() << "},\n";
     out << "};\n";
   }
-  out << "\n}  // namespace\n\nconst Message kMessages[] = {\n";
+  out << "\n}  // namespace\n\nconstinit const Message kMessages[] = {\n";
   for (std::size_t i = 0; i < tables.messages.size(); ++i)
     out << "    {\"" << tables.messages[i]->full_name() << "\", kFields" << i << ", "
         << tables.messages[i]->field_count() << "},\n";
-  out << "};\n\nconst Enum kEnums[] = {\n";
+  out << "};\n\nconstinit const Enum kEnums[] = {\n";
   for (std::size_t i = 0; i < tables.enums.size(); ++i)
     out << "    {kValues" << i << ", " << tables.enums[i]->value_count() << "},\n";
   if (tables.enums.empty()) out << "    {nullptr, 0},\n";
-  out << "};\n\nconst int kScenarioMessage = " << root << ";\n\n"
+  out << "};\n\nconstinit const int kScenarioMessage = " << root << ";\n\n"
       << "}  // namespace netwarp::scenarios::schema\n";
   out.close();
   if (!out) return 1;
