@@ -253,10 +253,8 @@ int run_sweep(const RunOptions& o, const AppContext& context,
   const Sweep sweep = parse_sweeps(o.sweeps);
   for (const std::string& field : sweep.fields)
     if (!o.trace.empty() && validation::is_program_field(field))
-      throw UsageError(fmt::format(
-          "--sweep: {} is a field of the MPI program, which --trace replaces: every point would "
-          "replay the same trace; sweep a platform field",
-          field));
+      throw UsageError(fmt::format("--sweep: {}; sweep a platform field",
+                                   validation::program_sweep_problem(field)));
   // Every point loads before any runs: a bad value stops the sweep with nothing run. The points
   // run with what loaded here.
   std::vector<scenarios::LoadedScenario> loaded;

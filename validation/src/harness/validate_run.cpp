@@ -189,12 +189,8 @@ PacketCounters counters_of(const netmodels::NetworkTotals& t) {
 
 // Whether `field` lies inside the MPI program (mpi.<a member of its program oneof>...), which
 // --trace replaces.
-std::string program_sweep_problem(const std::string& field) {
-  return fmt::format(
-      "{} is a field of the MPI program, which --trace replaces: every point would replay the "
-      "same trace; pass --no-sweep, or --sweep a platform field (FIELD=V1,V2,...)",
-      field);
-}
+constexpr const char* kNoProgramSweepAdvice =
+    "; pass --no-sweep, or --sweep a platform field (FIELD=V1,V2,...)";
 
 std::vector<proto_sweep> chosen_sweeps(const ValidateOptions& o,
                                        const scenarios::LoadedScenario& base) {
@@ -203,14 +199,15 @@ std::vector<proto_sweep> chosen_sweeps(const ValidateOptions& o,
     const proto_sweep& own = base.scenario.validation().sweep();
     if (own.field().empty()) return {};
     if (!o.trace.empty() && is_program_field(own.field()))
-      throw base.error("validation.sweep.field", program_sweep_problem(own.field()));
+      throw base.error("validation.sweep.field",
+                       program_sweep_problem(own.field()) + kNoProgramSweepAdvice);
     return {own};
   }
   std::vector<proto_sweep> sweeps;
   for (const std::string& text : o.sweeps) {
     const auto [field, values] = parse_sweep_option(text);
     if (!o.trace.empty() && is_program_field(field))
-      throw netmodels::InputError("--sweep", program_sweep_problem(field));
+      throw netmodels::InputError("--sweep", program_sweep_problem(field) + kNoProgramSweepAdvice);
     proto_sweep sweep;
     sweep.set_field(field);
     for (const auto& v : values) sweep.add_values(v);
@@ -409,6 +406,13 @@ void check_workload_models(const scenarios::LoadedScenario& base,
 }
 
 }  // namespace
+
+std::string program_sweep_problem(const std::string& field) {
+  return fmt::format(
+      "{} is a field of the MPI program, which --trace replaces: every point would replay the "
+      "same trace",
+      field);
+}
 
 bool is_program_field(const std::string& field) {
   if (!field.starts_with("mpi.")) return false;

@@ -43,6 +43,8 @@ std::vector<std::pair<std::string, std::vector<std::string>>> parse_sweep_option
 // Whether `field` (a --set path) lies in the scenario's MPI program (mpi.pingpong..., the
 // `program` oneof), which --trace replaces.
 bool is_program_field(const std::string& field);
+// Why a --sweep of such a field cannot go with --trace (each caller adds its own advice).
+std::string program_sweep_problem(const std::string& field);
 // Every combination of several swept fields' values (`values[f]`: field f's), the last field
 // varying fastest; one empty point without fields.
 std::vector<std::vector<std::string>> sweep_grid(
