@@ -291,7 +291,7 @@ void JsonObjectStream::row(const nlohmann::ordered_json& value) {
 
 void JsonObjectStream::row(const TableRow& value) {
   text_.assign(has_rows_ ? ",\n    " : "\n    ");
-  value.append_json(text_, 4);
+  value.append_json(text_, 4, &row_keys_);
   out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
   has_rows_ = true;
 }

@@ -71,6 +71,7 @@ class JsonObjectStream {
   bool has_fields_ = false;
   bool has_rows_ = false;
   std::string text_;  // one row's text
+  TableRow::JsonKeys row_keys_;
 };
 
 // Writes a file through PATH.partial and a rename (as write_json_file does): `write` gets the

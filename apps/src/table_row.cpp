@@ -42,7 +42,30 @@ void append_json_string(std::string& out, std::string_view text) {
   p[text.size() + 1] = '"';
 }
 
+// What precedes the value of field `i`: its line, the indent and `"key": `.
+void append_key(std::string& out, std::size_t i, const char* key, std::size_t indent) {
+  out += i == 0 ? "\n" : ",\n";
+  out.append(indent + 2, ' ');
+  append_json_string(out, key);
+  out += ": ";
+}
+
 }  // namespace
+
+const std::string& TableRow::JsonKeys::prefix(std::size_t i, const char* key, std::size_t indent) {
+  if (indent != indent_) {
+    keys_.clear();
+    indent_ = indent;
+  }
+  if (i >= keys_.size()) keys_.resize(i + 1);
+  Key& k = keys_[i];
+  if (k.prefix.empty() || k.name != key) {
+    k.name = key;
+    k.prefix.clear();
+    append_key(k.prefix, i, key, indent);
+  }
+  return k.prefix;
+}
 
 void TableRow::push(const Field& field) {
   if (size_ == kMaxFields) throw std::logic_error("TableRow: too many fields");
@@ -107,17 +130,18 @@ void TableRow::append_value_json(std::string& out, std::size_t i) const {
   append_number(out, i);
 }
 
-void TableRow::append_json(std::string& out, std::size_t indent) const {
+void TableRow::append_json(std::string& out, std::size_t indent, JsonKeys* keys) const {
   if (size_ == 0) {
     out += "{}";
     return;
   }
   out += '{';
   for (std::size_t i = 0; i < size_; ++i) {
-    out += i == 0 ? "\n" : ",\n";
-    out.append(indent + 2, ' ');
-    append_json_string(out, fields_[i].key);
-    out += ": ";
+    if (keys != nullptr) {
+      out += keys->prefix(i, fields_[i].key, indent);
+    } else {
+      append_key(out, i, fields_[i].key, indent);
+    }
     append_value_json(out, i);
   }
   out += '\n';

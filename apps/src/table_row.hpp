@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace netwarp::apps {
 
@@ -31,8 +32,24 @@ class TableRow {
   // A field without a value: null in JSON, empty in CSV.
   void add_absent(const char* key);
 
-  // `{ ... }` as json_text prints the row nested `indent` spaces deep.
-  void append_json(std::string& out, std::size_t indent) const;
+  // The text before each value (the comma, the indent, the quoted key, ": "), kept from one row
+  // to the next: the rows of a table share their keys, which then are not escaped every time.
+  class JsonKeys {
+   public:
+    const std::string& prefix(std::size_t i, const char* key, std::size_t indent);
+
+   private:
+    struct Key {
+      std::string name;
+      std::string prefix;  // empty: not made yet
+    };
+    std::vector<Key> keys_;
+    std::size_t indent_ = 0;
+  };
+
+  // `{ ... }` as json_text prints the row nested `indent` spaces deep; `keys` (optional) keeps
+  // the keys' text for the next row.
+  void append_json(std::string& out, std::size_t indent, JsonKeys* keys = nullptr) const;
   void append_csv_header(std::string& out) const;  // keys, comma-separated, and a newline
   void append_csv(std::string& out) const;         // values: strings as they are, numbers as JSON
   nlohmann::ordered_json to_json() const;

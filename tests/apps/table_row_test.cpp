@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace netwarp::apps {
 namespace {
@@ -104,6 +105,35 @@ TEST(TableRow, ToJsonEqualsTheObject) {
   const Fixture f;
   // As text: NaN equals nothing, not even itself.
   EXPECT_EQ(dumped(f.row.to_json()), dumped(f.json));
+}
+
+// Keys kept from row to row give the same bytes whatever the next row holds: the same keys, the
+// same text at another address, another text at an index seen before, fewer or more fields,
+// quoted keys, another indent.
+TEST(TableRow, KeptKeysGiveTheSameText) {
+  const Fixture f;
+  char reused[] = "flow";
+  const std::string same_text = "start_ps";
+  std::vector<TableRow> rows(6);
+  rows[0] = f.row;
+  rows[1] = f.row;
+  rows[2].add(reused, 1);
+  rows[2].add(same_text.c_str(), 2);
+  reused[0] = 'g';  // "glow" at index 0, where "flow" was kept
+  rows[3].add(reused, 3);
+  rows[3].add("a \"quoted\" key", 4.5);
+  rows[3].add("third", std::string_view("x"));
+  rows[4] = f.row;
+  TableRow::JsonKeys keys;
+  for (const std::size_t indent : {4, 4, 4, 4, 4, 0, 4}) {
+    for (const TableRow& row : rows) {
+      std::string kept;
+      row.append_json(kept, indent, &keys);
+      std::string fresh;
+      row.append_json(fresh, indent);
+      EXPECT_EQ(kept, fresh);
+    }
+  }
 }
 
 TEST(TableRow, AnEmptyRowIsAnEmptyObject) {
