@@ -3,6 +3,7 @@
 // failure into one line on stderr and an exit status of the table in exit_codes.hpp (bad input 2,
 // out of memory 5, internal error 70).
 #include <fmt/format.h>
+#include <google/protobuf/descriptor.h>
 #include <google/protobuf/stubs/logging.h>
 #include <CLI/CLI.hpp>
 
@@ -36,7 +37,9 @@
 #include "netwarp/engine/cpu_pinning.hpp"
 #include "netwarp/engine/log.hpp"
 #include "netwarp/engine/mpi_module.hpp"
+#include "netwarp/mpiemul/proto/trace.pb.h"
 #include "netwarp/netmodels/printable.hpp"
+#include "netwarp/scenarios/proto/scenario.pb.h"
 #include "netwarp/scenarios/scenario_loader.hpp"
 #include "thread_results.hpp"
 
@@ -201,6 +204,13 @@ int run_threads(int argc, char** argv, int threads, netwarp::engine::LoadedMpi* 
   // Without MPI every partition is a thread here, so records can stay in memory.
   std::unique_ptr<netwarp::apps::ThreadResults> results;
   if (mpi == nullptr) results = std::make_unique<netwarp::apps::ThreadResults>(threads);
+  // Protobuf registers netwarp's schemas and its own descriptor.proto on first use
+  // (cmake/NetwarpProto.cmake, cmake/protobuf/lazy_descriptor_proto.cpp), and a registration
+  // while another thread reads its generated pool is a data race: every partition loads the
+  // scenario, by reflection with --set. Here they are registered before the partitions start.
+  google::protobuf::DescriptorPool::generated_pool();
+  netwarp::scenarios::proto::Scenario::descriptor();
+  netwarp::mpiemul::proto::Trace::descriptor();
   // run_rank turns every failure into a status: nothing is thrown out of a thread.
   netwarp::engine::run_as_threads(exchanges, [&](netwarp::engine::RankExchange& exchange) {
     const int status = run_rank(argc, argv, exchange, true, results.get());
