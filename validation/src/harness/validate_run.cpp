@@ -187,8 +187,7 @@ PacketCounters counters_of(const netmodels::NetworkTotals& t) {
           t.fast_retransmits};
 }
 
-// Whether `field` lies inside the MPI program (mpi.<a member of its program oneof>...), which
-// --trace replaces.
+// What validate advises after program_sweep_problem's message.
 constexpr const char* kNoProgramSweepAdvice =
     "; pass --no-sweep, or --sweep a platform field (FIELD=V1,V2,...)";
 
