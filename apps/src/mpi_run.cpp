@@ -157,10 +157,12 @@ std::vector<std::string> write_outputs(const MpiRunInputs& in, const std::string
   {
     auto out = open_for_writing(files[1]);
     mpiemul::write_timeline_json(r, *in.spec->program, out);
+    close_written(out, files[1]);
   }
   {
     auto out = open_for_writing(files[2]);
     mpiemul::write_calls_csv(r, out);
+    close_written(out, files[2]);
   }
   write_table_csv(results["ports"], files[3]);
   if (!results["connections"].empty()) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <future>
 #include <iterator>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -44,7 +45,7 @@ void add_tcp_counters(nlohmann::ordered_json& row, const netmodels::FlowRecord& 
 }
 
 void add_tcp_counters(TableRow& row, const netmodels::FlowRecord& f) {
-  for_each_tcp_counter(f, [&](const char* key, std::uint64_t value) { row.add(key, value); });
+  for_each_tcp_counter(f, [&](TableRow::Key key, std::uint64_t value) { row.add(key, value); });
 }
 
 namespace {
@@ -232,45 +233,6 @@ nlohmann::ordered_json results_head_json(const NetworkRunReport& rep) {
 
 }  // namespace
 
-std::ofstream open_for_writing(const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw UsageError(fmt::format("{}: cannot write", path));
-  return out;
-}
-
-// A table of flat JSON rows as CSV: the header from the first row's keys, strings as they are,
-// numbers as JSON prints them. The same rows go into results.json, so the two always agree.
-// A table without rows is an empty file.
-void write_table_csv(const nlohmann::ordered_json& rows, const std::string& path) {
-  CsvTableStream csv(path);
-  for (const auto& row : rows) csv.row(row);
-}
-
-CsvTableStream::CsvTableStream(const std::string& path) : out_(open_for_writing(path)) {}
-
-void CsvTableStream::row(const TableRow& row) {
-  line_.clear();
-  if (!has_header_) row.append_csv_header(line_);
-  has_header_ = true;
-  row.append_csv(line_);
-  out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
-}
-
-void CsvTableStream::row(const nlohmann::ordered_json& row) {
-  if (!has_header_) {
-    std::string header;
-    for (const auto& [key, value] : row.items()) header += (header.empty() ? "" : ",") + key;
-    out_ << header << '\n';
-    has_header_ = true;
-  }
-  bool first = true;
-  for (const auto& [key, value] : row.items()) {
-    out_ << (first ? "" : ",") << (value.is_string() ? value.get<std::string>() : value.dump());
-    first = false;
-  }
-  out_ << '\n';
-}
-
 namespace {
 
 // With a shared buffer: the switch's pool occupancy at each queue sample (its last change at or
@@ -322,6 +284,8 @@ void write_queue_csv(const NetworkRunReport& rep, const std::string& path) {
     }
     csv.end_row();
   }
+  csv.flush();
+  close_written(out, path);
 }
 
 void write_cwnd_csv(const NetworkRunReport& rep, const std::string& path) {
@@ -334,6 +298,8 @@ void write_cwnd_csv(const NetworkRunReport& rep, const std::string& path) {
     if (netmodels::has_ssthresh(s->ssthresh)) csv.number(s->ssthresh);
     csv.end_row();
   }
+  csv.flush();
+  close_written(out, path);
 }
 
 struct PcapFile {
@@ -380,6 +346,7 @@ std::vector<std::string> write_pcaps(const NetworkRunReport& rep, const std::str
 void write_flows_csv(const NetworkRunReport& rep, const std::string& path) {
   CsvTableStream flows(path);
   for_each_flow_row(rep, [&](const TableRow& row) { flows.row(row); });
+  flows.close();
 }
 
 std::vector<OutputFile> network_table_files(const NetworkRunReport& rep, const std::string& dir) {
@@ -387,19 +354,23 @@ std::vector<OutputFile> network_table_files(const NetworkRunReport& rep, const s
   const NetworkRunReport* report = &rep;  // the writers run later, maybe on another thread
   std::vector<OutputFile> files;
   files.push_back({dir + "/flows.csv", rep.spec->workload.messages.size(),
-                   [report](const std::string& path) { write_flows_csv(*report, path); }});
+                   [report](const std::string& path) { write_flows_csv(*report, path); },
+                   JsonTable::flows});
   files.push_back({dir + "/ports.csv", results->count<netmodels::PortRecord>(),
                    [report](const std::string& path) {
                      CsvTableStream ports(path);
                      for_each_port_row(*report, report->results->busy_span(),
                                        [&](const TableRow& row) { ports.row(row); });
-                   }});
+                     ports.close();
+                   },
+                   JsonTable::ports});
   if (has_port_classes(rep))
     files.push_back({dir + "/port_classes.csv", results->count<netmodels::PortClassRecord>(),
                      [report](const std::string& path) {
                        CsvTableStream classes(path);
                        for_each_port_class_row(*report,
                                                [&](const TableRow& row) { classes.row(row); });
+                       classes.close();
                      }});
   if (!rep.spec->outputs.queue_ports.empty())
     files.push_back({dir + "/queues.csv", results->count<netmodels::QueueSample>(),
@@ -435,6 +406,25 @@ void write_files(const std::vector<OutputFile>& files, const std::vector<bool>& 
     if (on_helper[i] == helper) files[i].write(files[i].path);
 }
 
+// On one thread: the files results.json mirrors (JsonTable) in its pass, the others before it.
+void write_in_turn(const NetworkRunReport& rep, const std::string& json,
+                   const std::vector<OutputFile>& files, const std::function<void()>& before_json) {
+  std::optional<CsvTableStream> flows;
+  std::optional<CsvTableStream> ports;
+  CsvMirrors mirrors;
+  std::vector<bool> mirrored(files.size(), false);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (files[i].table == JsonTable::flows) mirrors.flows = &flows.emplace(files[i].path);
+    if (files[i].table == JsonTable::ports) mirrors.ports = &ports.emplace(files[i].path);
+    mirrored[i] = files[i].table != JsonTable::none;
+  }
+  write_files(files, mirrored, false);
+  before_json();
+  write_network_results_json(rep, json, mirrors);
+  if (flows) flows->close();
+  if (ports) ports->close();
+}
+
 }  // namespace
 
 std::vector<std::string> write_network_outputs(const NetworkRunReport& rep, const std::string& dir,
@@ -459,10 +449,7 @@ std::vector<std::string> write_network_outputs(const NetworkRunReport& rep, cons
     write_files(files, share.on_helper, false);
     helper.get();
   } else {
-    share.on_helper.assign(files.size(), false);
-    write_files(files, share.on_helper, false);
-    before_json();
-    write_network_results_json(rep, json);
+    write_in_turn(rep, json, files, before_json);
   }
   std::vector<std::string> written{json};
   for (const OutputFile& file : files) written.push_back(file.path);
@@ -471,16 +458,23 @@ std::vector<std::string> write_network_outputs(const NetworkRunReport& rep, cons
 
 // Streamed: the head, then the tables row by row, then the effective scenario. Written in place:
 // the run's staged folder (StagedFolder) already keeps a half-written file from ever showing.
-void write_network_results_json(const NetworkRunReport& rep, const std::string& path) {
+void write_network_results_json(const NetworkRunReport& rep, const std::string& path,
+                                const CsvMirrors& mirrors) {
   std::ofstream out = open_for_writing(path);
   {
     JsonObjectStream j(out);
     j.fields(results_head_json(rep));
     j.begin_array("flows");
-    for_each_flow_row(rep, [&](const TableRow& row) { j.row(row); });
+    for_each_flow_row(rep, [&](const TableRow& row) {
+      j.row(row);
+      if (mirrors.flows != nullptr) mirrors.flows->row(row);
+    });
     j.end_array();
     j.begin_array("ports");
-    for_each_port_row(rep, rep.results->busy_span(), [&](const TableRow& row) { j.row(row); });
+    for_each_port_row(rep, rep.results->busy_span(), [&](const TableRow& row) {
+      j.row(row);
+      if (mirrors.ports != nullptr) mirrors.ports->row(row);
+    });
     j.end_array();
     if (has_port_classes(rep)) {
       j.begin_array("port_classes");
@@ -495,8 +489,7 @@ void write_network_results_json(const NetworkRunReport& rep, const std::string& 
     j.field("effective_scenario", rep.effective_scenario);
     j.close();
   }
-  out.close();
-  if (!out) throw UsageError(fmt::format("{}: write failed", path));
+  close_written(out, path);
 }
 
 namespace {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "csv_table.hpp"
 #include "file_share.hpp"
 #include "netwarp/engine/kernel.hpp"
 #include "netwarp/netmodels/ideal_fct.hpp"
@@ -49,17 +50,27 @@ std::vector<std::string> write_network_outputs(const NetworkRunReport& report,
                                                const std::string& dir,
                                                const std::function<void()>& before_json);
 inline constexpr std::size_t kSideBySideRows = 10'000;
+// The tables results.json holds too (its "flows" and "ports"): their CSV files are written in
+// results.json's pass when both are written on one thread, each row then built once.
+enum class JsonTable : std::uint8_t { none, flows, ports };
 // One file of a run's outputs: its path, the rows it will hold (from the record counts, to share
 // the files out over threads) and how to write it.
 struct OutputFile {
   std::string path;
   std::uint64_t rows = 0;
   std::function<void(const std::string& path)> write;
+  JsonTable table = JsonTable::none;
 };
 // Every file but results.json, in the order they are listed.
 std::vector<OutputFile> network_table_files(const NetworkRunReport& report, const std::string& dir);
-// results.json alone.
-void write_network_results_json(const NetworkRunReport& report, const std::string& path);
+// CSV files that get each row results.json's "flows" and "ports" get (null: none).
+struct CsvMirrors {
+  CsvTableStream* flows = nullptr;
+  CsvTableStream* ports = nullptr;
+};
+// results.json, and the tables of `mirrors` in the same pass.
+void write_network_results_json(const NetworkRunReport& report, const std::string& path,
+                                const CsvMirrors& mirrors = {});
 std::string format_network_summary(const NetworkRunReport& report);
 // results.json's window_us: the optimism window in force, or null when there is none (the
 // sequential kernel, an unbounded window, or a run whose sole rank needed none).
@@ -73,7 +84,7 @@ nlohmann::ordered_json port_classes_json(const NetworkRunReport& report);
 // Appends a TCP sender's counters (segments_sent .. ooo_discarded_segments) to a table row.
 void add_tcp_counters(nlohmann::ordered_json& row, const netmodels::FlowRecord& f);
 void add_tcp_counters(TableRow& row, const netmodels::FlowRecord& f);
-template <class Fn>  // fn(const char* key, std::uint64_t value), in the tables' column order
+template <class Fn>  // fn(key, std::uint64_t value), the key a literal, in the tables' column order
 void for_each_tcp_counter(const netmodels::FlowRecord& f, Fn&& fn) {
   fn("segments_sent", f.segments_sent);
   fn("retransmitted_segments", f.retransmitted_segments);
@@ -86,21 +97,6 @@ void for_each_tcp_counter(const netmodels::FlowRecord& f, Fn&& fn) {
   fn("ooo_discarded_segments", f.ooo_discarded_segments);
 }
 std::int64_t busy_span(const netmodels::NetworkResults& results);  // last bit any port sent
-std::ofstream open_for_writing(const std::string& path);           // UsageError if it cannot
-// Flat JSON rows as CSV (header from the first row's keys); no rows: an empty file.
-void write_table_csv(const nlohmann::ordered_json& rows, const std::string& path);
-// The same, row by row.
-class CsvTableStream {
- public:
-  explicit CsvTableStream(const std::string& path);
-  void row(const nlohmann::ordered_json& row);
-  void row(const TableRow& row);
-
- private:
-  std::ofstream out_;
-  std::string line_;
-  bool has_header_ = false;
-};
 // DIR/<node>.pcap per traced node (what it sent and received) and DIR/<node>.p<port>.pcap per
 // mirrored port (what left through it).
 std::vector<std::string> write_pcaps(const NetworkRunReport& report, const std::string& dir);

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 #include "app_context.hpp"
 #include "huge_pages.hpp"
@@ -274,7 +275,14 @@ void JsonObjectStream::field(std::string_view key, const nlohmann::ordered_json&
 }
 
 void JsonObjectStream::fields(const nlohmann::ordered_json& object) {
-  for (const auto& [key, value] : object.items()) field(key, value);
+  if (!object.is_object()) throw std::logic_error("JsonObjectStream::fields: not an object");
+  if (object.empty()) return;
+  // The object's own text less its braces: "\n  \"key\": value,..." at this depth already, in
+  // one pass of the serializer rather than one per field.
+  const std::string text = json_text(object);
+  if (has_fields_) out_ << ',';
+  out_.write(text.data() + 1, static_cast<std::streamsize>(text.size() - 3));
+  has_fields_ = true;
 }
 
 void JsonObjectStream::begin_array(std::string_view key) {

@@ -32,6 +32,7 @@ void add_timeseries_files(const NetworkRunReport& report, const std::string& dir
     files.push_back(OutputFile{dir + "/" + name, rows, [write_csv](const std::string& path) {
                                  auto out = open_for_writing(path);
                                  write_csv(out);
+                                 close_written(out, path);
                                }});
   };
   if (spec->outputs.sample_interval_ps > 0) {

@@ -1,9 +1,8 @@
 // TableRow: JSON and CSV text of one results-table row, the same bytes as nlohmann's dump.
 #include "table_row.hpp"
 
-#include <fmt/format.h>
-
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -52,73 +51,72 @@ void append_key(std::string& out, std::size_t i, const char* key, std::size_t in
 
 }  // namespace
 
-const std::string& TableRow::JsonKeys::prefix(std::size_t i, const char* key, std::size_t indent) {
+const std::string& TableRow::JsonKeys::remake(std::size_t i, const char* key, std::size_t indent) {
   if (indent != indent_) {
     keys_.clear();
     indent_ = indent;
   }
   if (i >= keys_.size()) keys_.resize(i + 1);
-  Key& k = keys_[i];
-  if (k.prefix.empty() || k.name != key) {
-    k.name = key;
-    k.prefix.clear();
-    append_key(k.prefix, i, key, indent);
-  }
+  Kept& k = keys_[i];
+  k.key = key;
+  k.prefix.clear();
+  append_key(k.prefix, i, key, indent);
   return k.prefix;
 }
 
-void TableRow::push(const Field& field) {
+TableRow::Field& TableRow::next(Key key, Kind kind) {
   if (size_ == kMaxFields) throw std::logic_error("TableRow: too many fields");
-  fields_[size_++] = field;
+  Field& f = fields_[size_++];
+  f.key = key.text();
+  f.kind = kind;
+  f.number_size = 0;
+  return f;
 }
 
-void TableRow::add(const char* key, double value) {
-  Field f{key, Kind::real, 0, {}, 0, 0, value, {}};
+void TableRow::add_signed(Key key, std::int64_t value) {
+  Field& f = next(key, Kind::signed_integer);
+  f.signed_value = value;
+  const auto end = std::to_chars(f.number_text, f.number_text + sizeof f.number_text, value).ptr;
+  f.number_size = static_cast<std::uint8_t>(end - f.number_text);
+}
+
+void TableRow::add_unsigned(Key key, std::uint64_t value) {
+  Field& f = next(key, Kind::unsigned_integer);
+  f.unsigned_value = value;
+  const auto end = std::to_chars(f.number_text, f.number_text + sizeof f.number_text, value).ptr;
+  f.number_size = static_cast<std::uint8_t>(end - f.number_text);
+}
+
+void TableRow::add(Key key, double value) {
+  Field& f = next(key, Kind::real);
+  f.real_value = value;
   // As nlohmann's dump prints a double: null when not finite, else its shortest round-trip
   // text (at most 24 characters: "-1.7976931348623157e+308").
   if (!std::isfinite(value)) {
-    std::memcpy(f.real_text, "null", 4);
-    f.real_size = 4;
+    std::memcpy(f.number_text, "null", 4);
+    f.number_size = 4;
   } else {
-    char* end = nlohmann::detail::to_chars(f.real_text, f.real_text + sizeof f.real_text, value);
-    f.real_size = static_cast<std::uint8_t>(end - f.real_text);
+    char* end =
+        nlohmann::detail::to_chars(f.number_text, f.number_text + sizeof f.number_text, value);
+    f.number_size = static_cast<std::uint8_t>(end - f.number_text);
   }
-  push(f);
 }
 
-void TableRow::add_time_or_null(const char* key, std::int64_t value_ps) {
+void TableRow::add_time_or_null(Key key, std::int64_t value_ps) {
   if (value_ps >= 0) return add(key, value_ps);
   add_absent(key);
 }
 
-void TableRow::add(const char* key, std::string_view value) {
-  push({key, Kind::text, 0, {}, 0, 0, 0, value});
+void TableRow::add(Key key, std::string_view value) {
+  next(key, Kind::text).text = value;
 }
 
-void TableRow::add_absent(const char* key) {
-  push({key, Kind::absent, 0, {}, 0, 0, 0, {}});
+void TableRow::add_absent(Key key) {
+  next(key, Kind::absent);
 }
 
 void TableRow::append_number(std::string& out, std::size_t i) const {
-  const Field& f = fields_[i];
-  switch (f.kind) {
-    case Kind::signed_integer: {
-      const fmt::format_int text(f.signed_value);
-      out.append(text.data(), text.size());
-      break;
-    }
-    case Kind::unsigned_integer: {
-      const fmt::format_int text(f.unsigned_value);
-      out.append(text.data(), text.size());
-      break;
-    }
-    case Kind::real:
-      out.append(f.real_text, f.real_size);
-      break;
-    case Kind::text:
-    case Kind::absent:
-      break;
-  }
+  out.append(fields_[i].number_text, fields_[i].number_size);
 }
 
 void TableRow::append_value_json(std::string& out, std::size_t i) const {

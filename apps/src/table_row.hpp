@@ -16,34 +16,50 @@ namespace netwarp::apps {
 
 class TableRow {
  public:
+  // A field's name: a string literal (or another array of static storage), so that its text
+  // never changes and JsonKeys knows a key by its address.
+  class Key {
+   public:
+    template <std::size_t N>
+    consteval Key(const char (&text)[N]) : text_(text) {}  // NOLINT(google-explicit-constructor)
+    const char* text() const { return text_; }
+
+   private:
+    const char* text_;
+  };
+
   template <std::integral T>
-  void add(const char* key, T value) {
+  void add(Key key, T value) {
     if constexpr (std::is_signed_v<T>) {
-      push({key, Kind::signed_integer, 0, {}, static_cast<std::int64_t>(value), 0, 0, {}});
+      add_signed(key, static_cast<std::int64_t>(value));
     } else {
-      push({key, Kind::unsigned_integer, 0, {}, 0, static_cast<std::uint64_t>(value), 0, {}});
+      add_unsigned(key, static_cast<std::uint64_t>(value));
     }
   }
-  void add(const char* key, double value);
+  void add(Key key, double value);
   // A time that may not exist (a message never delivered, < 0): null in JSON, empty in CSV.
-  void add_time_or_null(const char* key, std::int64_t value_ps);
+  void add_time_or_null(Key key, std::int64_t value_ps);
   // `value` must outlive the row (node names live in the topology).
-  void add(const char* key, std::string_view value);
+  void add(Key key, std::string_view value);
   // A field without a value: null in JSON, empty in CSV.
-  void add_absent(const char* key);
+  void add_absent(Key key);
 
   // The text before each value (the comma, the indent, the quoted key, ": "), kept from one row
   // to the next: the rows of a table share their keys, which then are not escaped every time.
   class JsonKeys {
    public:
-    const std::string& prefix(std::size_t i, const char* key, std::size_t indent);
+    const std::string& prefix(std::size_t i, const char* key, std::size_t indent) {
+      if (indent == indent_ && i < keys_.size() && keys_[i].key == key) return keys_[i].prefix;
+      return remake(i, key, indent);
+    }
 
    private:
-    struct Key {
-      std::string name;
-      std::string prefix;  // empty: not made yet
+    const std::string& remake(std::size_t i, const char* key, std::size_t indent);
+    struct Kept {
+      const char* key = nullptr;  // a Key's text: the same address, the same text
+      std::string prefix;
     };
-    std::vector<Key> keys_;
+    std::vector<Kept> keys_;
     std::size_t indent_ = 0;
   };
 
@@ -61,15 +77,19 @@ class TableRow {
   struct Field {
     const char* key;
     Kind kind;
-    std::uint8_t real_size;  // Kind::real: nlohmann's text of the number, in real_text
-    char real_text[30];
+    // A number's text as nlohmann prints it, made once when added: a row written to both
+    // results.json and a CSV file formats each number once.
+    std::uint8_t number_size;
+    char number_text[30];
     std::int64_t signed_value;
     std::uint64_t unsigned_value;
     double real_value;
     std::string_view text;
   };
   static constexpr std::size_t kMaxFields = 24;
-  void push(const Field& field);
+  void add_signed(Key key, std::int64_t value);
+  void add_unsigned(Key key, std::uint64_t value);
+  Field& next(Key key, Kind kind);  // the next field, its key and kind set
   void append_value_json(std::string& out, std::size_t i) const;
   void append_number(std::string& out, std::size_t i) const;
 

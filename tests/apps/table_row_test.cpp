@@ -62,13 +62,13 @@ struct Fixture {
     add("invalid", invalid);
   }
   template <class T>
-  void add(const char* key, const T& value) {
+  void add(TableRow::Key key, const T& value) {
     if constexpr (std::is_same_v<T, std::string>) {
       row.add(key, std::string_view(value));
     } else {
       row.add(key, value);
     }
-    json[key] = value;
+    json[key.text()] = value;
   }
 };
 
@@ -108,19 +108,18 @@ TEST(TableRow, ToJsonEqualsTheObject) {
 }
 
 // Keys kept from row to row give the same bytes whatever the next row holds: the same keys, the
-// same text at another address, another text at an index seen before, fewer or more fields,
+// same text at another address, another key at an index seen before, fewer or more fields,
 // quoted keys, another indent.
 TEST(TableRow, KeptKeysGiveTheSameText) {
+  static constexpr char kFlowElsewhere[] = "flow";  // not the literal's address
+  static constexpr char kGlow[] = "glow";
   const Fixture f;
-  char reused[] = "flow";
-  const std::string same_text = "start_ps";
   std::vector<TableRow> rows(6);
   rows[0] = f.row;
   rows[1] = f.row;
-  rows[2].add(reused, 1);
-  rows[2].add(same_text.c_str(), 2);
-  reused[0] = 'g';  // "glow" at index 0, where "flow" was kept
-  rows[3].add(reused, 3);
+  rows[2].add(kFlowElsewhere, 1);
+  rows[2].add("start_ps", 2);
+  rows[3].add(kGlow, 3);  // at index 0, where "flow" was kept
   rows[3].add("a \"quoted\" key", 4.5);
   rows[3].add("third", std::string_view("x"));
   rows[4] = f.row;
