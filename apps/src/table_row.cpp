@@ -128,11 +128,71 @@ void TableRow::append_value_json(std::string& out, std::size_t i) const {
   append_number(out, i);
 }
 
+namespace {
+
+char* put(char* at, std::string_view text) {
+  std::memcpy(at, text.data(), text.size());
+  return at + text.size();
+}
+
+// Room past a row's text for put_number's whole-array copy.
+constexpr std::size_t kNumberSlack = sizeof(TableRow::NumberText);
+
+// A number's text copied as its whole array (a copy of constant size, two vector moves) with
+// kNumberSlack room after `at`.
+char* put_number(char* at, const TableRow::NumberText& text, std::size_t size) {
+  std::memcpy(at, text, sizeof text);
+  return at + size;
+}
+
+}  // namespace
+
+std::size_t TableRow::value_size(std::size_t i) const {
+  const Field& f = fields_[i];
+  if (f.kind == Kind::text) return f.text.size();
+  return f.kind == Kind::absent ? 4 : f.number_size;
+}
+
+bool TableRow::append_json_in_place(std::string& out, std::size_t indent, JsonKeys& keys) const {
+  std::size_t size = 3 + indent;  // '{', and after the last field '\n', the indent and '}'
+  for (std::size_t i = 0; i < size_; ++i) {
+    const Field& f = fields_[i];
+    if (f.kind == Kind::text && !is_plain(f.text)) return false;
+    size += keys.prefix(i, f.key, indent).size() + value_size(i) + (f.kind == Kind::text ? 2 : 0);
+  }
+  const std::size_t at = out.size();
+  out.resize(at + size + kNumberSlack);
+  char* w = out.data() + at;
+  *w++ = '{';
+  for (std::size_t i = 0; i < size_; ++i) {
+    const Field& f = fields_[i];
+    w = put(w, keys.prefix(i, f.key, indent));  // each kept by the first pass
+    switch (f.kind) {
+      case Kind::text:
+        *w++ = '"';
+        w = put(w, f.text);
+        *w++ = '"';
+        break;
+      case Kind::absent:
+        w = put(w, "null");
+        break;
+      default:
+        w = put_number(w, f.number_text, f.number_size);
+    }
+  }
+  *w++ = '\n';
+  std::memset(w, ' ', indent);
+  w[indent] = '}';
+  out.resize(at + size);
+  return true;
+}
+
 void TableRow::append_json(std::string& out, std::size_t indent, JsonKeys* keys) const {
   if (size_ == 0) {
     out += "{}";
     return;
   }
+  if (keys != nullptr && append_json_in_place(out, indent, *keys)) return;
   out += '{';
   for (std::size_t i = 0; i < size_; ++i) {
     if (keys != nullptr) {
@@ -156,15 +216,23 @@ void TableRow::append_csv_header(std::string& out) const {
 }
 
 void TableRow::append_csv(std::string& out) const {
+  std::size_t size = size_ == 0 ? 1 : size_;  // the commas and the newline
+  for (std::size_t i = 0; i < size_; ++i)
+    if (fields_[i].kind != Kind::absent) size += value_size(i);
+  const std::size_t at = out.size();
+  out.resize(at + size + kNumberSlack);
+  char* w = out.data() + at;
   for (std::size_t i = 0; i < size_; ++i) {
-    if (i != 0) out += ',';
-    if (fields_[i].kind == Kind::text) {
-      out += fields_[i].text;
+    if (i != 0) *w++ = ',';
+    const Field& f = fields_[i];
+    if (f.kind == Kind::text) {
+      w = put(w, f.text);
     } else {
-      append_number(out, i);
+      w = put_number(w, f.number_text, f.number_size);  // absent: empty
     }
   }
-  out += '\n';
+  *w = '\n';
+  out.resize(at + size);
 }
 
 nlohmann::ordered_json TableRow::to_json() const {

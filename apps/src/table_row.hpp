@@ -68,6 +68,7 @@ class TableRow {
   void append_json(std::string& out, std::size_t indent, JsonKeys* keys = nullptr) const;
   void append_csv_header(std::string& out) const;  // keys, comma-separated, and a newline
   void append_csv(std::string& out) const;         // values: strings as they are, numbers as JSON
+  using NumberText = char[32];
   nlohmann::ordered_json to_json() const;
 
  private:
@@ -80,7 +81,7 @@ class TableRow {
     // A number's text as nlohmann prints it, made once when added: a row written to both
     // results.json and a CSV file formats each number once.
     std::uint8_t number_size;
-    char number_text[30];
+    NumberText number_text;
     std::int64_t signed_value;
     std::uint64_t unsigned_value;
     double real_value;
@@ -91,6 +92,9 @@ class TableRow {
   void add_unsigned(Key key, std::uint64_t value);
   Field& next(Key key, Kind kind);  // the next field, its key and kind set
   void append_value_json(std::string& out, std::size_t i) const;
+  std::size_t value_size(std::size_t i) const;  // a value's text, unquoted and unescaped
+  // The row's text written in one piece; false (nothing written) when a string needs escaping.
+  bool append_json_in_place(std::string& out, std::size_t indent, JsonKeys& keys) const;
   void append_number(std::string& out, std::size_t i) const;
 
   std::array<Field, kMaxFields> fields_;

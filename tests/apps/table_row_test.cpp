@@ -135,6 +135,29 @@ TEST(TableRow, KeptKeysGiveTheSameText) {
   }
 }
 
+// A row whose strings need no escaping is written in one piece when its keys are kept: the
+// same text as nlohmann's dump, appended after what the string already holds.
+TEST(TableRow, RowsWithoutEscapesAreNlohmannsDumpInOnePiece) {
+  TableRow row;
+  row.add("node", std::string_view("host3"));
+  row.add("port", std::uint32_t{2});
+  row.add_absent("slowdown");
+  row.add("utilisation", 0.5);
+  row.add("offset", std::int64_t{-7});
+  row.add_time_or_null("delivered_ps", -1);
+  row.add("empty", std::string_view(""));
+  const Json json = row.to_json();
+  TableRow::JsonKeys keys;
+  for (const std::size_t indent : {4, 4, 0, 4}) {
+    std::string out = "before";
+    row.append_json(out, indent, &keys);
+    EXPECT_EQ(out, "before" + indented(dumped(json), indent)) << "indent " << indent;
+  }
+  std::string csv = "before\n";
+  row.append_csv(csv);
+  EXPECT_EQ(csv, "before\nhost3,2,,0.5,-7,,\n");
+}
+
 TEST(TableRow, AnEmptyRowIsAnEmptyObject) {
   std::string out;
   TableRow().append_json(out, 4);
