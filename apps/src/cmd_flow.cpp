@@ -77,9 +77,10 @@ void write_outputs(const FlowReport& r, const std::string& dir) {
   summary.update(validation::mfs_summary_json(*r.mfs, *r.result, r.pattern->messages.size()));
   std::ofstream json = open_for_writing(dir + "/flow.json");
   validation::write_mfs_json(json, summary, *r.pattern, *r.result);
+  close_written(json, dir + "/flow.json");
   std::ofstream csv = open_for_writing(dir + "/flow_messages.csv");
   validation::write_mfs_messages_csv(csv, *r.pattern, *r.result);
-  if (!json || !csv) throw UsageError(fmt::format("{}: write failed", dir));
+  close_written(csv, dir + "/flow_messages.csv");
 }
 
 void print_summary(const FlowReport& r, const std::string& dir) {

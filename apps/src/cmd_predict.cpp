@@ -128,9 +128,9 @@ void write_calls_file(const std::string& path, const validation::Prediction& p,
   if (p.calls.empty())
     std::printf("note: model %s predicts no calls (closed form); %s has the header only\n",
                 p.model.c_str(), path.c_str());
-  std::ofstream out(path);
-  validation::write_predicted_calls_csv(p, *spec.program, spec.program_name, out);
-  if (!out) throw UsageError(fmt::format("--calls: {}: cannot write", path));
+  write_file_atomically(path, [&](std::ostream& out) {
+    validation::write_predicted_calls_csv(p, *spec.program, spec.program_name, out);
+  });
 }
 
 }  // namespace

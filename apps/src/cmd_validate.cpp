@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "cmd_validation.hpp"
+#include "csv_table.hpp"
 #include "netwarp/validation/validate_run.hpp"
 #include "progress_line.hpp"
 #include "run_report.hpp"
@@ -124,9 +125,11 @@ int validate_command(const ValidateOptions& o, const AppContext& context) {
   std::string plot_note;
   const auto plots = validation::write_plots(report, v.out_dir, plot_note);
   {
-    std::ofstream md(v.out_dir + "/report.md");
+    const std::string md_path = v.out_dir + "/report.md";
+    std::ofstream md = open_for_writing(md_path);
     md << validation::report_markdown(report);
     if (!plot_note.empty()) md << "\nNote: " << plot_note << "\n";
+    close_written(md, md_path);
   }
   out.commit();
   std::printf("netwarp validate: %s (%s), %s\n", report.scenario.c_str(),

@@ -7,11 +7,8 @@
 #include <google/protobuf/stubs/logging.h>
 
 #include <CLI/CLI.hpp>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -19,6 +16,7 @@
 #include "exit_codes.hpp"
 #include "netwarp/netmodels/input_error.hpp"
 #include "netwarp/scenarios/scenario_error.hpp"
+#include "output_file.hpp"
 
 namespace netwarp::apps::cross_check {
 
@@ -27,29 +25,17 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Fails before the run when `path` cannot be written; leaves no (empty) file behind.
+// Fails before the run when `path` cannot be written (its folder made); leaves no file behind.
 inline void check_writable(const std::string& path) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  const bool existed = std::filesystem::exists(path, ec);
-  {
-    std::ofstream file(path, std::ios::app);
-    if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-  }
-  if (!existed) std::filesystem::remove(path, ec);
+  output_file::check_writable<UsageError>(path);
 }
 
-// Through PATH.partial and a rename: `path` is never half written.
+// Through PATH.partial and a rename: `path` is never half written (output_file.hpp).
 inline void write_text(const std::string& path, const std::string& text) {
-  const std::string partial = path + ".partial";
-  std::ofstream file(partial, std::ios::trunc);
-  file << text;
-  file.close();
-  if (!file) throw UsageError(fmt::format("{}: write failed", path));
-  std::error_code ec;
-  std::filesystem::rename(partial, path, ec);
-  if (ec) throw UsageError(fmt::format("{}: cannot write: {}", path, ec.message()));
+  output_file::write_whole<UsageError>(path, [&](std::ostream& out) { out << text; });
 }
 
 inline int fail(const char* tool, const std::string& message, int status) {

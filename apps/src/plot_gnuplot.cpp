@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app_context.hpp"
+#include "csv_table.hpp"
 
 namespace netwarp::apps {
 namespace {
@@ -84,6 +85,7 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path);
   if (!out) throw UsageError(fmt::format("{}: cannot write", path));
   out << text;
+  close_written(out, path);
 }
 
 const Discovery& discovery() {

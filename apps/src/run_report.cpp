@@ -5,14 +5,12 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 #include "app_context.hpp"
 #include "huge_pages.hpp"
+#include "output_file.hpp"
 
 namespace netwarp::apps {
 namespace {
@@ -189,13 +187,7 @@ std::string format_summary(const engine::RunStats& s) {
 }
 
 void check_writable(const std::string& path) {
-  std::error_code ec;
-  const bool existed = std::filesystem::exists(path, ec);
-  {
-    std::ofstream file(path, std::ios::app);
-    if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-  }
-  if (!existed) std::filesystem::remove(path, ec);  // an empty file would look like a result
+  output_file::check_writable<UsageError>(path);
 }
 
 std::string out_dir_or_default(const std::string& given, const std::string& scenario_name,
@@ -216,17 +208,7 @@ std::string json_text(const nlohmann::ordered_json& json) {
 
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& write) {
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream file(partial, std::ios::trunc);
-    if (!file) throw UsageError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-    write(file);
-    file.close();
-    if (!file) throw UsageError(fmt::format("{}: write failed", path));
-  }
-  std::error_code ec;
-  std::filesystem::rename(partial, path, ec);
-  if (ec) throw UsageError(fmt::format("{}: cannot write: {}", path, ec.message()));
+  output_file::write_whole<UsageError>(path, write);
 }
 
 void write_json_file(const std::string& path, const nlohmann::ordered_json& json) {

@@ -75,7 +75,8 @@ class JsonObjectStream {
 };
 
 // Writes a file through PATH.partial and a rename (as write_json_file does): `write` gets the
-// stream. UsageError naming the file when it cannot.
+// stream. A PATH that is not a plain file (a symbolic link, /dev/stdout, a pipe) is written in
+// place instead, never replaced. UsageError naming the file when it cannot.
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& write);
 

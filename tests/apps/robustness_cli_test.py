@@ -8,8 +8,10 @@ import glob
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
+import threading
 import time
 import unittest
 
@@ -200,6 +202,43 @@ workload { permutation { bytes: 10 } }
         line = self.one_error_line(run(["predict", scenario, "--model", "plogp-br",
                                         "--params", path]))
         self.assertIn(f"{path}: g_by_pattern: unknown pattern 'xor5'", line)
+
+    # --- a file named for output that is not a plain file is written in place, never replaced
+    def fit(self, out):
+        return run(["fit", "--model", "hockney", os.path.join(LIBRARY, "pingpong.pbtxt"),
+                    "--out", out])
+
+    def test_a_full_disk_is_an_error_and_the_device_stays_a_device(self):
+        # The whole file fits in the stream's buffer: only closing it shows the failure. A
+        # rename of FILE.partial over it would have replaced /dev/full by a plain file (as root).
+        if not os.path.exists("/dev/full"):
+            self.skipTest("no /dev/full")
+        self.assertEqual(self.one_error_line(self.fit("/dev/full")), "netwarp: error: "
+                         "/dev/full: write failed")
+        self.assertTrue(stat.S_ISCHR(os.stat("/dev/full").st_mode))
+        self.assertFalse(os.path.exists("/dev/full.partial"))
+
+    def test_a_symbolic_link_keeps_pointing_at_the_file_written(self):
+        target = os.path.join(self.dir, "params.json")
+        link = os.path.join(self.dir, "latest.json")
+        os.symlink(target, link)
+        r = self.fit(link)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(os.path.islink(link))
+        with open(target) as f:
+            self.assertEqual(json.load(f)["model"], "hockney")
+
+    def test_a_pipe_gets_the_file_and_stays_a_pipe(self):
+        fifo = os.path.join(self.dir, "params.fifo")
+        os.mkfifo(fifo)
+        received = []
+        reader = threading.Thread(target=lambda: received.append(open(fifo).read()))
+        reader.start()
+        r = self.fit(fifo)
+        reader.join(timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(received[0])["model"], "hockney")
+        self.assertTrue(stat.S_ISFIFO(os.stat(fifo).st_mode))
 
 
 # A run that lasts a few seconds: a 20 GB flow at 100 Gbit/s, 27.4 M packets sent by the ports

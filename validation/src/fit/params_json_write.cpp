@@ -97,6 +97,7 @@ void write_params_file(const std::string& path, const ParamsDocument& document) 
   out << params_to_json(document).dump(2, ' ', false,
                                        nlohmann::ordered_json::error_handler_t::replace)
       << '\n';
+  out.close();
   if (!out) throw std::runtime_error(path + ": write failed");
 }
 

@@ -60,6 +60,7 @@ std::string point_title(const ValidationReport& r, const SweepPointResult& p) {
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path);
   out << text;
+  out.close();
   if (!out) throw std::runtime_error(fmt::format("{}: cannot write", path.string()));
 }
 

@@ -357,6 +357,7 @@ bool draw(const PlotFile& f, const std::filesystem::path& dir,
   for (const auto& [name, text] : {std::pair{f.stem + ".dat", f.data}, {f.stem + ".gp", script}}) {
     std::ofstream out(dir / name);
     out << text;
+    out.close();
     if (!out) throw std::runtime_error(fmt::format("{}: cannot write", (dir / name).string()));
     files.push_back(dir / name);
   }

@@ -69,6 +69,7 @@ std::vector<TimeSplit> packet_ranks(const mpiemul::MpiTotals& totals) {
 void write_json(const fs::path& path, const nlohmann::ordered_json& j) {
   std::ofstream out(path);
   out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+  out.close();
   if (!out) throw std::runtime_error(fmt::format("{}: cannot write", path.string()));
 }
 
@@ -251,6 +252,8 @@ void keep_mpi_run(const ValidateOptions& o, const PacketRun& truth, const mpiemu
   results["run_time_ps"] = truth.totals.run_time_ps;
   results["mpi"] = mpiemul::mpi_results_json(truth.results, truth.totals, program);
   write_json(dir / "results.json", results);
+  calls.close();
+  timeline.close();
   if (!calls || !timeline) throw std::runtime_error(fmt::format("{}: cannot write", dir.string()));
 }
 
@@ -289,6 +292,7 @@ void compare_point_calls(const ValidateOptions& o, const std::string& tag, const
   std::ofstream csv(fs::path(o.out_dir) / point.calls_file);
   point.call_errors =
       compare_calls(truth.results, *spec.program, spec.program_name, with_calls, csv);
+  csv.close();
   if (!csv)
     throw std::runtime_error(fmt::format("{}/{}: cannot write", o.out_dir, point.calls_file));
   compare_point_steps(o, tag, truth, spec, with_calls, point);
@@ -299,6 +303,7 @@ void compare_point_calls(const ValidateOptions& o, const std::string& tag, const
   std::ofstream timeline(fs::path(o.out_dir) / point.timeline_file);
   point.timeline_note =
       write_compare_timeline(truth.results, *spec.program, with_calls, timeline, limit);
+  timeline.close();
   if (!timeline)
     throw std::runtime_error(fmt::format("{}/{}: cannot write", o.out_dir, point.timeline_file));
 }
@@ -324,6 +329,7 @@ void keep_workload_run(const ValidateOptions& o, const WorkloadRun& truth, Sweep
   results["packets_dropped"] = truth.totals.packets_dropped;
   results["retransmission_timeouts"] = truth.totals.retransmission_timeouts;
   write_json(dir / "results.json", results);
+  flows.close();
   if (!flows) throw std::runtime_error(fmt::format("{}: cannot write", dir.string()));
 }
 
