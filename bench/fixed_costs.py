@@ -17,11 +17,18 @@ the engine's time summed over sweep.csv, divided by the points).
 
   bench/fixed_costs.py build/bin/netwarp                      # one binary
   bench/fixed_costs.py OLD/netwarp NEW/netwarp --runs 15     # before/after, with A/B ratios
+  bench/fixed_costs.py OLD/netwarp NEW/netwarp --instructions  # and instructions, by callgrind
+
+--instructions also counts, under valgrind's callgrind (one run each, about a minute), the
+instructions of the minimal incast outside `netwarp::apps::run_kernel` (the engine: building the
+LPs, the loop, their final records) and of `run --help`: on a shared or virtual machine, where
+wall times move by half between calls, a figure that does not move.
 """
 import argparse
 import csv
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -94,6 +101,37 @@ def measure(binaries, scenario, extra, runs, folder, points=0):
     return times
 
 
+def callgrind_instructions(args, folder):
+    """(the run's instructions, those inside run_kernel) under callgrind; None without valgrind."""
+    if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
+        return None
+    profile = os.path.join(folder, "callgrind.out")
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", *args],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", profile],
+                          capture_output=True, text=True, check=True).stdout
+    count = lambda line: int(line.split()[0].replace(",", ""))
+    total = next(count(line) for line in text.splitlines() if "PROGRAM TOTALS" in line)
+    kernel = [count(line) for line in text.splitlines()
+              if re.search(r"netwarp::apps::run_kernel\(", line)]
+    return total, (kernel[0] if kernel else 0)
+
+
+def print_instructions(binaries, minimal, folder):
+    print("\ninstructions (callgrind, one run each), millions:")
+    print("| binary | minimal incast, outside run_kernel | `run --help` |")
+    print("|---|---:|---:|")
+    for b, netwarp in enumerate(binaries):
+        out = os.path.join(folder, f"callgrind-out{b}")
+        shutil.rmtree(out, ignore_errors=True)
+        run = callgrind_instructions([netwarp, "run", minimal, "--out", out], folder)
+        if run is None:
+            print("valgrind (callgrind) is not installed: no instruction counts")
+            return
+        start, _ = callgrind_instructions([netwarp, "run", "--help"], folder)
+        print(f"| {chr(ord('A') + b)} | {(run[0] - run[1]) / 1e6:.3f} | {start / 1e6:.3f} |")
+
+
 def summary(values):
     return f"{statistics.median(values):7.1f} ({min(values):6.1f})"
 
@@ -104,6 +142,8 @@ def main():
     parser.add_argument("--runs", type=int, default=11, help="counted runs of each (default 11)")
     parser.add_argument("--sweep-points", type=int, default=40,
                         help="points of the sweep setting's one process (default 40; 0: no sweep)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count instructions outside the loop under callgrind")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         minimal = minimal_scenario(folder)
@@ -131,6 +171,8 @@ def main():
                     print(f"| {name} | A/B {what}, per pair | {statistics.median(ratios):.3f} "
                           f"({min(ratios):.3f}-{max(ratios):.3f}) | | | |")
         print(f"load average after: {os.getloadavg()[0]:.2f}")
+        if args.instructions:
+            print_instructions(args.netwarp, minimal, folder)
 
 
 if __name__ == "__main__":
