@@ -400,10 +400,10 @@ std::uint64_t results_json_rows(const NetworkRunReport& rep) {
           rep.results->count<netmodels::PortClassRecord>());
 }
 
-void write_files(const std::vector<OutputFile>& files, const std::vector<bool>& on_helper,
-                 bool helper) {
+// The files whose flag in `flags` is `which`.
+void write_files(const std::vector<OutputFile>& files, const std::vector<bool>& flags, bool which) {
   for (std::size_t i = 0; i < files.size(); ++i)
-    if (on_helper[i] == helper) files[i].write(files[i].path);
+    if (flags[i] == which) files[i].write(files[i].path);
 }
 
 // On one thread: the files results.json mirrors (JsonTable) in its pass, the others before it.
@@ -418,7 +418,7 @@ void write_in_turn(const NetworkRunReport& rep, const std::string& json,
     if (files[i].table == JsonTable::ports) mirrors.ports = &ports.emplace(files[i].path);
     mirrored[i] = files[i].table != JsonTable::none;
   }
-  write_files(files, mirrored, false);
+  write_files(files, mirrored, false);  // the files results.json does not mirror
   before_json();
   write_network_results_json(rep, json, mirrors);
   if (flows) flows->close();

@@ -42,7 +42,8 @@ struct NetworkRunReport {
 // Every output file into `dir` (which exists: the run's staged folder); returns the files
 // written, results.json first. `before_json` runs once before results.json is begun (the caller
 // measures there the peak memory it reports): after the other files where they are written
-// first, before them where the files are written side by side. That is on two threads when the
+// first (on one thread, where flows.csv and ports.csv go out in results.json's pass: JsonTable),
+// before them where the files are written side by side. That is on two threads when the
 // process has CPUs to spare and the files rows enough to repay a thread (kSideBySideRows on the
 // helper's side, by OutputFile::rows): results.json and some files on this one, the rest on a
 // helper, shared out so that each thread writes about as many rows.

@@ -135,17 +135,14 @@ char* put(char* at, std::string_view text) {
   return at + text.size();
 }
 
-// Room past a row's text for put_number's whole-array copy.
-constexpr std::size_t kNumberSlack = sizeof(TableRow::NumberText);
+}  // namespace
 
 // A number's text copied as its whole array (a copy of constant size, two vector moves) with
 // kNumberSlack room after `at`.
-char* put_number(char* at, const TableRow::NumberText& text, std::size_t size) {
+char* TableRow::put_number(char* at, const NumberText& text, std::size_t size) {
   std::memcpy(at, text, sizeof text);
   return at + size;
 }
-
-}  // namespace
 
 std::size_t TableRow::value_size(std::size_t i) const {
   const Field& f = fields_[i];

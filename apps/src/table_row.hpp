@@ -47,13 +47,13 @@ class TableRow {
   // The text before each value (the comma, the indent, the quoted key, ": "), kept from one row
   // to the next: the rows of a table share their keys, which then are not escaped every time.
   class JsonKeys {
-   public:
+   private:
+    friend class TableRow;
+    // `key`: a Key's text, known by its address.
     const std::string& prefix(std::size_t i, const char* key, std::size_t indent) {
       if (indent == indent_ && i < keys_.size() && keys_[i].key == key) return keys_[i].prefix;
       return remake(i, key, indent);
     }
-
-   private:
     const std::string& remake(std::size_t i, const char* key, std::size_t indent);
     struct Kept {
       const char* key = nullptr;  // a Key's text: the same address, the same text
@@ -68,11 +68,11 @@ class TableRow {
   void append_json(std::string& out, std::size_t indent, JsonKeys* keys = nullptr) const;
   void append_csv_header(std::string& out) const;  // keys, comma-separated, and a newline
   void append_csv(std::string& out) const;         // values: strings as they are, numbers as JSON
-  using NumberText = char[32];
   nlohmann::ordered_json to_json() const;
 
  private:
   enum class Kind : std::uint8_t { signed_integer, unsigned_integer, real, text, absent };
+  using NumberText = char[32];  // a number's text, copied whole
   // No default member initializers: a row leaves its unused fields unwritten (rows are made by
   // the million).
   struct Field {
@@ -96,6 +96,8 @@ class TableRow {
   // The row's text written in one piece; false (nothing written) when a string needs escaping.
   bool append_json_in_place(std::string& out, std::size_t indent, JsonKeys& keys) const;
   void append_number(std::string& out, std::size_t i) const;
+  static constexpr std::size_t kNumberSlack = sizeof(NumberText);  // room put_number may write
+  static char* put_number(char* at, const NumberText& text, std::size_t size);
 
   std::array<Field, kMaxFields> fields_;
   std::size_t size_ = 0;
