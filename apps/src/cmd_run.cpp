@@ -3,6 +3,7 @@
 #include "cmd_run.hpp"
 
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <unistd.h>
 

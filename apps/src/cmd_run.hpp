@@ -2,8 +2,6 @@
 // (or the built-in incast), builds the packet network, runs it and writes the results.
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,6 +9,10 @@
 #include "app_context.hpp"
 #include "kernel_options.hpp"
 #include "netwarp/scenarios/scenario_loader.hpp"
+
+namespace CLI {
+class App;  // CLI11: only the files that add options include it
+}  // namespace CLI
 
 namespace netwarp::apps {
 

@@ -2,6 +2,7 @@
 #include "kernel_options.hpp"
 
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "progress_line.hpp"
 #include "unit_options.hpp"

@@ -1,12 +1,14 @@
 // Kernel flags shared by every command that runs a simulation (declared once, here).
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include <string>
 
 #include "app_context.hpp"
 #include "netwarp/engine/kernel.hpp"
+
+namespace CLI {
+class App;  // CLI11: only the files that add options include it
+}  // namespace CLI
 
 namespace netwarp::apps {
 
