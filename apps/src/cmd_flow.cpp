@@ -75,12 +75,14 @@ void write_outputs(const FlowReport& r, const std::string& dir) {
   summary["hosts"] = r.network->host_count();
   summary["links"] = r.network->link_count();
   summary.update(validation::mfs_summary_json(*r.mfs, *r.result, r.pattern->messages.size()));
-  std::ofstream json = open_for_writing(dir + "/flow.json");
+  const std::string json_path = dir + "/flow.json";
+  std::ofstream json = open_for_writing(json_path);
   validation::write_mfs_json(json, summary, *r.pattern, *r.result);
-  close_written(json, dir + "/flow.json");
-  std::ofstream csv = open_for_writing(dir + "/flow_messages.csv");
+  close_written(json, json_path);
+  const std::string csv_path = dir + "/flow_messages.csv";
+  std::ofstream csv = open_for_writing(csv_path);
   validation::write_mfs_messages_csv(csv, *r.pattern, *r.result);
-  close_written(csv, dir + "/flow_messages.csv");
+  close_written(csv, csv_path);
 }
 
 void print_summary(const FlowReport& r, const std::string& dir) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "app_context.hpp"
+#include "output_file.hpp"
 
 namespace netwarp::apps {
 
@@ -14,8 +15,7 @@ std::ofstream open_for_writing(const std::string& path) {
 }
 
 void close_written(std::ofstream& out, const std::string& path) {
-  out.close();
-  if (!out) throw UsageError(fmt::format("{}: write failed", path));
+  output_file::close_written<UsageError>(out, path);
 }
 
 // A table of flat JSON rows as CSV: the header from the first row's keys, strings as they are,

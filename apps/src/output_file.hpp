@@ -43,15 +43,22 @@ void check_writable(const std::string& path) {
   if (!existed) std::filesystem::remove(std::filesystem::canonical(path, ec), ec);
 }
 
-// `write(stream)` into `file`; errors name `path`, the file the user named. A failure that shows
-// only when the stream is closed (a full disk under a file that fits its buffer) is one too.
+// Closes `out`: an error naming `path` when any of the file could not be written, including a
+// failure that shows only when the stream is closed (a full disk under a file that fits its
+// buffer).
+template <class Error>
+void close_written(std::ofstream& out, const std::string& path) {
+  out.close();
+  if (!out) throw Error(fmt::format("{}: write failed", path));
+}
+
+// `write(stream)` into `file`; errors name `path`, the file the user named.
 template <class Error, class Write>
 void write_into(const std::string& file, const std::string& path, const Write& write) {
   std::ofstream out(file, std::ios::trunc);
   if (!out) throw Error(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
   write(out);
-  out.close();
-  if (!out) throw Error(fmt::format("{}: write failed", path));
+  close_written<Error>(out, path);
 }
 
 template <class Error, class Write>
