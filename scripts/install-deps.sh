@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   cmake g++ make pkg-config python3
-  clang ccache
+  clang lld ccache
   libopenmpi-dev openmpi-bin
   libboost-mpi-dev libboost-serialization-dev
   libprotobuf-dev protobuf-compiler

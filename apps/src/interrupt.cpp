@@ -24,12 +24,10 @@ constexpr std::size_t kPathBytes = 4096;
 constexpr std::size_t kSlots = 8;
 constexpr int kMaxDepth = 16;  // runs/pN/ in validate's folder is 2 deep
 
-struct Slot {
-  std::atomic<bool> used{false};
-  char path[kPathBytes] = {};
-};
-
-std::array<Slot, kSlots> g_staging;
+// The flags apart from the paths: a look through the slots touches one page, not eight (a page
+// fault each, bench/SCALE.md, "Fixed costs: the code a short run executes, together").
+std::array<std::atomic<bool>, kSlots> g_used{};
+char g_paths[kSlots][kPathBytes] = {};
 char g_what[512] = "netwarp";
 bool g_prints = true;
 std::atomic<std::int64_t> g_simulated_ps{-1};
@@ -141,9 +139,9 @@ void remove_at(int parent, const char* name, int depth) {
 // Removes every staged folder; true when there was one.
 bool remove_staging_folders() {
   bool any = false;
-  for (Slot& slot : g_staging) {
-    if (!slot.used.load()) continue;
-    remove_at(AT_FDCWD, slot.path, 0);
+  for (std::size_t i = 0; i < kSlots; ++i) {
+    if (!g_used[i].load()) continue;
+    remove_at(AT_FDCWD, g_paths[i], 0);
     any = true;
   }
   return any;
@@ -206,17 +204,17 @@ void note_simulated_time(std::int64_t ps) {
 
 void add_staging(const std::string& path) {
   if (path.size() >= kPathBytes) return;  // left to the next run's stale-folder sweep
-  for (Slot& slot : g_staging) {
-    if (slot.used.load()) continue;
-    copy_text(slot.path, kPathBytes, path);
-    slot.used.store(true);
+  for (std::size_t i = 0; i < kSlots; ++i) {
+    if (g_used[i].load()) continue;
+    copy_text(g_paths[i], kPathBytes, path);
+    g_used[i].store(true);
     return;
   }
 }
 
 void remove_staging(const std::string& path) {
-  for (Slot& slot : g_staging)
-    if (slot.used.load() && path == slot.path) slot.used.store(false);
+  for (std::size_t i = 0; i < kSlots; ++i)
+    if (g_used[i].load() && path == g_paths[i]) g_used[i].store(false);
 }
 
 void remove_staging_now() {
