@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
 """Writes cmake/symbol_order.txt: the functions short runs execute, for the linker to put together.
 
-A short run executes about 0.9 MiB of the program's 7 MiB of code, scattered over all of it, so
-its first touches fault in most of the text: about 60 faults outside the event loop, each mapping
-16 pages (about 5 us each on a virtual machine; bench/SCALE.md, "Fixed costs: the code a short run
-executes, together"). The Release program is linked by lld with this list
+A short run executes about 1.3 MB of the program's 7 MB of code; scattered over all of it, its
+first calls faulted in most of the text: 62-64 faults outside the minimal incast's event loop,
+each mapping 16 pages (4-5 us each on a virtual machine; bench/SCALE.md, "Fixed costs: the code a
+short run executes, together"). The Release program is linked by lld with this list
 (cmake/NetwarpSymbolOrder.cmake), which places the listed functions first, in this order.
 
 The list is the functions, as linker symbols, that callgrind sees executed by `run --help`, the
 library's incast with minimal and with default outputs, and short runs of the optimistic kernel on
 two threads, in the order callgrind's profiles first name them (what matters is that they lie
 together, not their order); only the program's own functions (those `nm` finds defined in it)
-are kept. A function added since the list was made is placed after the
-listed ones, so a stale list only loses some of the gain; `symbol_order_packed` (ctest, Release
-builds with lld) fails when under 80 % of the list's netwarp functions are left in the program.
+are kept. A function added since the list was made is placed after the listed ones, so a stale
+list only loses some of the gain; `symbol_order_packed` (ctest, Release builds with lld) fails
+when under 80 % of the list's netwarp functions are left in the program.
 
   bench/symbol_order.py build-rel/bin/netwarp            # rewrites cmake/symbol_order.txt
   bench/symbol_order.py build-rel/bin/netwarp --out F    # writes F instead

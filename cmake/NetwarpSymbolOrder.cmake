@@ -1,9 +1,10 @@
 # The functions short runs execute laid out together in the netwarp program (bench/symbol_order.py
 # writes cmake/symbol_order.txt). Scattered over 7 MiB of code, their first calls fault in most of
-# the program's text, 16 pages a fault; together they take about a quarter of the faults (outside
-# the minimal incast's event loop 62 -> about 15; bench/SCALE.md, "Fixed costs: the code a short
-# run executes, together"). Needs lld (GNU ld 2.40 reads no such list) and every function in a
-# section of its own. Not in sanitizer or fuzzer builds, whose programs are not the one measured.
+# the program's text, 16 pages a fault; together they take a third of the faults (on the text,
+# outside the minimal incast's event loop, 62-64 -> 22; bench/SCALE.md, "Fixed costs: the code a
+# short run executes, together"). Needs lld (GNU ld 2.40 reads no such list) and every function
+# in a section of its own (the whole project's flags, so every library the program links). Not in
+# sanitizer or fuzzer builds, whose programs are not the one measured.
 option(NETWARP_SYMBOL_ORDER "Link the netwarp program with lld, short runs' functions together" ON)
 set(NETWARP_SYMBOL_ORDER_FILE ${CMAKE_SOURCE_DIR}/cmake/symbol_order.txt)
 set(NETWARP_SYMBOL_ORDER_ACTIVE OFF)
