@@ -101,13 +101,19 @@ def measure(binaries, scenario, extra, runs, folder, points=0):
     return times
 
 
+def callgrind(args, folder, *options):
+    """Runs `args` under valgrind's callgrind (with `options`); returns the profile's path."""
+    profile = os.path.join(folder, "callgrind.out")
+    subprocess.run(["valgrind", "--tool=callgrind", *options, f"--callgrind-out-file={profile}",
+                    *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return profile
+
+
 def callgrind_instructions(args, folder):
     """(the run's instructions, those inside run_kernel) under callgrind; None without valgrind."""
     if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
         return None
-    profile = os.path.join(folder, "callgrind.out")
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", *args],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    profile = callgrind(args, folder)
     text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", profile],
                           capture_output=True, text=True, check=True).stdout
     count = lambda line: int(line.split()[0].replace(",", ""))

@@ -28,7 +28,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-import fixed_costs  # noqa: E402  (minimal_scenario)
+import fixed_costs  # noqa: E402  (minimal_scenario, callgrind)
 
 FUNCTION_NAME = re.compile(r"^c?fn=\((\d+)\)(?: (.*))?$")
 
@@ -49,14 +49,10 @@ def runs(netwarp, folder):
 
 
 def executed_functions(args, folder):
-    """Linker names of the functions callgrind saw executed, in the order its profile names them."""
-    profile = os.path.join(folder, "callgrind.out")
-    subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", "--separate-threads=no",
-                    f"--callgrind-out-file={profile}", *args],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    """Linker names of the functions callgrind saw executed, in the order its profile names them
+    (with repeats)."""
+    profile = fixed_costs.callgrind(args, folder, "--demangle=no")
     names = {}
-    order = []
-    seen = set()
     with open(profile) as f:
         for line in f:
             match = FUNCTION_NAME.match(line.rstrip("\n"))
@@ -65,10 +61,8 @@ def executed_functions(args, folder):
             number, name = match.groups()
             if name is not None:
                 names[number] = name
-            if number in names and names[number] not in seen:
-                seen.add(names[number])
-                order.append(names[number])
-    return order
+            if number in names:
+                yield names[number]
 
 
 def defined_functions(netwarp):

@@ -115,17 +115,13 @@ void TableRow::add_absent(Key key) {
   next(key, Kind::absent);
 }
 
-void TableRow::append_number(std::string& out, std::size_t i) const {
-  out.append(fields_[i].number_text, fields_[i].number_size);
-}
-
 void TableRow::append_value_json(std::string& out, std::size_t i) const {
   if (fields_[i].kind == Kind::text) return append_json_string(out, fields_[i].text);
   if (fields_[i].kind == Kind::absent) {
     out += "null";
     return;
   }
-  append_number(out, i);
+  out.append(fields_[i].number_text, fields_[i].number_size);
 }
 
 namespace {

@@ -95,7 +95,6 @@ class TableRow {
   std::size_t value_size(std::size_t i) const;  // a value's text, unquoted and unescaped
   // The row's text written in one piece; false (nothing written) when a string needs escaping.
   bool append_json_in_place(std::string& out, std::size_t indent, JsonKeys& keys) const;
-  void append_number(std::string& out, std::size_t i) const;
   static constexpr std::size_t kNumberSlack = sizeof(NumberText);  // room put_number may write
   static char* put_number(char* at, const NumberText& text, std::size_t size);
 
