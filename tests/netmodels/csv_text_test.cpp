@@ -94,6 +94,44 @@ TEST(CsvText, NumbersAndTextAreFmtsText) {
                                    std::numeric_limits<std::uint64_t>::max(), 7, 65535));
 }
 
+TEST(CsvText, NumbersOfEveryLengthAreFmtsText) {
+  std::vector<std::uint64_t> values = {0, 1, 9};
+  for (std::uint64_t power = 10; power != 0 && power <= 10'000'000'000'000'000'000u;
+       power = power > std::numeric_limits<std::uint64_t>::max() / 10 ? 0 : power * 10)
+    values.insert(values.end(), {power - 1, power, power + 1});
+  std::mt19937_64 random(11);
+  for (int i = 0; i < 20'000; ++i) values.push_back(random() >> (random() % 64));
+  std::ostringstream out;
+  std::string expected;
+  {
+    CsvBuffer csv(out);
+    for (const std::uint64_t v : values) {
+      const auto s = static_cast<std::int64_t>(v);
+      csv.number(v).comma().number(s).comma().number(-(s / 2)).comma();
+      csv.number(static_cast<std::uint32_t>(v)).comma().number(static_cast<std::int16_t>(v));
+      csv.end_row();
+      expected += fmt::format("{},{},{},{},{}\n", v, s, -(s / 2), static_cast<std::uint32_t>(v),
+                              static_cast<std::int16_t>(v));
+    }
+  }
+  EXPECT_TRUE(out.str() == expected);
+}
+
+TEST(CsvText, TextOfEveryShortLengthComesOutWhole) {
+  const std::string letters = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  std::ostringstream out;
+  std::string expected;
+  {
+    CsvBuffer csv(out);
+    for (std::size_t length = 0; length <= 40; ++length) {
+      const std::string field = letters.substr(length % 7, length);  // not at the start
+      csv.text(field).comma().end_row();
+      expected += field + ",\n";
+    }
+  }
+  EXPECT_EQ(out.str(), expected);
+}
+
 TEST(CsvText, RowsPastTheBufferAndLongTextComeOutWhole) {
   const std::string long_name(3u << 20, 'x');  // longer than the buffer: written through
   std::ostringstream out;

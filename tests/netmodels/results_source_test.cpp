@@ -5,9 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <random>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "results_test_support.hpp"
 
@@ -177,6 +181,39 @@ TEST(ResultsSourceInMemory, ReadsTheSortedTablesAsTheyAre) {
   EXPECT_EQ(source.busy_span(), 900);
   EXPECT_EQ(source.count<PortRecord>(), 4u);
   expect_every_table_counted_as_read(source);
+}
+
+// Runs of records sorted each, with many equal keys within and across runs (the bytes tell
+// the records apart): the merge gives them in one sorted order, on a tie the earlier run's first,
+// as a stable sort of the runs one after another does.
+TEST(MergedRecords, IsTheStableSortOfTheRunsInTheirOrder) {
+  std::mt19937 random(5);
+  for (int round = 0; round < 50; ++round) {
+    const int runs = 1 + round % 5;
+    std::vector<std::vector<QueueSample>> sorted(static_cast<std::size_t>(runs));
+    std::vector<QueueSample> all;
+    std::uint64_t tag = 0;
+    for (auto& run : sorted) {
+      const int size = static_cast<int>(random() % 200);
+      for (int i = 0; i < size; ++i) {
+        // Keys from a small range (ties), or a stretch of one run alone (long runs of one).
+        const NodeId node =
+            round % 3 == 0 ? static_cast<NodeId>(&run - sorted.data()) : random() % 3;
+        run.push_back(sample(node, static_cast<std::int64_t>(random() % 4), ++tag));
+      }
+      std::stable_sort(run.begin(), run.end(), RecordOrder<QueueSample>::less);
+      all.insert(all.end(), run.begin(), run.end());
+    }
+    std::stable_sort(all.begin(), all.end(), RecordOrder<QueueSample>::less);
+    std::vector<RecordRun<QueueSample>> inputs;
+    for (const auto& run : sorted) inputs.emplace_back(std::span<const QueueSample>(run));
+    MergedRecords<QueueSample> merged(std::move(inputs));
+    std::vector<QueueSample> out;
+    for (; const QueueSample* r = merged.peek(); merged.pop()) out.push_back(*r);
+    ASSERT_EQ(out.size(), all.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+      ASSERT_EQ(out[i].bytes, all[i].bytes) << "round " << round << ", record " << i;
+  }
 }
 
 void feed(engine::RecordSink& sink, const PortRecord& record) {

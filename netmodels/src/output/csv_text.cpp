@@ -39,10 +39,14 @@ CsvBuffer& CsvBuffer::fixed6(double value) {
     return *this;
   }
   number(micro / 1000000);
-  char fraction[7] = {'.', '0', '0', '0', '0', '0', '0'};
-  for (std::uint64_t rest = micro % 1000000, i = 6; rest != 0; rest /= 10, --i)
-    fraction[i] = static_cast<char>('0' + rest % 10);
-  return text(std::string_view(fraction, sizeof fraction));
+  reserve(7);
+  const std::uint64_t fraction = micro % 1000000;
+  end_[0] = '.';
+  std::memcpy(end_ + 1, kDigitPairs + 2 * (fraction / 10000), 2);
+  std::memcpy(end_ + 3, kDigitPairs + 2 * (fraction / 100 % 100), 2);
+  std::memcpy(end_ + 5, kDigitPairs + 2 * (fraction % 100), 2);
+  end_ += 7;
+  return *this;
 }
 
 CsvBuffer::CsvBuffer(std::ostream& out)

@@ -208,7 +208,9 @@ class RecordRun {
 };
 
 // Several sorted runs merged into one sorted sequence; on a tie the earlier run (lower rank)
-// first.
+// first. The run chosen stays chosen while its records come before the least of the others,
+// which do not move meanwhile: runs spilled one after another in time follow each other, and a
+// record costs one comparison, not one per run.
 template <class R>
 class MergedRecords {
  public:
@@ -219,23 +221,45 @@ class MergedRecords {
   }
   void pop() {
     if (!chosen_) choose();
-    if (chosen_) chosen_->pop();
-    chosen_ = nullptr;
+    if (!chosen_) return;
+    chosen_->pop();
+    const R* next = chosen_->peek();
+    if (next == nullptr || !comes_first(*next)) chosen_ = nullptr;
   }
 
  private:
   void choose() {
+    chosen_ = nullptr;
+    std::size_t chosen_at = 0;
     const R* best = nullptr;
-    for (RecordRun<R>& run : runs_) {
-      const R* r = run.peek();
+    for (std::size_t i = 0; i < runs_.size(); ++i) {
+      const R* r = runs_[i].peek();
       if (r != nullptr && (best == nullptr || RecordOrder<R>::less(*r, *best))) {
         best = r;
-        chosen_ = &run;
+        chosen_ = &runs_[i];
+        chosen_at = i;
+      }
+    }
+    others_least_ = nullptr;
+    for (std::size_t i = 0; i < runs_.size(); ++i) {
+      const R* r = i == chosen_at ? nullptr : runs_[i].peek();
+      if (r != nullptr && (others_least_ == nullptr || RecordOrder<R>::less(*r, *others_least_))) {
+        others_least_ = r;
+        others_least_later_ = i > chosen_at;
       }
     }
   }
+  // Whether the chosen run's next record is still the merge's next: before the others' least,
+  // or equal to it where that lies in a later run.
+  bool comes_first(const R& next) const {
+    if (others_least_ == nullptr) return true;
+    return others_least_later_ ? !RecordOrder<R>::less(*others_least_, next)
+                               : RecordOrder<R>::less(next, *others_least_);
+  }
   std::vector<RecordRun<R>> runs_;
   RecordRun<R>* chosen_ = nullptr;
+  const R* others_least_ = nullptr;  // the least record of the runs not chosen, if any
+  bool others_least_later_ = false;  // in a run after the chosen one
 };
 
 // Every run of every part merged as one sorted sequence, the earlier rank, then the earlier run,
