@@ -22,4 +22,16 @@ FileShare share_out(const std::vector<std::uint64_t>& file_rows, std::uint64_t j
   return share;
 }
 
+FileQueue::FileQueue(const std::vector<std::uint64_t>& file_rows) : order_(file_rows.size()) {
+  std::iota(order_.begin(), order_.end(), std::size_t{0});
+  std::stable_sort(order_.begin(), order_.end(),
+                   [&](std::size_t a, std::size_t b) { return file_rows[a] > file_rows[b]; });
+}
+
+std::optional<std::size_t> FileQueue::take() {
+  const std::size_t at = next_.fetch_add(1, std::memory_order_relaxed);
+  if (at >= order_.size()) return std::nullopt;
+  return order_[at];
+}
+
 }  // namespace netwarp::apps

@@ -441,12 +441,21 @@ std::vector<std::string> write_network_outputs(const NetworkRunReport& rep, cons
   rep.ideal->compute_all(side_by_side ? cpus : 1);
   if (side_by_side) {
     before_json();
+    FileQueue queue(rows);
+    const auto write_taken = [&] {
+      while (const std::optional<std::size_t> i = queue.take()) files[*i].write(files[*i].path);
+    };
     std::future<void> helper = std::async(std::launch::async, [&] {
       engine::run_on_process_cpus();
-      write_files(files, share.on_helper, true);
+      write_taken();
     });
-    write_network_results_json(rep, json);  // on a failure, the future's end waits for the helper
-    write_files(files, share.on_helper, false);
+    try {
+      write_network_results_json(rep, json);
+      write_taken();
+    } catch (...) {
+      queue.stop();  // the future's end waits for the file the helper is writing
+      throw;
+    }
     helper.get();
   } else {
     write_in_turn(rep, json, files, before_json);

@@ -1,10 +1,13 @@
-// share_out: the output files shared out between results.json's thread and a helper.
+// share_out and FileQueue: the output files shared out between results.json's thread and a
+// helper.
 #include "file_share.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <numeric>
+#include <thread>
+#include <vector>
 
 namespace netwarp::apps {
 namespace {
@@ -54,6 +57,37 @@ TEST(FileShare, NoFilesLeaveTheHelperNothing) {
   const FileShare share = share_out({}, 100);
   EXPECT_TRUE(share.on_helper.empty());
   EXPECT_EQ(share.helper_rows, 0u);
+}
+
+TEST(FileQueue, HandsOutTheLargestFirstEqualOnesInTheirOrder) {
+  FileQueue queue({10, 95'030, 64'349, 10, 15'216, 0});
+  std::vector<std::size_t> taken;
+  while (const std::optional<std::size_t> i = queue.take()) taken.push_back(*i);
+  EXPECT_EQ(taken, (std::vector<std::size_t>{1, 2, 4, 0, 3, 5}));
+  EXPECT_FALSE(queue.take().has_value());
+}
+
+TEST(FileQueue, TwoThreadsTakeEveryFileOnce) {
+  const std::vector<std::uint64_t> rows(10'000, 1);
+  FileQueue queue(rows);
+  std::vector<int> times(rows.size(), 0);
+  std::vector<std::size_t> first, second;
+  const auto drain = [&](std::vector<std::size_t>& into) {
+    while (const std::optional<std::size_t> i = queue.take()) into.push_back(*i);
+  };
+  std::thread other([&] { drain(second); });
+  drain(first);
+  other.join();
+  for (const std::size_t i : first) ++times[i];
+  for (const std::size_t i : second) ++times[i];
+  EXPECT_TRUE(std::all_of(times.begin(), times.end(), [](int n) { return n == 1; }));
+}
+
+TEST(FileQueue, HandsOutNothingOnceStopped) {
+  FileQueue queue({3, 2, 1});
+  EXPECT_EQ(queue.take(), std::optional<std::size_t>(0));
+  queue.stop();
+  EXPECT_FALSE(queue.take().has_value());
 }
 
 }  // namespace
