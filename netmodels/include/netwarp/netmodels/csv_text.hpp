@@ -9,6 +9,7 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include <array>
 #include <bit>
 #include <concepts>
 #include <cstdint>
@@ -97,29 +98,18 @@ class CsvBuffer {
       p[-1] = static_cast<char>('0' + value);
     return end;
   }
-  static int decimal_digits(std::uint64_t value) {
-    static constexpr std::uint64_t kPowers[] = {0,
-                                                10,
-                                                100,
-                                                1'000,
-                                                10'000,
-                                                100'000,
-                                                1'000'000,
-                                                10'000'000,
-                                                100'000'000,
-                                                1'000'000'000,
-                                                10'000'000'000,
-                                                100'000'000'000,
-                                                1'000'000'000'000,
-                                                10'000'000'000'000,
-                                                100'000'000'000'000,
-                                                1'000'000'000'000'000,
-                                                10'000'000'000'000'000,
-                                                100'000'000'000'000'000,
-                                                1'000'000'000'000'000'000,
-                                                10'000'000'000'000'000'000u};
+  static int decimal_digits(std::uint64_t value) {  // value >= 10
+    static constexpr auto kPowersOf10 = [] {
+      std::array<std::uint64_t, 20> powers{};
+      std::uint64_t power = 1;
+      for (std::uint64_t& p : powers) {
+        p = power;
+        power *= 10;  // past 10^19 it wraps (unsigned), unused
+      }
+      return powers;
+    }();
     const int guess = (std::bit_width(value) * 1233) >> 12;  // 1233 / 4096: about log10(2)
-    return guess + (value >= kPowers[guess] ? 1 : 0);
+    return guess + (value >= kPowersOf10[static_cast<std::size_t>(guess)] ? 1 : 0);
   }
   // memcpy inlined for a name's or a field's few bytes (two overlapping moves, never reading
   // past `from + size`): the library call cost more than the copy.
