@@ -441,9 +441,16 @@ std::vector<std::string> write_network_outputs(const NetworkRunReport& rep, cons
   rep.ideal->compute_all(side_by_side ? cpus : 1);
   if (side_by_side) {
     before_json();
+    // A failure on either thread stops the queue: the other ends with the file it is writing
+    // (this thread's failure: the future's end waits for it).
     FileQueue queue(rows);
     const auto write_taken = [&] {
-      while (const std::optional<std::size_t> i = queue.take()) files[*i].write(files[*i].path);
+      try {
+        while (const std::optional<std::size_t> i = queue.take()) files[*i].write(files[*i].path);
+      } catch (...) {
+        queue.stop();
+        throw;
+      }
     };
     std::future<void> helper = std::async(std::launch::async, [&] {
       engine::run_on_process_cpus();
@@ -451,11 +458,11 @@ std::vector<std::string> write_network_outputs(const NetworkRunReport& rep, cons
     });
     try {
       write_network_results_json(rep, json);
-      write_taken();
     } catch (...) {
-      queue.stop();  // the future's end waits for the file the helper is writing
+      queue.stop();
       throw;
     }
+    write_taken();
     helper.get();
   } else {
     write_in_turn(rep, json, files, before_json);
