@@ -7,26 +7,29 @@
 
 namespace netwarp::apps {
 
-FileShare share_out(const std::vector<std::uint64_t>& file_rows, std::uint64_t json_rows) {
-  std::vector<std::size_t> largest_first(file_rows.size());
-  std::iota(largest_first.begin(), largest_first.end(), std::size_t{0});
-  std::stable_sort(largest_first.begin(), largest_first.end(),
+namespace {
+
+// The files' indices, the most rows first, equal ones in their order.
+std::vector<std::size_t> largest_first(const std::vector<std::uint64_t>& file_rows) {
+  std::vector<std::size_t> order(file_rows.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return file_rows[a] > file_rows[b]; });
-  FileShare share;
-  share.on_helper.assign(file_rows.size(), false);
-  std::uint64_t here = json_rows;
-  for (const std::size_t i : largest_first) {
-    share.on_helper[i] = share.helper_rows <= here;
-    (share.on_helper[i] ? share.helper_rows : here) += file_rows[i];
-  }
-  return share;
+  return order;
 }
 
-FileQueue::FileQueue(const std::vector<std::uint64_t>& file_rows) : order_(file_rows.size()) {
-  std::iota(order_.begin(), order_.end(), std::size_t{0});
-  std::stable_sort(order_.begin(), order_.end(),
-                   [&](std::size_t a, std::size_t b) { return file_rows[a] > file_rows[b]; });
+}  // namespace
+
+std::uint64_t helper_rows(const std::vector<std::uint64_t>& file_rows, std::uint64_t json_rows) {
+  std::uint64_t helper = 0;
+  std::uint64_t here = json_rows;
+  for (const std::size_t i : largest_first(file_rows))
+    (helper <= here ? helper : here) += file_rows[i];
+  return helper;
 }
+
+FileQueue::FileQueue(const std::vector<std::uint64_t>& file_rows)
+    : order_(largest_first(file_rows)) {}
 
 std::optional<std::size_t> FileQueue::take() {
   const std::size_t at = next_.fetch_add(1, std::memory_order_relaxed);

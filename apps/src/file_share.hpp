@@ -9,14 +9,10 @@
 
 namespace netwarp::apps {
 
-// A split made up front of the files between a helper and this thread, which writes
-// results.json (`json_rows`, in CSV rows' worth) and the rest: the largest first, each to the
-// side with fewer rows so far. What it leaves the helper says whether one is worth starting.
-struct FileShare {
-  std::vector<bool> on_helper;  // by file
-  std::uint64_t helper_rows = 0;
-};
-FileShare share_out(const std::vector<std::uint64_t>& file_rows, std::uint64_t json_rows);
+// The rows a helper would write in a split made up front of the files between it and this
+// thread, which writes results.json (`json_rows`, in CSV rows' worth) and the rest: the largest
+// first, each to the side with fewer rows so far. Whether a helper is worth starting.
+std::uint64_t helper_rows(const std::vector<std::uint64_t>& file_rows, std::uint64_t json_rows);
 
 // The files in the order the threads that write them take them, the largest first, each to
 // whichever thread is free first: a thread whose rows cost more than the rows counted (a time

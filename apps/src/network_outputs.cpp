@@ -433,9 +433,9 @@ std::vector<std::string> write_network_outputs(const NetworkRunReport& rep, cons
   const std::vector<OutputFile> files = network_table_files(rep, dir);
   std::vector<std::uint64_t> rows;
   for (const OutputFile& file : files) rows.push_back(file.rows);
-  FileShare share = share_out(rows, results_json_rows(rep));
   const std::size_t cpus = engine::process_cpus();
-  const bool side_by_side = cpus > 1 && share.helper_rows >= kSideBySideRows;
+  const bool side_by_side =
+      cpus > 1 && helper_rows(rows, results_json_rows(rep)) >= kSideBySideRows;
   // Every slowdown's ideal time first: the writers on both threads read them.
   if (!rep.ideal) rep.ideal = std::make_shared<netmodels::IdealCompletionTimes>(*rep.spec);
   rep.ideal->compute_all(side_by_side ? cpus : 1);
