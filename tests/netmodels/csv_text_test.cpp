@@ -95,10 +95,12 @@ TEST(CsvText, NumbersAndTextAreFmtsText) {
 }
 
 TEST(CsvText, NumbersOfEveryLengthAreFmtsText) {
-  std::vector<std::uint64_t> values = {0, 1, 9};
-  for (std::uint64_t power = 10; power != 0 && power <= 10'000'000'000'000'000'000u;
-       power = power > std::numeric_limits<std::uint64_t>::max() / 10 ? 0 : power * 10)
+  std::vector<std::uint64_t> values = {0, 1, std::numeric_limits<std::uint64_t>::max()};
+  std::uint64_t power = 1;
+  for (int digits = 2; digits <= 20; ++digits) {  // 10^19 is the last power below 2^64
+    power *= 10;
     values.insert(values.end(), {power - 1, power, power + 1});
+  }
   std::mt19937_64 random(11);
   for (int i = 0; i < 20'000; ++i) values.push_back(random() >> (random() % 64));
   std::ostringstream out;
