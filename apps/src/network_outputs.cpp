@@ -400,25 +400,18 @@ std::uint64_t results_json_rows(const NetworkRunReport& rep) {
           rep.results->count<netmodels::PortClassRecord>());
 }
 
-// The files whose flag in `flags` is `which`.
-void write_files(const std::vector<OutputFile>& files, const std::vector<bool>& flags, bool which) {
-  for (std::size_t i = 0; i < files.size(); ++i)
-    if (flags[i] == which) files[i].write(files[i].path);
-}
-
 // On one thread: the files results.json mirrors (JsonTable) in its pass, the others before it.
 void write_in_turn(const NetworkRunReport& rep, const std::string& json,
                    const std::vector<OutputFile>& files, const std::function<void()>& before_json) {
   std::optional<CsvTableStream> flows;
   std::optional<CsvTableStream> ports;
   CsvMirrors mirrors;
-  std::vector<bool> mirrored(files.size(), false);
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    if (files[i].table == JsonTable::flows) mirrors.flows = &flows.emplace(files[i].path);
-    if (files[i].table == JsonTable::ports) mirrors.ports = &ports.emplace(files[i].path);
-    mirrored[i] = files[i].table != JsonTable::none;
+  for (const OutputFile& file : files) {
+    if (file.table == JsonTable::flows) mirrors.flows = &flows.emplace(file.path);
+    if (file.table == JsonTable::ports) mirrors.ports = &ports.emplace(file.path);
   }
-  write_files(files, mirrored, false);  // the files results.json does not mirror
+  for (const OutputFile& file : files)  // the files results.json does not mirror
+    if (file.table == JsonTable::none) file.write(file.path);
   before_json();
   write_network_results_json(rep, json, mirrors);
   if (flows) flows->close();
