@@ -1,6 +1,6 @@
 # The functions short runs execute laid out together in the netwarp program (bench/symbol_order.py
 # writes cmake/symbol_order.txt). Scattered over 7 MiB of code, their first calls fault in most of
-# the program's text, 16 pages a fault; together they take a third of the faults (on the text,
+# the program's text, 16 pages a fault; together they take a third as many (on the text,
 # outside the minimal incast's event loop, 62-64 -> 22; bench/SCALE.md, "Fixed costs: the code a
 # short run executes, together"). Needs lld (GNU ld 2.40 reads no such list) and every function
 # in a section of its own (the whole project's flags, so every library the program links). Not in
