@@ -209,8 +209,8 @@ class RecordRun {
 
 // Several sorted runs merged into one sorted sequence; on a tie the earlier run (lower rank)
 // first. The run chosen stays chosen while its records come before the least of the others,
-// which do not move meanwhile: runs spilled one after another in time follow each other, and a
-// record costs one comparison, not one per run.
+// which do not move meanwhile: runs spilled one after another in time hold a port's (a flow's)
+// records in one stretch each, so a record costs one comparison, not one per run.
 template <class R>
 class MergedRecords {
  public:
