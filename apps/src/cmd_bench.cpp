@@ -23,15 +23,15 @@ CLI::App* add_bench_command(CLI::App& app, PholdOptions& o) {
       ->capture_default_str();
   phold->add_option("--lookahead", o.model.lookahead, "Minimum delay (us)")
       ->transform(time_with_unit("us"))
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   phold->add_option("--mean", o.model.mean, "Mean delay, lookahead included (us)")
       ->transform(time_with_unit("us"))
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   phold->add_option("--end", o.model.end, "End of simulated time (us)")
       ->transform(time_with_unit("us"))
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   phold->add_option("--seed", o.model.seed, "Random seed")->capture_default_str();
   phold->add_option("--ties", o.ties, "Order of simultaneous events: fifo, creator or fifo_creator")

@@ -19,6 +19,7 @@
 #include "netwarp/validation/platform_record.hpp"
 #include "netwarp/validation/report.hpp"
 #include "run_report.hpp"
+#include "unit_options.hpp"
 
 namespace netwarp::apps {
 namespace {
@@ -149,7 +150,7 @@ CLI::App* add_predict_command(CLI::App& app, PredictOptions& o) {
       ->add_option("--compute-scale", o.compute_scale,
                    "--trace: multiply its compute times by this factor, >= 0")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   predict
       ->add_option("--model", o.model,
                    "hockney | loggp | loggps | plogp | plogp-br | mpiete | flow")

@@ -273,7 +273,7 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& o) {
                   "--trace: multiply its compute times (OTF2: the measured time between MPI "
                   "calls; TIT: flops at the host's rate) by this factor, >= 0")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   run->add_option("--max-memory", o.max_memory_bytes,
                   "Refuse (exit 5) a run whose estimated memory passes SIZE (bytes; 2GiB, 512MiB)")
       ->transform(bytes_with_unit())

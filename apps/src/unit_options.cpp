@@ -23,7 +23,31 @@ double ps_per(const std::string& unit) {
       fmt::format("unknown time unit '{}' (known: ps, ns, us, ms, s)", unit));
 }
 
+// A check of a number's value against `holds`, refused as "must be `expected`, got 'TEXT'".
+template <typename Holds>
+CLI::Validator number_check(const char* expected, const char* name, Holds holds) {
+  return CLI::Validator(
+      [expected, holds](std::string& in) -> std::string {
+        double value = 0;
+        const auto [end, ec] = std::from_chars(in.data(), in.data() + in.size(), value);
+        if (ec != std::errc{} || end != in.data() + in.size() || in.empty())
+          return fmt::format("expected a number, got '{}'", in);
+        if (std::isnan(value) || !holds(value))
+          return fmt::format("must be {}, got '{}'", expected, in);
+        return "";
+      },
+      name);
+}
+
 }  // namespace
+
+CLI::Validator positive_number() {
+  return number_check("greater than 0", "POSITIVE", [](double v) { return v > 0; });
+}
+
+CLI::Validator non_negative_number() {
+  return number_check("0 or more", "NONNEGATIVE", [](double v) { return v >= 0; });
+}
 
 double parse_time_with_unit(const std::string& text, const std::string& unit) {
   double value = 0;

@@ -21,4 +21,9 @@ CLI::Validator time_with_unit(const std::string& unit);
 // reason when `text` is not a time.
 double parse_time_with_unit(const std::string& text, const std::string& unit);
 
+// Bounds on a number, with a message that says what was expected ("must be greater than 0, got
+// '0'") where CLI11's own checks print their range up to the largest double.
+CLI::Validator positive_number();
+CLI::Validator non_negative_number();
+
 }  // namespace netwarp::apps

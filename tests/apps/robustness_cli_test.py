@@ -60,6 +60,24 @@ class Robustness(netwarp_cli.ScratchCase):
         with open(os.path.join(self.out(), "flow.json")) as f:
             self.assertGreater(json.load(f)["completion_time_ps"], 0)
 
+    # --- a number out of its bounds says which bound, not a range up to the largest double
+    def test_numbers_out_of_bounds_say_the_bound(self):
+        cases = [(["bench", "phold", "--lookahead", "0"],
+                  "--lookahead: must be greater than 0, got '0'"),
+                 (["bench", "phold", "--mean", "-1us"], "--mean: must be greater than 0, got '-1'"),
+                 (["bench", "phold", "--end", "0"], "--end: must be greater than 0"),
+                 (["run", "--compute-scale", "-0.5"],
+                  "--compute-scale: must be 0 or more, got '-0.5'"),
+                 (["run", "--compute-scale", "x"], "--compute-scale"),
+                 (["predict", "--compute-scale", "-1"], "--compute-scale: must be 0 or more")]
+        for args, expected in cases:
+            with self.subTest(args=args):
+                line = self.one_error_line(run(args))
+                self.assertIn(expected, line)
+                self.assertNotIn("1797693", line)
+        r = run(["bench", "phold", "--lps", "8", "--end", "5", "--lookahead", "0.5ns"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+
     # --- undefined enum numbers are refused wherever a scenario is read
     def test_undefined_enum_number_in_a_scenario_is_refused_at_its_place(self):
         scenario = self.write("a.pbtxt", """name: "a"
