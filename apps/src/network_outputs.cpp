@@ -9,6 +9,7 @@
 #include <future>
 #include <iterator>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "netwarp/netmodels/pcap_writer.hpp"
 #include "netwarp/netmodels/timeseries.hpp"
 #include "pfc_report.hpp"
+#include "row_channel.hpp"
 #include "run_report.hpp"
 #include "run_timeseries.hpp"
 
@@ -122,6 +124,28 @@ void for_each_port_row(const NetworkRunReport& rep, std::int64_t span, Fn&& fn) 
       row.add("paused_ps", pauses.paused_ps);
     }
     fn(row);
+  }
+}
+
+// The rows of a table results.json holds (flows, ports), in their order.
+template <class Fn>
+void for_each_table_row(const NetworkRunReport& rep, JsonTable table, Fn&& fn) {
+  if (table == JsonTable::flows) return for_each_flow_row(rep, fn);
+  for_each_port_row(rep, rep.results->busy_span(), fn);
+}
+
+// results.json's rows of `table`: built by another thread (`built`) or here.
+template <class Fn>
+void json_table_rows(const NetworkRunReport& rep, JsonTable table, RowChannel* built, Fn&& fn) {
+  if (built != nullptr) return built->read_table(fn);
+  for_each_table_row(rep, table, fn);
+}
+
+// results.json's rows of flows and ports, built here and handed to its thread through `built`.
+void build_json_rows(const NetworkRunReport& rep, RowChannel& built) {
+  for (const JsonTable table : {JsonTable::flows, JsonTable::ports}) {
+    for_each_table_row(rep, table, [&](const TableRow& row) { built.put(row); });
+    built.end_table();
   }
 }
 
@@ -394,28 +418,47 @@ namespace {
 // tables 0.91 s for 4.0 M (bench/SCALE.md, "Outputs side by side"): 3.5, rounded up.
 constexpr std::uint64_t kJsonRowCost = 4;
 
+// Rows built ahead for results.json's thread, at most: 8 batches of 256 rows (a row is about
+// 2 KiB: 4.3 MB).
+constexpr std::size_t kRowBatches = 8;
+constexpr std::size_t kRowsPerBatch = 256;
+
 std::uint64_t results_json_rows(const NetworkRunReport& rep) {
   return kJsonRowCost *
          (rep.spec->workload.messages.size() + rep.results->count<netmodels::PortRecord>() +
           rep.results->count<netmodels::PortClassRecord>());
 }
 
-// On one thread: the files results.json mirrors (JsonTable) in its pass, the others before it.
+// flows.csv and ports.csv, written in results.json's pass from the rows it gets (JsonTable).
+class MirrorFiles {
+ public:
+  explicit MirrorFiles(const std::vector<OutputFile>& files) {
+    for (const OutputFile& file : files) {
+      if (file.table == JsonTable::flows) mirrors_.flows = &flows_.emplace(file.path);
+      if (file.table == JsonTable::ports) mirrors_.ports = &ports_.emplace(file.path);
+    }
+  }
+  const CsvMirrors& mirrors() const { return mirrors_; }
+  void close() {
+    if (flows_) flows_->close();
+    if (ports_) ports_->close();
+  }
+
+ private:
+  std::optional<CsvTableStream> flows_;
+  std::optional<CsvTableStream> ports_;
+  CsvMirrors mirrors_;
+};
+
+// On one thread: the files results.json mirrors in its pass, the others before it.
 void write_in_turn(const NetworkRunReport& rep, const std::string& json,
                    const std::vector<OutputFile>& files, const std::function<void()>& before_json) {
-  std::optional<CsvTableStream> flows;
-  std::optional<CsvTableStream> ports;
-  CsvMirrors mirrors;
-  for (const OutputFile& file : files) {
-    if (file.table == JsonTable::flows) mirrors.flows = &flows.emplace(file.path);
-    if (file.table == JsonTable::ports) mirrors.ports = &ports.emplace(file.path);
-  }
+  MirrorFiles mirror_files(files);
   for (const OutputFile& file : files)  // the files results.json does not mirror
     if (file.table == JsonTable::none) file.write(file.path);
   before_json();
-  write_network_results_json(rep, json, mirrors);
-  if (flows) flows->close();
-  if (ports) ports->close();
+  write_network_results_json(rep, json, mirror_files.mirrors());
+  mirror_files.close();
 }
 
 }  // namespace
@@ -439,19 +482,36 @@ std::vector<std::string> write_network_outputs(const NetworkRunReport& rep, cons
     FileQueue queue(rows);
     const auto write_taken = [&] {
       try {
-        while (const std::optional<std::size_t> i = queue.take()) files[*i].write(files[*i].path);
+        while (const std::optional<std::size_t> i = queue.take())
+          if (files[*i].table == JsonTable::none) files[*i].write(files[*i].path);
       } catch (...) {
         queue.stop();
         throw;
       }
     };
+    // The helper first builds the rows of flows and ports and hands them over; this thread
+    // writes them to results.json, flows.csv and ports.csv. Then both take the other files.
+    RowChannel built_rows(kRowBatches, kRowsPerBatch);
     std::future<void> helper = std::async(std::launch::async, [&] {
       engine::run_on_process_cpus();
+      try {
+        build_json_rows(rep, built_rows);
+      } catch (...) {
+        built_rows.cancel();
+        queue.stop();
+        throw;
+      }
       write_taken();
     });
     try {
-      write_network_results_json(rep, json);
+      MirrorFiles mirror_files(files);
+      write_network_results_json(rep, json, mirror_files.mirrors(), &built_rows);
+      mirror_files.close();
+    } catch (const RowChannel::Cancelled&) {
+      helper.get();  // the helper's failure, which cancelled the rows
+      throw std::logic_error("results.json: its rows' thread stopped without an error");
     } catch (...) {
+      built_rows.cancel();
       queue.stop();
       throw;
     }
@@ -468,19 +528,19 @@ std::vector<std::string> write_network_outputs(const NetworkRunReport& rep, cons
 // Streamed: the head, then the tables row by row, then the effective scenario. Written in place:
 // the run's staged folder (StagedFolder) already keeps a half-written file from ever showing.
 void write_network_results_json(const NetworkRunReport& rep, const std::string& path,
-                                const CsvMirrors& mirrors) {
+                                const CsvMirrors& mirrors, RowChannel* built_rows) {
   std::ofstream out = open_for_writing(path);
   {
     JsonObjectStream j(out);
     j.fields(results_head_json(rep));
     j.begin_array("flows");
-    for_each_flow_row(rep, [&](const TableRow& row) {
+    json_table_rows(rep, JsonTable::flows, built_rows, [&](const TableRow& row) {
       j.row(row);
       if (mirrors.flows != nullptr) mirrors.flows->row(row);
     });
     j.end_array();
     j.begin_array("ports");
-    for_each_port_row(rep, rep.results->busy_span(), [&](const TableRow& row) {
+    json_table_rows(rep, JsonTable::ports, built_rows, [&](const TableRow& row) {
       j.row(row);
       if (mirrors.ports != nullptr) mirrors.ports->row(row);
     });

@@ -25,6 +25,8 @@
 
 namespace netwarp::apps {
 
+class RowChannel;
+
 struct NetworkRunReport {
   std::string scenario_path;
   std::string scenario_name;
@@ -45,8 +47,9 @@ struct NetworkRunReport {
 // first (on one thread, where flows.csv and ports.csv go out in results.json's pass: JsonTable),
 // before them where the files are written side by side. That is on two threads when the
 // process has CPUs to spare and the files rows enough to repay a thread (kSideBySideRows on the
-// helper's side, by OutputFile::rows): results.json and some files on this one, the rest on a
-// helper, shared out so that each thread writes about as many rows.
+// helper's side, by OutputFile::rows): the helper builds the rows of flows and ports and hands
+// them over (RowChannel) to this thread, which writes them to results.json, flows.csv and
+// ports.csv; then each thread takes the other files, the largest first (FileQueue).
 std::vector<std::string> write_network_outputs(const NetworkRunReport& report,
                                                const std::string& dir,
                                                const std::function<void()>& before_json);
@@ -70,8 +73,9 @@ struct CsvMirrors {
   CsvTableStream* ports = nullptr;
 };
 // results.json, and the tables of `mirrors` in the same pass.
+// `built_rows` (optional): the rows of "flows" and "ports" as another thread builds them.
 void write_network_results_json(const NetworkRunReport& report, const std::string& path,
-                                const CsvMirrors& mirrors = {});
+                                const CsvMirrors& mirrors = {}, RowChannel* built_rows = nullptr);
 std::string format_network_summary(const NetworkRunReport& report);
 // results.json's window_us: the optimism window in force, or null when there is none (the
 // sequential kernel, an unbounded window, or a run whose sole rank needed none).

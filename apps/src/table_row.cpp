@@ -108,7 +108,7 @@ void TableRow::add_time_or_null(Key key, std::int64_t value_ps) {
 }
 
 void TableRow::add(Key key, std::string_view value) {
-  next(key, Kind::text).text = value;
+  next(key, Kind::text).text = {value.data(), value.size()};
 }
 
 void TableRow::add_absent(Key key) {
@@ -116,7 +116,7 @@ void TableRow::add_absent(Key key) {
 }
 
 void TableRow::append_value_json(std::string& out, std::size_t i) const {
-  if (fields_[i].kind == Kind::text) return append_json_string(out, fields_[i].text);
+  if (fields_[i].kind == Kind::text) return append_json_string(out, fields_[i].text.view());
   if (fields_[i].kind == Kind::absent) {
     out += "null";
     return;
@@ -142,7 +142,7 @@ char* TableRow::put_number(char* at, const NumberText& text, std::size_t size) {
 
 std::size_t TableRow::value_size(std::size_t i) const {
   const Field& f = fields_[i];
-  if (f.kind == Kind::text) return f.text.size();
+  if (f.kind == Kind::text) return f.text.size;
   return f.kind == Kind::absent ? 4 : f.number_size;
 }
 
@@ -150,7 +150,7 @@ bool TableRow::append_json_in_place(std::string& out, std::size_t indent, JsonKe
   std::size_t size = 3 + indent;  // '{', and after the last field '\n', the indent and '}'
   for (std::size_t i = 0; i < size_; ++i) {
     const Field& f = fields_[i];
-    if (f.kind == Kind::text && !is_plain(f.text)) return false;
+    if (f.kind == Kind::text && !is_plain(f.text.view())) return false;
     size += keys.prefix(i, f.key, indent).size() + value_size(i) + (f.kind == Kind::text ? 2 : 0);
   }
   const std::size_t at = out.size();
@@ -163,7 +163,7 @@ bool TableRow::append_json_in_place(std::string& out, std::size_t indent, JsonKe
     switch (f.kind) {
       case Kind::text:
         *w++ = '"';
-        w = put(w, f.text);
+        w = put(w, f.text.view());
         *w++ = '"';
         break;
       case Kind::absent:
@@ -219,7 +219,7 @@ void TableRow::append_csv(std::string& out) const {
     if (i != 0) *w++ = ',';
     const Field& f = fields_[i];
     if (f.kind == Kind::text) {
-      w = put(w, f.text);
+      w = put(w, f.text.view());
     } else {
       w = put_number(w, f.number_text, f.number_size);  // absent: empty
     }
@@ -243,7 +243,7 @@ nlohmann::ordered_json TableRow::to_json() const {
         j[f.key] = f.real_value;
         break;
       case Kind::text:
-        j[f.key] = std::string(f.text);
+        j[f.key] = std::string(f.text.view());
         break;
       case Kind::absent:
         j[f.key] = nullptr;

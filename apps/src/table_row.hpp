@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstdint>
@@ -16,6 +17,18 @@ namespace netwarp::apps {
 
 class TableRow {
  public:
+  TableRow() = default;
+  // Copies the fields in use only: a row holds room for kMaxFields (about 2 KiB) and uses half.
+  TableRow(const TableRow& other) : size_(other.size_) {
+    std::copy_n(other.fields_.begin(), size_, fields_.begin());
+  }
+  TableRow& operator=(const TableRow& other) {
+    if (this == &other) return *this;
+    size_ = other.size_;
+    std::copy_n(other.fields_.begin(), size_, fields_.begin());
+    return *this;
+  }
+
   // A field's name: a string literal (or another array of static storage), so that its text
   // never changes and JsonKeys knows a key by its address.
   class Key {
@@ -72,21 +85,32 @@ class TableRow {
 
  private:
   enum class Kind : std::uint8_t { signed_integer, unsigned_integer, real, text, absent };
-  using NumberText = char[32];  // a number's text, copied whole
+  // A number's text, copied whole: room for the longest, "-1.7976931348623157e+308".
+  using NumberText = char[24];
+  struct Text {  // a text field's value (a string_view, which has no trivial constructor)
+    const char* data;
+    std::size_t size;
+    std::string_view view() const { return {data, size}; }
+  };
   // No default member initializers: a row leaves its unused fields unwritten (rows are made by
-  // the million).
+  // the million). 48 bytes: rows are copied whole between threads (RowChannel).
   struct Field {
     const char* key;
     Kind kind;
     // A number's text as nlohmann prints it, made once when added: a row written to both
     // results.json and a CSV file formats each number once.
     std::uint8_t number_size;
-    NumberText number_text;
-    std::int64_t signed_value;
-    std::uint64_t unsigned_value;
-    double real_value;
-    std::string_view text;
+    union {  // the value as added, by kind (to_json)
+      std::int64_t signed_value;
+      std::uint64_t unsigned_value;
+      double real_value;
+    };
+    union {
+      NumberText number_text;  // numbers
+      Text text;               // Kind::text
+    };
   };
+  static_assert(sizeof(Field) == 48);
   static constexpr std::size_t kMaxFields = 24;
   void add_signed(Key key, std::int64_t value);
   void add_unsigned(Key key, std::uint64_t value);

@@ -7,6 +7,7 @@ import fcntl
 import glob
 import json
 import os
+import resource
 import signal
 import stat
 import subprocess
@@ -235,6 +236,42 @@ workload { permutation { bytes: 10 } }
                          "/dev/full: write failed")
         self.assertTrue(stat.S_ISCHR(os.stat("/dev/full").st_mode))
         self.assertFalse(os.path.exists("/dev/full.partial"))
+
+    def test_a_write_failing_on_either_output_thread_ends_both(self):
+        # A 12^3 torus has rows enough to write results.json on one thread while a helper
+        # writes the CSV tables and hands it their rows. A file size limit (RLIMIT_FSIZE, with
+        # SIGXFSZ ignored: write() then fails with EFBIG) fails results.json alone (2 MB), or
+        # ports.csv too (900 kB, 200 kB; whichever thread meets it first): each run ends, with
+        # one error line naming a file of the run and no folder left behind.
+        if os.cpu_count() < 2:
+            self.skipTest("one CPU: the files are written on one thread")
+        scenario = self.write("t.pbtxt", """name: "t"
+topology { torus { dims: [12, 12, 12] } }
+transport { kind: LOSSLESS }
+switch { buffer_bytes: 65536 flow_control: CREDIT }
+workload { permutation { bytes: 4096 } }
+outputs { sample_interval_ns: 0 }
+""")
+        r = run(["run", scenario, "--out", self.out("whole")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertGreater(os.path.getsize(os.path.join(self.out("whole"), "ports.csv")), 900_000)
+
+        for limit in (2_000_000, 900_000, 200_000):
+            with self.subTest(limit=limit):
+                def limited():
+                    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+                    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+                out = self.out(f"o{limit}")
+                r = subprocess.run([netwarp_cli.NETWARP, "run", scenario, "--out", out],
+                                   capture_output=True, text=True, timeout=120,
+                                   preexec_fn=limited, restore_signals=False)
+                line = self.one_error_line(r)
+                self.assertRegex(line, r"(results\.json|ports\.csv|flows\.csv): write failed$")
+                if limit == 2_000_000:
+                    self.assertIn("results.json", line)
+                self.assertEqual(sorted(n for n in os.listdir(self.dir) if n.startswith(".o")),
+                                 [])
+                self.assertFalse(os.path.exists(out))
 
     def test_a_symbolic_link_keeps_pointing_at_the_file_written(self):
         target = os.path.join(self.dir, "params.json")
