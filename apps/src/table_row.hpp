@@ -18,7 +18,7 @@ namespace netwarp::apps {
 class TableRow {
  public:
   TableRow() = default;
-  // Copies the fields in use only: a row holds room for kMaxFields (about 2 KiB) and uses half.
+  // Copies the fields in use only: a row holds room for kMaxFields (1,152 bytes) and uses half.
   TableRow(const TableRow& other) : size_(other.size_) {
     std::copy_n(other.fields_.begin(), size_, fields_.begin());
   }
