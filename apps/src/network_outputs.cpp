@@ -429,6 +429,14 @@ std::uint64_t results_json_rows(const NetworkRunReport& rep) {
           rep.results->count<netmodels::PortClassRecord>());
 }
 
+// The files results.json does not mirror (JsonTable::none), by index: they are written apart.
+std::vector<std::size_t> unmirrored(const std::vector<OutputFile>& files) {
+  std::vector<std::size_t> apart;
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (files[i].table == JsonTable::none) apart.push_back(i);
+  return apart;
+}
+
 // flows.csv and ports.csv, written in results.json's pass from the rows it gets (JsonTable).
 class MirrorFiles {
  public:
@@ -454,8 +462,7 @@ class MirrorFiles {
 void write_in_turn(const NetworkRunReport& rep, const std::string& json,
                    const std::vector<OutputFile>& files, const std::function<void()>& before_json) {
   MirrorFiles mirror_files(files);
-  for (const OutputFile& file : files)  // the files results.json does not mirror
-    if (file.table == JsonTable::none) file.write(file.path);
+  for (const std::size_t i : unmirrored(files)) files[i].write(files[i].path);
   before_json();
   write_network_results_json(rep, json, mirror_files.mirrors());
   mirror_files.close();
@@ -477,45 +484,45 @@ std::vector<std::string> write_network_outputs(const NetworkRunReport& rep, cons
   rep.ideal->compute_all(side_by_side ? cpus : 1);
   if (side_by_side) {
     before_json();
-    // A failure on either thread stops the queue: the other ends with the file it is writing
-    // (this thread's failure: the future's end waits for it).
-    FileQueue queue(rows);
-    const auto write_taken = [&] {
-      try {
-        while (const std::optional<std::size_t> i = queue.take())
-          if (files[*i].table == JsonTable::none) files[*i].write(files[*i].path);
-      } catch (...) {
-        queue.stop();
-        throw;
-      }
-    };
     // The helper first builds the rows of flows and ports and hands them over; this thread
-    // writes them to results.json, flows.csv and ports.csv. Then both take the other files.
+    // writes them to results.json, flows.csv and ports.csv. Then both take the other files from
+    // one queue. A failure on either thread stops both the rows and the queue: the other ends
+    // with the file it is writing (this thread's failure: the future's end waits for it).
+    const std::vector<std::size_t> apart = unmirrored(files);
+    std::vector<std::uint64_t> apart_rows;
+    for (const std::size_t i : apart) apart_rows.push_back(files[i].rows);
+    FileQueue queue(apart_rows);
     RowChannel built_rows(kRowBatches, kRowsPerBatch);
+    const auto stop = [&] {
+      built_rows.cancel();
+      queue.stop();
+    };
+    const auto write_taken = [&] {
+      while (const std::optional<std::size_t> taken = queue.take())
+        files[apart[*taken]].write(files[apart[*taken]].path);
+    };
     std::future<void> helper = std::async(std::launch::async, [&] {
       engine::run_on_process_cpus();
       try {
         build_json_rows(rep, built_rows);
+        write_taken();
       } catch (...) {
-        built_rows.cancel();
-        queue.stop();
+        stop();
         throw;
       }
-      write_taken();
     });
     try {
       MirrorFiles mirror_files(files);
       write_network_results_json(rep, json, mirror_files.mirrors(), &built_rows);
       mirror_files.close();
+      write_taken();
     } catch (const RowChannel::Cancelled&) {
       helper.get();  // the helper's failure, which cancelled the rows
       throw std::logic_error("results.json: its rows' thread stopped without an error");
     } catch (...) {
-      built_rows.cancel();
-      queue.stop();
+      stop();
       throw;
     }
-    write_taken();
     helper.get();
   } else {
     write_in_turn(rep, json, files, before_json);

@@ -4,8 +4,7 @@
 namespace netwarp::apps {
 
 RowChannel::RowChannel(std::size_t batches, std::size_t rows_per_batch)
-    : batches_(batches == 0 ? 1 : batches),
-      rows_per_batch_(rows_per_batch == 0 ? 1 : rows_per_batch) {
+    : batches_(batches), rows_per_batch_(rows_per_batch) {
   for (Batch& batch : batches_) batch.rows.reserve(rows_per_batch_);
 }
 

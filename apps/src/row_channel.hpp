@@ -22,7 +22,8 @@ class RowChannel {
   // failed report why.
   struct Cancelled {};
 
-  // `batches` batches of `rows_per_batch` rows: the most rows the writer builds ahead.
+  // `batches` batches of `rows_per_batch` rows (both at least 1): the most rows the writer
+  // builds ahead.
   RowChannel(std::size_t batches, std::size_t rows_per_batch);
 
   // Writer: a row of the current table; a full batch goes to the reader, then the writer waits

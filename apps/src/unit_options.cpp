@@ -30,10 +30,10 @@ CLI::Validator number_check(const char* expected, const char* name, Holds holds)
       [expected, holds](std::string& in) -> std::string {
         double value = 0;
         const auto [end, ec] = std::from_chars(in.data(), in.data() + in.size(), value);
-        if (ec != std::errc{} || end != in.data() + in.size() || in.empty())
-          return fmt::format("expected a number, got '{}'", in);
-        if (std::isnan(value) || !holds(value))
-          return fmt::format("must be {}, got '{}'", expected, in);
+        if (ec != std::errc{} || end != in.data() + in.size() || in.empty() ||
+            !std::isfinite(value))
+          return fmt::format("expected a finite number, got '{}'", in);
+        if (!holds(value)) return fmt::format("must be {}, got '{}'", expected, in);
         return "";
       },
       name);

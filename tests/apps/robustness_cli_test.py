@@ -70,6 +70,7 @@ class Robustness(netwarp_cli.ScratchCase):
                  (["run", "--compute-scale", "-0.5"],
                   "--compute-scale: must be 0 or more, got '-0.5'"),
                  (["run", "--compute-scale", "x"], "--compute-scale"),
+                 (["run", "--compute-scale", "inf"], "--compute-scale: expected a finite number"),
                  (["predict", "--compute-scale", "-1"], "--compute-scale: must be 0 or more")]
         for args, expected in cases:
             with self.subTest(args=args):
@@ -237,12 +238,12 @@ workload { permutation { bytes: 10 } }
         self.assertTrue(stat.S_ISCHR(os.stat("/dev/full").st_mode))
         self.assertFalse(os.path.exists("/dev/full.partial"))
 
-    def test_a_write_failing_on_either_output_thread_ends_both(self):
-        # A 12^3 torus has rows enough to write results.json on one thread while a helper
-        # writes the CSV tables and hands it their rows. A file size limit (RLIMIT_FSIZE, with
-        # SIGXFSZ ignored: write() then fails with EFBIG) fails results.json alone (2 MB), or
-        # ports.csv too (900 kB, 200 kB; whichever thread meets it first): each run ends, with
-        # one error line naming a file of the run and no folder left behind.
+    def test_a_write_failing_in_a_run_written_on_two_threads_is_one_error(self):
+        # A 12^3 torus has rows enough to write its files on two threads: a helper builds the
+        # rows of flows and ports, which the other thread writes to results.json, flows.csv and
+        # ports.csv. A file size limit (RLIMIT_FSIZE, with SIGXFSZ ignored: write() then fails
+        # with EFBIG) fails results.json alone (2 MB), or ports.csv too (900 kB, 200 kB): each
+        # run ends, with one error line naming a file of the run and no folder left behind.
         if os.cpu_count() < 2:
             self.skipTest("one CPU: the files are written on one thread")
         scenario = self.write("t.pbtxt", """name: "t"
