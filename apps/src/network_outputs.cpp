@@ -165,6 +165,7 @@ TableRow port_class_row(const NetworkRunReport& rep, const netmodels::PortClassR
   r.add("pause_frames_received", c.pause_frames_received);
   r.add("paused_ps", c.paused_ps);
   r.add("max_ingress_bytes", c.max_ingress_bytes);
+  r.add("max_headroom_bytes", c.max_headroom_bytes);
   r.add("ingress_overflows", c.ingress_overflows);
   return r;
 }

@@ -19,14 +19,12 @@ std::string port_name(const netmodels::NetworkSpec& spec, NodeId node, PortIndex
 
 std::string overflow_message(const netmodels::NetworkSpec& spec, const PortClassRecord& r) {
   return fmt::format(
-      "lossless priority {} lost {} packets arriving on {} (from {}): it needed {} B, XOFF + "
-      "headroom is {} B; the headroom misses at least {} B (raise switch.pfc.headroom_bytes or "
-      "lower switch.pfc.xoff_bytes)",
+      "lossless priority {} lost {} packets arriving on {} (from {}): they needed {} B beyond "
+      "XOFF, the headroom holds {} B; it misses at least {} B (raise switch.pfc.headroom_bytes)",
       r.priority, r.ingress_overflows, port_name(spec, r.node, r.port),
-      spec.topology.nodes[spec.topology.nodes[r.node].ports[r.port].peer].name, r.max_ingress_bytes,
-      r.ingress_limit_bytes,
-      r.max_ingress_bytes > r.ingress_limit_bytes ? r.max_ingress_bytes - r.ingress_limit_bytes
-                                                  : 0);
+      spec.topology.nodes[spec.topology.nodes[r.node].ports[r.port].peer].name,
+      r.max_headroom_bytes, r.headroom_bytes,
+      r.max_headroom_bytes > r.headroom_bytes ? r.max_headroom_bytes - r.headroom_bytes : 0);
 }
 
 // A port paused at the end with bytes queued waits for its peer; a cycle of such waits among

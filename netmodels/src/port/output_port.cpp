@@ -281,14 +281,14 @@ void OutputPort::on_pause(std::uint8_t priority, SimTime until, EventCtx& ctx,
 bool OutputPort::admit_ingress(const Packet& packet, std::uint64_t xoff_bytes, EventCtx& ctx) {
   const std::size_t c = classes_->class_of(packet);
   if (!pfc_->admits(c, packet.wire_bytes, xoff_bytes, ctx)) return false;
-  const auto action = pfc_->change(c, std::int64_t{packet.wire_bytes}, xoff_bytes, ctx);
+  const auto action = pfc_->take(c, packet.wire_bytes, xoff_bytes, ctx);
   if (action == PfcIngress::Action::pause) send_pause_frame(c, pfc_->pause_quanta(), ctx);
   return true;
 }
 
 void OutputPort::release_ingress(const Packet& packet, std::uint64_t xoff_bytes, EventCtx& ctx) {
   const std::size_t c = classes_->class_of(packet);
-  const auto action = pfc_->change(c, -std::int64_t{packet.wire_bytes}, xoff_bytes, ctx);
+  const auto action = pfc_->release(c, packet.wire_bytes, xoff_bytes, ctx);
   if (action == PfcIngress::Action::resume) send_pause_frame(c, 0, ctx);
 }
 

@@ -1,6 +1,9 @@
 // PfcIngress: per-class ingress bytes, XOFF / XON decisions, headroom overflows.
 #include "port/pfc_ingress.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "netwarp/netmodels/output_port.hpp"
 #include "netwarp/netmodels/units.hpp"
 
@@ -9,10 +12,14 @@ namespace netwarp::netmodels {
 using engine::EventCtx;
 
 namespace {
+// A packet is counted once its last bit is in, so bytes pass XOFF by at most the packet that
+// crosses it; the PAUSE waits for the frame on the reverse wire, takes its own time and the
+// latency to arrive, and upstream finishes its frame: meanwhile the link delivers at its rate
+// for the PAUSE's time, the round trip and that frame.
 std::uint64_t link_headroom(std::uint64_t rate_bps, SimTime latency, std::uint64_t max_frame) {
   const auto in_flight = static_cast<std::uint64_t>(
-      static_cast<double>(rate_bps) * static_cast<double>(latency.ps()) * 1e-12 / 8 * 2);
-  return in_flight + 2 * max_frame + kPauseFrameWireBytes;
+      std::ceil(static_cast<double>(rate_bps) * static_cast<double>(latency.ps()) * 1e-12 / 8 * 2));
+  return in_flight + 3 * max_frame + kPauseFrameWireBytes;
 }
 }  // namespace
 
@@ -30,24 +37,52 @@ std::uint64_t PfcIngress::xon_bytes(std::uint64_t xoff_bytes) const {
   return xoff_bytes > 2 * max_frame_bytes_ ? xoff_bytes - 2 * max_frame_bytes_ : 0;
 }
 
+std::uint64_t PfcIngress::beyond_xoff(const Class& k, std::uint32_t wire_bytes,
+                                      std::uint64_t xoff_bytes) {
+  const auto below = static_cast<std::uint64_t>(k.bytes.get() - k.headroom.get());
+  const std::uint64_t room = xoff_bytes > below ? xoff_bytes - below : 0;
+  return wire_bytes > room ? wire_bytes - room : 0;
+}
+
 bool PfcIngress::admits(std::size_t c, std::uint32_t wire_bytes, std::uint64_t xoff_bytes,
                         EventCtx& ctx) {
   Class& k = classes_[c];
-  const std::uint64_t limit = xoff_bytes + headroom_bytes_;
-  if (static_cast<std::uint64_t>(k.bytes.get()) + wire_bytes <= limit) return true;
-  if (k.overflows.get() == 0) ctx.set(k.overflow_limit, limit);
+  const std::uint64_t wanted =
+      static_cast<std::uint64_t>(k.headroom.get()) + beyond_xoff(k, wire_bytes, xoff_bytes);
+  if (wanted <= headroom_bytes_) return true;
   ctx.add(k.overflows, 1);
-  const std::uint64_t wanted = static_cast<std::uint64_t>(k.bytes.get()) + wire_bytes;
-  if (wanted > k.max_bytes.get()) ctx.set(k.max_bytes, wanted);
+  if (wanted > k.max_headroom.get()) ctx.set(k.max_headroom, wanted);
+  const std::uint64_t held = static_cast<std::uint64_t>(k.bytes.get()) + wire_bytes;
+  if (held > k.max_bytes.get()) ctx.set(k.max_bytes, held);
   return false;
 }
 
-PfcIngress::Action PfcIngress::change(std::size_t c, std::int64_t delta, std::uint64_t xoff_bytes,
-                                      EventCtx& ctx) {
+PfcIngress::Action PfcIngress::take(std::size_t c, std::uint32_t wire_bytes,
+                                    std::uint64_t xoff_bytes, EventCtx& ctx) {
   Class& k = classes_[c];
-  ctx.add(k.bytes, delta);
+  const std::uint64_t to_headroom = beyond_xoff(k, wire_bytes, xoff_bytes);
+  ctx.add(k.bytes, std::int64_t{wire_bytes});
+  if (to_headroom != 0) {
+    ctx.add(k.headroom, static_cast<std::int64_t>(to_headroom));
+    const auto in_headroom = static_cast<std::uint64_t>(k.headroom.get());
+    if (in_headroom > k.max_headroom.get()) ctx.set(k.max_headroom, in_headroom);
+  }
   const auto bytes = static_cast<std::uint64_t>(k.bytes.get());
   if (bytes > k.max_bytes.get()) ctx.set(k.max_bytes, bytes);
+  return decide(k, xoff_bytes);
+}
+
+PfcIngress::Action PfcIngress::release(std::size_t c, std::uint32_t wire_bytes,
+                                       std::uint64_t xoff_bytes, EventCtx& ctx) {
+  Class& k = classes_[c];
+  const std::int64_t from_headroom = std::min(k.headroom.get(), std::int64_t{wire_bytes});
+  if (from_headroom != 0) ctx.add(k.headroom, -from_headroom);
+  ctx.add(k.bytes, -std::int64_t{wire_bytes});
+  return decide(k, xoff_bytes);
+}
+
+PfcIngress::Action PfcIngress::decide(const Class& k, std::uint64_t xoff_bytes) const {
+  const auto bytes = static_cast<std::uint64_t>(k.bytes.get());
   if (k.paused.get() == 0 && bytes > xoff_bytes) return Action::pause;
   if (k.paused.get() != 0 && bytes <= xon_bytes(xoff_bytes)) return Action::resume;
   return Action::none;
@@ -90,19 +125,21 @@ void PfcIngress::fill(std::size_t c, PortClassRecord& r) const {
   r.pause_frames_sent = static_cast<std::uint64_t>(k.frames_sent.get());
   r.max_ingress_bytes = k.max_bytes.get();
   r.ingress_overflows = static_cast<std::uint64_t>(k.overflows.get());
-  r.ingress_limit_bytes = k.overflow_limit.get();
+  r.max_headroom_bytes = k.max_headroom.get();
+  r.headroom_bytes = headroom_bytes_;
 }
 
 void PfcIngress::visit_bytes(engine::StateVisitor& v) const {
   for (const Class& k : classes_) {
     engine::visit_value(v, k.bytes);
+    engine::visit_value(v, k.headroom);
     engine::visit_value(v, k.max_bytes);
+    engine::visit_value(v, k.max_headroom);
     engine::visit_value(v, k.refresh_at);
     engine::visit_value(v, k.refresh_event_at);
     engine::visit_value(v, k.paused);
     engine::visit_value(v, k.frames_sent);
     engine::visit_value(v, k.overflows);
-    engine::visit_value(v, k.overflow_limit);
   }
 }
 

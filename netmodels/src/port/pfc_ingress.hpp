@@ -2,10 +2,13 @@
 // the bytes the switch holds that arrived on this port's link, and whether a PAUSE is in
 // effect upstream. It decides; the OutputPort sends the frames on its line (the reverse link).
 // XOFF: the configured threshold, or alpha x the shared pool's free bytes; XON: the configured
-// one, or (dynamic XOFF) two max frames below XOFF. Headroom: the configured bytes, or what the
-// link holds in flight while the PAUSE travels and takes effect: 2 x latency x rate, two max
-// frames (the one this port is sending before the PAUSE, the one upstream is sending when it
-// arrives) and the PAUSE frame itself.
+// one, or (dynamic XOFF) two max frames below XOFF. The headroom holds what comes in beyond XOFF
+// (a packet that crosses it, in part), apart from the bytes held below it, as a switch's
+// headroom buffer does: a dynamic XOFF that falls below what a port already holds takes nothing
+// from it. Its size: the configured bytes, or what can still arrive once a packet crosses XOFF
+// (link_headroom): that packet, the frame this port is sending before the PAUSE can go, the
+// PAUSE frame, the link's round trip at its rate, and the frame upstream is sending when the
+// PAUSE arrives.
 #pragma once
 
 #include <cstdint>
@@ -26,12 +29,17 @@ class PfcIngress {
   PfcIngress(const PfcConfig& config, std::size_t classes, std::uint64_t link_rate_bps,
              SimTime link_latency, std::uint64_t max_frame_bytes);
 
-  // Whether class c may take `wire_bytes` more within XOFF + headroom; counts an overflow, whose
-  // bytes count in the most held (what the headroom would have had to take).
+  // Whether class c may take `wire_bytes` more: what passes XOFF must fit in the headroom's free
+  // bytes. Counts an overflow, whose bytes count in the most held and the most headroom wanted.
   bool admits(std::size_t c, std::uint32_t wire_bytes, std::uint64_t xoff_bytes,
               engine::EventCtx& ctx);
-  // `delta` bytes more or less held; what to send up the link.
-  Action change(std::size_t c, std::int64_t delta, std::uint64_t xoff_bytes, engine::EventCtx& ctx);
+  // `wire_bytes` more held (admitted), or fewer (gone on the wire: out of the headroom first);
+  // what to send up the link.
+  Action take(std::size_t c, std::uint32_t wire_bytes, std::uint64_t xoff_bytes,
+              engine::EventCtx& ctx);
+  Action release(std::size_t c, std::uint32_t wire_bytes, std::uint64_t xoff_bytes,
+                 engine::EventCtx& ctx);
+  std::uint64_t headroom_bytes() const { return headroom_bytes_; }
   // The refresh due now for class c: whether to send the PAUSE again.
   bool refresh_due(std::size_t c, std::uint64_t xoff_bytes, SimTime now) const;
   // A PAUSE went up for class c; its refresh is due at `refresh_at`.
@@ -48,16 +56,21 @@ class PfcIngress {
 
  private:
   struct Class {
-    engine::RevCounter bytes;
+    engine::RevCounter bytes;     // held in all
+    engine::RevCounter headroom;  // of them, in the headroom (came in beyond XOFF)
     engine::Rev<std::uint64_t> max_bytes;
+    engine::Rev<std::uint64_t> max_headroom;
     engine::Rev<SimTime> refresh_at;        // of the PAUSE in effect; 0: none in effect
     engine::Rev<SimTime> refresh_event_at;  // the PfcRefresh pending (if later than now)
     engine::Rev<std::uint8_t> paused;
     engine::RevCounter frames_sent;
     engine::RevCounter overflows;
-    engine::Rev<std::uint64_t> overflow_limit;
   };
   std::uint64_t xon_bytes(std::uint64_t xoff_bytes) const;
+  // Of `wire_bytes` more, those beyond XOFF: what the headroom must take.
+  static std::uint64_t beyond_xoff(const Class& k, std::uint32_t wire_bytes,
+                                   std::uint64_t xoff_bytes);
+  Action decide(const Class& k, std::uint64_t xoff_bytes) const;
 
   const PfcConfig config_;
   const std::uint64_t headroom_bytes_;

@@ -64,9 +64,10 @@ struct SharedBufferConfig {
 // Priority flow control (IEEE 802.1Qbb) on the lossless classes: a switch counts the bytes it
 // holds per ingress port and class; above xoff_bytes (0: alpha x the shared pool's free bytes)
 // it sends a PAUSE of pause_quanta (512 bit times each) up that link, refreshed at half its
-// time while above xon_bytes, and a resume (quanta 0) once at or below xon_bytes. The bytes
-// beyond XOFF must fit in headroom_bytes (0: what the link holds in flight, 2 x latency x rate
-// plus two max frames and the PAUSE frame): more is an error of the configuration.
+// time while above xon_bytes, and a resume (quanta 0) once at or below xon_bytes. The bytes that
+// come in beyond XOFF must fit in headroom_bytes (0: what can still arrive once a packet crosses
+// XOFF, 2 x latency x rate plus three max frames and the PAUSE frame): more is an error of the
+// configuration.
 struct PfcConfig {
   bool enabled = false;
   std::uint64_t xoff_bytes = 0;

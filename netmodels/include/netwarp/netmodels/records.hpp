@@ -87,8 +87,9 @@ struct PortClassRecord {
   std::uint64_t queued_at_end_bytes = 0;  // only while paused at the end
   std::uint64_t pause_frames_sent = 0;
   std::uint64_t max_ingress_bytes = 0;
-  std::uint64_t ingress_overflows = 0;    // lossless packets dropped: XOFF + headroom exceeded
-  std::uint64_t ingress_limit_bytes = 0;  // XOFF + headroom when the first overflow happened
+  std::uint64_t ingress_overflows = 0;   // lossless packets dropped: the headroom was full
+  std::uint64_t max_headroom_bytes = 0;  // the most held beyond XOFF, or wanted by an overflow
+  std::uint64_t headroom_bytes = 0;      // the headroom's size
 };
 
 // A packet an output port dropped (only with OutputSpec::drops_by_class): the message it
