@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Random scenarios (random_scenarios.py, fixed seeds) through `netwarp run`: each runs to its end
-(exit 0, 3 or 4, never a refusal or a PFC headroom overflow with the default headroom), and
-gives the sequential kernel's digest and every output file (results.json less what describes the
+(exit 0, 3 or 4, never a refusal or a PFC headroom overflow with the default headroom), no flow
+beats its ideal time (slowdown >= 1), no port is busy more than all the time, and each gives
+the sequential kernel's digest and every output file (results.json less what describes the
 run rather than the network) on 2 threads (hybrid, conservative), 3 threads (optimistic) and,
 for every fourth seed, with every event handled, rolled back and handled again
 (--check-reverse). A change that breaks determinism or reversibility only where features meet
@@ -56,11 +57,23 @@ class RandomScenarios(netwarp_cli.ScratchCase):
         self.assertIn(r.returncode, (0, 3, 4), f"seed {seed}, {mode}: {r.stderr}")
         return r.returncode, outputs(out)
 
+    def assert_bounds(self, seed):
+        """No flow beats its ideal time; no port is busy more than all the time."""
+        with open(os.path.join(self.dir, f"{seed}-sequential", "results.json")) as f:
+            results = json.load(f)
+        for flow in results.get("flows", []):
+            if flow["slowdown"] is not None:
+                self.assertGreaterEqual(flow["slowdown"], 1.0, f"seed {seed}, {flow}")
+        for port in results.get("ports", []):
+            self.assertLessEqual(port["utilisation"], 1.0, f"seed {seed}, {port}")
+            self.assertLessEqual(port["busy_utilisation"], 1.0, f"seed {seed}, {port}")
+
     def test_every_mode_gives_the_sequential_results(self):
         for seed in SEEDS:
             with self.subTest(seed=seed):
                 path = self.write(f"random{seed}.pbtxt", random_scenarios.scenario(seed))
                 expected = self.run_mode(path, seed, "sequential", [])
+                self.assert_bounds(seed)
                 modes = dict(MODES, **({"check-reverse": CHECK_REVERSE} if seed % 4 == 0 else {}))
                 for mode, args in modes.items():
                     got = self.run_mode(path, seed, mode, args)

@@ -123,6 +123,44 @@ TEST(IdealCompletion, IsALosslessFlowAloneOnEveryFamily) {
                "  links { a: \"s2\" b: \"b\" } } }\n",
                1);
   expect_ideal("nic", "topology { star { hosts: 2 } }\nnic { rate_bps: 250000000 }\n", 1);
+  // Sprayed packets take paths of their own between the first and last link: the last, shorter
+  // packet overtakes the full one ahead of it (1461 B: by 1 B's packet, 0.6 us of 53 us).
+  expect_ideal("leaf_spine, round robin",
+               "topology { leaf_spine { leaves: 2 spines: 2 hosts_per_leaf: 2 }\n"
+               "  multipath { mode: SPRAY_ROUND_ROBIN } }\n",
+               3);
+  expect_ideal("fat_tree, sprayed",
+               "topology { fat_tree { k: 4 } multipath { mode: SPRAY_RANDOM } }\n", 15);
+}
+
+// Where packets of one flow take different routes the ideal is the least any routing of them
+// allows: a flow alone never beats it. Valiant's routes through another group may have fewer
+// links than the minimal route on a small dragonfly (two global links against local, global,
+// local); sprayed packets overtake one another, also over uplinks slower than the hosts' links.
+TEST(IdealCompletion, IsALowerBoundWherePacketsTakeDifferentRoutes) {
+  const std::string dragonfly =
+      "topology { dragonfly { routers_per_group: 2 hosts_per_router: 1 global_per_router: 2 "
+      "routing: ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"valiant", dragonfly + "VALIANT } }\n"},
+      {"ugal", dragonfly + "UGAL } }\n"},
+      {"sprayed over slow uplinks",
+       "topology { tree { leaves: 2 hosts_per_leaf: 2 uplinks: 2 }\n"
+       "  multipath { mode: SPRAY_ROUND_ROBIN } }\n"
+       "links { levels { level: 1 rate_bps: 400000000 } }\n"}};
+  for (const auto& [name, topology] : cases)
+    for (std::uint32_t dst = 1; dst < (name == cases[2].first ? 4u : 10u); ++dst)  // every host
+      for (std::uint64_t bytes : {1ull, 1461ull, 4000ull, 100'000ull}) {
+        SCOPED_TRACE(name + ", to " + std::to_string(dst) + ", " + std::to_string(bytes) + " B");
+        const NetworkSpec spec = build_text(
+            name, topology + "workload { flows { flow { src: 0 dst: " + std::to_string(dst) +
+                      " bytes: " + std::to_string(bytes) + " } } }\n");
+        const netmodels::testing::NetworkRun run =
+            netmodels::testing::run_network(spec, engine::SimTime::max(), true);
+        ASSERT_EQ(run.results.deliveries.size(), 1u);
+        EXPECT_LE(netmodels::ideal_completion_time(spec, spec.workload.messages[0]).ps(),
+                  run.results.deliveries[0].delivered_ps);
+      }
 }
 
 TEST(IdealCompletion, KeptPerMessageAsComputed) {

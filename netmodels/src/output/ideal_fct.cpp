@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "netwarp/engine/cpu_pinning.hpp"
+#include "netwarp/netmodels/multipath.hpp"
 #include "netwarp/netmodels/units.hpp"
+#include "routing/dragonfly_router.hpp"
 
 namespace netwarp::netmodels {
 
@@ -36,33 +38,149 @@ const TcpConfig& tcp_of(const NetworkSpec& spec, const Message& m) {
   return m.tcp_config == 0 ? spec.transport.tcp : spec.workload_tcp[m.tcp_config - 1];
 }
 
-// The message's time over the links `hops(fn)` gives, fn(rate_bps, latency) each, in order.
-template <class Hops>
-SimTime ideal_over_hops(const NetworkSpec& spec, std::uint64_t bytes, const TcpConfig& tcp,
-                        Hops&& hops) {
+// A message's packets: `full` segments of `full_wire` wire bytes, then one of `last_wire`.
+struct Packets {
+  std::uint64_t full;
+  std::uint64_t full_wire;
+  std::uint64_t last_wire;
+};
+
+Packets packets_of(const NetworkSpec& spec, std::uint64_t bytes, const TcpConfig& tcp) {
   const std::uint64_t seg = segment_bytes(spec, tcp);
   const std::uint64_t full = (bytes - 1) / seg;  // packets before the last
-  const auto full_wire = std::uint64_t{spec.format.wire_bytes(static_cast<std::uint32_t>(seg))};
-  const auto last_wire =
-      std::uint64_t{spec.format.wire_bytes(static_cast<std::uint32_t>(bytes - full * seg))};
+  return {full, spec.format.wire_bytes(static_cast<std::uint32_t>(seg)),
+          spec.format.wire_bytes(static_cast<std::uint32_t>(bytes - full * seg))};
+}
+
+// The message's time over the links `hops(fn)` gives, fn(rate_bps, latency) each, in order, every
+// link a FIFO its packets cross one after another.
+template <class Hops>
+SimTime tandem_ideal(const Packets& m, Hops&& hops) {
   // Departure of the last full packet (number `full`) from each hop, then the last packet.
   SimTime first_done = SimTime::zero();  // the first full packet's departure from hop h
   SimTime arrival = SimTime::zero();     // the last packet's arrival at hop h
   std::uint64_t slowest = UINT64_MAX;
   hops([&](std::uint64_t rate_bps, SimTime latency) {
-    first_done = first_done + serialisation_time(full_wire, rate_bps);
+    first_done = first_done + serialisation_time(m.full_wire, rate_bps);
     slowest = std::min(slowest, rate_bps);
     SimTime start = arrival;
-    if (full > 0) {
+    if (m.full > 0) {
       const SimTime previous_done =
-          SimTime::from_ps(first_done.ps() + serialisation_time(full_wire, slowest).ps() *
-                                                 static_cast<std::int64_t>(full - 1));
+          SimTime::from_ps(first_done.ps() + serialisation_time(m.full_wire, slowest).ps() *
+                                                 static_cast<std::int64_t>(m.full - 1));
       start = std::max(start, previous_done);
     }
-    arrival = start + serialisation_time(last_wire, rate_bps) + latency;
+    arrival = start + serialisation_time(m.last_wire, rate_bps) + latency;
     first_done = first_done + latency;
   });
   return arrival;
+}
+
+struct Link {
+  std::uint64_t rate_bps = 0;
+  SimTime latency;
+};
+// One packet's time across the links between a path's first and last, full and last packet.
+struct Between {
+  std::int64_t full_ps = 0;
+  std::int64_t last_ps = 0;
+  void add(const Packets& m, const Link& link) {
+    full_ps += (serialisation_time(m.full_wire, link.rate_bps) + link.latency).ps();
+    last_ps += (serialisation_time(m.last_wire, link.rate_bps) + link.latency).ps();
+  }
+};
+
+// The packets cross the first link (the sender's) and the last (to the receiver) one after
+// another, and the links between each on its own path, where none waits for another of the
+// flow's packets: the shorter last packet may overtake the full one ahead of it and reach the
+// last link first.
+SimTime parallel_ideal(const Packets& m, const Link& first, const Between& between,
+                       const Link& last) {
+  const std::int64_t s1 = serialisation_time(m.full_wire, first.rate_bps).ps();
+  const std::int64_t s_last = serialisation_time(m.full_wire, last.rate_bps).ps();
+  const auto f = static_cast<std::int64_t>(m.full);
+  // Arrival at the last link: full packet j (1 .. f) at arrive(j), the last packet at its own.
+  const std::int64_t base = first.latency.ps() + between.full_ps;
+  const auto arrive = [&](std::int64_t j) { return j * s1 + base; };
+  const std::int64_t last_arrives = f * s1 + serialisation_time(m.last_wire, first.rate_bps).ps() +
+                                    first.latency.ps() + between.last_ps;
+  // The full packets that reach the last link first (at the same time: first too).
+  const std::int64_t ahead = std::clamp<std::int64_t>((last_arrives - base) / s1, 0, f);
+  // The last link serves in order of arrival. The packets arrive equally spaced, so of the
+  // bounds "packet i arrived, then the rest back to back" the latest is at one end of each run.
+  std::int64_t done = last_arrives;
+  if (ahead > 0) done = std::max({done, arrive(1) + ahead * s_last, arrive(ahead) + s_last});
+  done += serialisation_time(m.last_wire, last.rate_bps).ps();
+  if (ahead < f) {
+    const std::int64_t behind = f - ahead;
+    done =
+        std::max({done + behind * s_last, arrive(ahead + 1) + behind * s_last, arrive(f) + s_last});
+  }
+  return SimTime::from_ps(done) + last.latency;
+}
+
+// Packets sprayed over equal-cost paths: the parallel ideal over the links `hops` gives. A
+// lower bound on every spraying of the flow, which a flow alone reaches when no link between is
+// slower than its first. Over two links or fewer nothing is between: the tandem's time.
+template <class Hops>
+SimTime sprayed_ideal(const Packets& m, Hops&& hops) {
+  Link first, last;
+  Between between;
+  std::size_t links = 0;
+  hops([&](std::uint64_t rate_bps, SimTime latency) {
+    if (links == 0) first = {rate_bps, latency};
+    if (links >= 2) between.add(m, last);
+    last = {rate_bps, latency};
+    ++links;
+  });
+  if (links <= 2) return tandem_ideal(m, hops);
+  return parallel_ideal(m, first, between, last);
+}
+
+const DragonflyRouter* nonminimal_dragonfly(const Topology& t) {
+  const auto* dragonfly = dynamic_cast<const DragonflyRouter*>(t.router.get());
+  return dragonfly != nullptr && dragonfly->per_packet() ? dragonfly : nullptr;
+}
+
+// A dragonfly's non-minimal routing (Valiant, UGAL) between groups: each packet may take the
+// minimal route or one through any other group, which on a small dragonfly may have fewer
+// links. The parallel ideal over the least time between the first and last link of any of
+// those routes: a lower bound on how the packets are routed.
+SimTime dragonfly_ideal(const NetworkSpec& spec, const DragonflyRouter& router, NodeId src,
+                        NodeId dst, const Packets& m) {
+  const Topology& t = spec.topology;
+  Link first, last;
+  Between least;
+  std::size_t links = 0;
+  for_each_hop(spec, src, dst, [&](std::uint64_t rate_bps, SimTime latency) {
+    if (links == 0) first = {rate_bps, latency};
+    if (links >= 2) least.add(m, last);
+    last = {rate_bps, latency};
+    ++links;
+  });
+  for (std::uint32_t group = 0; group < router.groups(); ++group) {  // its own: the minimal
+    Between through;
+    router.for_each_link_through(src, dst, group, t, [&](NodeId at, PortIndex port) {
+      through.add(m, Link{t.nodes[at].ports[port].rate_bps, t.nodes[at].ports[port].latency});
+    });
+    least.full_ps = std::min(least.full_ps, through.full_ps);
+    least.last_ps = std::min(least.last_ps, through.last_ps);
+  }
+  return parallel_ideal(m, first, least, last);
+}
+
+bool sprays(const NetworkSpec& spec) {
+  const MultipathRouter* multipath =
+      spec.topology.router ? multipath_of(*spec.topology.router) : nullptr;
+  return multipath != nullptr && (multipath->spec().mode == MultipathMode::spray_random ||
+                                  multipath->spec().mode == MultipathMode::spray_round_robin);
+}
+
+template <class Hops>
+SimTime ideal_over_hops(const NetworkSpec& spec, std::uint64_t bytes, const TcpConfig& tcp,
+                        Hops&& hops) {
+  const Packets m = packets_of(spec, bytes, tcp);
+  return sprays(spec) ? sprayed_ideal(m, hops) : tandem_ideal(m, hops);
 }
 
 // The one rate and latency of every link, when all links have the same.
@@ -91,6 +209,9 @@ SimTime ideal_completion_time(const NetworkSpec& spec, const Message& m) {
 SimTime ideal_completion_time(const NetworkSpec& spec, NodeId src, NodeId dst, std::uint64_t bytes,
                               const TcpConfig& tcp) {
   if (src == dst || bytes == 0) return SimTime::zero();
+  const DragonflyRouter* dragonfly = nonminimal_dragonfly(spec.topology);
+  if (dragonfly != nullptr && dragonfly->per_packet_groups(src, dst))
+    return dragonfly_ideal(spec, *dragonfly, src, dst, packets_of(spec, bytes, tcp));
   return ideal_over_hops(spec, bytes, tcp, [&](auto&& fn) { for_each_hop(spec, src, dst, fn); });
 }
 
@@ -114,7 +235,7 @@ SimTime IdealCompletionTimes::of(MessageId id) {
 SimTime IdealCompletionTimes::compute(const Message& m) const {
   const Topology& t = spec_.topology;
   const std::optional<std::uint32_t> beyond_first =
-      uniform_ && m.src != m.dst && m.bytes != 0 && t.router
+      uniform_ && m.src != m.dst && m.bytes != 0 && t.router && !nonminimal_dragonfly(t)
           ? t.router->links_to(t.nodes[m.src].ports[0].peer, m.dst)
           : std::nullopt;
   if (!beyond_first) return ideal_completion_time(spec_, m);

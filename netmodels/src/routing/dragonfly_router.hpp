@@ -61,6 +61,30 @@ class DragonflyRouter final : public ComputedRouter {
   bool per_packet() const override { return routing_ != DragonflyRouting::minimal; }
   RouteChoice choose(NodeId switch_node, const RouteQuery& query,
                      const PortLoad& load) const override;
+  // Non-minimal routing (Valiant, UGAL): the groups a packet from `src_host` to `dst_host` may
+  // go through (none within a group), and the links between routers of the route through
+  // `group`, as the switches forward a packet marked non-minimal: fn(switch_node, port) each.
+  bool per_packet_groups(NodeId src_host, NodeId dst_host) const {
+    return per_packet() && shape_.g >= 3 &&
+           src_host / shape_.p / shape_.a != dst_host / shape_.p / shape_.a;
+  }
+  std::uint32_t groups() const { return shape_.g; }
+  template <class Fn>
+  void for_each_link_through(NodeId src_host, NodeId dst_host, std::uint32_t group,
+                             const Topology& topology, Fn&& fn) const {
+    NodeId at = shape_.router(0, 0) + src_host / shape_.p;
+    const NodeId dst_router = shape_.router(0, 0) + dst_host / shape_.p;
+    while ((at - shape_.hosts) / shape_.a != group) {
+      const PortIndex port = shape_.port_toward_group(at - shape_.hosts, group);
+      fn(at, port);
+      at = topology.nodes[at].ports[port].peer;
+    }
+    while (at != dst_router) {
+      const PortIndex port = next_port(at, dst_host);
+      fn(at, port);
+      at = topology.nodes[at].ports[port].peer;
+    }
+  }
 
  private:
   std::size_t port_count(NodeId switch_node) const override;

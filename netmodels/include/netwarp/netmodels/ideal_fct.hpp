@@ -5,7 +5,10 @@
 // all its wire bytes (headers and framing included) back to back. In words: its wire size at
 // the bottleneck rate plus the base one-way delay of its path (the propagation of every link and
 // one packet's serialisation on every other link). Exact for the lossless transport at line
-// rate; TCP adds its handshake and slow start on top, which is the slowdown TCP causes.
+// rate; TCP adds its handshake and slow start on top, which is the slowdown TCP causes. Where
+// a flow's packets take different routes (sprayed; a dragonfly's Valiant or UGAL routing
+// between groups) the least any routing of them allows: the packets cross the first and the
+// last link in turn and the links between each on its own route, the quickest there is.
 #pragma once
 
 #include <cstdint>
