@@ -89,6 +89,25 @@ class MpiRunCase(netwarp_cli.ScratchCase):
         self.assertEqual(opt["digest"], seq["digest"])
         self.assertEqual(opt["run_time_ps"], seq["run_time_ps"])
 
+    def test_routes_chosen_per_packet_reorder_the_lossless_streams_and_the_job_completes(self):
+        # Valiant and UGAL route each packet of a dragonfly, spraying each packet of a fat
+        # tree: a stream's packets arrive out of order and wait for the bytes before them.
+        dragonfly = ("topology { dragonfly { routers_per_group: 4 hosts_per_router: 2 "
+                     "global_per_router: 2 routing: %s } }\n")
+        cases = {"valiant": dragonfly % "VALIANT", "ugal": dragonfly % "UGAL",
+                 "sprayed": "topology { fat_tree { k: 4 } multipath { mode: SPRAY_RANDOM } }\n"}
+        for name, topology in cases.items():
+            with self.subTest(name=name):
+                path = self.write(f"{name}.pbtxt", f'name: "{name}"\n{topology}'
+                                  "links { rate_bps: 10000000000 latency_ns: 500 }\n"
+                                  "mpi { ranks: 16 alltoall { bytes: 100000 } }\n")
+                seq, _, _ = self.run_mpi([path], out=f"{name}-seq")
+                self.assertTrue(seq["finished"])
+                self.assertEqual(seq["messages_matched"], 16 * 15)
+                threads, _, _ = self.run_mpi([path, "--threads", "2"], out=f"{name}-threads")
+                self.assertEqual(threads["digest"], seq["digest"])
+                self.assertEqual(threads["run_time_ps"], seq["run_time_ps"])
+
     def test_trace_replays_on_the_default_cluster(self):
         results, out_dir, r = self.run_mpi(["--trace", os.path.join(TRACE_DATA, "collectives.tit")])
         calls = self.check_outputs(results, out_dir)

@@ -159,17 +159,40 @@ void StreamTransport::on_shared_nic_credit(EventCtx& ctx) {
   if (!is_tcp_) fill_lossless(ctx);
 }
 
-// Lossless links keep a peer's packets in order (one route, FIFO queues): the last packet of a
-// transfer completes it. The offset check guards that assumption.
+// Lossless links keep one route's packets in order, but routes chosen per packet (spraying, a
+// dragonfly's Valiant or UGAL routing) reorder them: bytes beyond the next expected wait in the
+// out-of-order ranges as TCP's do, and a transfer ends once every byte before its end is in.
 void StreamTransport::on_lossless_data(const Packet& p, EventCtx& ctx,
                                        std::vector<ReceivedTransfer>& out) {
   const std::uint64_t* stored = next_receive_offset_.find(p.src);
   const std::uint64_t expected = stored == nullptr ? 0 : *stored;
-  NW_CHECK(p.seq == static_cast<std::uint32_t>(expected),
-           "lossless stream {} -> {} out of order: byte {} arrived, {} expected", p.src, self_,
-           p.seq, expected);
-  ctx.put(next_receive_offset_, p.src, expected + p.payload_bytes);
-  if ((p.flags & packet_flags::last) != 0) out.push_back({p.src, tag_of_packet(p)});
+  const TcpSeq seq = tcp_unwrap(p.seq, expected);
+  const TcpSeq end = seq + p.payload_bytes;
+  NW_CHECK(seq >= expected, "lossless stream {} -> {}: byte {} arrived again, {} expected", p.src,
+           self_, seq, expected);
+  const bool last = (p.flags & packet_flags::last) != 0;
+  TcpRevRanges ooo(tcp_ooo_ranges_, p.src, &ctx);
+  if (seq != expected) {
+    if (last) ctx.put(arrived_ends_, EndKey{p.src, 0, end}, tag_of_packet(p));
+    tcp_insert_range(ooo, TcpRange{seq, end});
+    return;
+  }
+  TcpSeq next = end;
+  if (!tcp_ooo_ranges_.empty())
+    if (const auto after = ooo.first_at_or_after(next); after && after->begin == next) {
+      next = after->end;
+      ooo.erase(after->begin);
+    }
+  ctx.put(next_receive_offset_, p.src, next);
+  if (last) out.push_back({p.src, tag_of_packet(p)});
+  if (next == end) return;  // nothing waited beyond it
+  for (auto it = arrived_ends_.lower_bound(EndKey{p.src, 0, end + 1});
+       it != arrived_ends_.end() && it->first.peer == p.src && it->first.end <= next;) {
+    const EndKey key = it->first;
+    out.push_back({p.src, it->second});
+    ++it;
+    ctx.erase(arrived_ends_, key);
+  }
 }
 
 void StreamTransport::on_tcp_data(const Packet& p, EventCtx& ctx,
