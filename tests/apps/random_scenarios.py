@@ -2,8 +2,10 @@
 """Random packet scenarios for checks that must hold on every scenario: small networks of every
 topology family with features drawn together (multipath modes, TCP variants, RoCE with PFC and
 DCQCN, credit flow control, traffic classes under strict priority or DRR, RED, ECN, shared
-buffers, NIC pacing and jitter, random placement), one to three workloads of every kind, at
-times an MPI job beside them, time series and cwnd traces. Every scenario is valid: netwarp runs
+buffers, NIC pacing and jitter, random placement, switch links faster or slower than the
+hosts', TCP's segment size and receive window), one to three workloads of every kind, flows
+that wait for one another, at times an MPI job beside them, time series and cwnd traces.
+Every scenario is valid: netwarp runs
 it to the end (exit 0), or to its end_time (4), or into a PFC deadlock (3).
 
   random_scenarios.py SEED        # prints the scenario of SEED
@@ -171,7 +173,29 @@ def scenario(seed):
                      f"jitter_ns: {r.choice([0, 50, 500])} }}")
     if r.random() < 0.25:
         lines.append("placement { random { } }")
+    extras(r, lines, kind, rate)
     return "\n".join(lines) + "\n"
+
+
+def extras(r, lines, kind, rate):
+    """Drawn after the rest, so that adding one leaves the earlier draws of a seed as they were:
+    switch links at another rate than the hosts', TCP's segment size and receive window, and
+    flows that wait for one another."""
+    star = any(line.startswith("topology { star") for line in lines)  # no level 1
+    if r.random() < 0.3 and not star:
+        at = next(i for i, line in enumerate(lines) if line.startswith("links {"))
+        level = f"levels {{ level: 1 rate_bps: {rate * r.choice([2, 4]) // 4} }}"
+        lines[at] = lines[at][:-1] + level + " }"
+    if kind == "TCP" and r.random() < 0.3:
+        at = next(i for i, line in enumerate(lines) if line.startswith("transport {"))
+        window = r.choice([0, 8000, 65536])
+        lines[at] = lines[at].replace(
+            "tcp { ", f"tcp {{ mss_bytes: {r.choice([536, 1000, 1460])} "
+            f"receive_window_bytes: {window} ")
+    if r.random() < 0.2:
+        lines.append('workloads { flows { flow { src: 0 dst: 1 bytes: 5000 name: "a" } '
+                     f'flow {{ src: 1 dst: 2 bytes: {r.choice([3000, 60000])} after: "a" '
+                     f'gap_ns: {r.choice([0, 1000])} }} }} name: "chain" }}')
 
 
 if __name__ == "__main__":

@@ -88,7 +88,8 @@ class RandomScenarios(netwarp_cli.ScratchCase):
                     "kind: TCP", "kind: LOSSLESS", "kind: ROCE", "pfc { }", "pfc { xoff",
                     "flow_control: CREDIT", "scheduler: DRR", "red {", "shared_buffer", "dcqcn",
                     "mpi {", "datacenter", "incast", "all_to_all", "permutation",
-                    "uniform_random", "cwnd_trace: true", "nic {", "placement")
+                    "uniform_random", "cwnd_trace: true", "nic {", "placement", "levels {",
+                    "mss_bytes", "after: ")
         self.assertEqual([f for f in features if f not in texts], [])
 
 
