@@ -135,4 +135,18 @@ inline PacketFormat plain_format(std::uint32_t mtu = 1000) {
   return f;
 }
 
+// An event context for driving a model's part directly, outside any kernel: no undo log, its
+// sends and records kept aside.
+inline engine::EventCtx unlogged() {
+  static std::uint64_t sends = 0;
+  static engine::RecordBuffer records;
+  static engine::EventScope scope = [] {
+    engine::EventScope s;
+    s.send_counter = &sends;
+    s.records = &records;
+    return s;
+  }();
+  return engine::EventCtx(scope);
+}
+
 }  // namespace netwarp::netmodels::testing

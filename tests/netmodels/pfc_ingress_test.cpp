@@ -9,24 +9,14 @@
 #include <random>
 
 #include "netwarp/netmodels/output_port.hpp"
+#include "network_fixtures.hpp"
 #include "port/pfc_ingress.hpp"
 
 namespace netwarp::netmodels {
 namespace {
 
 using engine::us;
-
-engine::EventCtx unlogged() {
-  static std::uint64_t sends = 0;
-  static engine::RecordBuffer records;
-  static engine::EventScope scope = [] {
-    engine::EventScope s;
-    s.send_counter = &sends;
-    s.records = &records;
-    return s;
-  }();
-  return engine::EventCtx(scope);
-}
+using testing::unlogged;
 
 constexpr std::uint64_t kFrame = 1538;  // a 1500 B MTU and 38 B of framing
 

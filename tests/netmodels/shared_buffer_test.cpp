@@ -17,6 +17,7 @@ namespace {
 
 using engine::ms;
 using engine::us;
+using testing::unlogged;
 
 // Fills one queue with 1000 B packets while the pool admits them; returns its bytes.
 std::uint64_t fill(SharedPool& pool, std::uint64_t queue, engine::EventCtx& ctx) {
@@ -25,18 +26,6 @@ std::uint64_t fill(SharedPool& pool, std::uint64_t queue, engine::EventCtx& ctx)
     queue += 1000;
   }
   return queue;
-}
-
-engine::EventCtx unlogged() {
-  static std::uint64_t sends = 0;
-  static engine::RecordBuffer records;
-  static engine::EventScope scope = [] {
-    engine::EventScope s;
-    s.send_counter = &sends;
-    s.records = &records;
-    return s;
-  }();
-  return engine::EventCtx(scope);
 }
 
 TEST(SharedBuffer, OneQueueGrowsToTheDynamicThresholdsFixedPoint) {
