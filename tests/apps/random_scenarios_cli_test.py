@@ -4,7 +4,7 @@
 beats its ideal time (slowdown >= 1), no port is busy more than all the time, and each gives
 the sequential kernel's digest and every output file (results.json less what describes the
 run rather than the network) on 2 threads (hybrid, conservative), 3 threads (optimistic) and,
-for every fourth seed, with every event handled, rolled back and handled again
+for the seeds divisible by four, with every event handled, rolled back and handled again
 (--check-reverse). A change that breaks determinism or reversibility only where features meet
 shows up here. The seeds are fixed, so a failure repeats."""
 import hashlib
@@ -17,7 +17,10 @@ import netwarp_cli
 import random_scenarios
 from netwarp_cli import run
 
-SEEDS = range(1, 34)  # the first 33: every feature below drawn at least once
+# Cheap seeds of the first 160 that together draw every feature below, and four that failed
+# before their fixes: 29 (PFC headroom), 60 and 142 (slowdown below 1), 199 (MPI stream order).
+# The whole set takes about 8 s in a Release build, ten times that under the sanitizers.
+SEEDS = (12, 29, 60, 69, 73, 105, 108, 122, 124, 125, 142, 151, 199)
 MODES = {
     "threads-2": ["--threads", "2"],
     "threads-2-conservative": ["--threads", "2", "--sync", "conservative"],
@@ -89,7 +92,8 @@ class RandomScenarios(netwarp_cli.ScratchCase):
                     "flow_control: CREDIT", "scheduler: DRR", "red {", "shared_buffer", "dcqcn",
                     "mpi {", "datacenter", "incast", "all_to_all", "permutation",
                     "uniform_random", "cwnd_trace: true", "nic {", "placement", "levels {",
-                    "mss_bytes", "after: ")
+                    "mss_bytes", "after: ", "SPRAY_ROUND_ROBIN", "SPRAY_RANDOM", "FLOWLET",
+                    "VALIANT", "UGAL", "sack: true", "DCTCP", "CUBIC")
         self.assertEqual([f for f in features if f not in texts], [])
 
 
