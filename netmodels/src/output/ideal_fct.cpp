@@ -122,19 +122,30 @@ SimTime parallel_ideal(const Packets& m, const Link& first, const Between& betwe
 // Packets sprayed over equal-cost paths: the parallel ideal over the links `hops` gives. A
 // lower bound on every spraying of the flow, which a flow alone reaches when no link between is
 // slower than its first. Over two links or fewer nothing is between: the tandem's time.
-template <class Hops>
-SimTime sprayed_ideal(const Packets& m, Hops&& hops) {
+// A path cut into its first link, the links between (one packet's time across them) and its last.
+struct SplitPath {
   Link first, last;
   Between between;
   std::size_t links = 0;
+};
+
+template <class Hops>
+SplitPath split_path(const Packets& m, Hops&& hops) {
+  SplitPath path;
   hops([&](std::uint64_t rate_bps, SimTime latency) {
-    if (links == 0) first = {rate_bps, latency};
-    if (links >= 2) between.add(m, last);
-    last = {rate_bps, latency};
-    ++links;
+    if (path.links == 0) path.first = {rate_bps, latency};
+    if (path.links >= 2) path.between.add(m, path.last);
+    path.last = {rate_bps, latency};
+    ++path.links;
   });
-  if (links <= 2) return tandem_ideal(m, hops);
-  return parallel_ideal(m, first, between, last);
+  return path;
+}
+
+template <class Hops>
+SimTime sprayed_ideal(const Packets& m, Hops&& hops) {
+  const SplitPath path = split_path(m, hops);
+  if (path.links <= 2) return tandem_ideal(m, hops);
+  return parallel_ideal(m, path.first, path.between, path.last);
 }
 
 const DragonflyRouter* nonminimal_dragonfly(const Topology& t) {
@@ -149,16 +160,11 @@ const DragonflyRouter* nonminimal_dragonfly(const Topology& t) {
 SimTime dragonfly_ideal(const NetworkSpec& spec, const DragonflyRouter& router, NodeId src,
                         NodeId dst, const Packets& m) {
   const Topology& t = spec.topology;
-  Link first, last;
-  Between least;
-  std::size_t links = 0;
-  for_each_hop(spec, src, dst, [&](std::uint64_t rate_bps, SimTime latency) {
-    if (links == 0) first = {rate_bps, latency};
-    if (links >= 2) least.add(m, last);
-    last = {rate_bps, latency};
-    ++links;
-  });
-  for (std::uint32_t group = 0; group < router.groups(); ++group) {  // its own: the minimal
+  // The minimal route gives the first and last link; the route through the source's (or the
+  // destination's) own group is the minimal one, so the loop below covers its links between.
+  const SplitPath minimal = split_path(m, [&](auto&& fn) { for_each_hop(spec, src, dst, fn); });
+  Between least{INT64_MAX, INT64_MAX};
+  for (std::uint32_t group = 0; group < router.groups(); ++group) {
     Between through;
     router.for_each_link_through(src, dst, group, t, [&](NodeId at, PortIndex port) {
       through.add(m, Link{t.nodes[at].ports[port].rate_bps, t.nodes[at].ports[port].latency});
@@ -166,7 +172,7 @@ SimTime dragonfly_ideal(const NetworkSpec& spec, const DragonflyRouter& router, 
     least.full_ps = std::min(least.full_ps, through.full_ps);
     least.last_ps = std::min(least.last_ps, through.last_ps);
   }
-  return parallel_ideal(m, first, least, last);
+  return parallel_ideal(m, minimal.first, least, minimal.last);
 }
 
 bool sprays(const NetworkSpec& spec) {
